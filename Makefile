@@ -1,0 +1,32 @@
+# The README's commands. Each installs dependencies first, then drives CMake.
+#   make run    build (Release) and run the main job
+#   make check  build with ASan+UBSan and -Werror, run every test under CTest
+#   make bench  build (Release) and run every benchmark in bench/
+BUILD ?= build
+JOBS ?= $(shell nproc)
+
+.PHONY: deps run check bench clean
+
+deps:
+	@bash scripts/deps.sh
+
+$(BUILD)/release/build.ninja: | deps
+	cmake -S . -B $(BUILD)/release -G Ninja -DCMAKE_BUILD_TYPE=Release
+
+$(BUILD)/check/build.ninja: | deps
+	cmake -S . -B $(BUILD)/check -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWK_SANITIZE=ON -DWK_WERROR=ON
+
+run: deps $(BUILD)/release/build.ninja
+	cmake --build $(BUILD)/release -j $(JOBS)
+	$(BUILD)/release/worldkit demo
+
+check: deps $(BUILD)/check/build.ninja
+	cmake --build $(BUILD)/check -j $(JOBS)
+	cd $(BUILD)/check && ctest --output-on-failure -j $(JOBS)
+
+bench: deps $(BUILD)/release/build.ninja
+	cmake --build $(BUILD)/release -j $(JOBS)
+	@for b in $(BUILD)/release/bench/*; do [ -x "$$b" ] && "$$b"; done
+
+clean:
+	rm -rf $(BUILD)

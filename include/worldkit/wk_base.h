@@ -1,0 +1,77 @@
+/* wk_base.h — the base layer: result codes, status values and growable buffers.
+ *
+ * Every fallible worldkit call returns an int: zero or a positive value on
+ * success, a negative WK_E* code on failure. Calls that can say more fill a
+ * wk_status with the code and a message naming the culprit (entity, element,
+ * file:line). The code table below is the single source of codes, their names
+ * and their default messages. */
+#ifndef WK_BASE_H
+#define WK_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* X(NAME, value, default message) */
+#define WK_CODE_TABLE(X)                                              \
+    X(OK, 0, "success")                                               \
+    X(NOMEM, -1, "out of memory")                                     \
+    X(INVALID, -2, "invalid argument")                                \
+    X(NOT_FOUND, -3, "not found")                                     \
+    X(STALE, -4, "entity id is stale or was never created")           \
+    X(EXISTS, -5, "already exists")                                   \
+    X(MISMATCH, -6, "definition does not match the existing one")    \
+    X(PARSE, -7, "malformed input")                                   \
+    X(RANGE, -8, "value out of range")                                \
+    X(BUSY, -9, "not allowed while an iteration is open")            \
+    X(UNSUPPORTED, -10, "unsupported")
+
+enum wk_code {
+#define WK__CODE_ENUM(name, value, msg) WK_##name = (value),
+    WK_CODE_TABLE(WK__CODE_ENUM)
+#undef WK__CODE_ENUM
+};
+
+/* "NOMEM" for WK_NOMEM; "UNKNOWN" for a value outside the table. */
+const char *wk_code_name(int code);
+/* The table's default message for a code. */
+const char *wk_strerror(int code);
+
+#define WK_STATUS_MSG_MAX 256
+
+/* A result code plus a message naming what failed. Caller-allocated. */
+typedef struct wk_status {
+    int code;
+    char message[WK_STATUS_MSG_MAX];
+} wk_status;
+
+/* Records code and a printf-style message in st (which may be NULL) and
+ * returns code, so that `return wk_fail(st, WK_INVALID, "...")` reads well. */
+int wk_fail(wk_status *st, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int wk_failv(wk_status *st, int code, const char *fmt, va_list ap);
+/* Resets st to WK_OK with an empty message. */
+void wk_status_clear(wk_status *st);
+
+/* A growable byte buffer. Zero-initialised is empty and valid. */
+typedef struct wk_buf {
+    uint8_t *data;
+    size_t len;
+    size_t cap;
+} wk_buf;
+
+/* Makes room for at least n more bytes. Returns 0 or WK_NOMEM. */
+int wk_buf_reserve(wk_buf *b, size_t n);
+/* Appends n bytes. Returns 0 or WK_NOMEM. */
+int wk_buf_append(wk_buf *b, const void *bytes, size_t n);
+void wk_buf_free(wk_buf *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,9 @@
+/* cli.h — the subcommands of the `worldkit` command. Each takes the
+ * arguments after `worldkit` (argv[0] is the subcommand) and returns the
+ * process exit status. */
+#ifndef WK_CLI_H
+#define WK_CLI_H
+
+int wk_cli_demo(int argc, char **argv);
+
+#endif

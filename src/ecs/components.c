@@ -1,0 +1,353 @@
+/* components.c — adding, setting, reading and removing components, destroying
+ * entities, and finding entities by component values. */
+#include "ecm_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A private copy of a value, taken before a structural change: the caller's
+ * value may point into the ECM's own columns, which the change can move. */
+typedef struct staged {
+    _Alignas(16) unsigned char small[128];
+    void *value;
+} staged;
+
+static int stage(const wk_ecm *ecm, wk_type type, const void *value, staged *s)
+{
+    const wk_type_desc *d = &ecm->types[type].desc;
+    s->value = s->small;
+    if (d->size > sizeof s->small || d->align > 16) {
+        if (posix_memalign(&s->value, d->align < sizeof(void *) ? sizeof(void *) : d->align, d->size))
+            return WK_NOMEM;
+    }
+    if (!value) {
+        memset(s->value, 0, d->size);
+        return WK_OK;
+    }
+    int rc = wk__value_copy(ecm, type, s->value, value);
+    if (rc && s->value != s->small)
+        free(s->value);
+    return rc;
+}
+
+static void unstage(staged *s)
+{
+    if (s->value != s->small)
+        free(s->value);
+}
+
+static int check_entity(const wk_ecm *ecm, wk_entity e, wk__record **r)
+{
+    *r = wk__record_of(ecm, e);
+    if (!*r)
+        return wk__ecm_fail(ecm, WK_STALE, "entity %llu does not exist (removed or never created)",
+                            (unsigned long long)e);
+    return WK_OK;
+}
+
+static int check_type(const wk_ecm *ecm, wk_type type)
+{
+    if (type == WK_NO_TYPE || type > ecm->type_count)
+        return wk__ecm_fail(ecm, WK_INVALID, "component type %u is not registered", type);
+    return WK_OK;
+}
+
+static int check(const wk_ecm *ecm, wk_entity e, wk_type type, wk__record **r)
+{
+    int rc = check_entity(ecm, e, r);
+    return rc ? rc : check_type(ecm, type);
+}
+
+static void mark_changed(wk_ecm *ecm, wk__record *r, wk_entity e, wk__table *t, int32_t c)
+{
+    uint8_t *change = &t->columns[c].change[r->row];
+    if (*change == WK_NO_CHANGE)
+        *change = WK_ONE_TIME_CHANGE;
+    /* Only fails out of memory; the value is set either way, and the message
+     * is on the ECM. */
+    (void)wk__touch(ecm, r, e);
+}
+
+static int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value)
+{
+    wk__table *t = ecm->tables[r->table];
+    int32_t c = wk__column_index(t, type);
+    size_t size = t->columns[c].size;
+    void *cell = wk__cell(t, c, r->row);
+    if (size == 0 || (value && wk__value_equal(ecm, type, cell, value)))
+        return 0;
+    if (ecm->types[type].plain) {
+        if (value)
+            memmove(cell, value, size);
+        else
+            memset(cell, 0, size);
+    } else {
+        staged s;
+        if (stage(ecm, type, value, &s))
+            return wk__ecm_fail(ecm, WK_NOMEM, "out of memory copying %s of entity %llu",
+                                ecm->types[type].desc.name, (unsigned long long)e);
+        wk__table_destroy_value(ecm, type, cell);
+        memcpy(cell, s.value, size);
+        unstage(&s);
+    }
+    mark_changed(ecm, r, e, t, c);
+    return 1;
+}
+
+static int add_new(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value)
+{
+    const char *name = ecm->types[type].desc.name;
+    staged s;
+    if (stage(ecm, type, value, &s))
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory copying %s for entity %llu", name,
+                            (unsigned long long)e);
+    wk__table *to = wk__table_with(ecm, ecm->tables[r->table], type);
+    if (!to || wk__touch(ecm, r, e) || wk__table_move(ecm, r, to)) {
+        unstage(&s);
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory adding %s to entity %llu", name,
+                            (unsigned long long)e);
+    }
+    int32_t c = wk__column_index(to, type);
+    if (to->columns[c].size)
+        memcpy(wk__cell(to, c, r->row), s.value, to->columns[c].size);
+    to->columns[c].change[r->row] = WK_ONE_TIME_CHANGE;
+    ecm->types[type].in_use = true;
+    unstage(&s);
+    return 1;
+}
+
+int wk__set_now(wk_ecm *ecm, wk_entity e, wk_type type, const void *value)
+{
+    wk__record *r = wk__record_of(ecm, e);
+    if (wk__column_index(ecm->tables[r->table], type) >= 0)
+        return set_existing(ecm, r, e, type, value);
+    return add_new(ecm, r, e, type, value);
+}
+
+int wk_ecm_set(wk_ecm *ecm, wk_entity e, wk_type type, const void *value)
+{
+    wk__record *r;
+    int rc = check(ecm, e, type, &r);
+    if (rc)
+        return rc;
+    if (wk__column_index(ecm->tables[r->table], type) >= 0)
+        return set_existing(ecm, r, e, type, value);
+    if (ecm->iter_depth) {
+        rc = wk__defer(ecm, WK__OP_SET, e, type, value, false, NULL);
+        return rc ? rc : 1;
+    }
+    return add_new(ecm, r, e, type, value);
+}
+
+void *wk_ecm_get(const wk_ecm *ecm, wk_entity e, wk_type type)
+{
+    const wk__record *r = wk__record_of(ecm, e);
+    if (!r)
+        return NULL;
+    const wk__table *t = ecm->tables[r->table];
+    int32_t c = wk__column_index(t, type);
+    return c < 0 ? NULL : wk__cell(t, c, r->row);
+}
+
+void *wk_ecm_get_or_add(wk_ecm *ecm, wk_entity e, wk_type type, const void *dflt)
+{
+    wk__record *r;
+    if (check(ecm, e, type, &r))
+        return NULL;
+    if (ecm->types[type].desc.size == 0) {
+        wk__ecm_fail(ecm, WK_INVALID, "%s is a tag type without data", ecm->types[type].desc.name);
+        return NULL;
+    }
+    void *value = wk_ecm_get(ecm, e, type);
+    if (value)
+        return value;
+    if (ecm->iter_depth) {
+        void *staged_value = NULL;
+        return wk__defer(ecm, WK__OP_SET, e, type, dflt, false, &staged_value) ? NULL : staged_value;
+    }
+    if (add_new(ecm, r, e, type, dflt) < 0)
+        return NULL;
+    return wk_ecm_get(ecm, e, type);
+}
+
+int wk__remove_now(wk_ecm *ecm, wk_entity e, wk_type type)
+{
+    wk__record *r = wk__record_of(ecm, e);
+    wk__table *from = ecm->tables[r->table];
+    if (wk__column_index(from, type) < 0)
+        return 0;
+    wk__table *to = wk__table_without(ecm, from, type);
+    bool record = !(r->flags & WK__NEW);
+    if (!to || wk__touch(ecm, r, e) ||
+        (record && WK__VEC_PUSH(ecm->removed_components, ((wk__removed_component){e, type}))))
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory removing %s from entity %llu",
+                            ecm->types[type].desc.name, (unsigned long long)e);
+    /* Moving to a table with fewer columns cannot allocate more than a row. */
+    if (wk__table_move(ecm, r, to)) {
+        if (record)
+            ecm->removed_components.count--;
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory removing %s from entity %llu",
+                            ecm->types[type].desc.name, (unsigned long long)e);
+    }
+    return 1;
+}
+
+int wk_ecm_remove(wk_ecm *ecm, wk_entity e, wk_type type)
+{
+    wk__record *r;
+    int rc = check(ecm, e, type, &r);
+    if (rc)
+        return rc;
+    if (wk__column_index(ecm->tables[r->table], type) < 0)
+        return 0;
+    if (ecm->iter_depth) {
+        rc = wk__defer(ecm, WK__OP_REMOVE, e, type, NULL, false, NULL);
+        return rc ? rc : 1;
+    }
+    return wk__remove_now(ecm, e, type);
+}
+
+static int note_destroyed(wk_ecm *ecm, wk_entity e)
+{
+    if (wk__record_of(ecm, e)->flags & WK__NEW)
+        return WK_OK;
+    return WK__VEC_PUSH(ecm->destroyed, e);
+}
+
+int wk__destroy_now(wk_ecm *ecm, wk_entity e, bool recursive)
+{
+    wk_entity_list doomed = {0};
+    int rc = recursive ? wk__descendants(ecm, e, &doomed) : wk__list_push(&doomed, e);
+    for (size_t i = 0; rc == WK_OK && i < doomed.count; i++)
+        rc = note_destroyed(ecm, doomed.items[i]);
+    if (rc) {
+        wk_entity_list_free(&doomed);
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory destroying entity %llu", (unsigned long long)e);
+    }
+    for (size_t i = doomed.count; i-- > 0;)
+        wk__entity_free(ecm, doomed.items[i]);
+    wk_entity_list_free(&doomed);
+    return WK_OK;
+}
+
+int wk_ecm_destroy(wk_ecm *ecm, wk_entity e, bool recursive)
+{
+    wk__record *r;
+    int rc = check_entity(ecm, e, &r);
+    if (rc)
+        return rc;
+    if (ecm->iter_depth)
+        return wk__defer(ecm, WK__OP_DESTROY, e, WK_NO_TYPE, NULL, recursive, NULL);
+    return wk__destroy_now(ecm, e, recursive);
+}
+
+bool wk_ecm_has(const wk_ecm *ecm, wk_entity e, wk_type type)
+{
+    const wk__record *r = wk__record_of(ecm, e);
+    return r && wk__column_index(ecm->tables[r->table], type) >= 0;
+}
+
+bool wk_ecm_matches(const wk_ecm *ecm, wk_entity e, const wk_type *types, size_t n)
+{
+    const wk__record *r = wk__record_of(ecm, e);
+    if (!r)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (wk__column_index(ecm->tables[r->table], types[i]) < 0)
+            return false;
+    return true;
+}
+
+size_t wk_ecm_component_types(const wk_ecm *ecm, wk_entity e, wk_type *out, size_t cap)
+{
+    const wk__record *r = wk__record_of(ecm, e);
+    if (!r)
+        return 0;
+    const wk__table *t = ecm->tables[r->table];
+    for (size_t i = 0; i < t->type_count && i < cap; i++)
+        out[i] = t->types[i];
+    return t->type_count;
+}
+
+void *wk_ecm_first(const wk_ecm *ecm, wk_type type, wk_entity *owner)
+{
+    for (uint32_t i = 0; i < ecm->table_count; i++) {
+        const wk__table *t = ecm->tables[i];
+        int32_t c = wk__column_index(t, type);
+        if (c < 0 || t->count == 0)
+            continue;
+        if (owner)
+            *owner = t->entities[0];
+        return wk__cell(t, c, 0);
+    }
+    return NULL;
+}
+
+/* True when row of t holds every (type, value) pair. */
+static bool row_matches(const wk_ecm *ecm, const wk__table *t, uint32_t row, const wk_match *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int32_t c = wk__column_index(t, m[i].type);
+        if (c < 0)
+            return false;
+        if (m[i].value && !wk__value_equal(ecm, m[i].type, wk__cell(t, c, row), m[i].value))
+            return false;
+    }
+    return true;
+}
+
+static bool table_has_types(const wk__table *t, const wk_match *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (wk__column_index(t, m[i].type) < 0)
+            return false;
+    return true;
+}
+
+/* Appends matches to out (all of them, or the first when out is NULL). */
+static wk_entity find(const wk_ecm *ecm, const wk_match *m, size_t n, wk_entity_list *out, int *rc)
+{
+    for (uint32_t i = 0; i < ecm->table_count; i++) {
+        const wk__table *t = ecm->tables[i];
+        if (!table_has_types(t, m, n))
+            continue;
+        for (uint32_t row = 0; row < t->count; row++) {
+            if (!row_matches(ecm, t, row, m, n))
+                continue;
+            if (!out)
+                return t->entities[row];
+            if ((*rc = wk__list_push(out, t->entities[row])))
+                return WK_NULL_ENTITY;
+        }
+    }
+    return WK_NULL_ENTITY;
+}
+
+int wk_ecm_find(const wk_ecm *ecm, const wk_match *match, size_t n, wk_entity_list *out)
+{
+    int rc = WK_OK;
+    find(ecm, match, n, out, &rc);
+    return rc ? wk__ecm_fail(ecm, rc, "out of memory listing entities") : WK_OK;
+}
+
+wk_entity wk_ecm_find_one(const wk_ecm *ecm, const wk_match *match, size_t n)
+{
+    int rc = WK_OK;
+    return find(ecm, match, n, NULL, &rc);
+}
+
+int wk_ecm_find_children(const wk_ecm *ecm, wk_entity parent, const wk_match *match, size_t n,
+                         wk_entity_list *out)
+{
+    wk_entity_list children = {0};
+    int rc = wk_ecm_children(ecm, parent, &children);
+    for (size_t i = 0; rc == WK_OK && i < children.count; i++) {
+        const wk__record *r = wk__record_of(ecm, children.items[i]);
+        if (row_matches(ecm, ecm->tables[r->table], r->row, match, n))
+            rc = wk__list_push(out, children.items[i]);
+    }
+    wk_entity_list_free(&children);
+    return rc ? wk__ecm_fail(ecm, rc, "listing children of entity %llu: %s", (unsigned long long)parent,
+                             wk_strerror(rc))
+              : WK_OK;
+}

@@ -1,0 +1,90 @@
+/* ecm.c — creating and freeing an ECM, its error message, and the growable
+ * vectors its files share. */
+#include "ecm_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int wk__vec_grow(void **items, size_t *cap, size_t count, size_t item_size)
+{
+    if (count < *cap)
+        return WK_OK;
+    size_t new_cap = *cap ? *cap * 2 : 16;
+    if (new_cap > SIZE_MAX / item_size)
+        return WK_NOMEM;
+    void *grown = realloc(*items, new_cap * item_size);
+    if (!grown)
+        return WK_NOMEM;
+    *items = grown;
+    *cap = new_cap;
+    return WK_OK;
+}
+
+int wk__ecm_fail(const wk_ecm *ecm, int code, const char *fmt, ...)
+{
+    /* The message is the one piece of an ECM that const calls may write. */
+    wk_status *st = (wk_status *)&ecm->err;
+    va_list ap;
+    va_start(ap, fmt);
+    wk_failv(st, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+const char *wk_ecm_errmsg(const wk_ecm *ecm)
+{
+    return ecm->err.message;
+}
+
+void wk_entity_list_free(wk_entity_list *list)
+{
+    free(list->items);
+    *list = (wk_entity_list){0};
+}
+
+wk_ecm *wk_ecm_new(void)
+{
+    wk_ecm *ecm = calloc(1, sizeof *ecm);
+    if (!ecm)
+        return NULL;
+    ecm->next_index = 1;
+    ecm->min_index = 1;
+    if (!wk__table_for_types(ecm, NULL, 0)) {
+        wk_ecm_free(ecm);
+        return NULL;
+    }
+    return ecm;
+}
+
+void wk_ecm_free(wk_ecm *ecm)
+{
+    if (!ecm)
+        return;
+    for (size_t i = 0; i < ecm->deferred.count; i++)
+        free(ecm->deferred.items[i].value);
+    free(ecm->deferred.items);
+    while (ecm->queries.count)
+        wk_query_free(ecm->queries.items[ecm->queries.count - 1]);
+    free(ecm->queries.items);
+    for (uint32_t i = 0; i < ecm->table_count; i++)
+        wk__table_free(ecm, ecm->tables[i]);
+    free(ecm->tables);
+    free(ecm->table_index);
+    for (uint32_t i = 0; i < ecm->page_count; i++) {
+        free(ecm->pages[i]);
+        if (ecm->link_pages)
+            free(ecm->link_pages[i]);
+    }
+    free(ecm->pages);
+    free(ecm->link_pages);
+    free(ecm->free_slots.items);
+    free(ecm->created.items);
+    free(ecm->touched.items);
+    free(ecm->marked.items);
+    free(ecm->destroyed.items);
+    free(ecm->removed_components.items);
+    for (uint32_t t = 1; t <= ecm->type_count; t++)
+        free((char *)ecm->types[t].desc.name);
+    free(ecm->types);
+    free(ecm);
+}

@@ -1,0 +1,233 @@
+/* ecm_internal.h — the ECM's data structures, shared by the files of src/ecs.
+ *
+ * Storage: every entity lives in exactly one archetype table, the one for its
+ * set of component types (the root table has no types). A table keeps one
+ * column per type: a plain array of values plus a parallel array of change
+ * states. An entity's record, found by its slot index in paged arrays, says
+ * which table and row hold it. Adding or removing a component moves the row
+ * to the neighbouring table, found through cached edges.
+ *
+ * Step tracking: entities created, touched (any component added, changed or
+ * removed, or re-parented), marked for removal or destroyed during the step
+ * are kept in lists, deduplicated by record flags, so that end of step and
+ * the changed-state serializer cost O(changes), not O(entities). */
+#ifndef WK_ECM_INTERNAL_H
+#define WK_ECM_INTERNAL_H
+
+#include "worldkit/wk_ecm.h"
+
+#define WK__PAGE_BITS 12
+#define WK__PAGE_SIZE (1u << WK__PAGE_BITS)
+#define WK__PAGE_MASK (WK__PAGE_SIZE - 1)
+
+enum wk__record_flag {
+    WK__ALIVE = 1u << 0,
+    WK__NEW = 1u << 1,     /* created this step */
+    WK__TOUCHED = 1u << 2, /* in ecm->touched this step */
+    WK__MARKED = 1u << 3,  /* marked for removal */
+    WK__SEEN = 1u << 4,    /* scratch marks of wk_ecm_set_state */
+    WK__DOOMED = 1u << 5,
+};
+
+typedef struct wk__record {
+    uint32_t table;
+    uint32_t row;
+    uint32_t gen;
+    uint32_t flags;
+} wk__record;
+
+/* Parent/child links by slot index; 0 is "none" since slot 0 is never used. */
+typedef struct wk__link {
+    uint32_t parent;
+    uint32_t first_child;
+    uint32_t last_child;
+    uint32_t next;
+    uint32_t prev;
+} wk__link;
+
+typedef struct wk__column {
+    uint8_t *data;   /* size * cap bytes; NULL for tag types */
+    uint8_t *change; /* a wk_change per row */
+    size_t size;
+    size_t align;
+} wk__column;
+
+typedef struct wk__table {
+    uint32_t id;
+    uint32_t type_count;
+    wk_type *types;       /* ascending */
+    wk__column *columns;  /* parallel to types */
+    int32_t *column_of;   /* type id -> column index or -1, for ids < column_of_len */
+    uint32_t column_of_len;
+    wk_entity *entities;  /* row -> id */
+    uint32_t count;
+    uint32_t cap;
+    uint32_t *add_edge;    /* type id -> destination table id + 1; 0 unknown */
+    uint32_t *remove_edge;
+    uint32_t edge_len;
+} wk__table;
+
+typedef struct wk__type_info {
+    wk_type_desc desc; /* desc.name owned */
+    bool in_use;
+    bool plain; /* no hooks: memcpy/memcmp/raw bytes */
+} wk__type_info;
+
+typedef struct wk__removed_component {
+    wk_entity entity;
+    wk_type type;
+} wk__removed_component;
+
+typedef enum wk__deferred_op { WK__OP_SET, WK__OP_REMOVE, WK__OP_DESTROY } wk__deferred_op;
+
+typedef struct wk__deferred {
+    wk__deferred_op op;
+    wk_entity entity;
+    wk_type type;
+    bool recursive;
+    void *value; /* WK__OP_SET: owned copy, in its own allocation */
+} wk__deferred;
+
+#define WK__VEC(T)      \
+    struct {            \
+        T *items;       \
+        size_t count;   \
+        size_t cap;     \
+    }
+
+typedef WK__VEC(wk_entity) wk__entity_vec;
+
+struct wk_ecm {
+    wk__type_info *types; /* index = type id; slot 0 unused */
+    uint32_t type_count;  /* ids in use are 1..type_count */
+
+    wk__table **tables; /* index = table id; 0 is the root table */
+    uint32_t table_count;
+    uint32_t table_cap;
+    uint32_t *table_index; /* open addressing: table id + 1, 0 empty */
+    uint32_t table_index_cap;
+
+    wk__record **pages;
+    wk__link **link_pages; /* allocated on first use of the graph */
+    uint32_t page_count;
+    uint32_t next_index;  /* next never-used slot */
+    uint32_t min_index;   /* create offset */
+    WK__VEC(uint32_t) free_slots;
+    size_t alive;
+
+    wk__entity_vec created; /* created this step */
+    wk__entity_vec touched;
+    wk__entity_vec marked;
+    wk__entity_vec destroyed; /* destroyed this step, not by end of step */
+    WK__VEC(wk__removed_component) removed_components;
+
+    WK__VEC(wk_query *) queries;
+    int iter_depth;
+    WK__VEC(wk__deferred) deferred;
+
+    wk_status err;
+};
+
+struct wk_query {
+    wk_ecm *ecm;
+    wk_type with[WK_QUERY_MAX_TERMS];
+    wk_type without[WK_QUERY_MAX_TERMS];
+    uint32_t with_count;
+    uint32_t without_count;
+    /* Matching tables, each followed by with_count column indices. */
+    WK__VEC(uint32_t) cache;
+};
+
+/* Grows a WK__VEC to hold one more item; 0 or WK_NOMEM. */
+int wk__vec_grow(void **items, size_t *cap, size_t count, size_t item_size);
+#define WK__VEC_PUSH(ecm_vec, value)                                                              \
+    ((ecm_vec).count < (ecm_vec).cap ||                                                           \
+             wk__vec_grow((void **)&(ecm_vec).items, &(ecm_vec).cap, (ecm_vec).count,             \
+                          sizeof *(ecm_vec).items) == 0                                           \
+         ? ((ecm_vec).items[(ecm_vec).count++] = (value), 0)                                      \
+         : WK_NOMEM)
+
+/* Records a failure message on the ECM and returns code. */
+int wk__ecm_fail(const wk_ecm *ecm, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static inline uint32_t wk__index(wk_entity e) { return (uint32_t)e; }
+static inline uint32_t wk__gen(wk_entity e) { return (uint32_t)(e >> 32); }
+static inline wk_entity wk__id(uint32_t index, uint32_t gen) { return ((uint64_t)gen << 32) | index; }
+
+/* The record of a live entity, or NULL for a stale or unknown id. */
+static inline wk__record *wk__record_of(const wk_ecm *ecm, wk_entity e)
+{
+    uint32_t index = wk__index(e);
+    uint32_t page = index >> WK__PAGE_BITS;
+    if (page >= ecm->page_count || !ecm->pages[page])
+        return NULL;
+    wk__record *r = &ecm->pages[page][index & WK__PAGE_MASK];
+    return (r->flags & WK__ALIVE) && r->gen == wk__gen(e) && index != 0 ? r : NULL;
+}
+
+/* The record of a slot, live or not (the slot's page must exist). */
+static inline wk__record *wk__slot(const wk_ecm *ecm, uint32_t index)
+{
+    return &ecm->pages[index >> WK__PAGE_BITS][index & WK__PAGE_MASK];
+}
+
+static inline int32_t wk__column_index(const wk__table *t, wk_type type)
+{
+    return type < t->column_of_len ? t->column_of[type] : -1;
+}
+
+static inline void *wk__cell(const wk__table *t, int32_t column, uint32_t row)
+{
+    const wk__column *c = &t->columns[column];
+    return c->data ? c->data + (size_t)row * c->size : NULL;
+}
+
+/* entities.c */
+int wk__slot_reserve(wk_ecm *ecm, uint32_t index);
+/* Makes the entity with exactly this id live (in the root table). */
+int wk__entity_adopt(wk_ecm *ecm, wk_entity e);
+/* Removes one entity now: its components, links and record. */
+void wk__entity_free(wk_ecm *ecm, wk_entity e);
+/* Adds the entity to the step's touched list (once). */
+int wk__touch(wk_ecm *ecm, wk__record *r, wk_entity e);
+
+/* table.c */
+wk__table *wk__table_for_types(wk_ecm *ecm, const wk_type *types, uint32_t n);
+wk__table *wk__table_with(wk_ecm *ecm, wk__table *from, wk_type type);
+wk__table *wk__table_without(wk_ecm *ecm, wk__table *from, wk_type type);
+/* Appends a row with uninitialised values; returns its index or -1 (OOM). */
+int64_t wk__table_append(wk__table *t, wk_entity e);
+/* Moves an entity's row into table `to`; columns `to` lacks are destroyed,
+ * columns `from` lacks are left uninitialised. */
+int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to);
+/* Removes a row, destroying its values, moving the last row into its place. */
+void wk__table_delete_row(wk_ecm *ecm, wk__table *t, uint32_t row);
+void wk__table_free(wk_ecm *ecm, wk__table *t);
+int wk__table_reserve(wk__table *t, uint32_t cap);
+void wk__table_destroy_value(const wk_ecm *ecm, wk_type type, void *value);
+
+/* registry.c */
+int wk__value_copy(const wk_ecm *ecm, wk_type type, void *dst, const void *src);
+bool wk__value_equal(const wk_ecm *ecm, wk_type type, const void *a, const void *b);
+
+/* query.c */
+int wk__query_add_table(wk_query *q, const wk__table *t);
+bool wk__query_matches(const wk_query *q, const wk__table *t);
+
+/* hierarchy.c */
+wk__link *wk__link_of(const wk_ecm *ecm, uint32_t index);
+void wk__unlink(wk_ecm *ecm, uint32_t index);
+int wk__descendants(const wk_ecm *ecm, wk_entity e, wk_entity_list *out);
+int wk__list_push(wk_entity_list *list, wk_entity e);
+
+/* components.c */
+int wk__set_now(wk_ecm *ecm, wk_entity e, wk_type type, const void *value);
+int wk__remove_now(wk_ecm *ecm, wk_entity e, wk_type type);
+int wk__destroy_now(wk_ecm *ecm, wk_entity e, bool recursive);
+
+/* defer.c */
+int wk__defer(wk_ecm *ecm, wk__deferred_op op, wk_entity e, wk_type type, const void *value,
+              bool recursive, void **staged);
+void wk__defer_flush(wk_ecm *ecm);
+
+#endif

@@ -1,0 +1,147 @@
+/* hierarchy.c — the parent/child forest. Links are kept by slot index in
+ * pages parallel to the records, allocated only once an entity gets a parent,
+ * so worlds that never use the graph pay nothing for it. */
+#include "ecm_internal.h"
+
+#include <stdlib.h>
+
+int wk__list_push(wk_entity_list *list, wk_entity e)
+{
+    if (list->count == list->cap &&
+        wk__vec_grow((void **)&list->items, &list->cap, list->count, sizeof *list->items))
+        return WK_NOMEM;
+    list->items[list->count++] = e;
+    return WK_OK;
+}
+
+wk__link *wk__link_of(const wk_ecm *ecm, uint32_t index)
+{
+    wk__link *page = ecm->link_pages ? ecm->link_pages[index >> WK__PAGE_BITS] : NULL;
+    return page ? &page[index & WK__PAGE_MASK] : NULL;
+}
+
+static wk__link *link_ensure(wk_ecm *ecm, uint32_t index)
+{
+    wk__link **page = &ecm->link_pages[index >> WK__PAGE_BITS];
+    if (!*page)
+        *page = calloc(WK__PAGE_SIZE, sizeof(wk__link));
+    return *page ? &(*page)[index & WK__PAGE_MASK] : NULL;
+}
+
+/* Detaches slot index from its parent and its children from it, and clears
+ * its links. */
+void wk__unlink(wk_ecm *ecm, uint32_t index)
+{
+    wk__link *l = wk__link_of(ecm, index);
+    if (!l)
+        return;
+    if (l->parent) {
+        wk__link *p = wk__link_of(ecm, l->parent);
+        if (l->prev)
+            wk__link_of(ecm, l->prev)->next = l->next;
+        else
+            p->first_child = l->next;
+        if (l->next)
+            wk__link_of(ecm, l->next)->prev = l->prev;
+        else
+            p->last_child = l->prev;
+    }
+    for (uint32_t c = l->first_child; c;) {
+        wk__link *child = wk__link_of(ecm, c);
+        c = child->next;
+        child->parent = child->next = child->prev = 0;
+    }
+    *l = (wk__link){0};
+}
+
+static wk_entity entity_at(const wk_ecm *ecm, uint32_t index)
+{
+    return index ? wk__id(index, wk__slot(ecm, index)->gen) : WK_NULL_ENTITY;
+}
+
+int wk_ecm_set_parent(wk_ecm *ecm, wk_entity child, wk_entity parent)
+{
+    wk__record *r = wk__record_of(ecm, child);
+    if (!r)
+        return wk__ecm_fail(ecm, WK_STALE, "cannot set the parent of entity %llu: it does not exist",
+                            (unsigned long long)child);
+    if (parent && !wk__record_of(ecm, parent))
+        return wk__ecm_fail(ecm, WK_STALE, "cannot make entity %llu the parent of %llu: it does not exist",
+                            (unsigned long long)parent, (unsigned long long)child);
+    uint32_t ci = wk__index(child), pi = wk__index(parent);
+    for (uint32_t a = pi; a; a = wk__link_of(ecm, a) ? wk__link_of(ecm, a)->parent : 0)
+        if (a == ci)
+            return wk__ecm_fail(ecm, WK_INVALID, "entity %llu cannot be the parent of %llu, its ancestor",
+                                (unsigned long long)parent, (unsigned long long)child);
+    const wk__link *current = wk__link_of(ecm, ci);
+    if ((current ? current->parent : 0) == pi)
+        return WK_OK;
+    wk__link *cl = link_ensure(ecm, ci);
+    wk__link *pl = pi ? link_ensure(ecm, pi) : NULL;
+    if (!cl || (pi && !pl) || wk__touch(ecm, r, child))
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory setting the parent of entity %llu",
+                            (unsigned long long)child);
+    /* Detach from the old parent only; the child keeps its own children. */
+    uint32_t first = cl->first_child, last = cl->last_child;
+    cl->first_child = cl->last_child = 0;
+    wk__unlink(ecm, ci);
+    cl->first_child = first;
+    cl->last_child = last;
+    if (!pi)
+        return WK_OK;
+    cl->parent = pi;
+    cl->prev = pl->last_child;
+    if (pl->last_child)
+        wk__link_of(ecm, pl->last_child)->next = ci;
+    else
+        pl->first_child = ci;
+    pl->last_child = ci;
+    return WK_OK;
+}
+
+wk_entity wk_ecm_parent(const wk_ecm *ecm, wk_entity e)
+{
+    if (!wk__record_of(ecm, e))
+        return WK_NULL_ENTITY;
+    const wk__link *l = wk__link_of(ecm, wk__index(e));
+    return l ? entity_at(ecm, l->parent) : WK_NULL_ENTITY;
+}
+
+static int push_children(const wk_ecm *ecm, uint32_t index, wk_entity_list *out)
+{
+    const wk__link *l = wk__link_of(ecm, index);
+    for (uint32_t c = l ? l->first_child : 0; c; c = wk__link_of(ecm, c)->next)
+        if (wk__list_push(out, entity_at(ecm, c)))
+            return WK_NOMEM;
+    return WK_OK;
+}
+
+int wk_ecm_children(const wk_ecm *ecm, wk_entity e, wk_entity_list *out)
+{
+    if (!wk__record_of(ecm, e))
+        return wk__ecm_fail(ecm, WK_STALE, "entity %llu does not exist", (unsigned long long)e);
+    if (push_children(ecm, wk__index(e), out))
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory listing children of %llu", (unsigned long long)e);
+    return WK_OK;
+}
+
+/* Breadth first: out doubles as the queue, so parents precede children. */
+int wk__descendants(const wk_ecm *ecm, wk_entity e, wk_entity_list *out)
+{
+    size_t start = out->count;
+    if (wk__list_push(out, e))
+        return WK_NOMEM;
+    for (size_t i = start; i < out->count; i++)
+        if (push_children(ecm, wk__index(out->items[i]), out))
+            return WK_NOMEM;
+    return WK_OK;
+}
+
+int wk_ecm_descendants(const wk_ecm *ecm, wk_entity e, wk_entity_list *out)
+{
+    if (!wk__record_of(ecm, e))
+        return wk__ecm_fail(ecm, WK_STALE, "entity %llu does not exist", (unsigned long long)e);
+    if (wk__descendants(ecm, e, out))
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory listing descendants of %llu", (unsigned long long)e);
+    return WK_OK;
+}

@@ -1,0 +1,285 @@
+/* state_read.c — applying a worldkit.ecs.State message to an ECM (SetState).
+ *
+ * Everything that can be wrong with a message is checked before the ECM is
+ * touched: that it parses, that its types are registered here with the same
+ * size, that every value decodes, that ids do not collide with live entities
+ * the message does not remove, and that parents exist. Only then are the
+ * removals, the blocks and the parents applied, in that order. */
+#include "ecm_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "worldkit/ecs_state.pb-c.h"
+
+typedef struct reader {
+    wk_ecm *ecm;
+    Worldkit__Ecs__State *msg;
+    wk_type *local; /* local type of each msg->types entry */
+    uint64_t *keys; /* block ids with index and generation swapped, sorted */
+    size_t key_count;
+} reader;
+
+/* Sorting on (index, generation) puts ids sharing a slot side by side. */
+static uint64_t slot_key(wk_entity e)
+{
+    return (e << 32) | (e >> 32);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static wk_type local_type(const reader *r, uint32_t id)
+{
+    for (size_t i = 0; i < r->msg->n_types; i++)
+        if (r->msg->types[i]->has_id && r->msg->types[i]->id == id)
+            return r->local[i];
+    return WK_NO_TYPE;
+}
+
+static bool in_message(const reader *r, wk_entity e)
+{
+    uint64_t key = slot_key(e);
+    return bsearch(&key, r->keys, r->key_count, sizeof key, cmp_u64) != NULL;
+}
+
+static bool doomed(const wk_ecm *ecm, wk_entity e)
+{
+    const wk__record *rec = wk__record_of(ecm, e);
+    return rec && (rec->flags & WK__DOOMED);
+}
+
+static int check_types(reader *r)
+{
+    wk_ecm *ecm = r->ecm;
+    for (size_t i = 0; i < r->msg->n_types; i++) {
+        const Worldkit__Ecs__ComponentType *ct = r->msg->types[i];
+        if (!ct->name || !ct->has_id)
+            return wk__ecm_fail(ecm, WK_PARSE, "state: type entry %zu lacks a name or id", i);
+        wk_type t = wk_ecm_type_by_name(ecm, ct->name);
+        if (!t)
+            return wk__ecm_fail(ecm, WK_NOT_FOUND, "state: component type %s is not registered here", ct->name);
+        if (ct->has_size && ct->size != ecm->types[t].desc.size)
+            return wk__ecm_fail(ecm, WK_MISMATCH, "state: component type %s has size %llu there, %zu here",
+                                ct->name, (unsigned long long)ct->size, ecm->types[t].desc.size);
+        r->local[i] = t;
+    }
+    return WK_OK;
+}
+
+static int check_column(const reader *r, const Worldkit__Ecs__Block *b, const Worldkit__Ecs__Column *col)
+{
+    wk_ecm *ecm = r->ecm;
+    wk_type t = col->has_type ? local_type(r, col->type) : WK_NO_TYPE;
+    if (!t)
+        return wk__ecm_fail(ecm, WK_PARSE, "state: column of undeclared type %u", col->type);
+    const wk_type_desc *d = &ecm->types[t].desc;
+    if (d->size == 0)
+        return WK_OK;
+    if (!d->hooks.deserialize) {
+        if (col->n_values || col->packed_values.len != b->n_ids * d->size)
+            return wk__ecm_fail(ecm, WK_PARSE, "state: column %s holds %zu bytes for %zu values of %zu bytes",
+                                d->name, col->packed_values.len, b->n_ids, d->size);
+        return WK_OK;
+    }
+    if (col->n_values != b->n_ids)
+        return wk__ecm_fail(ecm, WK_PARSE, "state: column %s holds %zu values for %zu entities", d->name,
+                            col->n_values, b->n_ids);
+    void *tmp = NULL;
+    if (posix_memalign(&tmp, d->align < sizeof(void *) ? sizeof(void *) : d->align, d->size))
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory checking state");
+    int rc = WK_OK;
+    for (size_t i = 0; rc == WK_OK && i < col->n_values; i++) {
+        if (d->hooks.deserialize(tmp, col->values[i].data, col->values[i].len))
+            rc = wk__ecm_fail(ecm, WK_PARSE, "state: %s value of entity %llu does not decode", d->name,
+                              (unsigned long long)b->ids[i]);
+        else
+            wk__table_destroy_value(ecm, t, tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+static int check_block(const reader *r, const Worldkit__Ecs__Block *b)
+{
+    wk_ecm *ecm = r->ecm;
+    if (b->n_parents && b->n_parents != b->n_ids)
+        return wk__ecm_fail(ecm, WK_PARSE, "state: block has %zu parents for %zu entities", b->n_parents, b->n_ids);
+    for (size_t i = 0; i < b->n_removed_types; i++)
+        if (!local_type(r, b->removed_types[i]))
+            return wk__ecm_fail(ecm, WK_PARSE, "state: removal of undeclared type %u", b->removed_types[i]);
+    for (size_t c = 0; c < b->n_columns; c++) {
+        int rc = check_column(r, b, b->columns[c]);
+        if (rc)
+            return rc;
+    }
+    for (size_t i = 0; i < b->n_ids; i++) {
+        wk_entity e = b->ids[i];
+        uint32_t index = wk__index(e);
+        if (index == 0)
+            return wk__ecm_fail(ecm, WK_PARSE, "state: entity id %llu is not valid", (unsigned long long)e);
+        uint32_t page = index >> WK__PAGE_BITS;
+        const wk__record *slot = page < ecm->page_count && ecm->pages[page] ? wk__slot(ecm, index) : NULL;
+        if (slot && (slot->flags & WK__ALIVE) && slot->gen != wk__gen(e) && !(slot->flags & WK__DOOMED))
+            return wk__ecm_fail(ecm, WK_EXISTS, "state: entity %llu collides with live entity %llu",
+                                (unsigned long long)e, (unsigned long long)wk__id(index, slot->gen));
+        wk_entity parent = b->n_parents ? b->parents[i] : WK_NULL_ENTITY;
+        if (parent && !in_message(r, parent) && (!wk_ecm_exists(ecm, parent) || doomed(ecm, parent)))
+            return wk__ecm_fail(ecm, WK_NOT_FOUND, "state: parent %llu of entity %llu exists nowhere",
+                                (unsigned long long)parent, (unsigned long long)e);
+    }
+    return WK_OK;
+}
+
+static int collect_keys(reader *r)
+{
+    size_t n = 0;
+    for (size_t b = 0; b < r->msg->n_blocks; b++)
+        n += r->msg->blocks[b]->n_ids;
+    r->keys = malloc((n ? n : 1) * sizeof *r->keys);
+    if (!r->keys)
+        return wk__ecm_fail(r->ecm, WK_NOMEM, "out of memory reading state");
+    for (size_t b = 0; b < r->msg->n_blocks; b++)
+        for (size_t i = 0; i < r->msg->blocks[b]->n_ids; i++)
+            r->keys[r->key_count++] = slot_key(r->msg->blocks[b]->ids[i]);
+    qsort(r->keys, n, sizeof *r->keys, cmp_u64);
+    for (size_t i = 1; i < n; i++)
+        if ((uint32_t)(r->keys[i] >> 32) == (uint32_t)(r->keys[i - 1] >> 32) && r->keys[i] != r->keys[i - 1])
+            return wk__ecm_fail(r->ecm, WK_PARSE, "state: two generations of slot %u",
+                                (uint32_t)(r->keys[i] >> 32));
+    return WK_OK;
+}
+
+static void set_flag_on_removed(reader *r, bool on)
+{
+    for (size_t i = 0; i < r->msg->n_removed; i++) {
+        wk__record *rec = wk__record_of(r->ecm, r->msg->removed[i]);
+        if (rec)
+            rec->flags = on ? rec->flags | WK__DOOMED : rec->flags & ~(uint32_t)WK__DOOMED;
+    }
+}
+
+static int check(reader *r)
+{
+    int rc = check_types(r);
+    if (rc == WK_OK)
+        rc = collect_keys(r);
+    set_flag_on_removed(r, true);
+    for (size_t b = 0; rc == WK_OK && b < r->msg->n_blocks; b++)
+        rc = check_block(r, r->msg->blocks[b]);
+    set_flag_on_removed(r, false);
+    return rc;
+}
+
+static int apply_column(reader *r, const Worldkit__Ecs__Block *b, const Worldkit__Ecs__Column *col, size_t i)
+{
+    wk_ecm *ecm = r->ecm;
+    wk_type t = local_type(r, col->type);
+    const wk_type_desc *d = &ecm->types[t].desc;
+    if (d->size == 0 || !d->hooks.deserialize) {
+        const void *value = d->size ? col->packed_values.data + i * d->size : NULL;
+        return wk__set_now(ecm, b->ids[i], t, value) < 0 ? WK_NOMEM : WK_OK;
+    }
+    void *tmp = NULL;
+    if (posix_memalign(&tmp, d->align < sizeof(void *) ? sizeof(void *) : d->align, d->size))
+        return WK_NOMEM;
+    int rc = d->hooks.deserialize(tmp, col->values[i].data, col->values[i].len) ? WK_PARSE : WK_OK;
+    if (rc == WK_OK) {
+        rc = wk__set_now(ecm, b->ids[i], t, tmp) < 0 ? WK_NOMEM : WK_OK;
+        wk__table_destroy_value(ecm, t, tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+static int apply_block(reader *r, const Worldkit__Ecs__Block *b)
+{
+    for (size_t i = 0; i < b->n_ids; i++) {
+        int rc = wk__entity_adopt(r->ecm, b->ids[i]);
+        for (size_t k = 0; rc == WK_OK && k < b->n_removed_types; k++)
+            rc = wk__remove_now(r->ecm, b->ids[i], local_type(r, b->removed_types[k])) < 0 ? WK_NOMEM : WK_OK;
+        for (size_t c = 0; rc == WK_OK && c < b->n_columns; c++)
+            rc = apply_column(r, b, b->columns[c], i);
+        if (rc)
+            return rc;
+    }
+    return WK_OK;
+}
+
+/* Removes every entity the message does not hold. */
+static int remove_unlisted(reader *r)
+{
+    wk_ecm *ecm = r->ecm;
+    wk_entity_list gone = {0};
+    for (uint32_t t = 0; t < ecm->table_count; t++)
+        for (uint32_t row = 0; row < ecm->tables[t]->count; row++) {
+            wk_entity e = ecm->tables[t]->entities[row];
+            if (!in_message(r, e) && wk__list_push(&gone, e)) {
+                wk_entity_list_free(&gone);
+                return WK_NOMEM;
+            }
+        }
+    int rc = WK_OK;
+    for (size_t i = 0; rc == WK_OK && i < gone.count; i++)
+        rc = wk__destroy_now(ecm, gone.items[i], false);
+    wk_entity_list_free(&gone);
+    return rc;
+}
+
+static int apply(reader *r)
+{
+    wk_ecm *ecm = r->ecm;
+    for (size_t i = 0; i < r->msg->n_removed; i++)
+        if (wk_ecm_exists(ecm, r->msg->removed[i]) && wk__destroy_now(ecm, r->msg->removed[i], false))
+            return WK_NOMEM;
+    for (size_t b = 0; b < r->msg->n_blocks; b++) {
+        int rc = apply_block(r, r->msg->blocks[b]);
+        if (rc)
+            return rc;
+    }
+    int result = WK_OK;
+    for (size_t b = 0; b < r->msg->n_blocks; b++) {
+        const Worldkit__Ecs__Block *blk = r->msg->blocks[b];
+        for (size_t i = 0; i < blk->n_ids; i++) {
+            int rc = wk_ecm_set_parent(ecm, blk->ids[i], blk->n_parents ? blk->parents[i] : WK_NULL_ENTITY);
+            if (rc && !result)
+                result = rc; /* a cycle: the message's own fault, reported after the rest */
+        }
+    }
+    if (r->msg->has_complete && r->msg->complete) {
+        int rc = remove_unlisted(r);
+        if (rc)
+            return rc;
+    }
+    return result;
+}
+
+int wk_ecm_set_state(wk_ecm *ecm, const uint8_t *bytes, size_t len)
+{
+    if (ecm->iter_depth)
+        return wk__ecm_fail(ecm, WK_BUSY, "cannot apply a state while an iterator is open");
+    reader r = {.ecm = ecm};
+    r.msg = worldkit__ecs__state__unpack(NULL, len, bytes);
+    if (!r.msg)
+        return wk__ecm_fail(ecm, WK_PARSE, "state: %zu bytes are not a worldkit.ecs.State message", len);
+    int rc = WK_NOMEM;
+    r.local = calloc(r.msg->n_types + 1, sizeof *r.local);
+    if (!r.local) {
+        wk__ecm_fail(ecm, rc, "out of memory reading state");
+        goto done;
+    }
+    rc = check(&r);
+    if (rc == WK_OK) {
+        rc = apply(&r);
+        if (rc == WK_NOMEM)
+            wk__ecm_fail(ecm, rc, "out of memory applying state");
+    }
+done:
+    free(r.local);
+    free(r.keys);
+    worldkit__ecs__state__free_unpacked(r.msg, NULL);
+    return rc;
+}

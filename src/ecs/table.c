@@ -1,0 +1,317 @@
+/* table.c — archetype tables: finding the table for a set of types, growing
+ * columns, appending, moving and deleting rows, and the add/remove edges
+ * that make moving an entity to its next table a single array lookup. */
+#include "ecm_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hash_types(const wk_type *types, uint32_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ types[i]) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+static bool same_types(const wk__table *t, const wk_type *types, uint32_t n)
+{
+    return t->type_count == n && (n == 0 || memcmp(t->types, types, n * sizeof *types) == 0);
+}
+
+static wk__table *index_find(const wk_ecm *ecm, const wk_type *types, uint32_t n)
+{
+    if (!ecm->table_index_cap)
+        return NULL;
+    uint32_t mask = ecm->table_index_cap - 1;
+    for (uint32_t i = (uint32_t)hash_types(types, n) & mask;; i = (i + 1) & mask) {
+        uint32_t slot = ecm->table_index[i];
+        if (!slot)
+            return NULL;
+        if (same_types(ecm->tables[slot - 1], types, n))
+            return ecm->tables[slot - 1];
+    }
+}
+
+static void index_put(wk_ecm *ecm, const wk__table *t)
+{
+    uint32_t mask = ecm->table_index_cap - 1;
+    uint32_t i = (uint32_t)hash_types(t->types, t->type_count) & mask;
+    while (ecm->table_index[i])
+        i = (i + 1) & mask;
+    ecm->table_index[i] = t->id + 1;
+}
+
+/* Keeps the index at most half full. */
+static int index_reserve(wk_ecm *ecm, uint32_t table_count)
+{
+    if (table_count * 2 <= ecm->table_index_cap)
+        return WK_OK;
+    uint32_t cap = ecm->table_index_cap ? ecm->table_index_cap * 2 : 64;
+    uint32_t *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return WK_NOMEM;
+    free(ecm->table_index);
+    ecm->table_index = slots;
+    ecm->table_index_cap = cap;
+    for (uint32_t i = 0; i < ecm->table_count; i++)
+        index_put(ecm, ecm->tables[i]);
+    return WK_OK;
+}
+
+void wk__table_free(wk_ecm *ecm, wk__table *t)
+{
+    if (!t)
+        return;
+    for (uint32_t row = t->count; row-- > 0;)
+        for (uint32_t c = 0; c < t->type_count; c++)
+            wk__table_destroy_value(ecm, t->types[c], wk__cell(t, (int32_t)c, row));
+    for (uint32_t c = 0; c < t->type_count; c++) {
+        free(t->columns[c].data);
+        free(t->columns[c].change);
+    }
+    free(t->columns);
+    free(t->types);
+    free(t->column_of);
+    free(t->entities);
+    free(t->add_edge);
+    free(t->remove_edge);
+    free(t);
+}
+
+static wk__table *table_new(wk_ecm *ecm, const wk_type *types, uint32_t n)
+{
+    wk__table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->id = ecm->table_count;
+    t->type_count = n;
+    t->column_of_len = n ? types[n - 1] + 1 : 0;
+    t->types = malloc((n ? n : 1) * sizeof *t->types);
+    t->columns = calloc(n ? n : 1, sizeof *t->columns);
+    t->column_of = malloc((t->column_of_len ? t->column_of_len : 1) * sizeof *t->column_of);
+    if (!t->types || !t->columns || !t->column_of) {
+        wk__table_free(ecm, t);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < t->column_of_len; i++)
+        t->column_of[i] = -1;
+    for (uint32_t c = 0; c < n; c++) {
+        t->types[c] = types[c];
+        t->columns[c].size = ecm->types[types[c]].desc.size;
+        t->columns[c].align = ecm->types[types[c]].desc.align;
+        t->column_of[types[c]] = (int32_t)c;
+    }
+    return t;
+}
+
+wk__table *wk__table_for_types(wk_ecm *ecm, const wk_type *types, uint32_t n)
+{
+    wk__table *t = index_find(ecm, types, n);
+    if (t)
+        return t;
+    if (ecm->table_count == ecm->table_cap) {
+        uint32_t cap = ecm->table_cap ? ecm->table_cap * 2 : 16;
+        wk__table **tables = realloc(ecm->tables, cap * sizeof *tables);
+        if (!tables)
+            return NULL;
+        ecm->tables = tables;
+        ecm->table_cap = cap;
+    }
+    if (index_reserve(ecm, ecm->table_count + 1))
+        return NULL;
+    t = table_new(ecm, types, n);
+    if (!t)
+        return NULL;
+    for (size_t i = 0; i < ecm->queries.count; i++) {
+        wk_query *q = ecm->queries.items[i];
+        if (wk__query_matches(q, t) && wk__query_add_table(q, t)) {
+            /* Undo the tables already registered with earlier queries. */
+            while (i-- > 0) {
+                wk_query *earlier = ecm->queries.items[i];
+                if (wk__query_matches(earlier, t))
+                    earlier->cache.count -= 1 + earlier->with_count;
+            }
+            wk__table_free(ecm, t);
+            return NULL;
+        }
+    }
+    ecm->tables[ecm->table_count++] = t;
+    index_put(ecm, t);
+    return t;
+}
+
+static int edge_reserve(wk_ecm *ecm, wk__table *t)
+{
+    uint32_t len = ecm->type_count + 1;
+    if (t->edge_len >= len)
+        return WK_OK;
+    uint32_t *add = realloc(t->add_edge, len * sizeof *add);
+    if (!add)
+        return WK_NOMEM;
+    t->add_edge = add;
+    uint32_t *remove = realloc(t->remove_edge, len * sizeof *remove);
+    if (!remove)
+        return WK_NOMEM;
+    t->remove_edge = remove;
+    for (uint32_t i = t->edge_len; i < len; i++)
+        add[i] = remove[i] = 0;
+    t->edge_len = len;
+    return WK_OK;
+}
+
+/* The table for from's types plus (adding) or minus (removing) type. */
+static wk__table *neighbour(wk_ecm *ecm, wk__table *from, wk_type type, bool adding)
+{
+    if ((wk__column_index(from, type) >= 0) == adding)
+        return from;
+    uint32_t *edges = adding ? from->add_edge : from->remove_edge;
+    if (type < from->edge_len && edges[type])
+        return ecm->tables[edges[type] - 1];
+    wk_type small[16];
+    wk_type *types = from->type_count < 16 ? small : malloc((from->type_count + 1) * sizeof *types);
+    if (!types)
+        return NULL;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < from->type_count; i++) {
+        if (adding && n == i && type < from->types[i])
+            types[n++] = type;
+        if (from->types[i] != type)
+            types[n++] = from->types[i];
+    }
+    if (adding && n == from->type_count)
+        types[n++] = type;
+    wk__table *to = wk__table_for_types(ecm, types, n);
+    if (types != small)
+        free(types);
+    if (to && edge_reserve(ecm, from) == WK_OK)
+        (adding ? from->add_edge : from->remove_edge)[type] = to->id + 1;
+    return to;
+}
+
+wk__table *wk__table_with(wk_ecm *ecm, wk__table *from, wk_type type)
+{
+    return neighbour(ecm, from, type, true);
+}
+
+wk__table *wk__table_without(wk_ecm *ecm, wk__table *from, wk_type type)
+{
+    return neighbour(ecm, from, type, false);
+}
+
+/* Resizes an array from old_bytes to new_bytes keeping its alignment; only
+ * alignments above malloc's need a fresh allocation and a copy. */
+static int grow_array(uint8_t **data, size_t old_bytes, size_t new_bytes, size_t align)
+{
+    uint8_t *grown;
+    if (align <= 16) {
+        grown = realloc(*data, new_bytes);
+        if (!grown)
+            return WK_NOMEM;
+    } else {
+        if (posix_memalign((void **)&grown, align, new_bytes))
+            return WK_NOMEM;
+        if (old_bytes)
+            memcpy(grown, *data, old_bytes);
+        free(*data);
+    }
+    *data = grown;
+    return WK_OK;
+}
+
+int wk__table_reserve(wk__table *t, uint32_t cap)
+{
+    if (cap <= t->cap)
+        return WK_OK;
+    wk_entity *entities = realloc(t->entities, (size_t)cap * sizeof *entities);
+    if (!entities)
+        return WK_NOMEM;
+    t->entities = entities;
+    for (uint32_t c = 0; c < t->type_count; c++) {
+        wk__column *col = &t->columns[c];
+        if (grow_array(&col->change, t->cap, cap, 1))
+            return WK_NOMEM;
+        if (col->size) {
+            if (grow_array(&col->data, (size_t)t->cap * col->size, (size_t)cap * col->size, col->align))
+                return WK_NOMEM;
+        }
+    }
+    t->cap = cap;
+    return WK_OK;
+}
+
+int64_t wk__table_append(wk__table *t, wk_entity e)
+{
+    if (t->count == UINT32_MAX)
+        return -1;
+    if (t->count == t->cap &&
+        wk__table_reserve(t, t->cap >= UINT32_MAX / 2 ? UINT32_MAX : (t->cap ? t->cap * 2 : 64)))
+        return -1;
+    uint32_t row = t->count++;
+    t->entities[row] = e;
+    for (uint32_t c = 0; c < t->type_count; c++)
+        t->columns[c].change[row] = WK_NO_CHANGE;
+    return row;
+}
+
+void wk__table_destroy_value(const wk_ecm *ecm, wk_type type, void *value)
+{
+    void (*destroy)(void *) = ecm->types[type].desc.hooks.destroy;
+    if (destroy && value)
+        destroy(value);
+}
+
+/* Fills row `row` with the last row and drops the last row. */
+static void fill_from_last(wk_ecm *ecm, wk__table *t, uint32_t row)
+{
+    uint32_t last = --t->count;
+    if (row == last)
+        return;
+    for (uint32_t c = 0; c < t->type_count; c++) {
+        wk__column *col = &t->columns[c];
+        if (col->size)
+            memcpy(col->data + (size_t)row * col->size, col->data + (size_t)last * col->size, col->size);
+        col->change[row] = col->change[last];
+    }
+    wk_entity moved = t->entities[last];
+    t->entities[row] = moved;
+    wk__slot(ecm, wk__index(moved))->row = row;
+}
+
+void wk__table_delete_row(wk_ecm *ecm, wk__table *t, uint32_t row)
+{
+    for (uint32_t c = 0; c < t->type_count; c++)
+        wk__table_destroy_value(ecm, t->types[c], wk__cell(t, (int32_t)c, row));
+    fill_from_last(ecm, t, row);
+}
+
+int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to)
+{
+    wk__table *from = ecm->tables[r->table];
+    uint32_t row = r->row;
+    int64_t new_row = wk__table_append(to, from->entities[row]);
+    if (new_row < 0)
+        return WK_NOMEM;
+    /* Both type lists are sorted: walk them together. */
+    uint32_t i = 0, j = 0;
+    while (i < from->type_count || j < to->type_count) {
+        wk_type a = i < from->type_count ? from->types[i] : UINT32_MAX;
+        wk_type b = j < to->type_count ? to->types[j] : UINT32_MAX;
+        if (a == b) {
+            wk__column *src = &from->columns[i], *dst = &to->columns[j];
+            if (src->size)
+                memcpy(dst->data + (size_t)new_row * dst->size, src->data + (size_t)row * src->size, src->size);
+            dst->change[new_row] = src->change[row];
+            i++, j++;
+        } else if (a < b) {
+            wk__table_destroy_value(ecm, a, wk__cell(from, (int32_t)i, row));
+            i++;
+        } else {
+            j++;
+        }
+    }
+    fill_from_last(ecm, from, row);
+    r->table = to->id;
+    r->row = (uint32_t)new_row;
+    return WK_OK;
+}

@@ -1,0 +1,35 @@
+/* pose.c — rigid transforms a_T_b (a rotation and a translation) that place
+ * every link, joint and sensor frame relative to its parent. Composition
+ * chains them into world poses, the inverse turns a parent-relative pose
+ * around, and transforming a point takes coordinates from one frame to
+ * another. Rotations are assumed to be unit quaternions; wk_pose_is_valid is
+ * the check for data that came from outside. */
+#include "worldkit/wk_math.h"
+
+wk_pose wk_pose_identity(void)
+{
+    return (wk_pose){{0.0, 0.0, 0.0}, wk_quat_identity()};
+}
+
+wk_pose wk_pose_compose(wk_pose a_T_b, wk_pose b_T_c)
+{
+    /* The origin of c sits at b_T_c.p in b, which a_T_b carries into a. */
+    return (wk_pose){wk_pose_transform_point(a_T_b, b_T_c.p), wk_quat_mul(a_T_b.q, b_T_c.q)};
+}
+
+wk_pose wk_pose_inverse(wk_pose a_T_b)
+{
+    /* Solving p_a = R p_b + t for p_b gives p_b = R^T p_a - R^T t. */
+    wk_quat b_R_a = wk_quat_conjugate(a_T_b.q);
+    return (wk_pose){wk_vec3_scale(wk_quat_rotate(b_R_a, a_T_b.p), -1.0), b_R_a};
+}
+
+wk_vec3 wk_pose_transform_point(wk_pose a_T_b, wk_vec3 p_b)
+{
+    return wk_vec3_add(wk_quat_rotate(a_T_b.q, p_b), a_T_b.p);
+}
+
+bool wk_pose_is_valid(wk_pose pose)
+{
+    return wk_vec3_is_finite(pose.p) && wk_quat_is_valid(pose.q);
+}
