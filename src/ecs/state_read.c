@@ -153,13 +153,32 @@ static int collect_keys(reader *r)
     return WK_OK;
 }
 
-static void set_flag_on_removed(reader *r, bool on)
+static bool is_complete(const reader *r)
 {
-    for (size_t i = 0; i < r->msg->n_removed; i++) {
-        wk__record *rec = wk__record_of(r->ecm, r->msg->removed[i]);
-        if (rec)
-            rec->flags = on ? rec->flags | WK__DOOMED : rec->flags & ~(uint32_t)WK__DOOMED;
-    }
+    return r->msg->has_complete && r->msg->complete;
+}
+
+static void set_doomed(wk__record *rec, bool on)
+{
+    if (rec)
+        rec->flags = on ? rec->flags | WK__DOOMED : rec->flags & ~(uint32_t)WK__DOOMED;
+}
+
+/* Flags (or unflags) the live entities the message removes: those it lists
+ * as removed and, for a complete state, those it does not hold. */
+static void flag_doomed(reader *r, bool on)
+{
+    wk_ecm *ecm = r->ecm;
+    for (size_t i = 0; i < r->msg->n_removed; i++)
+        set_doomed(wk__record_of(ecm, r->msg->removed[i]), on);
+    if (!is_complete(r))
+        return;
+    for (uint32_t t = 0; t < ecm->table_count; t++)
+        for (uint32_t row = 0; row < ecm->tables[t]->count; row++) {
+            wk_entity e = ecm->tables[t]->entities[row];
+            if (!in_message(r, e))
+                set_doomed(wk__record_of(ecm, e), on);
+        }
 }
 
 static int check(reader *r)
@@ -167,10 +186,13 @@ static int check(reader *r)
     int rc = check_types(r);
     if (rc == WK_OK)
         rc = collect_keys(r);
-    set_flag_on_removed(r, true);
+    if (rc)
+        return rc;
+    flag_doomed(r, true);
     for (size_t b = 0; rc == WK_OK && b < r->msg->n_blocks; b++)
         rc = check_block(r, r->msg->blocks[b]);
-    set_flag_on_removed(r, false);
+    if (rc)
+        flag_doomed(r, false);
     return rc;
 }
 
@@ -209,16 +231,17 @@ static int apply_block(reader *r, const Worldkit__Ecs__Block *b)
     return WK_OK;
 }
 
-/* Removes every entity the message does not hold. */
-static int remove_unlisted(reader *r)
+/* Removes the entities flag_doomed flagged. */
+static int remove_doomed(reader *r)
 {
     wk_ecm *ecm = r->ecm;
     wk_entity_list gone = {0};
     for (uint32_t t = 0; t < ecm->table_count; t++)
         for (uint32_t row = 0; row < ecm->tables[t]->count; row++) {
             wk_entity e = ecm->tables[t]->entities[row];
-            if (!in_message(r, e) && wk__list_push(&gone, e)) {
+            if (doomed(ecm, e) && wk__list_push(&gone, e)) {
                 wk_entity_list_free(&gone);
+                flag_doomed(r, false);
                 return WK_NOMEM;
             }
         }
@@ -232,11 +255,11 @@ static int remove_unlisted(reader *r)
 static int apply(reader *r)
 {
     wk_ecm *ecm = r->ecm;
-    for (size_t i = 0; i < r->msg->n_removed; i++)
-        if (wk_ecm_exists(ecm, r->msg->removed[i]) && wk__destroy_now(ecm, r->msg->removed[i], false))
-            return WK_NOMEM;
+    int rc = remove_doomed(r);
+    if (rc)
+        return rc;
     for (size_t b = 0; b < r->msg->n_blocks; b++) {
-        int rc = apply_block(r, r->msg->blocks[b]);
+        rc = apply_block(r, r->msg->blocks[b]);
         if (rc)
             return rc;
     }
@@ -244,15 +267,10 @@ static int apply(reader *r)
     for (size_t b = 0; b < r->msg->n_blocks; b++) {
         const Worldkit__Ecs__Block *blk = r->msg->blocks[b];
         for (size_t i = 0; i < blk->n_ids; i++) {
-            int rc = wk_ecm_set_parent(ecm, blk->ids[i], blk->n_parents ? blk->parents[i] : WK_NULL_ENTITY);
+            rc = wk_ecm_set_parent(ecm, blk->ids[i], blk->n_parents ? blk->parents[i] : WK_NULL_ENTITY);
             if (rc && !result)
                 result = rc; /* a cycle: the message's own fault, reported after the rest */
         }
-    }
-    if (r->msg->has_complete && r->msg->complete) {
-        int rc = remove_unlisted(r);
-        if (rc)
-            return rc;
     }
     return result;
 }

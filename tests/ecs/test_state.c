@@ -1,0 +1,329 @@
+/* test_state.c — serialized state: full snapshots and step deltas applied to
+ * another ECM until both are equal, subsets of entities and types, rejected
+ * messages that change nothing, and clones. */
+#include "ecs/fixture.h"
+#include "wk_test.h"
+
+/* A small world: a model with two links, a loose entity with a tag. */
+typedef struct world {
+    fixture f;
+    wk_entity model, link1, link2, loose;
+} world;
+
+static world world_new(void)
+{
+    world w = {.f = fixture_new()};
+    wk_ecm *ecm = w.f.ecm;
+    if (!ecm)
+        return w;
+    w.model = wk_ecm_create(ecm);
+    w.link1 = wk_ecm_create(ecm);
+    w.link2 = wk_ecm_create(ecm);
+    w.loose = wk_ecm_create(ecm);
+    set_name(&w.f, w.model, "robot");
+    set_name(&w.f, w.link1, "base");
+    set_name(&w.f, w.link2, "arm");
+    wk_ecm_set(ecm, w.link1, w.f.pos, &(vec){0, 0, 1});
+    wk_ecm_set(ecm, w.link2, w.f.pos, &(vec){0, 1, 1});
+    wk_ecm_set(ecm, w.link2, w.f.vel, &(vec){1, 0, 0});
+    wk_ecm_set(ecm, w.loose, w.f.tag, NULL);
+    wk_ecm_set_parent(ecm, w.link1, w.model);
+    wk_ecm_set_parent(ecm, w.link2, w.link1);
+    return w;
+}
+
+/* Serializes src with desc and applies it to dst; returns set_state's code. */
+static int transfer(wk_ecm *src, const wk_state_desc *desc, wk_ecm *dst)
+{
+    wk_buf buf = {0};
+    int rc = wk_ecm_state(src, desc, &buf);
+    if (rc == WK_OK)
+        rc = wk_ecm_set_state(dst, buf.data, buf.len);
+    wk_buf_free(&buf);
+    return rc;
+}
+
+static bool equal(const wk_ecm *a, const wk_ecm *b)
+{
+    wk_status why = {0};
+    bool same = wk_ecm_equal(a, b, &why);
+    if (!same)
+        fprintf(stderr, "    ECMs differ: %s\n", why.message);
+    return same;
+}
+
+static void full_round_trip(void)
+{
+    world w = world_new();
+    REQUIRE(w.f.ecm);
+    fixture g = fixture_new();
+    REQUIRE(g.ecm);
+    CHECK(!wk_ecm_equal(w.f.ecm, g.ecm, NULL));
+    CHECK_INT(transfer(w.f.ecm, NULL, g.ecm), ==, WK_OK);
+    CHECK(equal(w.f.ecm, g.ecm));
+    CHECK_STR(get_name(&g, w.link2), "arm");
+    CHECK_U64(wk_ecm_parent(g.ecm, w.link2), ==, w.link1);
+    CHECK(wk_ecm_has(g.ecm, w.loose, g.tag));
+    /* Applying the same snapshot again changes nothing. */
+    CHECK_INT(transfer(w.f.ecm, NULL, g.ecm), ==, WK_OK);
+    CHECK(equal(w.f.ecm, g.ecm));
+    wk_ecm_free(w.f.ecm);
+    wk_ecm_free(g.ecm);
+}
+
+static void types_match_by_name_not_id(void)
+{
+    world w = world_new();
+    REQUIRE(w.f.ecm);
+    /* Registered in another order, so every id differs. */
+    wk_ecm *other = wk_ecm_new();
+    REQUIRE(other);
+    fixture g = {.ecm = other};
+    wk_ecm_register(other, &(wk_type_desc){.name = "Static"}, &g.tag);
+    wk_ecm_register(other,
+                    &(wk_type_desc){.name = "Name",
+                                    .size = sizeof(char *),
+                                    .hooks = {str_copy, str_destroy, str_equal, str_serialize, str_deserialize}},
+                    &g.name);
+    wk_ecm_register(other, &(wk_type_desc){.name = "Velocity", .size = sizeof(vec)}, &g.vel);
+    wk_ecm_register(other, &(wk_type_desc){.name = "Position", .size = sizeof(vec)}, &g.pos);
+    CHECK_INT(g.pos, !=, w.f.pos);
+    CHECK_INT(transfer(w.f.ecm, NULL, other), ==, WK_OK);
+    CHECK(equal(w.f.ecm, other));
+    const vec *p = wk_ecm_get(other, w.link2, g.pos);
+    REQUIRE(p);
+    CHECK_NEAR(p->y, 1, 0);
+    wk_ecm_free(w.f.ecm);
+    wk_ecm_free(other);
+}
+
+static void deltas_and_resync(void)
+{
+    world w = world_new();
+    REQUIRE(w.f.ecm);
+    wk_ecm *src = w.f.ecm;
+    fixture g = fixture_new();
+    REQUIRE(g.ecm);
+    CHECK_INT(transfer(src, NULL, g.ecm), ==, WK_OK);
+    wk_ecm_end_step(src);
+    wk_ecm_end_step(g.ecm);
+
+    /* A step the receiver misses: loose's slot now holds a new entity. */
+    wk_ecm_destroy(src, w.loose, true);
+    wk_entity fresh = wk_ecm_create(src);
+    CHECK_U64((uint32_t)fresh, ==, (uint32_t)w.loose);
+    set_name(&w.f, fresh, "new");
+    wk_ecm_set_parent(src, fresh, w.model);
+    wk_ecm_end_step(src);
+    /* A complete snapshot resyncs it, replacing the stale entity. */
+    CHECK_INT(transfer(src, NULL, g.ecm), ==, WK_OK);
+    CHECK(equal(src, g.ecm));
+    wk_ecm_end_step(g.ecm);
+
+    /* Then deltas: a creation, then a removal request and a change. */
+    wk_entity doomed = wk_ecm_create(src);
+    wk_ecm_set(src, doomed, w.f.vel, &(vec){3, 3, 3});
+    CHECK_INT(transfer(src, &(wk_state_desc){.changed_only = true}, g.ecm), ==, WK_OK);
+    wk_ecm_end_step(src);
+    wk_ecm_end_step(g.ecm);
+    CHECK(equal(src, g.ecm));
+    CHECK_INT(wk_ecm_request_remove(src, doomed, true), ==, WK_OK);
+    wk_ecm_set(src, w.link1, w.f.pos, &(vec){6, 6, 6});
+    wk_buf delta = {0}, full = {0};
+    CHECK_INT(wk_ecm_state(src, &(wk_state_desc){.changed_only = true}, &delta), ==, WK_OK);
+    CHECK_INT(wk_ecm_state(src, NULL, &full), ==, WK_OK);
+    CHECK_INT(delta.len, <, full.len);
+    CHECK_INT(wk_ecm_set_state(g.ecm, delta.data, delta.len), ==, WK_OK);
+    CHECK(!wk_ecm_exists(g.ecm, doomed));
+    wk_ecm_end_step(src); /* processes the removal request */
+    CHECK(equal(src, g.ecm));
+    wk_buf_free(&delta);
+    wk_buf_free(&full);
+    wk_ecm_free(src);
+    wk_ecm_free(g.ecm);
+}
+
+static void delta_covers_every_change_kind(void)
+{
+    world w = world_new();
+    REQUIRE(w.f.ecm);
+    wk_ecm *src = w.f.ecm;
+    fixture g = fixture_new();
+    REQUIRE(g.ecm);
+    CHECK_INT(transfer(src, NULL, g.ecm), ==, WK_OK);
+    wk_ecm_end_step(src);
+    wk_buf empty = {0};
+    CHECK_INT(wk_ecm_state(src, &(wk_state_desc){.changed_only = true}, &empty), ==, WK_OK);
+
+    wk_ecm_set(src, w.link1, w.f.pos, &(vec){5, 5, 5});
+    wk_ecm_set(src, w.model, w.f.vel, &(vec){0, 0, 9});
+    wk_ecm_remove(src, w.link2, w.f.vel);
+    wk_ecm_set_parent(src, w.link2, w.model);
+    wk_ecm_destroy(src, w.loose, true);
+    wk_buf delta = {0};
+    CHECK_INT(wk_ecm_state(src, &(wk_state_desc){.changed_only = true}, &delta), ==, WK_OK);
+    CHECK_INT(delta.len, >, empty.len);
+    CHECK_INT(wk_ecm_set_state(g.ecm, delta.data, delta.len), ==, WK_OK);
+    CHECK(equal(src, g.ecm));
+    CHECK(!wk_ecm_has(g.ecm, w.link2, g.vel));
+    CHECK(!wk_ecm_exists(g.ecm, w.loose));
+    CHECK_U64(wk_ecm_parent(g.ecm, w.link2), ==, w.model);
+    wk_buf_free(&empty);
+    wk_buf_free(&delta);
+    wk_ecm_free(src);
+    wk_ecm_free(g.ecm);
+}
+
+static void subsets(void)
+{
+    world w = world_new();
+    REQUIRE(w.f.ecm);
+    fixture g = fixture_new();
+    REQUIRE(g.ecm);
+    wk_entity some[] = {w.model, w.link1};
+    CHECK_INT(transfer(w.f.ecm, &(wk_state_desc){.entities = some, .entity_count = 2, .types = &w.f.name, .type_count = 1},
+                       g.ecm),
+              ==, WK_OK);
+    CHECK_INT(wk_ecm_count(g.ecm), ==, 2);
+    CHECK_STR(get_name(&g, w.link1), "base");
+    CHECK(!wk_ecm_has(g.ecm, w.link1, g.pos)); /* type not asked for */
+    CHECK_U64(wk_ecm_parent(g.ecm, w.link1), ==, w.model);
+    /* A subset is not complete: it removes nothing it does not name. The
+     * offset keeps the receiver's own ids clear of the sender's. */
+    CHECK_INT(wk_ecm_set_create_offset(g.ecm, 1000), ==, WK_OK);
+    wk_entity extra = wk_ecm_create(g.ecm);
+    CHECK_INT(transfer(w.f.ecm, &(wk_state_desc){.entities = &w.link2, .entity_count = 1}, g.ecm), ==, WK_OK);
+    CHECK(wk_ecm_exists(g.ecm, extra));
+    CHECK_INT(wk_ecm_count(g.ecm), ==, 4);
+    CHECK_INT(wk_ecm_set_state(g.ecm, NULL, 0), ==, WK_OK); /* empty message: nothing to do */
+    wk_ecm_free(w.f.ecm);
+    wk_ecm_free(g.ecm);
+}
+
+static void complete_state_removes_extras(void)
+{
+    world w = world_new();
+    REQUIRE(w.f.ecm);
+    fixture g = fixture_new();
+    REQUIRE(g.ecm);
+    CHECK_INT(wk_ecm_set_create_offset(g.ecm, 100), ==, WK_OK);
+    wk_entity extra = wk_ecm_create(g.ecm);
+    set_name(&g, extra, "stray");
+    CHECK_INT(transfer(w.f.ecm, NULL, g.ecm), ==, WK_OK);
+    CHECK(!wk_ecm_exists(g.ecm, extra));
+    CHECK(equal(w.f.ecm, g.ecm));
+    wk_ecm_free(w.f.ecm);
+    wk_ecm_free(g.ecm);
+}
+
+/* Applies bad bytes to a copy of a world and checks the copy is untouched. */
+static void check_rejected(const uint8_t *bytes, size_t len, int code, const char *needle)
+{
+    world w = world_new();
+    REQUIRE(w.f.ecm);
+    wk_ecm *before = wk_ecm_clone(w.f.ecm);
+    REQUIRE(before);
+    CHECK_INT(wk_ecm_set_state(w.f.ecm, bytes, len), ==, code);
+    if (needle && !CHECK(strstr(wk_ecm_errmsg(w.f.ecm), needle) != NULL))
+        fprintf(stderr, "    message: %s\n", wk_ecm_errmsg(w.f.ecm));
+    CHECK(equal(before, w.f.ecm));
+    wk_ecm_free(before);
+    wk_ecm_free(w.f.ecm);
+}
+
+static void rejected_messages_change_nothing(void)
+{
+    check_rejected((const uint8_t *)"\xff\xff\xff", 3, WK_PARSE, "not a worldkit.ecs.State");
+
+    /* A state whose Name value holds a NUL, which the hook refuses. */
+    world w = world_new();
+    REQUIRE(w.f.ecm);
+    wk_entity e = wk_ecm_create(w.f.ecm);
+    char bad[] = "a";
+    set_name(&w.f, e, bad);
+    wk_buf buf = {0};
+    wk_ecm_state(w.f.ecm, NULL, &buf);
+    uint8_t *a = memchr(buf.data, 'a', buf.len);
+    while (a && (a + 1 >= buf.data + buf.len || a[-1] != 1)) /* the 1-byte value "a" */
+        a = memchr(a + 1, 'a', (size_t)(buf.data + buf.len - a - 1));
+    REQUIRE(a);
+    *a = 0;
+    check_rejected(buf.data, buf.len, WK_PARSE, "Name value");
+    wk_buf_free(&buf);
+    wk_ecm_free(w.f.ecm);
+
+    /* A type the receiver does not know. */
+    wk_ecm *alien = wk_ecm_new();
+    REQUIRE(alien);
+    wk_type t;
+    wk_ecm_register(alien, &(wk_type_desc){.name = "Battery", .size = 4}, &t);
+    wk_ecm_set(alien, wk_ecm_create(alien), t, &(float){0.5f});
+    wk_buf alien_state = {0};
+    wk_ecm_state(alien, NULL, &alien_state);
+    check_rejected(alien_state.data, alien_state.len, WK_NOT_FOUND, "Battery");
+    wk_buf_free(&alien_state);
+    wk_ecm_free(alien);
+
+    /* Same name, other size. */
+    wk_ecm *wide = wk_ecm_new();
+    REQUIRE(wide);
+    wk_ecm_register(wide, &(wk_type_desc){.name = "Position", .size = 16}, &t);
+    wk_ecm_set(wide, wk_ecm_create(wide), t, &(double[2]){1, 2});
+    wk_buf wide_state = {0};
+    wk_ecm_state(wide, NULL, &wide_state);
+    check_rejected(wide_state.data, wide_state.len, WK_MISMATCH, "Position");
+    wk_buf_free(&wide_state);
+    wk_ecm_free(wide);
+
+    /* An id whose slot holds a live entity of another generation. */
+    fixture h = fixture_new();
+    REQUIRE(h.ecm);
+    wk_entity first = wk_ecm_create(h.ecm);
+    wk_ecm_destroy(h.ecm, first, true);
+    wk_entity second = wk_ecm_create(h.ecm); /* slot 1, generation 1 */
+    wk_ecm_set(h.ecm, second, h.pos, &(vec){1, 1, 1});
+    wk_buf clash = {0};
+    wk_ecm_state(h.ecm, &(wk_state_desc){.entities = &second, .entity_count = 1}, &clash);
+    check_rejected(clash.data, clash.len, WK_EXISTS, "collides");
+    wk_buf_free(&clash);
+    wk_ecm_free(h.ecm);
+}
+
+static void clone_is_deep_and_independent(void)
+{
+    world w = world_new();
+    REQUIRE(w.f.ecm);
+    wk_ecm *copy = wk_ecm_clone(w.f.ecm);
+    REQUIRE(copy);
+    CHECK(equal(w.f.ecm, copy));
+    fixture c = w.f;
+    c.ecm = copy;
+    set_name(&c, w.link1, "changed");
+    wk_ecm_set(copy, w.link1, c.pos, &(vec){-1, -1, -1});
+    CHECK_STR(get_name(&w.f, w.link1), "base");
+    CHECK(!wk_ecm_equal(w.f.ecm, copy, NULL));
+    /* The clone keeps the step's tracking: its delta matches the source's. */
+    CHECK(wk_ecm_is_new(copy, w.model));
+    wk_entity e = wk_ecm_create(copy);
+    CHECK(!wk_ecm_exists(w.f.ecm, e));
+    wk_query *q = wk_query_new(copy, &(wk_query_desc){.with = {c.pos}});
+    REQUIRE(q);
+    size_t n = 0;
+    for (wk_iter it = wk_query_iter(q); wk_iter_next(&it);)
+        n += it.count;
+    CHECK_INT(n, ==, 2);
+    wk_ecm_free(w.f.ecm);
+    wk_ecm_free(copy);
+}
+
+static const wk_test_case cases[] = {
+    {"full_round_trip", full_round_trip},
+    {"types_match_by_name_not_id", types_match_by_name_not_id},
+    {"deltas_and_resync", deltas_and_resync},
+    {"delta_covers_every_change_kind", delta_covers_every_change_kind},
+    {"subsets", subsets},
+    {"complete_state_removes_extras", complete_state_removes_extras},
+    {"rejected_messages_change_nothing", rejected_messages_change_nothing},
+    {"clone_is_deep_and_independent", clone_is_deep_and_independent},
+};
+WK_TEST_MAIN(cases)

@@ -1,0 +1,102 @@
+/* test_step.c — removal requests processed at the end of a step, newness,
+ * and per-component change tracking. */
+#include "ecs/fixture.h"
+#include "wk_test.h"
+
+static void request_remove_waits_for_end_of_step(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    wk_entity parent = wk_ecm_create(f.ecm), child = wk_ecm_create(f.ecm), other = wk_ecm_create(f.ecm);
+    wk_ecm_set_parent(f.ecm, child, parent);
+    CHECK(!wk_ecm_has_marked_for_removal(f.ecm));
+    CHECK_INT(wk_ecm_request_remove(f.ecm, parent, true), ==, WK_OK);
+    CHECK(wk_ecm_has_marked_for_removal(f.ecm));
+    CHECK(wk_ecm_is_marked_for_removal(f.ecm, child));
+    CHECK(!wk_ecm_is_marked_for_removal(f.ecm, other));
+    CHECK(wk_ecm_exists(f.ecm, parent) && wk_ecm_exists(f.ecm, child));
+    CHECK_INT(wk_ecm_end_step(f.ecm), ==, WK_OK);
+    CHECK(!wk_ecm_exists(f.ecm, parent) && !wk_ecm_exists(f.ecm, child));
+    CHECK(wk_ecm_exists(f.ecm, other));
+    CHECK(!wk_ecm_has_marked_for_removal(f.ecm));
+    CHECK_INT(wk_ecm_request_remove(f.ecm, parent, true), ==, WK_STALE);
+    wk_ecm_free(f.ecm);
+}
+
+static void flat_request_keeps_children(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    wk_entity parent = wk_ecm_create(f.ecm), child = wk_ecm_create(f.ecm);
+    wk_ecm_set_parent(f.ecm, child, parent);
+    CHECK_INT(wk_ecm_request_remove(f.ecm, parent, false), ==, WK_OK);
+    CHECK(!wk_ecm_is_marked_for_removal(f.ecm, child));
+    wk_ecm_end_step(f.ecm);
+    CHECK(wk_ecm_exists(f.ecm, child));
+    CHECK_U64(wk_ecm_parent(f.ecm, child), ==, WK_NULL_ENTITY);
+    wk_ecm_free(f.ecm);
+}
+
+static void remove_all(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    for (int i = 0; i < 50; i++) {
+        wk_entity e = wk_ecm_create(f.ecm);
+        if (i % 2)
+            set_name(&f, e, "x");
+    }
+    wk_ecm_request_remove_all(f.ecm);
+    CHECK_INT(wk_ecm_count(f.ecm), ==, 50);
+    wk_ecm_end_step(f.ecm);
+    CHECK_INT(wk_ecm_count(f.ecm), ==, 0);
+    wk_ecm_free(f.ecm);
+}
+
+static void change_states(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    wk_entity e = wk_ecm_create(f.ecm);
+    wk_ecm_set(f.ecm, e, f.pos, &(vec){1, 2, 3});
+    wk_ecm_set(f.ecm, e, f.vel, &(vec){0});
+    CHECK_INT(wk_ecm_changed(f.ecm, e, f.pos), ==, WK_ONE_TIME_CHANGE); /* added */
+    CHECK(wk_ecm_has_one_time_changes(f.ecm));
+    wk_ecm_end_step(f.ecm);
+    CHECK_INT(wk_ecm_changed(f.ecm, e, f.pos), ==, WK_NO_CHANGE);
+    CHECK(!wk_ecm_has_one_time_changes(f.ecm));
+
+    CHECK_INT(wk_ecm_set(f.ecm, e, f.pos, &(vec){1, 2, 3}), ==, 0);
+    CHECK_INT(wk_ecm_changed(f.ecm, e, f.pos), ==, WK_NO_CHANGE); /* equal value: no change */
+    CHECK_INT(wk_ecm_set_changed(f.ecm, e, f.vel, WK_PERIODIC_CHANGE), ==, WK_OK);
+    CHECK(!wk_ecm_has_one_time_changes(f.ecm));
+    wk_type periodic[4];
+    CHECK_INT(wk_ecm_periodic_types(f.ecm, periodic, 4), ==, 1);
+    CHECK_INT(periodic[0], ==, f.vel);
+    CHECK_INT(wk_ecm_set(f.ecm, e, f.pos, &(vec){9, 2, 3}), ==, 1);
+    CHECK_INT(wk_ecm_changed(f.ecm, e, f.pos), ==, WK_ONE_TIME_CHANGE);
+    CHECK(wk_ecm_has_one_time_changes(f.ecm));
+    /* A set does not demote a periodic change. */
+    CHECK_INT(wk_ecm_set(f.ecm, e, f.vel, &(vec){1, 0, 0}), ==, 1);
+    CHECK_INT(wk_ecm_changed(f.ecm, e, f.vel), ==, WK_PERIODIC_CHANGE);
+    CHECK_INT(wk_ecm_set_changed(f.ecm, e, f.tag, WK_ONE_TIME_CHANGE), ==, WK_NOT_FOUND);
+    CHECK_INT(wk_ecm_set_changed(f.ecm, e, f.pos, (wk_change)7), ==, WK_INVALID);
+    CHECK_INT(wk_ecm_set_changed(f.ecm, e, f.pos, WK_NO_CHANGE), ==, WK_OK);
+    CHECK_INT(wk_ecm_changed(f.ecm, e, f.pos), ==, WK_NO_CHANGE);
+    wk_ecm_end_step(f.ecm);
+    CHECK_INT(wk_ecm_periodic_types(f.ecm, periodic, 4), ==, 0);
+    /* Change states travel with the row when the entity changes tables. */
+    wk_ecm_set_changed(f.ecm, e, f.pos, WK_PERIODIC_CHANGE);
+    wk_ecm_set(f.ecm, e, f.tag, NULL);
+    CHECK_INT(wk_ecm_changed(f.ecm, e, f.pos), ==, WK_PERIODIC_CHANGE);
+    CHECK_INT(wk_ecm_changed(f.ecm, e, f.vel), ==, WK_NO_CHANGE);
+    wk_ecm_free(f.ecm);
+}
+
+static const wk_test_case cases[] = {
+    {"request_remove_waits_for_end_of_step", request_remove_waits_for_end_of_step},
+    {"flat_request_keeps_children", flat_request_keeps_children},
+    {"remove_all", remove_all},
+    {"change_states", change_states},
+};
+WK_TEST_MAIN(cases)
