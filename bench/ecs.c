@@ -6,13 +6,13 @@
  * random entities, serializing the full state, cloning the ECM and destroying
  * every entity. Each figure is the best of several repetitions timed with
  * CLOCK_MONOTONIC: the fast loops repeat for at least ten runs and 100 ms,
- * the heavy ones run three to five times on fresh ECMs, with any set-up left
- * out of the timing. Positions and velocities are dyadic fractions, so every
- * update is exact and the results are checked against a closed form; the
- * benchmark also checks return values, the clone, and that the serialized
- * state applied to a fresh ECM gives an equal one, and exits non-zero on any
- * failure. Figures go to stdout as `bench <name> <value> <unit>` lines,
- * everything else to stderr. */
+ * the heavy ones run three to five times (create and destroy on a fresh ECM
+ * each time), with any set-up left out of the timing. Positions and
+ * velocities are dyadic fractions, so every update is exact and the results
+ * are checked against a closed form; the benchmark also checks return values,
+ * the clone, and that the serialized state applied to a fresh ECM gives an
+ * equal one, and exits non-zero on any failure. Figures go to stdout as
+ * `bench <name> <value> <unit>` lines, everything else to stderr. */
 #include "worldkit/wk_ecm.h"
 
 #include <stdarg.h>
@@ -27,7 +27,8 @@ typedef struct vec3 {
     double x, y, z;
 } vec3;
 
-/* An ECM holding n entities with Position and Velocity, in creation order. */
+/* An ECM with the benchmark's types, and the ids of its n entities with
+ * Position and Velocity, in creation order. */
 typedef struct world {
     wk_ecm *ecm;
     wk_type pos, vel, tag;
@@ -37,7 +38,7 @@ typedef struct world {
 
 /* How many passes of each kernel have touched the positions. */
 typedef struct passes {
-    unsigned touch, integrate;
+    unsigned bump, integrate;
 } passes;
 
 static volatile double sink;
@@ -137,7 +138,7 @@ static vec3 expected_position(size_t k, passes done)
 {
     vec3 p = initial_position(k), v = initial_velocity(k);
     double steps = (double)done.integrate * DT;
-    return (vec3){p.x + done.touch + steps * v.x, p.y + steps * v.y, p.z + steps * v.z};
+    return (vec3){p.x + (double)done.bump + steps * v.x, p.y + steps * v.y, p.z + steps * v.z};
 }
 
 static wk_type register_vec3(wk_ecm *ecm, const char *name)
@@ -148,7 +149,8 @@ static wk_type register_vec3(wk_ecm *ecm, const char *name)
     return type;
 }
 
-/* An ECM with the three types registered and no entities. */
+/* An ECM with the three types registered and no entities yet, with room
+ * for n ids. */
 static void world_init(world *w, size_t n)
 {
     w->ecm = wk_ecm_new();
@@ -156,9 +158,9 @@ static void world_init(world *w, size_t n)
         die("wk_ecm_new failed");
     w->pos = register_vec3(w->ecm, "Position");
     w->vel = register_vec3(w->ecm, "Velocity");
-    check_rc(w->ecm, wk_ecm_register(w->ecm, &(wk_type_desc){.name = "Tag", .size = sizeof(double)}, &w->tag), 0,
-             "wk_ecm_register");
-    w->ids = xmalloc(n * sizeof *w->ids);
+    const wk_type_desc tag = {.name = "Tag", .size = sizeof(double)};
+    check_rc(w->ecm, wk_ecm_register(w->ecm, &tag, &w->tag), 0, "wk_ecm_register");
+    w->ids = n ? xmalloc(n * sizeof *w->ids) : NULL;
     w->n = n;
 }
 
@@ -200,7 +202,7 @@ static void check_positions(const world *w, passes done, const char *when)
 
 /* ---- kernels, shared by the ECS and raw loops -------------------------- */
 
-__attribute__((noinline)) static void touch(vec3 *p, size_t n)
+__attribute__((noinline)) static void bump_x(vec3 *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         p[i].x += 1.0;
@@ -242,7 +244,6 @@ static void bench_create(void)
 }
 
 typedef struct iterate_ctx {
-    world *w;
     wk_query *q;
     passes *done;
 } iterate_ctx;
@@ -260,8 +261,8 @@ static void iterate_1comp_run(void *ctx)
     iterate_ctx *c = ctx;
     wk_iter it = wk_query_iter(c->q);
     while (wk_iter_next(&it))
-        touch(wk_iter_column(&it, 0), it.count);
-    c->done->touch++;
+        bump_x(wk_iter_column(&it, 0), it.count);
+    c->done->bump++;
 }
 
 static void iterate_2comp_run(void *ctx)
@@ -276,7 +277,7 @@ static void iterate_2comp_run(void *ctx)
 /* A query pass per run; the positions are checked once at the end. */
 static void bench_iterate(world *w, passes *done, const char *name, wk_type second, void (*run)(void *))
 {
-    iterate_ctx c = {w, new_query(w, w->pos, second), done};
+    iterate_ctx c = {new_query(w, w->pos, second), done};
     const bench b = {NULL, run, NULL};
     double best = best_time(&b, &c, 10, 0.1);
     wk_query_free(c.q);
