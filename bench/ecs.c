@@ -164,15 +164,20 @@ static void world_init(world *w, size_t n)
     w->n = n;
 }
 
-static void world_populate(world *w)
+/* Creates the n entities with wk_ecm_create_with, or, when one_by_one,
+ * with wk_ecm_create and a wk_ecm_set per component. */
+static void world_populate(world *w, bool one_by_one)
 {
+    const wk_type types[] = {w->pos, w->vel};
     for (size_t k = 0; k < w->n; k++) {
-        wk_entity e = wk_ecm_create(w->ecm);
-        if (e == WK_NULL_ENTITY)
-            die("wk_ecm_create failed: %s", wk_ecm_errmsg(w->ecm));
         vec3 p = initial_position(k), v = initial_velocity(k);
-        check_rc(w->ecm, wk_ecm_set(w->ecm, e, w->pos, &p), 1, "wk_ecm_set(Position)");
-        check_rc(w->ecm, wk_ecm_set(w->ecm, e, w->vel, &v), 1, "wk_ecm_set(Velocity)");
+        wk_entity e = one_by_one ? wk_ecm_create(w->ecm) : wk_ecm_create_with(w->ecm, types, (const void *[]){&p, &v}, 2);
+        if (e == WK_NULL_ENTITY)
+            die("creating an entity failed: %s", wk_ecm_errmsg(w->ecm));
+        if (one_by_one) {
+            check_rc(w->ecm, wk_ecm_set(w->ecm, e, w->pos, &p), 1, "wk_ecm_set(Position)");
+            check_rc(w->ecm, wk_ecm_set(w->ecm, e, w->vel, &v), 1, "wk_ecm_set(Velocity)");
+        }
         w->ids[k] = e;
     }
 }
@@ -226,7 +231,12 @@ static void create_setup(void *ctx)
 
 static void create_run(void *ctx)
 {
-    world_populate(ctx);
+    world_populate(ctx, false);
+}
+
+static void create_then_set_run(void *ctx)
+{
+    world_populate(ctx, true);
 }
 
 static void create_teardown(void *ctx)
@@ -239,8 +249,10 @@ static void create_teardown(void *ctx)
 static void bench_create(void)
 {
     world w = {0};
-    const bench b = {create_setup, create_run, create_teardown};
-    report("ecs.create_2comp", best_time(&b, &w, 3, 0) * 1e9 / N, "ns/entity");
+    const bench at_once = {create_setup, create_run, create_teardown};
+    report("ecs.create_2comp", best_time(&at_once, &w, 3, 0) * 1e9 / N, "ns/entity");
+    const bench one_by_one = {create_setup, create_then_set_run, create_teardown};
+    report("ecs.create_then_set_2comp", best_time(&one_by_one, &w, 3, 0) * 1e9 / N, "ns/entity");
 }
 
 typedef struct iterate_ctx {
@@ -350,6 +362,42 @@ static void get_random_run(void *ctx)
     sink += sum;
 }
 
+/* The floor under get_random: the same two dependent random reads (slot,
+ * then row) over plain arrays, in the same shuffled order. */
+typedef struct random_raw_ctx {
+    const uint32_t *order; /* slots, shuffled */
+    const uint32_t *row_of; /* slot -> row */
+    const vec3 *rows;
+    size_t n;
+} random_raw_ctx;
+
+static void get_random_raw_run(void *ctx)
+{
+    const random_raw_ctx *c = ctx;
+    double sum = 0;
+    for (size_t k = 0; k < c->n; k++)
+        sum += c->rows[c->row_of[c->order[k]]].y;
+    sink += sum;
+}
+
+static void bench_random_raw(const random_ctx *c)
+{
+    size_t n = c->w->n;
+    uint32_t *order = xmalloc(n * sizeof *order), *row_of = xmalloc(n * sizeof *row_of);
+    vec3 *rows = xmalloc(n * sizeof *rows);
+    for (size_t k = 0; k < n; k++) {
+        order[k] = (uint32_t)(c->order[k] % n);
+        row_of[k] = (uint32_t)k;
+        rows[k] = initial_position(k);
+    }
+    random_raw_ctx raw = {order, row_of, rows, n};
+    const bench b = {NULL, get_random_raw_run, NULL};
+    report("ecs.get_random_raw", best_time(&b, &raw, 10, 0.1) * 1e9 / (double)n, "ns/op");
+    free(order);
+    free(row_of);
+    free(rows);
+}
+
 static void add_remove_setup(void *ctx)
 {
     const random_ctx *c = ctx;
@@ -373,6 +421,7 @@ static void bench_random(world *w, passes done)
     random_ctx c = {w, shuffled_ids(w)};
     const bench get = {NULL, get_random_run, NULL};
     report("ecs.get_random", best_time(&get, &c, 10, 0.1) * 1e9 / (double)w->n, "ns/op");
+    bench_random_raw(&c);
     fprintf(stderr, "bench/ecs: get_random checksum %.17g\n", sink);
 
     const bench add_remove = {add_remove_setup, add_remove_run, NULL};
@@ -461,7 +510,7 @@ static void bench_clone(const world *w)
 static void settled_world(world *w)
 {
     world_init(w, N);
-    world_populate(w);
+    world_populate(w, false);
     check_rc(w->ecm, wk_ecm_end_step(w->ecm), 0, "wk_ecm_end_step");
 }
 

@@ -3,6 +3,8 @@
  * world costs about as much as copying its memory. */
 #include "ecm_internal.h"
 
+#include "base/mem.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,31 +20,36 @@ static void *dup_bytes(const void *src, size_t n)
     ((dst).items = dup_bytes((src).items, (src).count * sizeof *(src).items), \
      (dst).count = (dst).cap = (src).count, (dst).items != NULL)
 
+/* A copy of the first used bytes of an array with room for cap_bytes. */
+static void *copy_array(const void *src, size_t used_bytes, size_t cap_bytes, size_t align)
+{
+    void *dst = wk__mem_resize(NULL, 0, cap_bytes, align);
+    if (dst && used_bytes)
+        memcpy(dst, src, used_bytes);
+    return dst;
+}
+
 static int clone_column(const wk_ecm *ecm, wk_type type, const wk__table *src, uint32_t c, wk__column *dst)
 {
     const wk__column *s = &src->columns[c];
-    *dst = (wk__column){.size = s->size, .align = s->align};
-    uint32_t cap = src->cap ? src->cap : 1;
-    dst->change = dup_bytes(s->change, src->count);
-    if (!dst->change)
+    uint32_t cap = src->count ? src->count : 1;
+    *dst = (wk__column){.size = s->size, .align = s->align, .change_cap = cap};
+    if (!(dst->change = copy_array(s->change, src->count, cap, 1)))
         return WK_NOMEM;
     if (!s->size)
         return WK_OK;
-    size_t align = s->align < sizeof(void *) ? sizeof(void *) : s->align;
-    if (align <= 16 ? !(dst->data = malloc((size_t)cap * s->size))
-                    : posix_memalign((void **)&dst->data, align, (size_t)cap * s->size))
-        return WK_NOMEM;
     const wk_type_hooks *h = &ecm->types[type].desc.hooks;
-    if (!h->copy) {
-        memcpy(dst->data, s->data, (size_t)src->count * s->size);
-        return WK_OK;
-    }
-    for (uint32_t row = 0; row < src->count; row++)
+    size_t used = h->copy ? 0 : (size_t)src->count * s->size;
+    if (!(dst->data = copy_array(s->data, used, (size_t)cap * s->size, s->align)))
+        return WK_NOMEM;
+    dst->data_cap = cap;
+    for (uint32_t row = 0; h->copy && row < src->count; row++)
         if (h->copy(dst->data + (size_t)row * s->size, s->data + (size_t)row * s->size)) {
             while (row-- > 0)
                 wk__table_destroy_value(ecm, type, dst->data + (size_t)row * s->size);
-            free(dst->data);
+            wk__mem_free(dst->data, (size_t)cap * s->size);
             dst->data = NULL;
+            dst->data_cap = 0;
             return WK_NOMEM;
         }
     return WK_OK;
@@ -50,27 +57,31 @@ static int clone_column(const wk_ecm *ecm, wk_type type, const wk__table *src, u
 
 static wk__table *clone_table(const wk_ecm *ecm, const wk__table *src)
 {
-    wk__table *t = calloc(1, sizeof *t);
+    size_t slots_bytes = src->slot_count * sizeof(wk__type_slot);
+    wk__table *t = calloc(1, sizeof *t + slots_bytes);
     if (!t)
         return NULL;
+    uint32_t cap = src->count ? src->count : 1;
     *t = (wk__table){.id = src->id,
                      .type_count = src->type_count,
-                     .column_of_len = src->column_of_len,
+                     .slot_count = src->slot_count,
                      .count = src->count,
-                     .cap = src->count,
                      .edge_len = src->edge_len};
+    memcpy(t->by_type, src->by_type, slots_bytes);
     t->types = dup_bytes(src->types, src->type_count * sizeof *t->types);
-    t->column_of = dup_bytes(src->column_of, src->column_of_len * sizeof *t->column_of);
-    t->entities = dup_bytes(src->entities, src->count * sizeof *t->entities);
     t->add_edge = dup_bytes(src->add_edge, src->edge_len * sizeof *t->add_edge);
     t->remove_edge = dup_bytes(src->remove_edge, src->edge_len * sizeof *t->remove_edge);
     t->columns = calloc(src->type_count ? src->type_count : 1, sizeof *t->columns);
-    bool ok = t->types && t->column_of && t->entities && t->add_edge && t->remove_edge && t->columns;
+    t->entities = copy_array(src->entities, src->count * sizeof(wk_entity), cap * sizeof(wk_entity), 8);
+    t->entities_cap = t->entities ? cap : 0;
+    bool ok = t->types && t->entities && t->add_edge && t->remove_edge && t->columns;
     uint32_t c = 0;
-    for (; ok && c < src->type_count; c++)
+    for (; ok && c < src->type_count; c++) {
         ok = clone_column(ecm, src->types[c], src, c, &t->columns[c]) == WK_OK;
+        t->by_type[src->types[c]].data = t->columns[c].data;
+    }
     if (!ok) {
-        /* Only the columns cloned whole hold values to destroy. */
+        /* Values exist only in the columns cloned whole, before column c - 1. */
         t->count = 0;
         for (uint32_t i = 0; i + 1 < c; i++)
             for (uint32_t row = 0; row < src->count; row++)
@@ -78,13 +89,19 @@ static wk__table *clone_table(const wk_ecm *ecm, const wk__table *src)
         wk__table_free(NULL, t);
         return NULL;
     }
-    t->cap = src->count;
+    t->cap = cap;
     return t;
 }
 
-static void *dup_page(const void *page, size_t size)
+/* Copies segment k of an array of segments, only its used slots. */
+static void *clone_segment(const void *seg, uint32_t lo, uint32_t hi, uint32_t k, size_t slot_size)
 {
-    return page ? dup_bytes(page, size) : NULL;
+    if (!seg)
+        return NULL;
+    uint8_t *copy = wk__mem_zalloc(wk__segment_len(k) * slot_size);
+    if (copy && hi > lo)
+        memcpy(copy + (size_t)lo * slot_size, (const uint8_t *)seg + (size_t)lo * slot_size, (size_t)(hi - lo) * slot_size);
+    return copy;
 }
 
 static int clone_into(wk_ecm *dst, const wk_ecm *src)
@@ -110,17 +127,16 @@ static int clone_into(wk_ecm *dst, const wk_ecm *src)
             return WK_NOMEM;
         dst->table_count = i + 1;
     }
-    dst->pages = calloc(src->page_count ? src->page_count : 1, sizeof *dst->pages);
-    dst->link_pages = calloc(src->page_count ? src->page_count : 1, sizeof *dst->link_pages);
-    if (!dst->pages || !dst->link_pages)
-        return WK_NOMEM;
-    dst->page_count = src->page_count;
-    for (uint32_t p = 0; p < src->page_count; p++) {
-        dst->pages[p] = dup_page(src->pages[p], WK__PAGE_SIZE * sizeof(wk__record));
-        dst->link_pages[p] = dup_page(src->link_pages[p], WK__PAGE_SIZE * sizeof(wk__link));
-        if ((src->pages[p] && !dst->pages[p]) || (src->link_pages[p] && !dst->link_pages[p]))
+    for (uint32_t k = 0; k < WK__SEGMENTS; k++) {
+        uint32_t lo = src->used_lo[k], hi = src->used_hi[k];
+        dst->segments[k] = clone_segment(src->segments[k], lo, hi, k, sizeof(wk__record));
+        dst->link_segments[k] = clone_segment(src->link_segments[k], lo, hi, k, sizeof(wk__link));
+        if ((src->segments[k] && !dst->segments[k]) || (src->link_segments[k] && !dst->link_segments[k]))
             return WK_NOMEM;
+        dst->used_lo[k] = lo;
+        dst->used_hi[k] = hi;
     }
+    dst->links_used = src->links_used;
     dst->next_index = src->next_index;
     dst->min_index = src->min_index;
     dst->alive = src->alive;

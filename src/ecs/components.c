@@ -96,23 +96,28 @@ static int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, c
 
 static int add_new(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value)
 {
-    const char *name = ecm->types[type].desc.name;
-    staged s;
-    if (stage(ecm, type, value, &s))
-        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory copying %s for entity %llu", name,
-                            (unsigned long long)e);
+    const wk_type_desc *d = &ecm->types[type].desc;
     wk__table *to = wk__table_with(ecm, ecm->tables[r->table], type);
-    if (!to || wk__touch(ecm, r, e) || wk__table_move(ecm, r, to)) {
-        unstage(&s);
-        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory adding %s to entity %llu", name,
+    if (!to || wk__touch(ecm, r, e))
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory adding %s to entity %llu", d->name,
                             (unsigned long long)e);
+    /* Plain bytes go straight into the new row, unless they live in the
+     * destination table and the row's append is about to move its columns. */
+    staged s; /* left uninitialised: it is big, and mostly unused */
+    bool staging = value && (d->hooks.copy || (to->count == to->cap && wk__table_holds(to, value)));
+    if (staging) {
+        if (stage(ecm, type, value, &s))
+            return wk__ecm_fail(ecm, WK_NOMEM, "out of memory copying %s for entity %llu", d->name,
+                                (unsigned long long)e);
+        value = s.value;
     }
-    int32_t c = wk__column_index(to, type);
-    if (to->columns[c].size)
-        memcpy(wk__cell(to, c, r->row), s.value, to->columns[c].size);
-    to->columns[c].change[r->row] = WK_ONE_TIME_CHANGE;
+    int rc = wk__table_move(ecm, r, to, value);
+    if (staging)
+        unstage(&s);
+    if (rc)
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory adding %s to entity %llu", d->name,
+                            (unsigned long long)e);
     ecm->types[type].in_use = true;
-    unstage(&s);
     return 1;
 }
 
@@ -145,8 +150,11 @@ void *wk_ecm_get(const wk_ecm *ecm, wk_entity e, wk_type type)
     if (!r)
         return NULL;
     const wk__table *t = ecm->tables[r->table];
-    int32_t c = wk__column_index(t, type);
-    return c < 0 ? NULL : wk__cell(t, c, r->row);
+    if (type >= t->slot_count)
+        return NULL;
+    /* Absent types and tags have no data pointer. */
+    const wk__type_slot *slot = &t->by_type[type];
+    return slot->data ? slot->data + (size_t)r->row * slot->size : NULL;
 }
 
 void *wk_ecm_get_or_add(wk_ecm *ecm, wk_entity e, wk_type type, const void *dflt)
@@ -182,8 +190,7 @@ int wk__remove_now(wk_ecm *ecm, wk_entity e, wk_type type)
         (record && WK__VEC_PUSH(ecm->removed_components, ((wk__removed_component){e, type}))))
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory removing %s from entity %llu",
                             ecm->types[type].desc.name, (unsigned long long)e);
-    /* Moving to a table with fewer columns cannot allocate more than a row. */
-    if (wk__table_move(ecm, r, to)) {
+    if (wk__table_move(ecm, r, to, NULL)) {
         if (record)
             ecm->removed_components.count--;
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory removing %s from entity %llu",
@@ -216,8 +223,15 @@ static int note_destroyed(wk_ecm *ecm, wk_entity e)
 
 int wk__destroy_now(wk_ecm *ecm, wk_entity e, bool recursive)
 {
+    const wk__link *l = wk__link_of(ecm, wk__index(e));
+    if (!recursive || !l || !l->first_child) {
+        if (note_destroyed(ecm, e))
+            return wk__ecm_fail(ecm, WK_NOMEM, "out of memory destroying entity %llu", (unsigned long long)e);
+        wk__entity_free(ecm, e);
+        return WK_OK;
+    }
     wk_entity_list doomed = {0};
-    int rc = recursive ? wk__descendants(ecm, e, &doomed) : wk__list_push(&doomed, e);
+    int rc = wk__descendants(ecm, e, &doomed);
     for (size_t i = 0; rc == WK_OK && i < doomed.count; i++)
         rc = note_destroyed(ecm, doomed.items[i]);
     if (rc) {

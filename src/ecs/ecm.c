@@ -2,6 +2,8 @@
  * vectors its files share. */
 #include "ecm_internal.h"
 
+#include "base/mem.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -70,13 +72,10 @@ void wk_ecm_free(wk_ecm *ecm)
         wk__table_free(ecm, ecm->tables[i]);
     free(ecm->tables);
     free(ecm->table_index);
-    for (uint32_t i = 0; i < ecm->page_count; i++) {
-        free(ecm->pages[i]);
-        if (ecm->link_pages)
-            free(ecm->link_pages[i]);
+    for (uint32_t k = 0; k < WK__SEGMENTS; k++) {
+        wk__mem_free(ecm->segments[k], wk__segment_len(k) * sizeof(wk__record));
+        wk__mem_free(ecm->link_segments[k], wk__segment_len(k) * sizeof(wk__link));
     }
-    free(ecm->pages);
-    free(ecm->link_pages);
     free(ecm->free_slots.items);
     free(ecm->created.items);
     free(ecm->touched.items);

@@ -3,7 +3,7 @@
  * Storage: every entity lives in exactly one archetype table, the one for its
  * set of component types (the root table has no types). A table keeps one
  * column per type: a plain array of values plus a parallel array of change
- * states. An entity's record, found by its slot index in paged arrays, says
+ * states. An entity's record, found by its slot index in segmented arrays, says
  * which table and row hold it. Adding or removing a component moves the row
  * to the neighbouring table, found through cached edges.
  *
@@ -16,9 +16,10 @@
 
 #include "worldkit/wk_ecm.h"
 
-#define WK__PAGE_BITS 12
-#define WK__PAGE_SIZE (1u << WK__PAGE_BITS)
-#define WK__PAGE_MASK (WK__PAGE_SIZE - 1)
+/* Slot i (i >= 1) lives in segment k = floor(log2 i), at offset i - 2^k:
+ * segment k holds 2^k slots, so a small world stays small, a big one gets a
+ * few big (huge-page) arrays, and a lookup costs one bit scan. */
+#define WK__SEGMENTS 32
 
 enum wk__record_flag {
     WK__ALIVE = 1u << 0,
@@ -50,21 +51,32 @@ typedef struct wk__column {
     uint8_t *change; /* a wk_change per row */
     size_t size;
     size_t align;
+    uint32_t data_cap; /* rows each array has room for */
+    uint32_t change_cap;
 } wk__column;
+
+/* Where a table keeps one type's values: the column (or -1), with a copy of
+ * the column's data pointer and size so that a lookup by type is one load. */
+typedef struct wk__type_slot {
+    uint8_t *data;
+    uint32_t size;
+    int32_t column;
+} wk__type_slot;
 
 typedef struct wk__table {
     uint32_t id;
     uint32_t type_count;
     wk_type *types;       /* ascending */
     wk__column *columns;  /* parallel to types */
-    int32_t *column_of;   /* type id -> column index or -1, for ids < column_of_len */
-    uint32_t column_of_len;
+    uint32_t slot_count;  /* by_type covers type ids below this */
     wk_entity *entities;  /* row -> id */
+    uint32_t entities_cap;
     uint32_t count;
-    uint32_t cap;
+    uint32_t cap;         /* rows every array has room for */
     uint32_t *add_edge;    /* type id -> destination table id + 1; 0 unknown */
     uint32_t *remove_edge;
     uint32_t edge_len;
+    wk__type_slot by_type[]; /* indexed by type id */
 } wk__table;
 
 typedef struct wk__type_info {
@@ -107,9 +119,11 @@ struct wk_ecm {
     uint32_t *table_index; /* open addressing: table id + 1, 0 empty */
     uint32_t table_index_cap;
 
-    wk__record **pages;
-    wk__link **link_pages; /* allocated on first use of the graph */
-    uint32_t page_count;
+    wk__record *segments[WK__SEGMENTS];
+    wk__link *link_segments[WK__SEGMENTS]; /* allocated on first use of the graph */
+    uint32_t used_lo[WK__SEGMENTS];        /* offsets of the slots ever used in a segment */
+    uint32_t used_hi[WK__SEGMENTS];
+    bool links_used;
     uint32_t next_index;  /* next never-used slot */
     uint32_t min_index;   /* create offset */
     WK__VEC(uint32_t) free_slots;
@@ -154,26 +168,50 @@ static inline uint32_t wk__index(wk_entity e) { return (uint32_t)e; }
 static inline uint32_t wk__gen(wk_entity e) { return (uint32_t)(e >> 32); }
 static inline wk_entity wk__id(uint32_t index, uint32_t gen) { return ((uint64_t)gen << 32) | index; }
 
+static inline uint32_t wk__segment(uint32_t index)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    /* bsr leaves its output alone for a zero input, so the CPU makes it wait
+     * for the register's previous value, which in a loop of lookups is the
+     * previous lookup's cache miss: all lookups would run one after another.
+     * Zeroing the register first breaks that false dependency. */
+    uint32_t k = 0;
+    __asm__("bsr %1, %0" : "+r"(k) : "rm"(index));
+    return k;
+#else
+    return 31u - (uint32_t)__builtin_clz(index);
+#endif
+}
+static inline size_t wk__segment_len(uint32_t k) { return (size_t)1 << k; }
+
+/* The record of slot index (>= 1), or NULL when its segment does not exist. */
+static inline wk__record *wk__slot_or_null(const wk_ecm *ecm, uint32_t index)
+{
+    uint32_t k = wk__segment(index);
+    wk__record *seg = ecm->segments[k];
+    return seg ? &seg[index - (1u << k)] : NULL;
+}
+
+/* The record of a slot, live or not (its segment must exist). */
+static inline wk__record *wk__slot(const wk_ecm *ecm, uint32_t index)
+{
+    uint32_t k = wk__segment(index);
+    return &ecm->segments[k][index - (1u << k)];
+}
+
 /* The record of a live entity, or NULL for a stale or unknown id. */
 static inline wk__record *wk__record_of(const wk_ecm *ecm, wk_entity e)
 {
     uint32_t index = wk__index(e);
-    uint32_t page = index >> WK__PAGE_BITS;
-    if (page >= ecm->page_count || !ecm->pages[page])
+    if (index == 0)
         return NULL;
-    wk__record *r = &ecm->pages[page][index & WK__PAGE_MASK];
-    return (r->flags & WK__ALIVE) && r->gen == wk__gen(e) && index != 0 ? r : NULL;
-}
-
-/* The record of a slot, live or not (the slot's page must exist). */
-static inline wk__record *wk__slot(const wk_ecm *ecm, uint32_t index)
-{
-    return &ecm->pages[index >> WK__PAGE_BITS][index & WK__PAGE_MASK];
+    wk__record *r = wk__slot_or_null(ecm, index);
+    return r && (r->flags & WK__ALIVE) && r->gen == wk__gen(e) ? r : NULL;
 }
 
 static inline int32_t wk__column_index(const wk__table *t, wk_type type)
 {
-    return type < t->column_of_len ? t->column_of[type] : -1;
+    return type < t->slot_count ? t->by_type[type].column : -1;
 }
 
 static inline void *wk__cell(const wk__table *t, int32_t column, uint32_t row)
@@ -197,9 +235,12 @@ wk__table *wk__table_with(wk_ecm *ecm, wk__table *from, wk_type type);
 wk__table *wk__table_without(wk_ecm *ecm, wk__table *from, wk_type type);
 /* Appends a row with uninitialised values; returns its index or -1 (OOM). */
 int64_t wk__table_append(wk__table *t, wk_entity e);
-/* Moves an entity's row into table `to`; columns `to` lacks are destroyed,
- * columns `from` lacks are left uninitialised. */
-int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to);
+/* Moves an entity's row into table `to`. Values of types `to` lacks are
+ * destroyed; the column `to` has and `from` lacks (at most one) gets the bytes
+ * at added, or zeros, and a one-time change. added may point into `from`. */
+int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added);
+/* True when p points into one of the table's columns. */
+bool wk__table_holds(const wk__table *t, const void *p);
 /* Removes a row, destroying its values, moving the last row into its place. */
 void wk__table_delete_row(wk_ecm *ecm, wk__table *t, uint32_t row);
 void wk__table_free(wk_ecm *ecm, wk__table *t);

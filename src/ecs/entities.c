@@ -2,58 +2,52 @@
  * offset, adopting a given id, and freeing an entity's slot. */
 #include "ecm_internal.h"
 
-#include <stdlib.h>
+#include "base/mem.h"
 
-/* Makes sure the page holding slot index exists (and its links page, when the
- * graph is in use). */
+#include <stdlib.h>
+#include <string.h>
+
+/* Makes sure the segment holding slot index exists. */
 int wk__slot_reserve(wk_ecm *ecm, uint32_t index)
 {
-    uint32_t page = index >> WK__PAGE_BITS;
-    if (page >= ecm->page_count) {
-        uint32_t count = page + 1;
-        wk__record **pages = realloc(ecm->pages, count * sizeof *pages);
-        if (!pages)
+    uint32_t k = wk__segment(index), offset = index - (1u << k);
+    if (!ecm->segments[k]) {
+        ecm->segments[k] = wk__mem_zalloc(wk__segment_len(k) * sizeof(wk__record));
+        if (!ecm->segments[k])
             return WK_NOMEM;
-        ecm->pages = pages;
-        wk__link **links = realloc(ecm->link_pages, count * sizeof *links);
-        if (!links)
-            return WK_NOMEM;
-        ecm->link_pages = links;
-        for (uint32_t p = ecm->page_count; p < count; p++)
-            pages[p] = NULL, links[p] = NULL;
-        ecm->page_count = count;
+        ecm->used_lo[k] = offset;
     }
-    if (!ecm->pages[page]) {
-        ecm->pages[page] = calloc(WK__PAGE_SIZE, sizeof(wk__record));
-        if (!ecm->pages[page])
-            return WK_NOMEM;
-    }
+    if (offset < ecm->used_lo[k])
+        ecm->used_lo[k] = offset;
+    if (offset >= ecm->used_hi[k])
+        ecm->used_hi[k] = offset + 1;
     return WK_OK;
 }
 
 static bool slot_alive(const wk_ecm *ecm, uint32_t index)
 {
-    uint32_t page = index >> WK__PAGE_BITS;
-    return page < ecm->page_count && ecm->pages[page] && (wk__slot(ecm, index)->flags & WK__ALIVE);
+    const wk__record *r = wk__slot_or_null(ecm, index);
+    return r && (r->flags & WK__ALIVE);
 }
 
-/* Brings slot index to life as entity (index, gen) in the root table. */
-static int slot_enliven(wk_ecm *ecm, uint32_t index, uint32_t gen)
+/* Brings slot index to life as entity (index, gen) in a new row of table t. */
+static int slot_enliven(wk_ecm *ecm, uint32_t index, uint32_t gen, wk__table *t)
 {
     wk_entity e = wk__id(index, gen);
     if (WK__VEC_PUSH(ecm->created, e))
         return WK_NOMEM;
-    int64_t row = wk__table_append(ecm->tables[0], e);
+    int64_t row = wk__table_append(t, e);
     if (row < 0) {
         ecm->created.count--;
         return WK_NOMEM;
     }
-    *wk__slot(ecm, index) = (wk__record){.table = 0, .row = (uint32_t)row, .gen = gen, .flags = WK__ALIVE | WK__NEW};
+    *wk__slot(ecm, index) = (wk__record){.table = t->id, .row = (uint32_t)row, .gen = gen, .flags = WK__ALIVE | WK__NEW};
     ecm->alive++;
     return WK_OK;
 }
 
-wk_entity wk_ecm_create(wk_ecm *ecm)
+/* A new entity in a new row of table t, or WK_NULL_ENTITY. */
+static wk_entity entity_new(wk_ecm *ecm, wk__table *t)
 {
     /* Reuse a freed slot first; it may have been adopted since it was freed,
      * or lie below a create offset set since, so check before taking it. */
@@ -61,12 +55,13 @@ wk_entity wk_ecm_create(wk_ecm *ecm)
         uint32_t index = ecm->free_slots.items[--ecm->free_slots.count];
         if (index < ecm->min_index || slot_alive(ecm, index))
             continue;
-        if (slot_enliven(ecm, index, wk__slot(ecm, index)->gen)) {
+        uint32_t gen = wk__slot(ecm, index)->gen;
+        if (slot_enliven(ecm, index, gen, t)) {
             ecm->free_slots.count++;
             wk__ecm_fail(ecm, WK_NOMEM, "out of memory creating an entity");
             return WK_NULL_ENTITY;
         }
-        return wk__id(index, wk__slot(ecm, index)->gen);
+        return wk__id(index, gen);
     }
     while (ecm->next_index != UINT32_MAX && slot_alive(ecm, ecm->next_index))
         ecm->next_index++;
@@ -75,12 +70,95 @@ wk_entity wk_ecm_create(wk_ecm *ecm)
         wk__ecm_fail(ecm, WK_RANGE, "entity slots exhausted");
         return WK_NULL_ENTITY;
     }
-    if (wk__slot_reserve(ecm, index) || slot_enliven(ecm, index, wk__slot(ecm, index)->gen)) {
+    if (wk__slot_reserve(ecm, index) || slot_enliven(ecm, index, wk__slot(ecm, index)->gen, t)) {
         wk__ecm_fail(ecm, WK_NOMEM, "out of memory creating an entity");
         return WK_NULL_ENTITY;
     }
     ecm->next_index++;
     return wk__id(index, wk__slot(ecm, index)->gen);
+}
+
+wk_entity wk_ecm_create(wk_ecm *ecm)
+{
+    return entity_new(ecm, ecm->tables[0]);
+}
+
+/* The table for the n given types, found from the root through the add
+ * edges, or NULL (message set) for a bad or repeated type. */
+static wk__table *table_of(wk_ecm *ecm, const wk_type *types, size_t n)
+{
+    wk__table *t = ecm->tables[0];
+    for (size_t i = 0; i < n; i++) {
+        if (types[i] == WK_NO_TYPE || types[i] > ecm->type_count) {
+            wk__ecm_fail(ecm, WK_INVALID, "component type %u is not registered", types[i]);
+            return NULL;
+        }
+        if (wk__column_index(t, types[i]) >= 0) {
+            wk__ecm_fail(ecm, WK_INVALID, "component type %s is given twice", ecm->types[types[i]].desc.name);
+            return NULL;
+        }
+        if (!(t = wk__table_with(ecm, t, types[i]))) {
+            wk__ecm_fail(ecm, WK_NOMEM, "out of memory creating an entity");
+            return NULL;
+        }
+    }
+    return t;
+}
+
+/* Creates through wk_ecm_create and sets, which copy values that live in
+ * the ECM's own columns before moving anything. */
+static wk_entity create_then_set(wk_ecm *ecm, const wk_type *types, const void *const *values, size_t n)
+{
+    wk_entity e = wk_ecm_create(ecm);
+    for (size_t k = 0; e && k < n; k++)
+        if (wk_ecm_set(ecm, e, types[k], values[k]) < 0) {
+            wk__destroy_now(ecm, e, false);
+            return WK_NULL_ENTITY;
+        }
+    return e;
+}
+
+wk_entity wk_ecm_create_with(wk_ecm *ecm, const wk_type *types, const void *const *values, size_t n)
+{
+    if (ecm->iter_depth && n) {
+        wk__ecm_fail(ecm, WK_BUSY, "cannot create an entity with components while an iterator is open");
+        return WK_NULL_ENTITY;
+    }
+    wk__table *t = table_of(ecm, types, n);
+    if (!t)
+        return WK_NULL_ENTITY;
+    /* A value inside the table would move when the new row grows it. */
+    for (size_t i = 0; values && t->count == t->cap && i < n; i++)
+        if (values[i] && wk__table_holds(t, values[i]))
+            return create_then_set(ecm, types, values, n);
+    wk_entity e = entity_new(ecm, t);
+    if (!e)
+        return WK_NULL_ENTITY;
+    uint32_t row = wk__slot(ecm, wk__index(e))->row;
+    /* Plain values are copied, hooked ones zeroed first, so that a failed
+     * copy leaves only values the destroy hooks accept. */
+    for (size_t i = 0; i < n; i++) {
+        int32_t c = wk__column_index(t, types[i]);
+        const void *value = values ? values[i] : NULL;
+        t->columns[c].change[row] = WK_ONE_TIME_CHANGE;
+        ecm->types[types[i]].in_use = true;
+        if (value && !ecm->types[types[i]].desc.hooks.copy)
+            memcpy(wk__cell(t, c, row), value, t->columns[c].size);
+        else if (t->columns[c].size)
+            memset(wk__cell(t, c, row), 0, t->columns[c].size);
+    }
+    for (size_t i = 0; values && i < n; i++) {
+        int32_t c = wk__column_index(t, types[i]);
+        if (values[i] && ecm->types[types[i]].desc.hooks.copy &&
+            wk__value_copy(ecm, types[i], wk__cell(t, c, row), values[i])) {
+            memset(wk__cell(t, c, row), 0, t->columns[c].size);
+            wk__entity_free(ecm, e);
+            ecm->created.count--;
+            wk__ecm_fail(ecm, WK_NOMEM, "out of memory copying %s", ecm->types[types[i]].desc.name);
+            return WK_NULL_ENTITY;
+        }
+    }
+    return e;
 }
 
 int wk_ecm_set_create_offset(wk_ecm *ecm, uint64_t offset)
@@ -116,7 +194,7 @@ int wk__entity_adopt(wk_ecm *ecm, wk_entity e)
                             (unsigned long long)e,
                             (unsigned long long)wk__id(index, wk__slot(ecm, index)->gen));
     }
-    if (wk__slot_reserve(ecm, index) || slot_enliven(ecm, index, wk__gen(e)))
+    if (wk__slot_reserve(ecm, index) || slot_enliven(ecm, index, wk__gen(e), ecm->tables[0]))
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory adopting entity %llu", (unsigned long long)e);
     return WK_OK;
 }

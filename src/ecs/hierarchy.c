@@ -1,9 +1,10 @@
 /* hierarchy.c — the parent/child forest. Links are kept by slot index in
- * pages parallel to the records, allocated only once an entity gets a parent,
- * so worlds that never use the graph pay nothing for it. */
+ * segments parallel to the records, allocated only once an entity gets a
+ * parent, so worlds that never use the graph pay nothing for it. */
 #include "ecm_internal.h"
 
-#include <stdlib.h>
+#include "base/mem.h"
+
 
 int wk__list_push(wk_entity_list *list, wk_entity e)
 {
@@ -16,16 +17,21 @@ int wk__list_push(wk_entity_list *list, wk_entity e)
 
 wk__link *wk__link_of(const wk_ecm *ecm, uint32_t index)
 {
-    wk__link *page = ecm->link_pages ? ecm->link_pages[index >> WK__PAGE_BITS] : NULL;
-    return page ? &page[index & WK__PAGE_MASK] : NULL;
+    uint32_t k = wk__segment(index);
+    wk__link *seg = ecm->link_segments[k];
+    return seg ? &seg[index - (1u << k)] : NULL;
 }
 
 static wk__link *link_ensure(wk_ecm *ecm, uint32_t index)
 {
-    wk__link **page = &ecm->link_pages[index >> WK__PAGE_BITS];
-    if (!*page)
-        *page = calloc(WK__PAGE_SIZE, sizeof(wk__link));
-    return *page ? &(*page)[index & WK__PAGE_MASK] : NULL;
+    uint32_t k = wk__segment(index);
+    wk__link **seg = &ecm->link_segments[k];
+    if (!*seg)
+        *seg = wk__mem_zalloc(wk__segment_len(k) * sizeof(wk__link));
+    if (!*seg)
+        return NULL;
+    ecm->links_used = true;
+    return &(*seg)[index - (1u << k)];
 }
 
 /* Detaches slot index from its parent and its children from it, and clears

@@ -121,8 +121,7 @@ static int check_block(const reader *r, const Worldkit__Ecs__Block *b)
         uint32_t index = wk__index(e);
         if (index == 0)
             return wk__ecm_fail(ecm, WK_PARSE, "state: entity id %llu is not valid", (unsigned long long)e);
-        uint32_t page = index >> WK__PAGE_BITS;
-        const wk__record *slot = page < ecm->page_count && ecm->pages[page] ? wk__slot(ecm, index) : NULL;
+        const wk__record *slot = wk__slot_or_null(ecm, index);
         if (slot && (slot->flags & WK__ALIVE) && slot->gen != wk__gen(e) && !(slot->flags & WK__DOOMED))
             return wk__ecm_fail(ecm, WK_EXISTS, "state: entity %llu collides with live entity %llu",
                                 (unsigned long long)e, (unsigned long long)wk__id(index, slot->gen));

@@ -125,7 +125,7 @@ static int emit_block(writer *w, const wk__table *t, uint32_t row, uint32_t n, b
     block.ids = &t->entities[row];
     block.n_columns = ncols;
     block.columns = col_ptrs;
-    if (ecm->link_pages) {
+    if (ecm->links_used) {
         parents = malloc(n * sizeof *parents);
         if (!parents)
             goto done;

@@ -3,6 +3,8 @@
  * that make moving an entity to its next table a single array lookup. */
 #include "ecm_internal.h"
 
+#include "base/mem.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,17 +65,17 @@ void wk__table_free(wk_ecm *ecm, wk__table *t)
 {
     if (!t)
         return;
-    for (uint32_t row = t->count; row-- > 0;)
-        for (uint32_t c = 0; c < t->type_count; c++)
-            wk__table_destroy_value(ecm, t->types[c], wk__cell(t, (int32_t)c, row));
-    for (uint32_t c = 0; c < t->type_count; c++) {
-        free(t->columns[c].data);
-        free(t->columns[c].change);
+    for (uint32_t c = 0; c < t->type_count && t->columns; c++) {
+        wk__column *col = &t->columns[c];
+        if (ecm && ecm->types[t->types[c]].desc.hooks.destroy)
+            for (uint32_t row = 0; row < t->count; row++)
+                wk__table_destroy_value(ecm, t->types[c], wk__cell(t, (int32_t)c, row));
+        wk__mem_free(col->data, (size_t)col->data_cap * col->size);
+        wk__mem_free(col->change, col->change_cap);
     }
     free(t->columns);
     free(t->types);
-    free(t->column_of);
-    free(t->entities);
+    wk__mem_free(t->entities, (size_t)t->entities_cap * sizeof *t->entities);
     free(t->add_edge);
     free(t->remove_edge);
     free(t);
@@ -81,26 +83,26 @@ void wk__table_free(wk_ecm *ecm, wk__table *t)
 
 static wk__table *table_new(wk_ecm *ecm, const wk_type *types, uint32_t n)
 {
-    wk__table *t = calloc(1, sizeof *t);
+    uint32_t slots = n ? types[n - 1] + 1 : 0;
+    wk__table *t = calloc(1, sizeof *t + slots * sizeof(wk__type_slot));
     if (!t)
         return NULL;
     t->id = ecm->table_count;
     t->type_count = n;
-    t->column_of_len = n ? types[n - 1] + 1 : 0;
+    t->slot_count = slots;
     t->types = malloc((n ? n : 1) * sizeof *t->types);
     t->columns = calloc(n ? n : 1, sizeof *t->columns);
-    t->column_of = malloc((t->column_of_len ? t->column_of_len : 1) * sizeof *t->column_of);
-    if (!t->types || !t->columns || !t->column_of) {
+    if (!t->types || !t->columns) {
         wk__table_free(ecm, t);
         return NULL;
     }
-    for (uint32_t i = 0; i < t->column_of_len; i++)
-        t->column_of[i] = -1;
+    for (uint32_t i = 0; i < slots; i++)
+        t->by_type[i].column = -1;
     for (uint32_t c = 0; c < n; c++) {
         t->types[c] = types[c];
         t->columns[c].size = ecm->types[types[c]].desc.size;
         t->columns[c].align = ecm->types[types[c]].desc.align;
-        t->column_of[types[c]] = (int32_t)c;
+        t->by_type[types[c]] = (wk__type_slot){.size = (uint32_t)t->columns[c].size, .column = (int32_t)c};
     }
     return t;
 }
@@ -199,23 +201,18 @@ wk__table *wk__table_without(wk_ecm *ecm, wk__table *from, wk_type type)
     return neighbour(ecm, from, type, false);
 }
 
-/* Resizes an array from old_bytes to new_bytes keeping its alignment; only
- * alignments above malloc's need a fresh allocation and a copy. */
-static int grow_array(uint8_t **data, size_t old_bytes, size_t new_bytes, size_t align)
+/* Grows one array of a table to cap rows; *array_cap says how many rows it
+ * holds, so that a table whose growth stopped halfway stays consistent. */
+static int grow_array(void *array, uint32_t *array_cap, uint32_t cap, size_t row_size, size_t align)
 {
-    uint8_t *grown;
-    if (align <= 16) {
-        grown = realloc(*data, new_bytes);
-        if (!grown)
-            return WK_NOMEM;
-    } else {
-        if (posix_memalign((void **)&grown, align, new_bytes))
-            return WK_NOMEM;
-        if (old_bytes)
-            memcpy(grown, *data, old_bytes);
-        free(*data);
-    }
-    *data = grown;
+    if (*array_cap >= cap || row_size == 0)
+        return WK_OK;
+    void **p = array;
+    void *grown = wk__mem_resize(*p, (size_t)*array_cap * row_size, (size_t)cap * row_size, align);
+    if (!grown)
+        return WK_NOMEM;
+    *p = grown;
+    *array_cap = cap;
     return WK_OK;
 }
 
@@ -223,18 +220,14 @@ int wk__table_reserve(wk__table *t, uint32_t cap)
 {
     if (cap <= t->cap)
         return WK_OK;
-    wk_entity *entities = realloc(t->entities, (size_t)cap * sizeof *entities);
-    if (!entities)
+    if (grow_array(&t->entities, &t->entities_cap, cap, sizeof(wk_entity), 8))
         return WK_NOMEM;
-    t->entities = entities;
     for (uint32_t c = 0; c < t->type_count; c++) {
         wk__column *col = &t->columns[c];
-        if (grow_array(&col->change, t->cap, cap, 1))
+        if (grow_array(&col->change, &col->change_cap, cap, 1, 1) ||
+            grow_array(&col->data, &col->data_cap, cap, col->size, col->align))
             return WK_NOMEM;
-        if (col->size) {
-            if (grow_array(&col->data, (size_t)t->cap * col->size, (size_t)cap * col->size, col->align))
-                return WK_NOMEM;
-        }
+        t->by_type[t->types[c]].data = col->data;
     }
     t->cap = cap;
     return WK_OK;
@@ -285,7 +278,7 @@ void wk__table_delete_row(wk_ecm *ecm, wk__table *t, uint32_t row)
     fill_from_last(ecm, t, row);
 }
 
-int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to)
+int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added)
 {
     wk__table *from = ecm->tables[r->table];
     uint32_t row = r->row;
@@ -307,6 +300,13 @@ int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to)
             wk__table_destroy_value(ecm, a, wk__cell(from, (int32_t)i, row));
             i++;
         } else {
+            wk__column *dst = &to->columns[j];
+            void *cell = dst->data + (size_t)new_row * dst->size;
+            if (dst->size && added)
+                memcpy(cell, added, dst->size);
+            else if (dst->size)
+                memset(cell, 0, dst->size);
+            dst->change[new_row] = WK_ONE_TIME_CHANGE;
             j++;
         }
     }
@@ -314,4 +314,15 @@ int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to)
     r->table = to->id;
     r->row = (uint32_t)new_row;
     return WK_OK;
+}
+
+bool wk__table_holds(const wk__table *t, const void *p)
+{
+    const uint8_t *q = p;
+    for (uint32_t c = 0; c < t->type_count; c++) {
+        const wk__column *col = &t->columns[c];
+        if (col->data && q >= col->data && q < col->data + (size_t)col->data_cap * col->size)
+            return true;
+    }
+    return false;
 }

@@ -190,7 +190,68 @@ static void aligned_type(void)
     wk_ecm_free(ecm);
 }
 
+static void create_with_components(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    const char *name = "rover";
+    vec p = {1, 2, 3};
+    wk_type types[] = {f.name, f.pos, f.tag, f.vel};
+    wk_entity e = wk_ecm_create_with(f.ecm, types, (const void *[]){&name, &p, NULL, NULL}, 4);
+    REQUIRE(e != WK_NULL_ENTITY);
+    CHECK_STR(get_name(&f, e), "rover");
+    const vec *got = wk_ecm_get(f.ecm, e, f.pos), *zero = wk_ecm_get(f.ecm, e, f.vel);
+    REQUIRE(got && zero);
+    CHECK_NEAR(got->z, 3, 0);
+    CHECK_NEAR(zero->x + zero->y + zero->z, 0, 0);
+    CHECK(wk_ecm_has(f.ecm, e, f.tag));
+    CHECK(wk_ecm_is_new(f.ecm, e));
+    CHECK_INT(wk_ecm_changed(f.ecm, e, f.pos), ==, WK_ONE_TIME_CHANGE);
+    CHECK(wk_ecm_type_in_use(f.ecm, f.tag));
+    /* The same table as sets in another order reach. */
+    wk_entity g = wk_ecm_create(f.ecm);
+    wk_ecm_set(f.ecm, g, f.vel, &p);
+    wk_ecm_set(f.ecm, g, f.tag, NULL);
+    set_name(&f, g, "x");
+    wk_ecm_set(f.ecm, g, f.pos, &p);
+    wk_query *q = wk_query_new(f.ecm, &(wk_query_desc){.with = {f.name, f.pos, f.vel, f.tag}});
+    REQUIRE(q);
+    wk_iter it = wk_query_iter(q);
+    CHECK(wk_iter_next(&it));
+    CHECK_INT(it.count, ==, 2);
+    wk_iter_fini(&it);
+
+    CHECK_U64(wk_ecm_create_with(f.ecm, (wk_type[]){f.pos, f.pos}, NULL, 2), ==, WK_NULL_ENTITY);
+    CHECK(strstr(wk_ecm_errmsg(f.ecm), "twice") != NULL);
+    CHECK_U64(wk_ecm_create_with(f.ecm, (wk_type[]){f.pos, 99}, NULL, 2), ==, WK_NULL_ENTITY);
+    CHECK_INT(wk_ecm_count(f.ecm), ==, 2); /* failures create nothing */
+    wk_ecm_free(f.ecm);
+}
+
+static void create_with_values_from_own_storage(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    wk_type types[] = {f.pos, f.name};
+    const char *name = "twin";
+    vec p = {5, 6, 7};
+    wk_entity first = wk_ecm_create_with(f.ecm, types, (const void *[]){&p, &name}, 2);
+    REQUIRE(first);
+    /* Copies of the first entity's own values, across table growth. */
+    int wrong = 0;
+    for (int i = 0; i < 300; i++) {
+        wk_entity e = wk_ecm_create_with(
+            f.ecm, types, (const void *[]){wk_ecm_get(f.ecm, first, f.pos), wk_ecm_get(f.ecm, first, f.name)}, 2);
+        const vec *v = wk_ecm_get(f.ecm, e, f.pos);
+        wrong += !v || v->y != 6 || !get_name(&f, e) || strcmp(get_name(&f, e), "twin") != 0;
+    }
+    CHECK_INT(wrong, ==, 0);
+    wk_ecm_free(f.ecm);
+}
+
 static const wk_test_case cases[] = {
+    {"create_with_components", create_with_components},
+    {"create_with_values_from_own_storage", create_with_values_from_own_storage},
     {"register_is_stable_per_name", register_is_stable_per_name},
     {"set_get_reports_change", set_get_reports_change},
     {"hooked_values_are_deep_copies", hooked_values_are_deep_copies},
