@@ -169,7 +169,7 @@ static bool differ(wk_status *why, const char *fmt, unsigned long long e, const 
     return false;
 }
 
-bool wk_ecm_equal(const wk_ecm *a, const wk_ecm *b, wk_status *why)
+static bool compare(const wk_ecm *a, const wk_ecm *b, const wk_type *to_b, wk_status *why)
 {
     if (a->alive != b->alive) {
         if (why)
@@ -190,8 +190,7 @@ bool wk_ecm_equal(const wk_ecm *a, const wk_ecm *b, wk_status *why)
                 return differ(why, "entity %llu has different component types%s", e, "");
             for (uint32_t c = 0; c < ta->type_count; c++) {
                 const char *name = a->types[ta->types[c]].desc.name;
-                wk_type type_b = wk_ecm_type_by_name(b, name);
-                int32_t cb = type_b ? wk__column_index(tb, type_b) : -1;
+                int32_t cb = wk__column_index(tb, to_b[ta->types[c]]);
                 if (cb < 0)
                     return differ(why, "entity %llu: %s is missing from the second", e, name);
                 if (!wk__value_equal(a, ta->types[c], wk__cell(ta, (int32_t)c, row), wk__cell(tb, cb, rb->row)))
@@ -200,4 +199,20 @@ bool wk_ecm_equal(const wk_ecm *a, const wk_ecm *b, wk_status *why)
         }
     }
     return true;
+}
+
+bool wk_ecm_equal(const wk_ecm *a, const wk_ecm *b, wk_status *why)
+{
+    /* Types match by name: map a's ids to b's once. */
+    wk_type *to_b = malloc((a->type_count + 1) * sizeof *to_b);
+    if (!to_b) {
+        if (why)
+            wk_fail(why, WK_NOMEM, "out of memory comparing");
+        return false;
+    }
+    for (wk_type t = 1; t <= a->type_count; t++)
+        to_b[t] = wk_ecm_type_by_name(b, a->types[t].desc.name);
+    bool same = compare(a, b, to_b, why);
+    free(to_b);
+    return same;
 }

@@ -282,6 +282,14 @@ int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added)
 {
     wk__table *from = ecm->tables[r->table];
     uint32_t row = r->row;
+    /* The row is usually cold: ask for all its cache lines at once rather
+     * than missing on them one after another. */
+    __builtin_prefetch(&from->entities[row]);
+    for (uint32_t c = 0; c < from->type_count; c++) {
+        __builtin_prefetch(&from->columns[c].change[row]);
+        if (from->columns[c].size)
+            __builtin_prefetch(from->columns[c].data + (size_t)row * from->columns[c].size);
+    }
     int64_t new_row = wk__table_append(to, from->entities[row]);
     if (new_row < 0)
         return WK_NOMEM;
