@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   gcc g++ make cmake ninja-build pkg-config
   protobuf-c-compiler libprotobuf-c-dev
+  libxml2-dev
+  libsdformat-dev liburdfdom-dev libmujoco-dev
 )
 
 missing=()

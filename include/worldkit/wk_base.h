@@ -29,7 +29,12 @@ extern "C" {
     X(PARSE, -7, "malformed input")                                   \
     X(RANGE, -8, "value out of range")                                \
     X(BUSY, -9, "not allowed while an iteration is open")            \
-    X(UNSUPPORTED, -10, "unsupported")
+    X(UNSUPPORTED, -10, "unsupported")                                \
+    X(NO_RESOURCE, -11, "neither a uri nor a resource string")       \
+    X(UNSUPPORTED_FORMAT, -12, "unsupported format")                  \
+    X(MISSING_ASSETS, -13, "missing assets")                          \
+    X(UNSUPPORTED_ASSETS, -14, "unsupported assets")                  \
+    X(UNSUPPORTED_ELEMENTS, -15, "unsupported elements")
 
 enum wk_code {
 #define WK__CODE_ENUM(name, value, msg) WK_##name = (value),

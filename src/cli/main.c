@@ -10,6 +10,10 @@ static const struct command {
     int (*run)(int argc, char **argv);
 } commands[] = {
     {"demo", "demo                 build a small world in the ECS and print it", wk_cli_demo},
+    {"load", "load FILE [--fail-on-unsupported] [--ignore-missing-assets]\n"
+             "                       read a world; print its tree and diagnostics", wk_cli_load},
+    {"poses", "poses FILE [...]      print the world pose of every model, link, joint, frame, visual, collision",
+     wk_cli_poses},
 };
 
 static int usage(FILE *to)

@@ -1,0 +1,194 @@
+/* wk_formats.h — the formats layer: SDFormat, URDF and MJCF readers into one
+ * format-independent world description.
+ *
+ * A description is a tree of nodes (world, models, links, joints, frames,
+ * visuals, collisions, ...) kept in one allocation arena. Each node carries
+ * its pose as written, the frame that pose is expressed in, and, once the
+ * description is resolved, its pose in the world frame. Readers fill nodes;
+ * wk_desc_resolve applies the format's frame semantics (SDFormat's
+ * relative_to / attached_to / placement_frame rules, URDF's joint chain,
+ * MJCF's body tree). The sim layer later turns a description into ECM
+ * entities, and keeps it to reload levels. */
+#ifndef WK_FORMATS_H
+#define WK_FORMATS_H
+
+#include "worldkit/wk_base.h"
+#include "worldkit/wk_math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum wk_format {
+    WK_FORMAT_UNKNOWN = 0,
+    WK_FORMAT_SDF,
+    WK_FORMAT_URDF,
+    WK_FORMAT_MJCF,
+} wk_format;
+
+/* X(enum suffix, name printed by `worldkit poses`) */
+#define WK_NODE_KIND_TABLE(X) \
+    X(WORLD, "world")         \
+    X(MODEL, "model")         \
+    X(LINK, "link")           \
+    X(JOINT, "joint")         \
+    X(FRAME, "frame")         \
+    X(VISUAL, "visual")       \
+    X(COLLISION, "collision") \
+    X(SENSOR, "sensor")       \
+    X(LIGHT, "light")         \
+    X(ACTOR, "actor")         \
+    X(LEVEL, "level")         \
+    X(PERFORMER, "performer")
+
+typedef enum wk_node_kind {
+#define WK__NODE_KIND_ENUM(name, text) WK_NODE_##name,
+    WK_NODE_KIND_TABLE(WK__NODE_KIND_ENUM)
+#undef WK__NODE_KIND_ENUM
+    WK_NODE_KIND_COUNT
+} wk_node_kind;
+
+const char *wk_node_kind_name(wk_node_kind kind);
+
+#define WK_NO_NODE UINT32_MAX
+
+typedef enum wk_joint_type {
+    WK_JOINT_FIXED,
+    WK_JOINT_REVOLUTE,
+    WK_JOINT_CONTINUOUS,
+    WK_JOINT_PRISMATIC,
+    WK_JOINT_BALL,
+    WK_JOINT_UNIVERSAL,
+    WK_JOINT_SCREW,
+    WK_JOINT_REVOLUTE2,
+    WK_JOINT_GEARBOX,
+    WK_JOINT_FLOATING,
+    WK_JOINT_PLANAR,
+} wk_joint_type;
+
+typedef struct wk_joint_axis {
+    bool present;
+    wk_vec3 xyz;              /* unit direction */
+    const char *expressed_in; /* NULL: the joint frame */
+    double lower, upper;      /* -inf / +inf when unlimited */
+    double effort, velocity;  /* +inf when unlimited */
+    double damping, friction;
+} wk_joint_axis;
+
+typedef enum wk_geometry_type {
+    WK_GEOMETRY_NONE,
+    WK_GEOMETRY_BOX,
+    WK_GEOMETRY_SPHERE,
+    WK_GEOMETRY_CYLINDER,
+    WK_GEOMETRY_CAPSULE,
+    WK_GEOMETRY_ELLIPSOID,
+    WK_GEOMETRY_PLANE,
+    WK_GEOMETRY_MESH,
+    WK_GEOMETRY_HEIGHTMAP,
+    WK_GEOMETRY_POLYLINE,
+} wk_geometry_type;
+
+typedef struct wk_geometry {
+    wk_geometry_type type;
+    wk_vec3 size;     /* box size, ellipsoid radii, plane size (x, y), heightmap size */
+    double radius;    /* sphere, cylinder, capsule */
+    double length;    /* cylinder, capsule; polyline height */
+    wk_vec3 normal;   /* plane */
+    const char *uri;  /* mesh, heightmap: as written */
+    const char *path; /* mesh, heightmap: the resolved file, NULL when not found */
+    wk_vec3 scale;    /* mesh */
+    const char *submesh;
+    const double *points; /* polyline: x, y pairs */
+    size_t point_count;
+} wk_geometry;
+
+typedef struct wk_inertial {
+    bool present;
+    double mass;
+    wk_pose pose; /* relative to the link */
+    double ixx, ixy, ixz, iyy, iyz, izz;
+} wk_inertial;
+
+typedef struct wk_node {
+    wk_node_kind kind;
+    const char *name; /* local name; the world's name for the world node */
+    uint32_t parent, first_child, next_sibling, last_child;
+    const char *file; /* source file, NULL for a string */
+    uint32_t line;
+
+    wk_pose pose;            /* as written */
+    const char *relative_to; /* frame of pose by name (SDFormat); NULL: the kind's default */
+    uint32_t relative_node;  /* frame of pose by node, set by readers that know it; else WK_NO_NODE */
+    wk_pose world;           /* the pose in the world frame, after wk_desc_resolve */
+
+    union {
+        struct {
+            bool is_static, self_collide;
+            const char *canonical_link;  /* NULL: the first link */
+            const char *placement_frame; /* NULL: the model frame */
+        } model;
+        struct {
+            wk_inertial inertial;
+        } link;
+        struct {
+            wk_joint_type type;
+            const char *parent, *child; /* link or frame names in the model's scope */
+            wk_joint_axis axis[2];
+            const char *mimic_joint;
+            double mimic_multiplier, mimic_offset;
+        } joint;
+        struct {
+            const char *attached_to; /* NULL: the kind's default */
+        } frame;
+        struct {
+            wk_geometry geometry;
+        } shape; /* visual, collision */
+        struct {
+            const char *type;
+            double update_rate;
+        } sensor;
+        struct {
+            const char *type;
+        } light;
+        struct {
+            wk_vec3 size;        /* the box, centred on the node's position */
+            double buffer;       /* level: inflation of the box */
+            const char **refs;   /* level: model names; performer: its one ref */
+            size_t ref_count;
+        } region; /* level, performer */
+    };
+} wk_node;
+
+typedef struct wk_world_desc wk_world_desc;
+
+typedef struct wk_read_desc {
+    const char *uri;             /* a path or file:// / model:// / package:// URI */
+    const char *resource_string; /* used when uri is NULL or empty */
+    bool fail_on_unsupported_element;
+    bool ignore_missing_or_unsupported_assets;
+} wk_read_desc;
+
+/* Reads a world (or a single model, which gets a world around it) and
+ * resolves its poses. Codes: WK_NO_RESOURCE, WK_UNSUPPORTED_FORMAT,
+ * WK_PARSE (file:line in the message), WK_MISSING_ASSETS,
+ * WK_UNSUPPORTED_ASSETS, WK_UNSUPPORTED_ELEMENTS, WK_NOMEM. *out is owned
+ * by the caller (wk_desc_free) and NULL on failure. */
+int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st);
+void wk_desc_free(wk_world_desc *d);
+
+wk_format wk_desc_format(const wk_world_desc *d);
+/* Node 0 is the world. Pointers are borrowed for the description's life. */
+size_t wk_desc_node_count(const wk_world_desc *d);
+const wk_node *wk_desc_node(const wk_world_desc *d, uint32_t index);
+/* Writes the node's scoped name (`model::nested::link`; the world node has
+ * its own name) into buf; returns the full length, like snprintf. */
+size_t wk_desc_scoped_name(const wk_world_desc *d, uint32_t index, char *buf, size_t cap);
+/* Warnings gathered while reading (unsupported elements when not failing on
+ * them, ignored assets), each naming file:line and element. */
+size_t wk_desc_warning_count(const wk_world_desc *d);
+const char *wk_desc_warning(const wk_world_desc *d, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

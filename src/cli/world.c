@@ -1,0 +1,99 @@
+/* world.c — `worldkit load` and `worldkit poses`: read a world file and
+ * print its entity tree with diagnostics, or the world pose of every model,
+ * link, joint, frame, visual and collision, one line each. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "worldkit/wk_formats.h"
+
+/* Parses FILE and the options; NULL (message printed) on bad arguments. */
+static const char *parse_args(int argc, char **argv, wk_read_desc *desc, const char *usage)
+{
+    const char *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--fail-on-unsupported"))
+            desc->fail_on_unsupported_element = true;
+        else if (!strcmp(argv[i], "--ignore-missing-assets"))
+            desc->ignore_missing_or_unsupported_assets = true;
+        else if (argv[i][0] == '-' || file) {
+            fprintf(stderr, "usage: worldkit %s\n", usage);
+            return NULL;
+        } else
+            file = argv[i];
+    }
+    if (!file)
+        fprintf(stderr, "usage: worldkit %s\n", usage);
+    desc->uri = file;
+    return file;
+}
+
+/* Reads the world the arguments name; prints the failure and returns NULL. */
+static wk_world_desc *read_world(int argc, char **argv, const char *usage)
+{
+    wk_read_desc desc = {0};
+    if (!parse_args(argc, argv, &desc, usage))
+        return NULL;
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    if (wk_desc_read(&desc, &d, &st)) {
+        fprintf(stderr, "worldkit: %s: %s\n", wk_code_name(st.code), st.message);
+        return NULL;
+    }
+    return d;
+}
+
+static bool posed_kind(wk_node_kind kind)
+{
+    return kind == WK_NODE_MODEL || kind == WK_NODE_LINK || kind == WK_NODE_JOINT || kind == WK_NODE_FRAME ||
+           kind == WK_NODE_VISUAL || kind == WK_NODE_COLLISION;
+}
+
+int wk_cli_poses(int argc, char **argv)
+{
+    wk_world_desc *d = read_world(argc, argv, "poses FILE [--fail-on-unsupported] [--ignore-missing-assets]");
+    if (!d)
+        return 1;
+    char name[1024];
+    for (uint32_t i = 0; i < wk_desc_node_count(d); i++) {
+        const wk_node *n = wk_desc_node(d, i);
+        if (!posed_kind(n->kind))
+            continue;
+        wk_desc_scoped_name(d, i, name, sizeof name);
+        const wk_pose *p = &n->world;
+        printf("%s %s %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", wk_node_kind_name(n->kind), name, p->p.x, p->p.y,
+               p->p.z, p->q.x, p->q.y, p->q.z, p->q.w);
+    }
+    wk_desc_free(d);
+    return 0;
+}
+
+static void print_tree(const wk_world_desc *d, uint32_t i, int depth)
+{
+    const wk_node *n = wk_desc_node(d, i);
+    if (n->kind == WK_NODE_VISUAL || n->kind == WK_NODE_COLLISION)
+        return;
+    wk_vec3 rpy = wk_quat_to_rpy(n->world.q);
+    printf("%*s%s %s", depth * 2, "", wk_node_kind_name(n->kind), n->name);
+    if (n->kind == WK_NODE_JOINT)
+        printf(" (%s -> %s)", n->joint.parent, n->joint.child);
+    if (n->kind == WK_NODE_LEVEL || n->kind == WK_NODE_PERFORMER)
+        for (size_t r = 0; r < n->region.ref_count; r++)
+            printf("%s%s", r ? ", " : " refs: ", n->region.refs[r]);
+    printf("  xyz %.6g %.6g %.6g  rpy %.6g %.6g %.6g\n", n->world.p.x, n->world.p.y, n->world.p.z, rpy.x, rpy.y,
+           rpy.z);
+    for (uint32_t c = n->first_child; c != WK_NO_NODE; c = wk_desc_node(d, c)->next_sibling)
+        print_tree(d, c, depth + 1);
+}
+
+int wk_cli_load(int argc, char **argv)
+{
+    wk_world_desc *d = read_world(argc, argv, "load FILE [--fail-on-unsupported] [--ignore-missing-assets]");
+    if (!d)
+        return 1;
+    print_tree(d, 0, 0);
+    for (size_t i = 0; i < wk_desc_warning_count(d); i++)
+        fprintf(stderr, "warning: %s\n", wk_desc_warning(d, i));
+    wk_desc_free(d);
+    return 0;
+}

@@ -1,0 +1,181 @@
+/* desc.c — the world description: its nodes, its arena, its warnings, and
+ * the read-only accessors of wk_formats.h. */
+#include "formats/desc_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct wk__chunk {
+    wk__chunk *next;
+    size_t used, cap;
+    _Alignas(16) unsigned char bytes[];
+};
+
+const char *wk_node_kind_name(wk_node_kind kind)
+{
+    static const char *const names[] = {
+#define WK__NODE_KIND_NAME(name, text) text,
+        WK_NODE_KIND_TABLE(WK__NODE_KIND_NAME)
+#undef WK__NODE_KIND_NAME
+    };
+    return (unsigned)kind < WK_NODE_KIND_COUNT ? names[kind] : "unknown";
+}
+
+wk_world_desc *wk__desc_new(wk_format format)
+{
+    wk_world_desc *d = calloc(1, sizeof *d);
+    if (d)
+        d->format = format;
+    return d;
+}
+
+void wk_desc_free(wk_world_desc *d)
+{
+    if (!d)
+        return;
+    for (wk__chunk *c = d->arena, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    for (size_t i = 0; i < d->warning_count; i++)
+        free(d->warnings[i]);
+    free(d->warnings);
+    free(d->nodes);
+    free(d);
+}
+
+void *wk__desc_alloc(wk_world_desc *d, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    wk__chunk *c = d->arena;
+    if (!c || c->cap - c->used < size) {
+        size_t cap = size > 65536 ? size : 65536;
+        c = malloc(sizeof *c + cap);
+        if (!c)
+            return NULL;
+        c->used = 0;
+        c->cap = cap;
+        c->next = d->arena;
+        d->arena = c;
+    }
+    void *p = c->bytes + c->used;
+    c->used += size;
+    return p;
+}
+
+const char *wk__desc_strdup(wk_world_desc *d, const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *copy = wk__desc_alloc(d, n);
+    if (copy)
+        memcpy(copy, s, n);
+    return copy;
+}
+
+uint32_t wk__desc_add(wk_world_desc *d, wk_node_kind kind, uint32_t parent, const char *name, const char *file,
+                      uint32_t line)
+{
+    if (d->count == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 64;
+        wk_node *nodes = realloc(d->nodes, cap * sizeof *nodes);
+        if (!nodes)
+            return WK_NO_NODE;
+        d->nodes = nodes;
+        d->cap = cap;
+    }
+    const char *copy = wk__desc_strdup(d, name ? name : "");
+    if (!copy)
+        return WK_NO_NODE;
+    uint32_t i = (uint32_t)d->count++;
+    d->nodes[i] = (wk_node){
+        .kind = kind,
+        .name = copy,
+        .parent = parent,
+        .first_child = WK_NO_NODE,
+        .next_sibling = WK_NO_NODE,
+        .last_child = WK_NO_NODE,
+        .file = file,
+        .line = line,
+        .pose = wk_pose_identity(),
+        .relative_node = WK_NO_NODE,
+        .world = wk_pose_identity(),
+    };
+    if (parent != WK_NO_NODE) {
+        wk_node *p = &d->nodes[parent];
+        if (p->last_child == WK_NO_NODE)
+            p->first_child = i;
+        else
+            d->nodes[p->last_child].next_sibling = i;
+        p->last_child = i;
+    }
+    return i;
+}
+
+int wk__desc_warn(wk_world_desc *d, const char *fmt, ...)
+{
+    if (d->warning_count == d->warning_cap) {
+        size_t cap = d->warning_cap ? d->warning_cap * 2 : 8;
+        char **w = realloc(d->warnings, cap * sizeof *w);
+        if (!w)
+            return WK_NOMEM;
+        d->warnings = w;
+        d->warning_cap = cap;
+    }
+    char buf[WK_STATUS_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *copy = strdup(buf);
+    if (!copy)
+        return WK_NOMEM;
+    d->warnings[d->warning_count++] = copy;
+    return WK_OK;
+}
+
+wk_format wk_desc_format(const wk_world_desc *d)
+{
+    return d->format;
+}
+
+size_t wk_desc_node_count(const wk_world_desc *d)
+{
+    return d->count;
+}
+
+const wk_node *wk_desc_node(const wk_world_desc *d, uint32_t index)
+{
+    return index < d->count ? &d->nodes[index] : NULL;
+}
+
+size_t wk_desc_warning_count(const wk_world_desc *d)
+{
+    return d->warning_count;
+}
+
+const char *wk_desc_warning(const wk_world_desc *d, size_t i)
+{
+    return i < d->warning_count ? d->warnings[i] : NULL;
+}
+
+size_t wk_desc_scoped_name(const wk_world_desc *d, uint32_t index, char *buf, size_t cap)
+{
+    /* Ancestors below the world, outermost first. */
+    uint32_t chain[64];
+    size_t depth = 0;
+    for (uint32_t i = index; i != WK_NO_NODE && i != 0 && depth < 64; i = d->nodes[i].parent)
+        chain[depth++] = i;
+    if (depth == 0)
+        return (size_t)snprintf(buf, cap, "%s", d->nodes[0].name);
+    size_t len = 0;
+    for (size_t k = depth; k-- > 0;) {
+        int n = snprintf(buf ? buf + (len < cap ? len : cap) : NULL, len < cap ? cap - len : 0, "%s%s",
+                         k + 1 < depth ? "::" : "", d->nodes[chain[k]].name);
+        len += (size_t)(n > 0 ? n : 0);
+    }
+    return len;
+}

@@ -1,0 +1,93 @@
+/* read.c — wk_desc_read: picks the reader for a file or string by its
+ * extension and its root element, runs it, and resolves the poses. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "formats/xml.h"
+
+typedef int (*reader_fn)(wk_world_desc *d, const wk_read_desc *opts, const char *path, xmlDocPtr doc, wk_status *st);
+
+static const struct format_entry {
+    wk_format format;
+    const char *root;       /* root element */
+    const char *extensions; /* space separated, with a space at each end */
+    reader_fn read;
+} formats[] = {
+    {WK_FORMAT_SDF, "sdf", " sdf world ", wk__sdf_read},
+};
+
+/* Extensions any XML world may carry, whatever its root says. */
+static const char *const generic_extensions = " xml ";
+
+/* True when the extension (any case) is in the space-separated list. */
+static bool listed(const char *list, const char *ext)
+{
+    char key[32];
+    size_t n = strlen(ext);
+    if (n + 3 > sizeof key)
+        return false;
+    key[0] = ' ';
+    for (size_t i = 0; i < n; i++)
+        key[i + 1] = (char)tolower((unsigned char)ext[i]);
+    key[n + 1] = ' ';
+    key[n + 2] = '\0';
+    return strstr(list, key) != NULL;
+}
+
+/* Refuses a path whose extension no reader claims. */
+static int check_extension(const char *path, wk_status *st)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash : path, '.');
+    if (!dot)
+        return WK_OK; /* no extension: the root element decides */
+    if (listed(generic_extensions, dot + 1))
+        return WK_OK;
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (listed(formats[i].extensions, dot + 1))
+            return WK_OK;
+    return wk_fail(st, WK_UNSUPPORTED_FORMAT, "%s: unsupported format '%s' (worldkit reads SDFormat, URDF and MJCF)",
+                   path, dot + 1);
+}
+
+int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st)
+{
+    *out = NULL;
+    const char *path = desc->uri && desc->uri[0] ? desc->uri : NULL;
+    const char *text = path ? NULL : desc->resource_string;
+    if (!path && (!text || !text[0]))
+        return wk_fail(st, WK_NO_RESOURCE, "both the uri and the resource string are empty");
+    if (path && !strncmp(path, "file://", 7))
+        path += 7;
+    struct stat sb;
+    if (path && (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)))
+        return wk_fail(st, WK_NOT_FOUND, "%s: no such file", path);
+    int rc = path ? check_extension(path, st) : WK_OK;
+    if (rc)
+        return rc;
+    xmlDocPtr doc = wk__xml_parse(path, text, st);
+    if (!doc)
+        return st->code;
+    const char *root = (const char *)xmlDocGetRootElement(doc)->name;
+    const struct format_entry *f = NULL;
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(root, formats[i].root))
+            f = &formats[i];
+    wk_world_desc *d = NULL;
+    if (!f)
+        rc = wk_fail(st, WK_UNSUPPORTED_FORMAT, "%s: unsupported format: root element <%s>", path ? path : "<string>",
+                     root);
+    else if (!(d = wk__desc_new(f->format)))
+        rc = wk_fail(st, WK_NOMEM, "out of memory");
+    else if ((rc = f->read(d, desc, path, doc, st)) == WK_OK)
+        rc = wk__desc_resolve(d, st);
+    xmlFreeDoc(doc);
+    if (rc) {
+        wk_desc_free(d);
+        return rc;
+    }
+    *out = d;
+    return WK_OK;
+}

@@ -1,0 +1,673 @@
+/* sdf.c — the SDFormat reader (versions 1.4 to 1.11) into a description.
+ *
+ * One function per element kind reads the element's attributes and the
+ * children it understands; a table per kind lists the children it knows but
+ * keeps no data from (they are defined by the specification and change
+ * nothing worldkit models), so that anything else is reported as an
+ * unsupported element: a warning, or WK_UNSUPPORTED_ELEMENTS when the caller
+ * asked to fail on them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/assets.h"
+#include "formats/xml.h"
+
+typedef struct sdf_reader {
+    wk_world_desc *d;
+    const wk_read_desc *opts;
+    wk_status *st;
+    const char *file; /* in the arena; NULL for a string */
+    int minor;        /* 1.minor */
+    int include_depth;
+} sdf_reader;
+
+typedef int (*child_fn)(sdf_reader *r, xmlNodePtr el, uint32_t node);
+
+typedef struct child_rule {
+    const char *name;
+    child_fn read; /* NULL: known, nothing to keep */
+} child_rule;
+
+static const char *where(const sdf_reader *r)
+{
+    return r->file ? r->file : "<string>";
+}
+
+static int fail(sdf_reader *r, xmlNodePtr el, int code, const char *what)
+{
+    return wk_fail(r->st, code, "%s:%u: <%s>: %s", where(r), wk__xml_line(el), (const char *)el->name, what);
+}
+
+static int nomem(sdf_reader *r)
+{
+    return wk_fail(r->st, WK_NOMEM, "out of memory reading %s", where(r));
+}
+
+/* Reports an element or attribute worldkit does not read. */
+static int unsupported(sdf_reader *r, xmlNodePtr el, const char *attr)
+{
+    char path[256] = "";
+    size_t len = 0;
+    xmlNodePtr chain[32];
+    int depth = 0;
+    for (xmlNodePtr n = el; n && n->type == XML_ELEMENT_NODE && depth < 32; n = n->parent)
+        chain[depth++] = n;
+    while (depth-- > 0 && len < sizeof path)
+        len += (size_t)snprintf(path + len, sizeof path - len, "/%s", (const char *)chain[depth]->name);
+    if (r->opts->fail_on_unsupported_element)
+        return wk_fail(r->st, WK_UNSUPPORTED_ELEMENTS, "%s:%u: unsupported %s %s%s%s", where(r), wk__xml_line(el),
+                       attr ? "attribute" : "element", path, attr ? "@" : "", attr ? attr : "");
+    return wk__desc_warn(r->d, "%s:%u: ignored unsupported %s %s%s%s", where(r), wk__xml_line(el),
+                         attr ? "attribute" : "element", path, attr ? "@" : "", attr ? attr : "")
+               ? nomem(r)
+               : WK_OK;
+}
+
+/* Reads el's children by the rules; anything else is unsupported. */
+static int read_children(sdf_reader *r, xmlNodePtr el, uint32_t node, const child_rule *rules)
+{
+    for (xmlNodePtr c = wk__xml_first(el); c; c = wk__xml_next(c)) {
+        const child_rule *rule = rules;
+        while (rule->name && !wk__xml_is(c, rule->name))
+            rule++;
+        int rc = !rule->name ? unsupported(r, c, NULL) : rule->read ? rule->read(r, c, node) : WK_OK;
+        if (rc)
+            return rc;
+    }
+    return WK_OK;
+}
+
+/* Checks that el has no attributes but the allowed ones. */
+static int check_attrs(sdf_reader *r, xmlNodePtr el, const char *const *allowed)
+{
+    for (xmlAttrPtr a = el->properties; a; a = a->next) {
+        const char *const *ok = allowed;
+        while (*ok && strcmp(*ok, (const char *)a->name) != 0)
+            ok++;
+        if (!*ok) {
+            int rc = unsupported(r, el, (const char *)a->name);
+            if (rc)
+                return rc;
+        }
+    }
+    return WK_OK;
+}
+
+static int numbers(sdf_reader *r, xmlNodePtr el, double *out, int want)
+{
+    if (wk__xml_numbers(el, out, want) != want) {
+        char what[64];
+        snprintf(what, sizeof what, "expected %d finite number%s", want, want > 1 ? "s" : "");
+        return fail(r, el, WK_PARSE, what);
+    }
+    return WK_OK;
+}
+
+static int read_double(sdf_reader *r, xmlNodePtr el, double *out)
+{
+    return numbers(r, el, out, 1);
+}
+
+static int read_vec3(sdf_reader *r, xmlNodePtr el, wk_vec3 *out)
+{
+    double v[3];
+    int rc = numbers(r, el, v, 3);
+    if (rc == WK_OK)
+        *out = (wk_vec3){v[0], v[1], v[2]};
+    return rc;
+}
+
+static int read_bool(sdf_reader *r, xmlNodePtr el, bool *out)
+{
+    const char *t = wk__xml_text(r->d, el);
+    if (!t)
+        return nomem(r);
+    if (!strcmp(t, "true") || !strcmp(t, "1"))
+        *out = true;
+    else if (!strcmp(t, "false") || !strcmp(t, "0"))
+        *out = false;
+    else
+        return fail(r, el, WK_PARSE, "expected true, false, 1 or 0");
+    return WK_OK;
+}
+
+/* <pose> with @relative_to (@frame before 1.7), @degrees and
+ * @rotation_format: six numbers x y z roll pitch yaw, or seven x y z qx qy qz qw. */
+static int read_pose(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    static const char *const attrs[] = {"relative_to", "frame", "degrees", "rotation_format", NULL};
+    int rc = check_attrs(r, el, attrs);
+    if (rc)
+        return rc;
+    const char *format = wk__xml_attr(r->d, el, "rotation_format");
+    const char *degrees = wk__xml_attr(r->d, el, "degrees");
+    bool quat = format && !strcmp(format, "quat_xyzw");
+    if (format && !quat && strcmp(format, "euler_rpy"))
+        return fail(r, el, WK_PARSE, "rotation_format must be euler_rpy or quat_xyzw");
+    double v[7] = {0};
+    int n = wk__xml_numbers(el, v, 7);
+    if (n != 0 && n != (quat ? 7 : 6))
+        return fail(r, el, WK_PARSE, quat ? "expected 7 numbers: x y z qx qy qz qw" : "expected 6 numbers: x y z roll pitch yaw");
+    wk_pose pose = {{v[0], v[1], v[2]}, wk_quat_identity()};
+    if (quat && n) {
+        if (wk_quat_normalize((wk_quat){v[6], v[3], v[4], v[5]}, &pose.q))
+            return fail(r, el, WK_PARSE, "the quaternion is zero");
+    } else if (n) {
+        double k = degrees && !strcmp(degrees, "true") ? acos(-1.0) / 180.0 : 1.0;
+        pose.q = wk_quat_from_rpy(v[3] * k, v[4] * k, v[5] * k);
+    }
+    const char *rel = wk__xml_attr(r->d, el, "relative_to");
+    if (!rel && r->minor < 7)
+        rel = wk__xml_attr(r->d, el, "frame");
+    wk_node *nd = wk__desc_at(r->d, node);
+    nd->pose = pose;
+    nd->relative_to = rel && rel[0] ? rel : NULL;
+    return WK_OK;
+}
+
+/* Adds a child node for el, named by its @name (required). */
+static int add_named(sdf_reader *r, xmlNodePtr el, uint32_t parent, wk_node_kind kind, uint32_t *out)
+{
+    const char *name = wk__xml_attr(r->d, el, "name");
+    if (!name || !name[0])
+        return fail(r, el, WK_PARSE, "missing the name attribute");
+    *out = wk__desc_add(r->d, kind, parent, name, r->file, wk__xml_line(el));
+    return *out == WK_NO_NODE ? nomem(r) : WK_OK;
+}
+
+/* ---- geometry ---------------------------------------------------------- */
+
+static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    xmlNodePtr shape = wk__xml_first(el);
+    if (!shape)
+        return WK_OK; /* an empty geometry */
+    if (wk__xml_next(shape))
+        return fail(r, el, WK_PARSE, "holds more than one shape");
+    wk_geometry g = {.scale = {1, 1, 1}, .normal = {0, 0, 1}};
+    xmlNodePtr c;
+    int rc = WK_OK;
+    const char *name = (const char *)shape->name;
+    if (!strcmp(name, "box")) {
+        g.type = WK_GEOMETRY_BOX;
+        g.size = (wk_vec3){1, 1, 1};
+        if ((c = wk__xml_child(shape, "size")))
+            rc = read_vec3(r, c, &g.size);
+    } else if (!strcmp(name, "sphere")) {
+        g.type = WK_GEOMETRY_SPHERE;
+        g.radius = 1;
+        if ((c = wk__xml_child(shape, "radius")))
+            rc = read_double(r, c, &g.radius);
+    } else if (!strcmp(name, "cylinder") || !strcmp(name, "capsule")) {
+        g.type = name[1] == 'y' ? WK_GEOMETRY_CYLINDER : WK_GEOMETRY_CAPSULE;
+        g.radius = g.type == WK_GEOMETRY_CYLINDER ? 1 : 0.5;
+        g.length = 1;
+        if ((c = wk__xml_child(shape, "radius")))
+            rc = read_double(r, c, &g.radius);
+        if (rc == WK_OK && (c = wk__xml_child(shape, "length")))
+            rc = read_double(r, c, &g.length);
+    } else if (!strcmp(name, "ellipsoid")) {
+        g.type = WK_GEOMETRY_ELLIPSOID;
+        g.size = (wk_vec3){1, 1, 1};
+        if ((c = wk__xml_child(shape, "radii")))
+            rc = read_vec3(r, c, &g.size);
+    } else if (!strcmp(name, "plane")) {
+        g.type = WK_GEOMETRY_PLANE;
+        g.size = (wk_vec3){1, 1, 0};
+        double xy[2];
+        if ((c = wk__xml_child(shape, "normal")))
+            rc = read_vec3(r, c, &g.normal);
+        if (rc == WK_OK && (c = wk__xml_child(shape, "size")) && (rc = numbers(r, c, xy, 2)) == WK_OK)
+            g.size = (wk_vec3){xy[0], xy[1], 0};
+    } else if (!strcmp(name, "mesh") || !strcmp(name, "heightmap")) {
+        g.type = name[0] == 'm' ? WK_GEOMETRY_MESH : WK_GEOMETRY_HEIGHTMAP;
+        g.uri = wk__xml_text(r->d, wk__xml_child(shape, "uri"));
+        if (!g.uri || !g.uri[0])
+            return fail(r, shape, WK_PARSE, "needs a <uri>");
+        if ((c = wk__xml_child(shape, g.type == WK_GEOMETRY_MESH ? "scale" : "size")))
+            rc = read_vec3(r, c, g.type == WK_GEOMETRY_MESH ? &g.scale : &g.size);
+        if (rc == WK_OK && (c = wk__xml_child(shape, "submesh")))
+            g.submesh = wk__xml_text(r->d, wk__xml_child(c, "name"));
+        if (rc == WK_OK)
+            rc = wk__asset_resolve(r->d, r->opts, r->file, g.uri, g.type == WK_GEOMETRY_MESH, wk__xml_line(shape),
+                                   &g.path, r->st);
+    } else if (!strcmp(name, "polyline")) {
+        g.type = WK_GEOMETRY_POLYLINE;
+        size_t n = 0;
+        for (c = wk__xml_first(shape); c; c = wk__xml_next(c))
+            n += wk__xml_is(c, "point");
+        double *pts = wk__desc_alloc(r->d, (n ? n : 1) * 2 * sizeof *pts);
+        if (!pts)
+            return nomem(r);
+        g.points = pts;
+        for (c = wk__xml_first(shape); rc == WK_OK && c; c = wk__xml_next(c)) {
+            if (wk__xml_is(c, "point"))
+                rc = numbers(r, c, pts + 2 * g.point_count++, 2);
+            else if (wk__xml_is(c, "height"))
+                rc = read_double(r, c, &g.length);
+        }
+    } else if (!strcmp(name, "empty") || !strcmp(name, "image")) {
+        g.type = WK_GEOMETRY_NONE;
+    } else {
+        return unsupported(r, shape, NULL);
+    }
+    if (rc == WK_OK)
+        wk__desc_at(r->d, node)->shape.geometry = g;
+    return rc;
+}
+
+/* ---- links and what they hold ------------------------------------------ */
+
+static int read_inertial(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    wk_inertial in = {.present = true, .mass = 1, .pose = wk_pose_identity(), .ixx = 1, .iyy = 1, .izz = 1};
+    xmlNodePtr c;
+    int rc = WK_OK;
+    if ((c = wk__xml_child(el, "mass")))
+        rc = read_double(r, c, &in.mass);
+    if (rc == WK_OK && (c = wk__xml_child(el, "pose"))) {
+        /* Reuse the pose reader on a scratch node value. */
+        wk_node *nd = wk__desc_at(r->d, node);
+        wk_pose saved = nd->pose;
+        const char *saved_rel = nd->relative_to;
+        rc = read_pose(r, c, node);
+        nd = wk__desc_at(r->d, node);
+        in.pose = nd->pose;
+        nd->pose = saved;
+        nd->relative_to = saved_rel;
+    }
+    if (rc == WK_OK && (c = wk__xml_child(el, "inertia"))) {
+        static const char *const names[] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
+        double *slots[] = {&in.ixx, &in.ixy, &in.ixz, &in.iyy, &in.iyz, &in.izz};
+        for (int i = 0; rc == WK_OK && i < 6; i++) {
+            xmlNodePtr v = wk__xml_child(c, names[i]);
+            if (v)
+                rc = read_double(r, v, slots[i]);
+        }
+    }
+    if (rc == WK_OK)
+        wk__desc_at(r->d, node)->link.inertial = in;
+    return rc;
+}
+
+static const child_rule shape_rules[] = {
+    {"pose", read_pose},   {"geometry", read_geometry}, {"material", NULL},         {"cast_shadows", NULL},
+    {"laser_retro", NULL}, {"transparency", NULL},      {"meta", NULL},             {"plugin", NULL},
+    {"visibility_flags", NULL}, {"max_contacts", NULL}, {"surface", NULL},          {NULL, NULL},
+};
+
+static int read_shape(sdf_reader *r, xmlNodePtr el, uint32_t link, wk_node_kind kind)
+{
+    uint32_t node;
+    int rc = add_named(r, el, link, kind, &node);
+    return rc ? rc : read_children(r, el, node, shape_rules);
+}
+
+static int read_visual(sdf_reader *r, xmlNodePtr el, uint32_t link)
+{
+    return read_shape(r, el, link, WK_NODE_VISUAL);
+}
+
+static int read_collision(sdf_reader *r, xmlNodePtr el, uint32_t link)
+{
+    return read_shape(r, el, link, WK_NODE_COLLISION);
+}
+
+/* Sensors and lights keep their pose and type; their other children are
+ * defined by the specification and kept for later layers to read. */
+static int read_update_rate(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    return read_double(r, el, &wk__desc_at(r->d, node)->sensor.update_rate);
+}
+
+static int read_typed(sdf_reader *r, xmlNodePtr el, uint32_t parent, wk_node_kind kind)
+{
+    static const child_rule sensor_rules[] = {{"pose", read_pose}, {"update_rate", read_update_rate}, {NULL, NULL}};
+    uint32_t node;
+    int rc = add_named(r, el, parent, kind, &node);
+    if (rc)
+        return rc;
+    const char *type = wk__xml_attr(r->d, el, "type");
+    if (kind == WK_NODE_SENSOR)
+        wk__desc_at(r->d, node)->sensor.type = type;
+    else
+        wk__desc_at(r->d, node)->light.type = type;
+    for (xmlNodePtr c = wk__xml_first(el); c; c = wk__xml_next(c))
+        for (const child_rule *rule = sensor_rules; rule->name; rule++)
+            if (wk__xml_is(c, rule->name) && (kind == WK_NODE_SENSOR || rule->read == read_pose) &&
+                (rc = rule->read(r, c, node)))
+                return rc;
+    return WK_OK;
+}
+
+static int read_sensor(sdf_reader *r, xmlNodePtr el, uint32_t parent)
+{
+    return read_typed(r, el, parent, WK_NODE_SENSOR);
+}
+
+static int read_light(sdf_reader *r, xmlNodePtr el, uint32_t parent)
+{
+    return read_typed(r, el, parent, WK_NODE_LIGHT);
+}
+
+static const child_rule link_rules[] = {
+    {"pose", read_pose},         {"inertial", read_inertial},  {"visual", read_visual},
+    {"collision", read_collision}, {"sensor", read_sensor},    {"light", read_light},
+    {"gravity", NULL},           {"enable_wind", NULL},        {"self_collide", NULL},
+    {"kinematic", NULL},         {"must_be_base_link", NULL},  {"velocity_decay", NULL},
+    {"projector", NULL},         {"audio_sink", NULL},         {"audio_source", NULL},
+    {"battery", NULL},           {"particle_emitter", NULL},   {NULL, NULL},
+};
+
+static int read_link(sdf_reader *r, xmlNodePtr el, uint32_t model)
+{
+    uint32_t node;
+    int rc = add_named(r, el, model, WK_NODE_LINK, &node);
+    return rc ? rc : read_children(r, el, node, link_rules);
+}
+
+/* ---- joints ------------------------------------------------------------ */
+
+static const struct {
+    const char *name;
+    wk_joint_type type;
+} joint_types[] = {
+    {"fixed", WK_JOINT_FIXED},         {"revolute", WK_JOINT_REVOLUTE},   {"continuous", WK_JOINT_CONTINUOUS},
+    {"prismatic", WK_JOINT_PRISMATIC}, {"ball", WK_JOINT_BALL},           {"universal", WK_JOINT_UNIVERSAL},
+    {"screw", WK_JOINT_SCREW},         {"revolute2", WK_JOINT_REVOLUTE2}, {"gearbox", WK_JOINT_GEARBOX},
+};
+
+static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
+{
+    *axis = (wk_joint_axis){.present = true, .xyz = {0, 0, 1}, .lower = -INFINITY, .upper = INFINITY,
+                            .effort = INFINITY, .velocity = INFINITY};
+    xmlNodePtr c, lim;
+    int rc = WK_OK;
+    if ((c = wk__xml_child(el, "xyz"))) {
+        const char *in = wk__xml_attr(r->d, c, "expressed_in");
+        axis->expressed_in = in && in[0] ? in : NULL;
+        if ((rc = read_vec3(r, c, &axis->xyz)) == WK_OK && wk_vec3_norm(axis->xyz) == 0)
+            return fail(r, c, WK_PARSE, "the axis is zero");
+        if (rc == WK_OK)
+            axis->xyz = wk_vec3_scale(axis->xyz, 1 / wk_vec3_norm(axis->xyz));
+    }
+    if (rc == WK_OK && (lim = wk__xml_child(el, "limit"))) {
+        static const char *const names[] = {"lower", "upper", "effort", "velocity"};
+        double *slots[] = {&axis->lower, &axis->upper, &axis->effort, &axis->velocity};
+        for (int i = 0; rc == WK_OK && i < 4; i++)
+            if ((c = wk__xml_child(lim, names[i])))
+                rc = read_double(r, c, slots[i]);
+    }
+    if (rc == WK_OK && (lim = wk__xml_child(el, "dynamics"))) {
+        if ((c = wk__xml_child(lim, "damping")))
+            rc = read_double(r, c, &axis->damping);
+        if (rc == WK_OK && (c = wk__xml_child(lim, "friction")))
+            rc = read_double(r, c, &axis->friction);
+    }
+    return rc;
+}
+
+static int read_axis(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    return read_axis_into(r, el, &wk__desc_at(r->d, node)->joint.axis[0]);
+}
+
+static int read_axis2(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    return read_axis_into(r, el, &wk__desc_at(r->d, node)->joint.axis[1]);
+}
+
+static int read_joint_parent(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    const char *t = wk__xml_text(r->d, el);
+    return t ? (wk__desc_at(r->d, node)->joint.parent = t, WK_OK) : nomem(r);
+}
+
+static int read_joint_child(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    const char *t = wk__xml_text(r->d, el);
+    return t ? (wk__desc_at(r->d, node)->joint.child = t, WK_OK) : nomem(r);
+}
+
+static const child_rule joint_rules[] = {
+    {"pose", read_pose},    {"parent", read_joint_parent}, {"child", read_joint_child}, {"axis", read_axis},
+    {"axis2", read_axis2},  {"sensor", read_sensor},       {"physics", NULL},           {"gearbox_ratio", NULL},
+    {"gearbox_reference_body", NULL}, {"thread_pitch", NULL}, {"screw_thread_pitch", NULL}, {NULL, NULL},
+};
+
+static int read_joint(sdf_reader *r, xmlNodePtr el, uint32_t model)
+{
+    uint32_t node;
+    int rc = add_named(r, el, model, WK_NODE_JOINT, &node);
+    if (rc)
+        return rc;
+    const char *type = wk__xml_attr(r->d, el, "type");
+    size_t i = 0;
+    while (type && i < sizeof joint_types / sizeof joint_types[0] && strcmp(type, joint_types[i].name))
+        i++;
+    if (!type || i == sizeof joint_types / sizeof joint_types[0])
+        return fail(r, el, WK_PARSE, "type must be one of fixed, revolute, continuous, prismatic, ball, "
+                                     "universal, screw, revolute2, gearbox");
+    wk__desc_at(r->d, node)->joint.type = joint_types[i].type;
+    if ((rc = read_children(r, el, node, joint_rules)))
+        return rc;
+    const wk_node *j = wk__desc_at(r->d, node);
+    if (!j->joint.parent || !j->joint.child)
+        return fail(r, el, WK_PARSE, "needs a <parent> and a <child>");
+    return WK_OK;
+}
+
+/* ---- frames, models, includes ------------------------------------------ */
+
+static const child_rule frame_rules[] = {{"pose", read_pose}, {NULL, NULL}};
+
+static int read_frame(sdf_reader *r, xmlNodePtr el, uint32_t scope)
+{
+    uint32_t node;
+    int rc = add_named(r, el, scope, WK_NODE_FRAME, &node);
+    if (rc)
+        return rc;
+    const char *attached = wk__xml_attr(r->d, el, "attached_to");
+    wk__desc_at(r->d, node)->frame.attached_to = attached && attached[0] ? attached : NULL;
+    return read_children(r, el, node, frame_rules);
+}
+
+static int read_static(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    return read_bool(r, el, &wk__desc_at(r->d, node)->model.is_static);
+}
+
+static int read_self_collide(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    return read_bool(r, el, &wk__desc_at(r->d, node)->model.self_collide);
+}
+
+static int read_model(sdf_reader *r, xmlNodePtr el, uint32_t parent);
+static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent);
+
+static const child_rule model_rules[] = {
+    {"pose", read_pose},     {"static", read_static},   {"self_collide", read_self_collide}, {"link", read_link},
+    {"joint", read_joint},   {"frame", read_frame},     {"model", read_model},               {"include", read_include},
+    {"plugin", NULL},        {"gripper", NULL},         {"enable_wind", NULL},               {"allow_auto_disable", NULL},
+    {NULL, NULL},
+};
+
+/* Reads a <model> under parent; *out (when not NULL) gets its node. */
+static int read_model_as(sdf_reader *r, xmlNodePtr el, uint32_t parent, uint32_t *out)
+{
+    uint32_t node;
+    int rc = add_named(r, el, parent, WK_NODE_MODEL, &node);
+    if (rc)
+        return rc;
+    wk_node *m = wk__desc_at(r->d, node);
+    m->model.canonical_link = wk__xml_attr(r->d, el, "canonical_link");
+    m->model.placement_frame = wk__xml_attr(r->d, el, "placement_frame");
+    if (out)
+        *out = node;
+    return read_children(r, el, node, model_rules);
+}
+
+static int read_model(sdf_reader *r, xmlNodePtr el, uint32_t parent)
+{
+    return read_model_as(r, el, parent, NULL);
+}
+
+static int read_sdf_version(sdf_reader *r, xmlNodePtr root);
+
+/* <include>: reads the model file the uri names and places it under parent,
+ * with the include's name, pose, static and placement_frame overriding the
+ * file's. */
+static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent)
+{
+    if (r->include_depth >= 16)
+        return fail(r, el, WK_PARSE, "includes nest deeper than 16 levels");
+    const char *uri = wk__xml_text(r->d, wk__xml_child(el, "uri"));
+    if (!uri || !uri[0])
+        return fail(r, el, WK_PARSE, "needs a <uri>");
+    const char *path = NULL;
+    int rc = wk__model_resolve(r->d, r->opts, r->file, uri, wk__xml_line(el), &path, r->st);
+    if (rc || !path)
+        return rc; /* missing and ignored: a warning is recorded */
+    xmlDocPtr doc = wk__xml_parse(path, NULL, r->st);
+    if (!doc)
+        return r->st->code;
+    sdf_reader inner = *r;
+    inner.file = path;
+    inner.include_depth++;
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    xmlNodePtr model = wk__xml_child(root, "model");
+    uint32_t node = WK_NO_NODE;
+    rc = !wk__xml_is(root, "sdf") || !model ? fail(&inner, root, WK_PARSE, "an included file must hold an <sdf><model>")
+                                            : read_sdf_version(&inner, root);
+    if (rc == WK_OK)
+        rc = read_model_as(&inner, model, parent, &node);
+    if (rc == WK_OK) {
+        wk_node *m = wk__desc_at(r->d, node);
+        const char *name = wk__xml_text(r->d, wk__xml_child(el, "name"));
+        const char *placement = wk__xml_text(r->d, wk__xml_child(el, "placement_frame"));
+        if (name && name[0])
+            m->name = name;
+        if (placement && placement[0])
+            m->model.placement_frame = placement;
+        xmlNodePtr c;
+        if ((c = wk__xml_child(el, "pose")))
+            rc = read_pose(r, c, node);
+        else
+            wk__desc_at(r->d, node)->relative_to = NULL; /* the file's pose is relative to its own world */
+        if (rc == WK_OK && (c = wk__xml_child(el, "static")))
+            rc = read_static(r, c, node);
+    }
+    xmlFreeDoc(doc);
+    return rc;
+}
+
+/* ---- worlds, levels and performers ------------------------------------- */
+
+static int read_box_size(sdf_reader *r, xmlNodePtr el, wk_vec3 *size)
+{
+    xmlNodePtr box = wk__xml_child(wk__xml_child(el, "geometry"), "box");
+    xmlNodePtr s = wk__xml_child(box, "size");
+    if (!s)
+        return fail(r, el, WK_PARSE, "needs <geometry><box><size>");
+    return read_vec3(r, s, size);
+}
+
+/* The level and performer elements of the gz::sim plugin (seed 003). */
+static int read_region(sdf_reader *r, xmlNodePtr el, uint32_t world, wk_node_kind kind)
+{
+    uint32_t node;
+    int rc = add_named(r, el, world, kind, &node);
+    if (rc == WK_OK)
+        rc = read_box_size(r, el, &wk__desc_at(r->d, node)->region.size);
+    size_t n = 0;
+    for (xmlNodePtr c = wk__xml_first(el); c; c = wk__xml_next(c))
+        n += wk__xml_is(c, "ref");
+    if (rc == WK_OK && (kind == WK_NODE_PERFORMER ? n != 1 : n == 0))
+        return fail(r, el, WK_PARSE, kind == WK_NODE_PERFORMER ? "needs exactly one <ref>" : "needs at least one <ref>");
+    const char **refs = wk__desc_alloc(r->d, (n ? n : 1) * sizeof *refs);
+    if (!refs)
+        return nomem(r);
+    size_t k = 0;
+    for (xmlNodePtr c = wk__xml_first(el); rc == WK_OK && c; c = wk__xml_next(c)) {
+        if (wk__xml_is(c, "ref") && !(refs[k++] = wk__xml_text(r->d, c)))
+            rc = nomem(r);
+        else if (wk__xml_is(c, "pose"))
+            rc = read_pose(r, c, node);
+        else if (wk__xml_is(c, "buffer"))
+            rc = read_double(r, c, &wk__desc_at(r->d, node)->region.buffer);
+        else if (!wk__xml_is(c, "ref") && !wk__xml_is(c, "geometry"))
+            rc = unsupported(r, c, NULL);
+    }
+    if (rc == WK_OK) {
+        wk_node *nd = wk__desc_at(r->d, node);
+        nd->region.refs = refs;
+        nd->region.ref_count = k;
+        if (kind == WK_NODE_LEVEL)
+            nd->pose.q = wk_quat_identity(); /* a level's orientation is ignored */
+    }
+    return rc;
+}
+
+static int read_world_plugin(sdf_reader *r, xmlNodePtr el, uint32_t world)
+{
+    const char *name = wk__xml_attr(r->d, el, "name");
+    bool sim = name && (!strcmp(name, "gz::sim") || !strcmp(name, "ignition::gazebo"));
+    for (xmlNodePtr c = sim ? wk__xml_first(el) : NULL; c; c = wk__xml_next(c)) {
+        int rc = wk__xml_is(c, "level")       ? read_region(r, c, world, WK_NODE_LEVEL)
+                 : wk__xml_is(c, "performer") ? read_region(r, c, world, WK_NODE_PERFORMER)
+                                              : WK_OK;
+        if (rc)
+            return rc;
+    }
+    return WK_OK;
+}
+
+static int read_actor(sdf_reader *r, xmlNodePtr el, uint32_t world)
+{
+    uint32_t node;
+    int rc = add_named(r, el, world, WK_NODE_ACTOR, &node);
+    xmlNodePtr pose = rc ? NULL : wk__xml_child(el, "pose");
+    return pose ? read_pose(r, pose, node) : rc;
+}
+
+static const child_rule world_rules[] = {
+    {"model", read_model},     {"include", read_include},     {"frame", read_frame},
+    {"light", read_light},     {"actor", read_actor},         {"plugin", read_world_plugin},
+    {"physics", NULL},         {"gravity", NULL},             {"magnetic_field", NULL},
+    {"spherical_coordinates", NULL}, {"scene", NULL},         {"atmosphere", NULL},
+    {"wind", NULL},            {"gui", NULL},                 {"audio", NULL},
+    {"state", NULL},           {"population", NULL},          {"road", NULL},
+    {NULL, NULL},
+};
+
+static int read_sdf_version(sdf_reader *r, xmlNodePtr root)
+{
+    const char *version = wk__xml_attr(r->d, root, "version");
+    int major = 0, minor = -1;
+    if (!version || sscanf(version, "%d.%d", &major, &minor) != 2)
+        return fail(r, root, WK_PARSE, "needs a version attribute such as \"1.9\"");
+    if (major != 1 || minor < 4 || minor > 11)
+        return fail(r, root, WK_UNSUPPORTED_FORMAT, "worldkit reads SDFormat versions 1.4 to 1.11");
+    r->minor = minor;
+    return WK_OK;
+}
+
+int wk__sdf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, xmlDocPtr doc, wk_status *st)
+{
+    sdf_reader r = {.d = d, .opts = opts, .st = st, .file = wk__desc_strdup(d, path)};
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    int rc = read_sdf_version(&r, root);
+    xmlNodePtr world = rc ? NULL : wk__xml_child(root, "world");
+    xmlNodePtr model = rc ? NULL : wk__xml_child(root, "model");
+    if (rc == WK_OK && !world && !model)
+        rc = fail(&r, root, WK_PARSE, "holds neither a <world> nor a <model>");
+    const char *name = world ? wk__xml_attr(d, world, "name") : "default";
+    uint32_t w = rc ? WK_NO_NODE : wk__desc_add(d, WK_NODE_WORLD, WK_NO_NODE, name, r.file, wk__xml_line(world ? world : root));
+    if (rc == WK_OK && w == WK_NO_NODE)
+        rc = nomem(&r);
+    if (rc == WK_OK)
+        rc = world ? read_children(&r, world, w, world_rules) : read_model(&r, model, w);
+    return rc;
+}

@@ -1,0 +1,129 @@
+/* xml.c — libxml2 helpers shared by the SDFormat, URDF and MJCF readers. */
+#include "formats/xml.h"
+
+#include <libxml/parser.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* No network, no entity substitution (so no external entities and no entity
+ * expansion bombs), no DTD loading; libxml2's default depth and size limits
+ * stay on because XML_PARSE_HUGE is not given. */
+#define PARSE_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR | XML_PARSE_NOCDATA)
+
+xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_status *st)
+{
+    xmlParserCtxtPtr ctx = xmlNewParserCtxt();
+    if (!ctx) {
+        wk_fail(st, WK_NOMEM, "out of memory parsing XML");
+        return NULL;
+    }
+    xmlDocPtr doc = text ? xmlCtxtReadMemory(ctx, text, (int)strlen(text), path ? path : "<string>", NULL, PARSE_OPTIONS)
+                         : xmlCtxtReadFile(ctx, path, NULL, PARSE_OPTIONS);
+    if (!doc || !xmlDocGetRootElement(doc)) {
+        const xmlError *e = xmlCtxtGetLastError(ctx);
+        if (e && e->message) {
+            size_t len = strlen(e->message);
+            while (len && (e->message[len - 1] == '\n'))
+                len--;
+            wk_fail(st, WK_PARSE, "%s:%d: %.*s", path ? path : "<string>", e->line, (int)len, e->message);
+        } else {
+            wk_fail(st, WK_PARSE, "%s: not an XML document", path ? path : "<string>");
+        }
+        xmlFreeDoc(doc);
+        doc = NULL;
+    }
+    xmlFreeParserCtxt(ctx);
+    return doc;
+}
+
+static xmlNodePtr skip_to_element(xmlNodePtr n)
+{
+    while (n && n->type != XML_ELEMENT_NODE)
+        n = n->next;
+    return n;
+}
+
+xmlNodePtr wk__xml_first(xmlNodePtr n)
+{
+    return n ? skip_to_element(n->children) : NULL;
+}
+
+xmlNodePtr wk__xml_next(xmlNodePtr n)
+{
+    return n ? skip_to_element(n->next) : NULL;
+}
+
+bool wk__xml_is(xmlNodePtr n, const char *name)
+{
+    return n && xmlStrcmp(n->name, (const xmlChar *)name) == 0;
+}
+
+xmlNodePtr wk__xml_child(xmlNodePtr n, const char *name)
+{
+    for (xmlNodePtr c = wk__xml_first(n); c; c = wk__xml_next(c))
+        if (wk__xml_is(c, name))
+            return c;
+    return NULL;
+}
+
+uint32_t wk__xml_line(xmlNodePtr n)
+{
+    long line = xmlGetLineNo(n);
+    return line > 0 ? (uint32_t)line : 0;
+}
+
+const char *wk__xml_attr(wk_world_desc *d, xmlNodePtr n, const char *name)
+{
+    xmlChar *v = n ? xmlGetProp(n, (const xmlChar *)name) : NULL;
+    if (!v)
+        return NULL;
+    const char *copy = wk__desc_strdup(d, (const char *)v);
+    xmlFree(v);
+    return copy;
+}
+
+/* Text with surrounding whitespace trimmed. */
+const char *wk__xml_text(wk_world_desc *d, xmlNodePtr n)
+{
+    xmlChar *v = n ? xmlNodeGetContent(n) : NULL;
+    if (!v)
+        return NULL;
+    const char *s = (const char *)v, *e = s + strlen(s);
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+        s++;
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+        e--;
+    char *copy = wk__desc_alloc(d, (size_t)(e - s) + 1);
+    if (copy) {
+        memcpy(copy, s, (size_t)(e - s));
+        copy[e - s] = '\0';
+    }
+    xmlFree(v);
+    return copy;
+}
+
+int wk__xml_numbers(xmlNodePtr n, double *out, int max)
+{
+    xmlChar *v = xmlNodeGetContent(n);
+    if (!v)
+        return 0;
+    const char *s = (const char *)v;
+    int count = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+            s++;
+        if (!*s)
+            break;
+        char *end;
+        double x = strtod(s, &end);
+        if (end == s || !isfinite(x) || count == max) {
+            count = -1;
+            break;
+        }
+        out[count++] = x;
+        s = end;
+    }
+    xmlFree(v);
+    return count;
+}

@@ -1,0 +1,31 @@
+/* xml.h — small helpers over libxml2 shared by the XML readers: safe
+ * parsing, element iteration, typed text and attribute values with errors
+ * that name file:line and the element. */
+#ifndef WK_FORMATS_XML_H
+#define WK_FORMATS_XML_H
+
+#include <libxml/tree.h>
+
+#include "formats/desc_internal.h"
+
+/* Parses a file (text NULL) or a string, refusing network access and
+ * leaving entities unexpanded. NULL with st filled on failure. */
+xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_status *st);
+
+/* The element children of n, one after another: for (c = first; c; c = next). */
+xmlNodePtr wk__xml_first(xmlNodePtr n);
+xmlNodePtr wk__xml_next(xmlNodePtr n);
+/* The first element child named name, or NULL. */
+xmlNodePtr wk__xml_child(xmlNodePtr n, const char *name);
+bool wk__xml_is(xmlNodePtr n, const char *name);
+uint32_t wk__xml_line(xmlNodePtr n);
+
+/* Attribute or text copied into the description's arena; NULL when absent. */
+const char *wk__xml_attr(wk_world_desc *d, xmlNodePtr n, const char *name);
+const char *wk__xml_text(wk_world_desc *d, xmlNodePtr n);
+
+/* Parses up to max whitespace-separated numbers of n's text into out; returns
+ * how many, or -1 when a token is not a finite number. */
+int wk__xml_numbers(xmlNodePtr n, double *out, int max);
+
+#endif
