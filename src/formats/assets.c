@@ -158,14 +158,12 @@ static bool config_sdf(wk_world_desc *d, const char *dir, char *out, size_t cap)
     if (!doc)
         return false;
     const char *best = NULL;
-    double best_version = -1;
+    int best_minor = -1;
     for (xmlNodePtr c = wk__xml_first(xmlDocGetRootElement(doc)); c; c = wk__xml_next(c)) {
-        if (!wk__xml_is(c, "sdf"))
-            continue;
-        const char *v = wk__xml_attr(d, c, "version");
-        double version = v ? atof(v) : 0;
-        if (version <= 1.11 + 1e-9 && version > best_version) {
-            best_version = version;
+        const char *v = wk__xml_is(c, "sdf") ? wk__xml_attr(d, c, "version") : NULL;
+        int major, minor;
+        if (v && sscanf(v, "%d.%d", &major, &minor) == 2 && major == 1 && minor <= 11 && minor > best_minor) {
+            best_minor = minor;
             best = wk__xml_text(d, c);
         }
     }
