@@ -20,7 +20,14 @@ xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_status *st)
     }
     xmlDocPtr doc = text ? xmlCtxtReadMemory(ctx, text, (int)strlen(text), path ? path : "<string>", NULL, PARSE_OPTIONS)
                          : xmlCtxtReadFile(ctx, path, NULL, PARSE_OPTIONS);
-    if (!doc || !xmlDocGetRootElement(doc)) {
+    if (doc && (doc->intSubset || doc->extSubset)) {
+        /* World files need no DTD, and a DTD's entities are the door to
+         * external-entity reads and expansion bombs: refuse them all. */
+        wk_fail(st, WK_PARSE, "%s:%ld: a DOCTYPE is not allowed in a world file", path ? path : "<string>",
+                xmlGetLineNo((xmlNodePtr)(doc->intSubset ? doc->intSubset : doc->extSubset)));
+        xmlFreeDoc(doc);
+        doc = NULL;
+    } else if (!doc || !xmlDocGetRootElement(doc)) {
         const xmlError *e = xmlCtxtGetLastError(ctx);
         if (e && e->message) {
             size_t len = strlen(e->message);

@@ -1,0 +1,269 @@
+/* test_sdf.c — the SDFormat reader's failures and options: every result
+ * code of LoadWorld, messages naming file:line and element, warnings for
+ * what is ignored, and hostile input (DOCTYPEs, paths outside the allowed
+ * folders). Poses themselves are checked against libsdformat by the oracle
+ * test. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "worldkit/wk_formats.h"
+#include "wk_test.h"
+
+/* Reads a string with the given options; returns the code, keeps the status. */
+static int read_string(const char *text, bool fail_unsupported, bool ignore_assets, wk_status *st, wk_world_desc **out)
+{
+    wk_world_desc *d = NULL;
+    int rc = wk_desc_read(&(wk_read_desc){.resource_string = text,
+                                          .fail_on_unsupported_element = fail_unsupported,
+                                          .ignore_missing_or_unsupported_assets = ignore_assets},
+                          &d, st);
+    if (out)
+        *out = d;
+    else
+        wk_desc_free(d);
+    return rc;
+}
+
+#define WORLD(body) "<?xml version='1.0'?>\n<sdf version='1.9'>\n<world name='w'>\n" body "</world>\n</sdf>\n"
+
+static void check_message(const wk_status *st, const char *needle)
+{
+    if (!CHECK(strstr(st->message, needle) != NULL))
+        fprintf(stderr, "    message: %s\n    wanted:  %s\n", st->message, needle);
+}
+
+static void no_resource(void)
+{
+    wk_status st = {0};
+    wk_world_desc *d = (wk_world_desc *)1;
+    CHECK_INT(wk_desc_read(&(wk_read_desc){0}, &d, &st), ==, WK_NO_RESOURCE);
+    CHECK(d == NULL);
+    CHECK_INT(wk_desc_read(&(wk_read_desc){.uri = "", .resource_string = ""}, &d, &st), ==, WK_NO_RESOURCE);
+}
+
+static void unsupported_format(void)
+{
+    wk_status st = {0};
+    CHECK_INT(read_string("<usd><stage/></usd>", false, false, &st, NULL), ==, WK_UNSUPPORTED_FORMAT);
+    check_message(&st, "<usd>");
+    char dir[] = "/tmp/wk_test_XXXXXX", path[64];
+    REQUIRE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/stage.usda", dir);
+    FILE *f = fopen(path, "w");
+    REQUIRE(f);
+    fputs("#usda 1.0\n", f);
+    fclose(f);
+    wk_world_desc *d = NULL;
+    CHECK_INT(wk_desc_read(&(wk_read_desc){.uri = path}, &d, &st), ==, WK_UNSUPPORTED_FORMAT);
+    check_message(&st, "usda");
+    unlink(path);
+    rmdir(dir);
+    CHECK_INT(read_string("<sdf version='2.0'><world name='w'/></sdf>", false, false, &st, NULL), ==,
+              WK_UNSUPPORTED_FORMAT);
+    CHECK_INT(read_string("<sdf version='1.3'><world name='w'/></sdf>", false, false, &st, NULL), ==,
+              WK_UNSUPPORTED_FORMAT);
+    CHECK_INT(wk_desc_read(&(wk_read_desc){.uri = "/no/such/world.sdf"}, &d, &st), ==, WK_NOT_FOUND);
+    check_message(&st, "/no/such/world.sdf");
+}
+
+static void parse_errors_name_line_and_element(void)
+{
+    wk_status st = {0};
+    CHECK_INT(read_string("<sdf version='1.9'><world name='w'>\n<model name='m'>\n</world></sdf>", false, false, &st,
+                          NULL),
+              ==, WK_PARSE);
+    check_message(&st, "<string>:3");
+    CHECK_INT(read_string(WORLD("<model name='m'><link name='l'>\n<pose>1 2 3</pose></link></model>\n"), false, false,
+                          &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "<string>:5: <pose>: expected 6 numbers");
+    CHECK_INT(read_string(WORLD("<model name='m'><link name='l'><pose>1 2 3 nan 0 0</pose></link></model>\n"), false,
+                          false, &st, NULL),
+              ==, WK_PARSE);
+    CHECK_INT(read_string(WORLD("<model><link name='l'/></model>\n"), false, false, &st, NULL), ==, WK_PARSE);
+    check_message(&st, "missing the name attribute");
+    CHECK_INT(read_string(WORLD("<model name='m'><link name='a'/><link name='b'/>\n"
+                                "<joint name='j' type='hinge'><parent>a</parent><child>b</child></joint></model>\n"),
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "<joint>: type must be one of");
+}
+
+static void frame_errors(void)
+{
+    wk_status st = {0};
+    CHECK_INT(read_string(WORLD("<model name='m'><link name='l'><pose relative_to='nowhere'>0 0 0 0 0 0</pose>"
+                                "</link></model>\n"),
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "link m::l: no frame named 'nowhere'");
+    CHECK_INT(read_string(WORLD("<model name='m'><link name='l'/>\n<frame name='a' attached_to='b'/>\n"
+                                "<frame name='b' attached_to='a'/></model>\n"),
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "depends on itself");
+    CHECK_INT(read_string(WORLD("<model name='m'><link name='a'/><link name='b'/>\n"
+                                "<joint name='j' type='fixed'><parent>a</parent><child>ghost</child></joint></model>\n"),
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "'ghost'");
+}
+
+static void unsupported_elements(void)
+{
+    const char *text = WORLD("<model name='m'><link name='l'>\n<bogus/>\n</link>\n<pose shiny='yes'>0 0 0 0 0 0</pose>"
+                             "</model>\n");
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    CHECK_INT(read_string(text, false, false, &st, &d), ==, WK_OK);
+    REQUIRE(d);
+    CHECK_INT(wk_desc_warning_count(d), ==, 2);
+    CHECK(strstr(wk_desc_warning(d, 0), "/sdf/world/model/link/bogus") != NULL);
+    CHECK(strstr(wk_desc_warning(d, 0), "<string>:5") != NULL);
+    CHECK(strstr(wk_desc_warning(d, 1), "pose@shiny") != NULL);
+    wk_desc_free(d);
+    CHECK_INT(read_string(text, true, false, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:5: unsupported element /sdf/world/model/link/bogus");
+}
+
+/* A world in a fresh folder with a mesh file beside it. */
+typedef struct sandbox {
+    char dir[64];
+    char world[128];
+} sandbox;
+
+static bool sandbox_new(sandbox *s, const char *mesh_name, const char *mesh_uri)
+{
+    snprintf(s->dir, sizeof s->dir, "/tmp/wk_assets_XXXXXX");
+    if (!mkdtemp(s->dir))
+        return false;
+    char mesh[160];
+    snprintf(mesh, sizeof mesh, "%s/%s", s->dir, mesh_name);
+    FILE *f = fopen(mesh, "w");
+    if (!f)
+        return false;
+    fputs("solid x\nendsolid x\n", f);
+    fclose(f);
+    snprintf(s->world, sizeof s->world, "%s/world.sdf", s->dir);
+    f = fopen(s->world, "w");
+    if (!f)
+        return false;
+    fprintf(f, WORLD("<model name='m'><link name='l'><visual name='v'><geometry><mesh><uri>%s</uri></mesh>"
+                     "</geometry></visual></link></model>\n"),
+            mesh_uri);
+    fclose(f);
+    return true;
+}
+
+static void sandbox_free(const sandbox *s, const char *mesh_name)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/%s", s->dir, mesh_name);
+    unlink(path);
+    unlink(s->world);
+    rmdir(s->dir);
+}
+
+static int read_file(const char *path, bool ignore_assets, wk_status *st, wk_world_desc **out)
+{
+    *out = NULL;
+    return wk_desc_read(&(wk_read_desc){.uri = path, .ignore_missing_or_unsupported_assets = ignore_assets}, out, st);
+}
+
+static void assets(void)
+{
+    sandbox s;
+    wk_status st = {0};
+    wk_world_desc *d;
+    REQUIRE(sandbox_new(&s, "arm.stl", "arm.stl"));
+    CHECK_INT(read_file(s.world, false, &st, &d), ==, WK_OK);
+    REQUIRE(d);
+    const wk_node *v = wk_desc_node(d, 3);
+    REQUIRE(v && v->kind == WK_NODE_VISUAL);
+    CHECK(v->shape.geometry.path && strstr(v->shape.geometry.path, "/arm.stl"));
+    wk_desc_free(d);
+    sandbox_free(&s, "arm.stl");
+
+    REQUIRE(sandbox_new(&s, "arm.stl", "model://nowhere/arm.stl"));
+    CHECK_INT(read_file(s.world, false, &st, &d), ==, WK_MISSING_ASSETS);
+    check_message(&st, "world.sdf:4: asset model://nowhere/arm.stl: not found");
+    CHECK_INT(read_file(s.world, true, &st, &d), ==, WK_OK);
+    CHECK_INT(wk_desc_warning_count(d), ==, 1);
+    wk_desc_free(d);
+    sandbox_free(&s, "arm.stl");
+
+    REQUIRE(sandbox_new(&s, "arm.xyz", "arm.xyz"));
+    CHECK_INT(read_file(s.world, false, &st, &d), ==, WK_UNSUPPORTED_ASSETS);
+    check_message(&st, "arm.xyz");
+    CHECK_INT(read_file(s.world, true, &st, &d), ==, WK_OK);
+    wk_desc_free(d);
+    sandbox_free(&s, "arm.xyz");
+
+    /* A file outside the world's folder and the resource path is refused. */
+    REQUIRE(sandbox_new(&s, "arm.stl", "/etc/hostname"));
+    CHECK_INT(read_file(s.world, false, &st, &d), ==, WK_MISSING_ASSETS);
+    check_message(&st, "outside");
+    sandbox_free(&s, "arm.stl");
+    REQUIRE(sandbox_new(&s, "arm.stl", "../../etc/hostname"));
+    CHECK_INT(read_file(s.world, false, &st, &d), ==, WK_MISSING_ASSETS);
+    sandbox_free(&s, "arm.stl");
+}
+
+static void doctype_refused(void)
+{
+    wk_status st = {0};
+    CHECK_INT(read_string("<?xml version='1.0'?>\n<!DOCTYPE sdf [<!ENTITY x SYSTEM 'file:///etc/passwd'>]>\n"
+                          "<sdf version='1.9'><world name='&x;'/></sdf>",
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    CHECK(strstr(st.message, "/etc/passwd") == NULL || strstr(st.message, "root:") == NULL);
+    CHECK_INT(read_string("<?xml version='1.0'?>\n<!DOCTYPE lolz [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;'>]>\n"
+                          "<sdf version='1.9'><world name='&b;'/></sdf>",
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "<string>:2: a DOCTYPE is not allowed");
+}
+
+static void levels_and_performers(void)
+{
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    CHECK_INT(read_string(WORLD("<plugin name='gz::sim' filename='dummy'>\n"
+                                "<level name='L'><pose>1 2 3 0 0 1</pose><geometry><box><size>4 5 6</size></box>"
+                                "</geometry><buffer>2</buffer><ref>a</ref><ref>b</ref></level>\n"
+                                "<performer name='p'><ref>r</ref><geometry><box><size>1 1 1</size></box></geometry>"
+                                "</performer></plugin>\n"),
+                          false, false, &st, &d),
+              ==, WK_OK);
+    REQUIRE(d);
+    const wk_node *level = wk_desc_node(d, 1), *perf = wk_desc_node(d, 2);
+    REQUIRE(level && perf);
+    CHECK_INT(level->kind, ==, WK_NODE_LEVEL);
+    CHECK_NEAR(level->world.p.z, 3, 0);
+    CHECK_NEAR(level->world.q.w, 1, 0); /* orientation ignored */
+    CHECK_NEAR(level->region.size.y, 5, 0);
+    CHECK_NEAR(level->region.buffer, 2, 0);
+    CHECK_INT(level->region.ref_count, ==, 2);
+    CHECK_STR(level->region.refs[1], "b");
+    CHECK_INT(perf->kind, ==, WK_NODE_PERFORMER);
+    CHECK_STR(perf->region.refs[0], "r");
+    wk_desc_free(d);
+    CHECK_INT(read_string(WORLD("<plugin name='gz::sim' filename='dummy'><performer name='p'><ref>a</ref><ref>b</ref>"
+                                "<geometry><box><size>1 1 1</size></box></geometry></performer></plugin>\n"),
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "exactly one <ref>");
+}
+
+static const wk_test_case cases[] = {
+    {"no_resource", no_resource},
+    {"unsupported_format", unsupported_format},
+    {"parse_errors_name_line_and_element", parse_errors_name_line_and_element},
+    {"frame_errors", frame_errors},
+    {"unsupported_elements", unsupported_elements},
+    {"assets", assets},
+    {"doctype_refused", doctype_refused},
+    {"levels_and_performers", levels_and_performers},
+};
+WK_TEST_MAIN(cases)
