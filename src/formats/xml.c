@@ -23,8 +23,7 @@ xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_status *st)
     if (doc && (doc->intSubset || doc->extSubset)) {
         /* World files need no DTD, and a DTD's entities are the door to
          * external-entity reads and expansion bombs: refuse them all. */
-        wk_fail(st, WK_PARSE, "%s:%ld: a DOCTYPE is not allowed in a world file", path ? path : "<string>",
-                xmlGetLineNo((xmlNodePtr)(doc->intSubset ? doc->intSubset : doc->extSubset)));
+        wk_fail(st, WK_PARSE, "%s: a DOCTYPE is not allowed in a world file", path ? path : "<string>");
         xmlFreeDoc(doc);
         doc = NULL;
     } else if (!doc || !xmlDocGetRootElement(doc)) {

@@ -222,7 +222,7 @@ static void doctype_refused(void)
                           "<sdf version='1.9'><world name='&b;'/></sdf>",
                           false, false, &st, NULL),
               ==, WK_PARSE);
-    check_message(&st, "<string>:2: a DOCTYPE is not allowed");
+    check_message(&st, "<string>: a DOCTYPE is not allowed");
 }
 
 static void levels_and_performers(void)
