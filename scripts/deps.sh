@@ -7,7 +7,7 @@ packages=(
   gcc g++ make cmake ninja-build pkg-config
   protobuf-c-compiler libprotobuf-c-dev
   libxml2-dev
-  libsdformat-dev liburdfdom-dev libmujoco-dev
+  libsdformat-dev liburdfdom-dev libmujoco-dev libqhull-dev
 )
 
 missing=()

@@ -35,5 +35,6 @@ int wk__desc_resolve(wk_world_desc *d, wk_status *st);
 /* The readers: each fills d from a parsed document (path NULL for a string). */
 typedef struct _xmlDoc *wk__xml_doc;
 int wk__sdf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, wk__xml_doc doc, wk_status *st);
+int wk__urdf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, wk__xml_doc doc, wk_status *st);
 
 #endif

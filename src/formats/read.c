@@ -16,6 +16,7 @@ static const struct format_entry {
     reader_fn read;
 } formats[] = {
     {WK_FORMAT_SDF, "sdf", " sdf world ", wk__sdf_read},
+    {WK_FORMAT_URDF, "robot", " urdf ", wk__urdf_read},
 };
 
 /* Extensions any XML world may carry, whatever its root says. */

@@ -9,7 +9,8 @@
 /* No network, no entity substitution (so no external entities and no entity
  * expansion bombs), no DTD loading; libxml2's default depth and size limits
  * stay on because XML_PARSE_HUGE is not given. */
-#define PARSE_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR | XML_PARSE_NOCDATA)
+#define PARSE_OPTIONS \
+    (XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR | XML_PARSE_NOCDATA | XML_PARSE_COMPACT | XML_PARSE_NOBLANKS)
 
 xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_status *st)
 {
@@ -79,12 +80,27 @@ uint32_t wk__xml_line(xmlNodePtr n)
     return line > 0 ? (uint32_t)line : 0;
 }
 
+/* The text of a node holding one plain text child, read in place; NULL for
+ * anything else (several children, entity references), which takes the
+ * general, allocating path. Most world files are all the simple case. */
+static const char *direct_text(xmlNodePtr n)
+{
+    xmlNodePtr c = n->children;
+    if (!c)
+        return "";
+    return !c->next && c->type == XML_TEXT_NODE ? (const char *)c->content : NULL;
+}
+
 const char *wk__xml_attr(wk_world_desc *d, xmlNodePtr n, const char *name)
 {
-    xmlChar *v = n ? xmlGetProp(n, (const xmlChar *)name) : NULL;
-    if (!v)
+    xmlAttrPtr a = n ? xmlHasProp(n, (const xmlChar *)name) : NULL;
+    if (!a)
         return NULL;
-    const char *copy = wk__desc_strdup(d, (const char *)v);
+    const char *direct = direct_text((xmlNodePtr)a);
+    if (direct)
+        return wk__desc_strdup(d, direct);
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    const char *copy = v ? wk__desc_strdup(d, (const char *)v) : NULL;
     xmlFree(v);
     return copy;
 }
@@ -92,10 +108,13 @@ const char *wk__xml_attr(wk_world_desc *d, xmlNodePtr n, const char *name)
 /* Text with surrounding whitespace trimmed. */
 const char *wk__xml_text(wk_world_desc *d, xmlNodePtr n)
 {
-    xmlChar *v = n ? xmlNodeGetContent(n) : NULL;
-    if (!v)
+    if (!n)
         return NULL;
-    const char *s = (const char *)v, *e = s + strlen(s);
+    const char *direct = direct_text(n);
+    xmlChar *v = direct ? NULL : xmlNodeGetContent(n);
+    if (!direct && !v)
+        return NULL;
+    const char *s = direct ? direct : (const char *)v, *e = s + strlen(s);
     while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
         s++;
     while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
@@ -111,10 +130,11 @@ const char *wk__xml_text(wk_world_desc *d, xmlNodePtr n)
 
 int wk__xml_numbers(xmlNodePtr n, double *out, int max)
 {
-    xmlChar *v = xmlNodeGetContent(n);
-    if (!v)
+    const char *direct = direct_text(n);
+    xmlChar *v = direct ? NULL : xmlNodeGetContent(n);
+    if (!direct && !v)
         return 0;
-    const char *s = (const char *)v;
+    const char *s = direct ? direct : (const char *)v;
     int count = 0;
     for (;;) {
         while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
