@@ -7,13 +7,14 @@
  * description is resolved, its pose in the world frame. Readers fill nodes;
  * wk_desc_resolve applies the format's frame semantics (SDFormat's
  * relative_to / attached_to / placement_frame rules, URDF's joint chain,
- * MJCF's body tree). The sim layer later turns a description into ECM
- * entities, and keeps it to reload levels. */
+ * MJCF's body tree). wk_desc_instantiate turns a description into scene
+ * entities; the sim layer keeps descriptions to reload levels. */
 #ifndef WK_FORMATS_H
 #define WK_FORMATS_H
 
 #include "worldkit/wk_base.h"
 #include "worldkit/wk_math.h"
+#include "worldkit/wk_scene.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,45 +27,7 @@ typedef enum wk_format {
     WK_FORMAT_MJCF,
 } wk_format;
 
-/* X(enum suffix, name printed by `worldkit poses`) */
-#define WK_NODE_KIND_TABLE(X) \
-    X(WORLD, "world")         \
-    X(MODEL, "model")         \
-    X(LINK, "link")           \
-    X(JOINT, "joint")         \
-    X(FRAME, "frame")         \
-    X(VISUAL, "visual")       \
-    X(COLLISION, "collision") \
-    X(SENSOR, "sensor")       \
-    X(LIGHT, "light")         \
-    X(ACTOR, "actor")         \
-    X(LEVEL, "level")         \
-    X(PERFORMER, "performer")
-
-typedef enum wk_node_kind {
-#define WK__NODE_KIND_ENUM(name, text) WK_NODE_##name,
-    WK_NODE_KIND_TABLE(WK__NODE_KIND_ENUM)
-#undef WK__NODE_KIND_ENUM
-    WK_NODE_KIND_COUNT
-} wk_node_kind;
-
-const char *wk_node_kind_name(wk_node_kind kind);
-
 #define WK_NO_NODE UINT32_MAX
-
-typedef enum wk_joint_type {
-    WK_JOINT_FIXED,
-    WK_JOINT_REVOLUTE,
-    WK_JOINT_CONTINUOUS,
-    WK_JOINT_PRISMATIC,
-    WK_JOINT_BALL,
-    WK_JOINT_UNIVERSAL,
-    WK_JOINT_SCREW,
-    WK_JOINT_REVOLUTE2,
-    WK_JOINT_GEARBOX,
-    WK_JOINT_FLOATING,
-    WK_JOINT_PLANAR,
-} wk_joint_type;
 
 typedef struct wk_joint_axis {
     bool present;
@@ -74,19 +37,6 @@ typedef struct wk_joint_axis {
     double effort, velocity;  /* +inf when unlimited */
     double damping, friction;
 } wk_joint_axis;
-
-typedef enum wk_geometry_type {
-    WK_GEOMETRY_NONE,
-    WK_GEOMETRY_BOX,
-    WK_GEOMETRY_SPHERE,
-    WK_GEOMETRY_CYLINDER,
-    WK_GEOMETRY_CAPSULE,
-    WK_GEOMETRY_ELLIPSOID,
-    WK_GEOMETRY_PLANE,
-    WK_GEOMETRY_MESH,
-    WK_GEOMETRY_HEIGHTMAP,
-    WK_GEOMETRY_POLYLINE,
-} wk_geometry_type;
 
 typedef struct wk_geometry {
     wk_geometry_type type;
@@ -101,13 +51,6 @@ typedef struct wk_geometry {
     const double *points; /* polyline: x, y pairs */
     size_t point_count;
 } wk_geometry;
-
-typedef struct wk_inertial {
-    bool present;
-    double mass;
-    wk_pose pose; /* relative to the link */
-    double ixx, ixy, ixz, iyy, iyz, izz;
-} wk_inertial;
 
 typedef struct wk_node {
     wk_node_kind kind;
@@ -175,6 +118,17 @@ typedef struct wk_read_desc {
  * by the caller (wk_desc_free) and NULL on failure. */
 int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st);
 void wk_desc_free(wk_world_desc *d);
+
+/* Creates scene entities for node root of d and everything under it, the
+ * root's entity a child of parent (WK_NULL_ENTITY: a root entity) placed at
+ * parent_T_root (NULL: where the description puts it relative to the
+ * parent's world pose; a subtree placed elsewhere moves rigidly). name, when
+ * not NULL, replaces the root's name. Each entity gets Name, Kind and
+ * ParentPose, and as its kind calls for Static, Joint, JointLinks, Geometry,
+ * Uri, Inertial. The root's entity goes to *out. On failure nothing is left
+ * behind. */
+int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_entity parent,
+                        const wk_pose *parent_T_root, const char *name, wk_entity *out, wk_status *st);
 
 wk_format wk_desc_format(const wk_world_desc *d);
 /* Node 0 is the world. Pointers are borrowed for the description's life. */

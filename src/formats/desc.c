@@ -13,16 +13,6 @@ struct wk__chunk {
     _Alignas(16) unsigned char bytes[];
 };
 
-const char *wk_node_kind_name(wk_node_kind kind)
-{
-    static const char *const names[] = {
-#define WK__NODE_KIND_NAME(name, text) text,
-        WK_NODE_KIND_TABLE(WK__NODE_KIND_NAME)
-#undef WK__NODE_KIND_NAME
-    };
-    return (unsigned)kind < WK_NODE_KIND_COUNT ? names[kind] : "unknown";
-}
-
 wk_world_desc *wk__desc_new(wk_format format)
 {
     wk_world_desc *d = calloc(1, sizeof *d);

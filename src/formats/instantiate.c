@@ -1,0 +1,177 @@
+/* instantiate.c — wk_desc_instantiate: turns a subtree of a world
+ * description into scene entities. Each node's entity is created in one call with all its
+ * components; its ParentPose is derived from the resolved world poses, so
+ * the scene reproduces the description's poses exactly, and a subtree placed
+ * elsewhere (a spawned model) moves rigidly. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "worldkit/wk_formats.h"
+
+typedef struct builder {
+    wk_scene *s;
+    const wk_world_desc *d;
+    wk_entity *entity_of; /* per node, WK_NULL_ENTITY outside the subtree */
+    wk_pose placement;    /* world_T_root as placed, times inverse of the described one */
+    wk_status *st;
+} builder;
+
+/* The node named name (`a::b` going down nested models) among scope's
+ * children that are links or models, or WK_NO_NODE. */
+static uint32_t link_named(const wk_world_desc *d, uint32_t scope, const char *name)
+{
+    const char *sep = strstr(name, "::");
+    size_t len = sep ? (size_t)(sep - name) : strlen(name);
+    for (uint32_t c = wk_desc_node(d, scope)->first_child; c != WK_NO_NODE; c = wk_desc_node(d, c)->next_sibling) {
+        const wk_node *n = wk_desc_node(d, c);
+        if (strlen(n->name) != len || memcmp(n->name, name, len) != 0)
+            continue;
+        if (sep && n->kind == WK_NODE_MODEL)
+            return link_named(d, c, sep + 2);
+        if (!sep && (n->kind == WK_NODE_LINK || n->kind == WK_NODE_FRAME))
+            return c;
+    }
+    return WK_NO_NODE;
+}
+
+static wk_entity entity_named(const builder *b, uint32_t joint, const char *name)
+{
+    if (!name || !strcmp(name, "world"))
+        return WK_NULL_ENTITY;
+    uint32_t n = link_named(b->d, wk_desc_node(b->d, joint)->parent, name);
+    return n == WK_NO_NODE ? WK_NULL_ENTITY : b->entity_of[n];
+}
+
+/* Components a node's kind calls for, beyond Name, Kind and ParentPose. */
+typedef struct extras {
+    wk_type types[4];
+    const void *values[4];
+    size_t n;
+    wk_scene_joint joint;
+    wk_scene_geometry geometry;
+    const char *uri;
+} extras;
+
+static void add_extra(extras *x, wk_type type, const void *value)
+{
+    x->types[x->n] = type;
+    x->values[x->n++] = value;
+}
+
+static void collect_extras(const builder *b, const wk_node *n, extras *x)
+{
+    const wk_scene_types *t = wk_scene_types_of(b->s);
+    x->n = 0;
+    switch (n->kind) {
+    case WK_NODE_MODEL:
+        if (n->model.is_static)
+            add_extra(x, t->is_static, NULL);
+        break;
+    case WK_NODE_LINK:
+        if (n->link.inertial.present)
+            add_extra(x, t->inertial, &n->link.inertial);
+        break;
+    case WK_NODE_JOINT: {
+        const wk_joint_axis *a = &n->joint.axis[0];
+        x->joint = (wk_scene_joint){.type = n->joint.type,
+                                    .axis = a->present ? a->xyz : (wk_vec3){0, 0, 1},
+                                    .lower = a->present ? a->lower : -1.0 / 0.0,
+                                    .upper = a->present ? a->upper : 1.0 / 0.0,
+                                    .effort = a->present ? a->effort : 1.0 / 0.0,
+                                    .velocity = a->present ? a->velocity : 1.0 / 0.0};
+        add_extra(x, t->joint, &x->joint);
+        break;
+    }
+    case WK_NODE_VISUAL:
+    case WK_NODE_COLLISION: {
+        const wk_geometry *g = &n->shape.geometry;
+        x->geometry = (wk_scene_geometry){g->type, g->size, g->radius, g->length, g->normal, g->scale};
+        add_extra(x, t->geometry, &x->geometry);
+        if (g->uri) {
+            x->uri = g->uri;
+            add_extra(x, t->uri, &x->uri);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static int add_node(builder *b, uint32_t i, wk_entity parent, const wk_pose *parent_T_root, const char *rename)
+{
+    const wk_scene_types *t = wk_scene_types_of(b->s);
+    wk_ecm *ecm = wk_scene_ecm(b->s);
+    const wk_node *n = wk_desc_node(b->d, i);
+    wk_pose world = wk_pose_compose(b->placement, n->world);
+    wk_pose local = parent_T_root ? *parent_T_root
+                                  : wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(b->s, parent)), world);
+    const char *name = rename ? rename : n->name;
+    uint8_t kind = (uint8_t)n->kind;
+    extras x;
+    collect_extras(b, n, &x);
+    wk_type types[7] = {t->name, t->kind, t->parent_pose};
+    const void *values[7] = {&name, &kind, &local};
+    for (size_t k = 0; k < x.n; k++) {
+        types[3 + k] = x.types[k];
+        values[3 + k] = x.values[k];
+    }
+    wk_entity e = wk_ecm_create_with(ecm, types, values, 3 + x.n);
+    if (!e || (parent && wk_ecm_set_parent(ecm, e, parent)))
+        return wk_fail(b->st, WK_NOMEM, "creating the entity of %s %s: %s", wk_node_kind_name(n->kind), name,
+                       wk_ecm_errmsg(ecm));
+    b->entity_of[i] = e;
+    return WK_OK;
+}
+
+/* Joints name their links, which may come after them: linked last. */
+static int link_joints(builder *b, uint32_t root)
+{
+    const wk_scene_types *t = wk_scene_types_of(b->s);
+    for (uint32_t i = root; i < wk_desc_node_count(b->d); i++) {
+        const wk_node *n = wk_desc_node(b->d, i);
+        if (n->kind != WK_NODE_JOINT || !b->entity_of[i])
+            continue;
+        wk_scene_joint_links links = {entity_named(b, i, n->joint.parent), entity_named(b, i, n->joint.child)};
+        if (wk_ecm_set(wk_scene_ecm(b->s), b->entity_of[i], t->joint_links, &links) < 0)
+            return wk_fail(b->st, WK_NOMEM, "linking joint %s", n->name);
+    }
+    return WK_OK;
+}
+
+/* Visits root's subtree parents first, children in document order. */
+static int add_subtree(builder *b, uint32_t root, wk_entity parent, const wk_pose *parent_T_root, const char *name)
+{
+    int rc = add_node(b, root, parent, parent_T_root, name);
+    for (uint32_t c = wk_desc_node(b->d, root)->first_child; rc == WK_OK && c != WK_NO_NODE;
+         c = wk_desc_node(b->d, c)->next_sibling)
+        rc = add_subtree(b, c, b->entity_of[root], NULL, NULL);
+    return rc;
+}
+
+int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_entity parent,
+                        const wk_pose *parent_T_root, const char *name, wk_entity *out, wk_status *st)
+{
+    *out = WK_NULL_ENTITY;
+    const wk_node *r = wk_desc_node(d, root);
+    if (!r)
+        return wk_fail(st, WK_INVALID, "node %u is not in the description", root);
+    if (parent && !wk_ecm_exists(wk_scene_ecm(s), parent))
+        return wk_fail(st, WK_STALE, "parent entity %llu does not exist", (unsigned long long)parent);
+    builder b = {s, d, calloc(wk_desc_node_count(d), sizeof *b.entity_of), wk_pose_identity(), st};
+    if (!b.entity_of)
+        return wk_fail(st, WK_NOMEM, "out of memory adding %s", r->name);
+    if (parent_T_root) {
+        wk_pose placed = wk_pose_compose(wk_scene_world_pose(s, parent), *parent_T_root);
+        b.placement = wk_pose_compose(placed, wk_pose_inverse(r->world));
+    }
+    int rc = add_subtree(&b, root, parent, parent_T_root, name);
+    if (rc == WK_OK)
+        rc = link_joints(&b, root);
+    if (rc && b.entity_of[root])
+        wk_ecm_destroy(wk_scene_ecm(s), b.entity_of[root], true);
+    else if (rc == WK_OK)
+        *out = b.entity_of[root];
+    free(b.entity_of);
+    return rc;
+}

@@ -1,0 +1,147 @@
+/* scene.c — a scene's lifetime, its standard component types, and reading
+ * names and poses back from its entities. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "worldkit/wk_scene.h"
+
+const char *wk_node_kind_name(wk_node_kind kind)
+{
+    static const char *const names[] = {
+#define WK__NODE_KIND_NAME(name, text) text,
+        WK_NODE_KIND_TABLE(WK__NODE_KIND_NAME)
+#undef WK__NODE_KIND_NAME
+    };
+    return (unsigned)kind < WK_NODE_KIND_COUNT ? names[kind] : "unknown";
+}
+
+struct wk_scene {
+    wk_ecm *ecm;
+    wk_scene_types types;
+};
+
+/* Hooks of the owned-string components (Name, Uri). */
+static int str_copy(void *dst, const void *src)
+{
+    const char *s = *(char *const *)src;
+    char *copy = s ? strdup(s) : NULL;
+    *(char **)dst = copy;
+    return s && !copy ? WK_NOMEM : WK_OK;
+}
+
+static void str_destroy(void *value)
+{
+    free(*(char **)value);
+}
+
+static bool str_equal(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    return x == y || (x && y && strcmp(x, y) == 0);
+}
+
+static int str_serialize(const void *value, wk_buf *out)
+{
+    const char *s = *(char *const *)value;
+    return s ? wk_buf_append(out, s, strlen(s)) : WK_OK;
+}
+
+static int str_deserialize(void *dst, const uint8_t *bytes, size_t len)
+{
+    if (memchr(bytes, 0, len))
+        return WK_PARSE;
+    char *s = malloc(len + 1);
+    if (!s)
+        return WK_NOMEM;
+    memcpy(s, bytes, len);
+    s[len] = '\0';
+    *(char **)dst = s;
+    return WK_OK;
+}
+
+static const wk_type_hooks string_hooks = {str_copy, str_destroy, str_equal, str_serialize, str_deserialize};
+
+static int register_types(wk_ecm *ecm, wk_scene_types *t)
+{
+    const struct {
+        wk_type *id;
+        wk_type_desc desc;
+    } table[] = {
+        {&t->name, {.name = "Name", .size = sizeof(char *), .hooks = string_hooks}},
+        {&t->kind, {.name = "Kind", .size = sizeof(uint8_t)}},
+        {&t->parent_pose, {.name = "ParentPose", .size = sizeof(wk_pose)}},
+        {&t->is_static, {.name = "Static"}},
+        {&t->joint, {.name = "Joint", .size = sizeof(wk_scene_joint)}},
+        {&t->joint_links, {.name = "JointLinks", .size = sizeof(wk_scene_joint_links)}},
+        {&t->geometry, {.name = "Geometry", .size = sizeof(wk_scene_geometry)}},
+        {&t->uri, {.name = "Uri", .size = sizeof(char *), .hooks = string_hooks}},
+        {&t->inertial, {.name = "Inertial", .size = sizeof(wk_inertial)}},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        int rc = wk_ecm_register(ecm, &table[i].desc, table[i].id);
+        if (rc)
+            return rc;
+    }
+    return WK_OK;
+}
+
+wk_scene *wk_scene_new(void)
+{
+    wk_scene *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->ecm = wk_ecm_new();
+    if (!s->ecm || register_types(s->ecm, &s->types)) {
+        wk_scene_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void wk_scene_free(wk_scene *s)
+{
+    if (!s)
+        return;
+    wk_ecm_free(s->ecm);
+    free(s);
+}
+
+wk_ecm *wk_scene_ecm(wk_scene *s)
+{
+    return s->ecm;
+}
+
+const wk_scene_types *wk_scene_types_of(const wk_scene *s)
+{
+    return &s->types;
+}
+
+wk_pose wk_scene_world_pose(const wk_scene *s, wk_entity e)
+{
+    wk_pose pose = wk_pose_identity();
+    for (; e; e = wk_ecm_parent(s->ecm, e)) {
+        const wk_pose *local = wk_ecm_get(s->ecm, e, s->types.parent_pose);
+        if (local)
+            pose = wk_pose_compose(*local, pose);
+    }
+    return pose;
+}
+
+const char *wk_scene_name(const wk_scene *s, wk_entity e)
+{
+    char *const *name = wk_ecm_get(s->ecm, e, s->types.name);
+    return name ? *name : NULL;
+}
+
+wk_entity wk_scene_child(const wk_scene *s, wk_entity parent, const char *name)
+{
+    const wk_match match = {s->types.name, &name};
+    wk_entity_list found = {0};
+    int rc = parent ? wk_ecm_find_children(s->ecm, parent, &match, 1, &found) : wk_ecm_find(s->ecm, &match, 1, &found);
+    wk_entity hit = WK_NULL_ENTITY;
+    for (size_t i = 0; rc == WK_OK && i < found.count && !hit; i++)
+        if (parent || !wk_ecm_parent(s->ecm, found.items[i]))
+            hit = found.items[i];
+    wk_entity_list_free(&found);
+    return hit;
+}

@@ -1,0 +1,134 @@
+/* test_instantiate.c — descriptions turned into scene entities: every
+ * entity's world pose equals its node's, joints point at their links' entities,
+ * a subtree placed elsewhere moves rigidly, and failures leave nothing. */
+#include <stdio.h>
+
+#include "worldkit/wk_formats.h"
+#include "wk_test.h"
+
+#ifndef WK_TEST_WORLDS
+#error "WK_TEST_WORLDS must name tests/formats/worlds"
+#endif
+
+static wk_world_desc *read_world(const char *file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", WK_TEST_WORLDS, file);
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    if (wk_desc_read(&(wk_read_desc){.uri = path, .ignore_missing_or_unsupported_assets = true}, &d, &st))
+        fprintf(stderr, "    %s: %s\n", path, st.message);
+    return d;
+}
+
+static bool same_pose(wk_pose a, wk_pose b, double tol)
+{
+    return fabs(a.p.x - b.p.x) <= tol && fabs(a.p.y - b.p.y) <= tol && fabs(a.p.z - b.p.z) <= tol &&
+           wk_quat_near(a.q, b.q, tol);
+}
+
+/* Instantiates the whole world and compares every entity with its node. */
+static void check_world(const char *file)
+{
+    wk_world_desc *d = read_world(file);
+    REQUIRE(d);
+    wk_scene *s = wk_scene_new();
+    REQUIRE(s);
+    wk_entity world;
+    wk_status st = {0};
+    REQUIRE_INT(wk_desc_instantiate(s, d, 0, WK_NULL_ENTITY, NULL, NULL, &world, &st), ==, WK_OK);
+    CHECK_INT(wk_ecm_count(wk_scene_ecm(s)), ==, wk_desc_node_count(d));
+    /* Entities were created in node order, children under their parents. */
+    wk_entity_list all = {0};
+    REQUIRE_INT(wk_ecm_descendants(wk_scene_ecm(s), world, &all), ==, WK_OK);
+    CHECK_INT(all.count, ==, wk_desc_node_count(d));
+    int wrong = 0;
+    for (size_t k = 0; k < all.count; k++) {
+        const uint8_t *kind = wk_ecm_get(wk_scene_ecm(s), all.items[k], wk_scene_types_of(s)->kind);
+        const char *name = wk_scene_name(s, all.items[k]);
+        /* Find the node by kind and name among those not yet matched. */
+        bool found = false;
+        for (uint32_t i = 0; i < wk_desc_node_count(d) && !found; i++) {
+            const wk_node *n = wk_desc_node(d, i);
+            found = kind && *kind == n->kind && name && !strcmp(name, n->name) &&
+                    same_pose(wk_scene_world_pose(s, all.items[k]), n->world, 1e-12);
+        }
+        wrong += !found;
+    }
+    if (!CHECK_INT(wrong, ==, 0))
+        fprintf(stderr, "    in %s\n", file);
+    wk_entity_list_free(&all);
+    wk_scene_free(s);
+    wk_desc_free(d);
+}
+
+static void worlds_reproduce_their_poses(void)
+{
+    check_world("frames.sdf");
+    check_world("nested.sdf");
+    check_world("old_1_4.sdf");
+    check_world("arm.urdf");
+}
+
+static void joints_point_at_links(void)
+{
+    wk_world_desc *d = read_world("nested.sdf");
+    REQUIRE(d);
+    wk_scene *s = wk_scene_new();
+    REQUIRE(s);
+    wk_entity world;
+    wk_status st = {0};
+    REQUIRE_INT(wk_desc_instantiate(s, d, 0, WK_NULL_ENTITY, NULL, NULL, &world, &st), ==, WK_OK);
+    wk_entity robot = wk_scene_child(s, world, "robot");
+    wk_entity arm = wk_scene_child(s, robot, "arm");
+    wk_entity gripper = wk_scene_child(s, arm, "gripper");
+    wk_entity joint = wk_scene_child(s, robot, "camera_joint");
+    REQUIRE(robot && arm && gripper && joint);
+    const wk_scene_joint_links *links = wk_ecm_get(wk_scene_ecm(s), joint, wk_scene_types_of(s)->joint_links);
+    REQUIRE(links);
+    CHECK_U64(links->parent, ==, wk_scene_child(s, gripper, "palm")); /* arm::gripper::palm */
+    CHECK_U64(links->child, ==, wk_scene_child(s, robot, "camera"));
+    const wk_scene_joint *j =
+        wk_ecm_get(wk_scene_ecm(s), wk_scene_child(s, arm, "elbow"), wk_scene_types_of(s)->joint);
+    REQUIRE(j);
+    CHECK_INT(j->type, ==, WK_JOINT_REVOLUTE);
+    CHECK_NEAR(j->axis.x, 1, 0);
+    wk_scene_free(s);
+    wk_desc_free(d);
+}
+
+static void placed_subtree_moves_rigidly(void)
+{
+    wk_world_desc *d = read_world("nested.sdf");
+    REQUIRE(d);
+    wk_scene *s = wk_scene_new();
+    REQUIRE(s);
+    wk_status st = {0};
+    wk_entity world, copy;
+    REQUIRE_INT(wk_desc_instantiate(s, d, 0, WK_NULL_ENTITY, NULL, NULL, &world, &st), ==, WK_OK);
+    uint32_t robot_node = 1;
+    REQUIRE(!strcmp(wk_desc_node(d, robot_node)->name, "robot"));
+    wk_pose at = {{10, -4, 1}, wk_quat_from_rpy(0.1, 0.2, 0.3)};
+    REQUIRE_INT(wk_desc_instantiate(s, d, robot_node, world, &at, "robot_2", &copy, &st), ==, WK_OK);
+    CHECK_STR(wk_scene_name(s, copy), "robot_2");
+    CHECK(same_pose(wk_scene_world_pose(s, copy), at, 1e-12));
+    /* Every part keeps its pose relative to the model. */
+    wk_entity orig = wk_scene_child(s, world, "robot");
+    wk_entity a = wk_scene_child(s, wk_scene_child(s, orig, "arm"), "forearm");
+    wk_entity b = wk_scene_child(s, wk_scene_child(s, copy, "arm"), "forearm");
+    REQUIRE(a && b);
+    wk_pose rel_a = wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(s, orig)), wk_scene_world_pose(s, a));
+    wk_pose rel_b = wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(s, copy)), wk_scene_world_pose(s, b));
+    CHECK(same_pose(rel_a, rel_b, 1e-12));
+    CHECK_INT(wk_desc_instantiate(s, d, 99999, world, NULL, NULL, &copy, &st), ==, WK_INVALID);
+    CHECK_INT(wk_desc_instantiate(s, d, 0, 123456, NULL, NULL, &copy, &st), ==, WK_STALE);
+    wk_scene_free(s);
+    wk_desc_free(d);
+}
+
+static const wk_test_case cases[] = {
+    {"worlds_reproduce_their_poses", worlds_reproduce_their_poses},
+    {"joints_point_at_links", joints_point_at_links},
+    {"placed_subtree_moves_rigidly", placed_subtree_moves_rigidly},
+};
+WK_TEST_MAIN(cases)
