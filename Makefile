@@ -1,5 +1,5 @@
 # The README's commands. Each installs dependencies first, then drives CMake.
-#   make run    build (Release) and run the main job
+#   make run    build (Release) and run the main job: load the bundled example world
 #   make check  build with ASan+UBSan and -Werror, run every test under CTest
 #   make bench  build (Release) and run every benchmark in bench/
 BUILD ?= build
@@ -18,7 +18,7 @@ $(BUILD)/check/build.ninja: | deps
 
 run: deps $(BUILD)/release/build.ninja
 	cmake --build $(BUILD)/release -j $(JOBS)
-	$(BUILD)/release/worldkit demo
+	$(BUILD)/release/worldkit load examples/levels.sdf
 
 check: deps $(BUILD)/check/build.ninja
 	cmake --build $(BUILD)/check -j $(JOBS)

@@ -4,7 +4,6 @@
 #ifndef WK_CLI_H
 #define WK_CLI_H
 
-int wk_cli_demo(int argc, char **argv);
 int wk_cli_load(int argc, char **argv);
 int wk_cli_poses(int argc, char **argv);
 

@@ -9,7 +9,6 @@ static const struct command {
     const char *usage;
     int (*run)(int argc, char **argv);
 } commands[] = {
-    {"demo", "demo                 build a small world in the ECS and print it", wk_cli_demo},
     {"load", "load FILE [--fail-on-unsupported] [--ignore-missing-assets]\n"
              "                       read a world; print its tree and diagnostics", wk_cli_load},
     {"poses", "poses FILE [...]      print the world pose of every model, link, joint, frame, visual, collision",

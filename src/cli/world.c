@@ -1,6 +1,7 @@
 /* world.c — `worldkit load` and `worldkit poses`: read a world file and
- * print its entity tree with diagnostics, or the world pose of every model,
- * link, joint, frame, visual and collision, one line each. */
+ * print its tree with diagnostics and build its scene entities, or print the
+ * world pose of every model, link, joint, frame, visual and collision, one
+ * line each. */
 #include <stdio.h>
 #include <string.h>
 
@@ -86,6 +87,26 @@ static void print_tree(const wk_world_desc *d, uint32_t i, int depth)
         print_tree(d, c, depth + 1);
 }
 
+/* Builds the world's entities and reports what the ECM holds. */
+static int instantiate(const wk_world_desc *d)
+{
+    wk_scene *s = wk_scene_new();
+    wk_entity world;
+    wk_status st = {0};
+    wk_buf state = {0};
+    int rc = s ? wk_desc_instantiate(s, d, 0, WK_NULL_ENTITY, NULL, NULL, &world, &st)
+               : wk_fail(&st, WK_NOMEM, "out of memory");
+    if (rc == WK_OK && (rc = wk_ecm_state(wk_scene_ecm(s), NULL, &state)))
+        wk_fail(&st, rc, "%s", wk_ecm_errmsg(wk_scene_ecm(s)));
+    if (rc)
+        fprintf(stderr, "worldkit: %s: %s\n", wk_code_name(st.code), st.message);
+    else
+        printf("scene: %zu entities, full state %zu bytes\n", wk_ecm_count(wk_scene_ecm(s)), state.len);
+    wk_buf_free(&state);
+    wk_scene_free(s);
+    return rc;
+}
+
 int wk_cli_load(int argc, char **argv)
 {
     wk_world_desc *d = read_world(argc, argv, "load FILE [--fail-on-unsupported] [--ignore-missing-assets]");
@@ -94,6 +115,7 @@ int wk_cli_load(int argc, char **argv)
     print_tree(d, 0, 0);
     for (size_t i = 0; i < wk_desc_warning_count(d); i++)
         fprintf(stderr, "warning: %s\n", wk_desc_warning(d, i));
+    int rc = instantiate(d);
     wk_desc_free(d);
-    return 0;
+    return rc ? 1 : 0;
 }
