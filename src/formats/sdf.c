@@ -48,21 +48,7 @@ static int nomem(sdf_reader *r)
 /* Reports an element or attribute worldkit does not read. */
 static int unsupported(sdf_reader *r, xmlNodePtr el, const char *attr)
 {
-    char path[256] = "";
-    size_t len = 0;
-    xmlNodePtr chain[32];
-    int depth = 0;
-    for (xmlNodePtr n = el; n && n->type == XML_ELEMENT_NODE && depth < 32; n = n->parent)
-        chain[depth++] = n;
-    while (depth-- > 0 && len < sizeof path)
-        len += (size_t)snprintf(path + len, sizeof path - len, "/%s", (const char *)chain[depth]->name);
-    if (r->opts->fail_on_unsupported_element)
-        return wk_fail(r->st, WK_UNSUPPORTED_ELEMENTS, "%s:%u: unsupported %s %s%s%s", where(r), wk__xml_line(el),
-                       attr ? "attribute" : "element", path, attr ? "@" : "", attr ? attr : "");
-    return wk__desc_warn(r->d, "%s:%u: ignored unsupported %s %s%s%s", where(r), wk__xml_line(el),
-                         attr ? "attribute" : "element", path, attr ? "@" : "", attr ? attr : "")
-               ? nomem(r)
-               : WK_OK;
+    return wk__xml_unsupported(r->d, r->opts, r->file, el, attr, r->st);
 }
 
 /* Reads el's children by the rules; anything else is unsupported. */

@@ -87,27 +87,10 @@ __attribute__((format(printf, 3, 4))) static int fail_node(urdf_reader *r, uint3
     return rc;
 }
 
-/* Writes el's element path (/robot/link/visual) into buf. */
-static size_t element_path(xmlNodePtr el, char *buf, size_t cap)
-{
-    size_t len = 0;
-    if (el->parent && el->parent->type == XML_ELEMENT_NODE)
-        len = element_path(el->parent, buf, cap);
-    if (len < cap)
-        len += (size_t)snprintf(buf + len, cap - len, "/%s", (const char *)el->name);
-    return len;
-}
-
 /* Reports an element worldkit does not read. */
 static int unsupported(urdf_reader *r, xmlNodePtr el)
 {
-    char path[256];
-    element_path(el, path, sizeof path);
-    if (r->opts->fail_on_unsupported_element)
-        return wk_fail(r->st, WK_UNSUPPORTED_ELEMENTS, "%s:%u: unsupported element %s", where(r), wk__xml_line(el),
-                       path);
-    return wk__desc_warn(r->d, "%s:%u: ignored unsupported element %s", where(r), wk__xml_line(el), path) ? nomem(r)
-                                                                                                          : WK_OK;
+    return wk__xml_unsupported(r->d, r->opts, r->file, el, NULL, r->st);
 }
 
 /* Reads el's children by the rules; anything else is unsupported. */

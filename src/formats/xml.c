@@ -3,6 +3,7 @@
 
 #include <libxml/parser.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,4 +153,30 @@ int wk__xml_numbers(xmlNodePtr n, double *out, int max)
     }
     xmlFree(v);
     return count;
+}
+
+/* Writes el's element path (/robot/link/visual) into buf. */
+static size_t element_path(xmlNodePtr el, char *buf, size_t cap)
+{
+    size_t len = 0;
+    if (el->parent && el->parent->type == XML_ELEMENT_NODE)
+        len = element_path(el->parent, buf, cap);
+    if (len < cap)
+        len += (size_t)snprintf(buf + len, cap - len, "/%s", (const char *)el->name);
+    return len;
+}
+
+int wk__xml_unsupported(wk_world_desc *d, const wk_read_desc *opts, const char *file, xmlNodePtr el,
+                        const char *attr, wk_status *st)
+{
+    char path[256];
+    element_path(el, path, sizeof path);
+    const char *what = attr ? "attribute" : "element";
+    if (opts->fail_on_unsupported_element)
+        return wk_fail(st, WK_UNSUPPORTED_ELEMENTS, "%s:%u: unsupported %s %s%s%s", file ? file : "<string>",
+                       wk__xml_line(el), what, path, attr ? "@" : "", attr ? attr : "");
+    if (wk__desc_warn(d, "%s:%u: ignored unsupported %s %s%s%s", file ? file : "<string>", wk__xml_line(el), what,
+                      path, attr ? "@" : "", attr ? attr : ""))
+        return wk_fail(st, WK_NOMEM, "out of memory");
+    return WK_OK;
 }

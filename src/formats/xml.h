@@ -24,6 +24,13 @@ uint32_t wk__xml_line(xmlNodePtr n);
 const char *wk__xml_attr(wk_world_desc *d, xmlNodePtr n, const char *name);
 const char *wk__xml_text(wk_world_desc *d, xmlNodePtr n);
 
+/* Reports an element (attr NULL) or an attribute of it that the reader does
+ * not read, met in file (NULL for a string): a warning naming file:line and
+ * the element path (/sdf/world/model/bogus@attr), or WK_UNSUPPORTED_ELEMENTS
+ * when opts ask to fail on them. */
+int wk__xml_unsupported(wk_world_desc *d, const wk_read_desc *opts, const char *file, xmlNodePtr el,
+                        const char *attr, wk_status *st);
+
 /* Parses up to max whitespace-separated numbers of n's text into out; returns
  * how many, or -1 when a token is not a finite number. */
 int wk__xml_numbers(xmlNodePtr n, double *out, int max);
