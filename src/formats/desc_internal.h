@@ -36,5 +36,6 @@ int wk__desc_resolve(wk_world_desc *d, wk_status *st);
 typedef struct _xmlDoc *wk__xml_doc;
 int wk__sdf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, wk__xml_doc doc, wk_status *st);
 int wk__urdf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, wk__xml_doc doc, wk_status *st);
+int wk__mjcf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, wk__xml_doc doc, wk_status *st);
 
 #endif

@@ -17,6 +17,7 @@ static const struct format_entry {
 } formats[] = {
     {WK_FORMAT_SDF, "sdf", " sdf world ", wk__sdf_read},
     {WK_FORMAT_URDF, "robot", " urdf ", wk__urdf_read},
+    {WK_FORMAT_MJCF, "mujoco", " mjcf ", wk__mjcf_read},
 };
 
 /* Extensions any XML world may carry, whatever its root says. */
