@@ -64,6 +64,8 @@ wk_vec3 wk_quat_to_rpy(wk_quat q);
 /* Rotation of angle radians about axis (any length but zero). Fails with
  * WK_INVALID for a zero or non-finite axis or a non-finite angle. */
 int wk_quat_from_axis_angle(wk_vec3 axis, double angle, wk_quat *out);
+/* The rotation whose matrix has the orthonormal, right-handed x, y, z as its columns. */
+wk_quat wk_quat_from_axes(wk_vec3 x, wk_vec3 y, wk_vec3 z);
 /* True when a and b are the same rotation within tol (q and -q are equal). */
 bool wk_quat_near(wk_quat a, wk_quat b, double tol);
 

@@ -1,6 +1,7 @@
 /* quat.c — unit quaternions as rotations: Hamilton products, rotating
  * vectors, and conversion from and to the roll-pitch-yaw angles and
- * axis-angle pairs that SDFormat worlds are written in. The conventions are
+ * axis-angle pairs that SDFormat worlds are written in, and from the frame
+ * axes (rotation matrix columns) MuJoCo's xyaxes give. The conventions are
  * the ones wk_math.h states (gz-math's), so a pose read from a world file
  * means here what it means to Gazebo. Only the calls that take untrusted
  * input and cannot give a meaningful answer for all of it return a result
@@ -159,6 +160,32 @@ int wk_quat_from_axis_angle(wk_vec3 axis, double angle, wk_quat *out)
     double s = sin(0.5 * angle);
     *out = (wk_quat){cos(0.5 * angle), s * unit.x, s * unit.y, s * unit.z};
     return WK_OK;
+}
+
+wk_quat wk_quat_from_axes(wk_vec3 x, wk_vec3 y, wk_vec3 z)
+{
+    /* With R the matrix of columns x, y, z: 4 w^2 = 1 + trace(R),
+     * 4 q.x^2 = 1 + R00 - R11 - R22 (q.y, q.z likewise), and the sums and
+     * differences of opposite off-diagonal entries are 4 times the products
+     * of two components. Each branch takes one component from its square
+     * root, w when the trace is positive (then w > 1/2), else the one whose
+     * diagonal entry is largest, and the other three from the products: the
+     * division is never by a small number, so rounding in R stays small. */
+    double trace = x.x + y.y + z.z, s;
+    if (trace > 0) {
+        s = 2 * sqrt(trace + 1);
+        return (wk_quat){s / 4, (y.z - z.y) / s, (z.x - x.z) / s, (x.y - y.x) / s};
+    }
+    if (x.x > y.y && x.x > z.z) {
+        s = 2 * sqrt(1 + x.x - y.y - z.z);
+        return (wk_quat){(y.z - z.y) / s, s / 4, (y.x + x.y) / s, (z.x + x.z) / s};
+    }
+    if (y.y > z.z) {
+        s = 2 * sqrt(1 + y.y - x.x - z.z);
+        return (wk_quat){(z.x - x.z) / s, (y.x + x.y) / s, s / 4, (z.y + y.z) / s};
+    }
+    s = 2 * sqrt(1 + z.z - x.x - y.y);
+    return (wk_quat){(x.y - y.x) / s, (z.x + x.z) / s, (z.y + y.z) / s, s / 4};
 }
 
 bool wk_quat_near(wk_quat a, wk_quat b, double tol)

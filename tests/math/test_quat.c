@@ -1,6 +1,7 @@
 /* test_quat.c — quaternions against values worked out by hand from the
  * closed-form formulas: roll-pitch-yaw in SDFormat's convention, including
- * gimbal lock, axis-angle, normalisation, validity and rotation of vectors. */
+ * gimbal lock, axis-angle, frame axes, normalisation, validity and rotation
+ * of vectors. */
 #include "math_check.h"
 
 #include "worldkit/wk_base.h"
@@ -313,6 +314,40 @@ static void test_from_axis_angle_rejects_bad_input(void)
     }
 }
 
+static void test_from_axes(void)
+{
+    /* The identity frame: trace 3 > 0, w = 2 sqrt(4) / 4 = 1. */
+    CHECK_QUAT_NEAR(wk_quat_from_axes(ex, ey, ez), wk_quat_identity(), 0.0);
+
+    /* A quarter turn about z takes x to y and y to -x: trace 1, so
+     * s = 2 sqrt 2, w = s / 4 = R2 and z = (x.y - y.x) / s = 2 / s = R2. */
+    wk_vec3 mx = {-1, 0, 0}, my = {0, -1, 0}, mz = {0, 0, -1};
+    CHECK_QUAT_NEAR(wk_quat_from_axes(ey, mx, ez), ((wk_quat){R2, 0, 0, R2}), 1e-15);
+
+    /* Half turns have trace -1 and take the branch of their axis, whose
+     * diagonal entry is the largest: s = 2 sqrt(1 + 1 + 1 + 1) = 4, the
+     * axis component s / 4 = 1 and every other component 0 / 4. */
+    CHECK_QUAT_NEAR(wk_quat_from_axes(ex, my, mz), ((wk_quat){0, 1, 0, 0}), 0.0);
+    CHECK_QUAT_NEAR(wk_quat_from_axes(mx, ey, mz), ((wk_quat){0, 0, 1, 0}), 0.0);
+    CHECK_QUAT_NEAR(wk_quat_from_axes(mx, my, ez), ((wk_quat){0, 0, 0, 1}), 0.0);
+
+    /* The half turn about (1, 1, 0) swaps x and y and reverses z: trace -1,
+     * diagonal (0, 0, -1), so the y branch with s = 2 sqrt 2 gives
+     * x = (y.x + x.y) / s = R2, y = s / 4 = R2, as from_axis_angle does. */
+    CHECK_QUAT_NEAR(wk_quat_from_axes(ey, ex, mz), ((wk_quat){0, R2, R2, 0}), 1e-15);
+
+    /* The third of a turn about (1, 1, 1) takes x to y, y to z and z to x:
+     * trace 0, all diagonal entries 0, so the z branch with s = 2 gives
+     * (1/2, 1/2, 1/2, 1/2), the quaternion of test_from_rpy_matches_half_angle_formula. */
+    CHECK_QUAT_NEAR(wk_quat_from_axes(ey, ez, ex), ((wk_quat){0.5, 0.5, 0.5, 0.5}), 0.0);
+
+    /* Any rotation comes back from the images of the axes, its columns. */
+    wk_quat q = wk_quat_from_rpy(0.1, 0.2, 0.3);
+    wk_quat back = wk_quat_from_axes(wk_quat_rotate(q, ex), wk_quat_rotate(q, ey), wk_quat_rotate(q, ez));
+    CHECK_SAME_ROTATION(back, q, 1e-15);
+    CHECK(wk_quat_is_valid(back));
+}
+
 static void test_near(void)
 {
     wk_quat q = wk_quat_from_rpy(0.1, 0.2, 0.3);
@@ -352,6 +387,7 @@ static const wk_test_case cases[] = {
     {"is_valid", test_is_valid},
     {"from_axis_angle", test_from_axis_angle},
     {"from_axis_angle_rejects_bad_input", test_from_axis_angle_rejects_bad_input},
+    {"from_axes", test_from_axes},
     {"near", test_near},
 };
 
