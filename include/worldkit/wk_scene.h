@@ -90,6 +90,8 @@ typedef struct wk_scene_types {
     wk_type geometry;    /* wk_scene_geometry */
     wk_type uri;         /* char *, owned */
     wk_type inertial;    /* wk_inertial */
+    wk_type ns;          /* char *, owned: the namespace a spawned entity's interfaces live under */
+    wk_type spawned;     /* tag: added by SpawnEntities, not by the world file */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {

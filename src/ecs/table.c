@@ -309,10 +309,10 @@ int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added)
             i++;
         } else {
             wk__column *dst = &to->columns[j];
-            void *cell = dst->data + (size_t)new_row * dst->size;
-            if (dst->size && added)
+            void *cell = wk__cell(to, (int32_t)j, (uint32_t)new_row); /* NULL for a tag */
+            if (cell && added)
                 memcpy(cell, added, dst->size);
-            else if (dst->size)
+            else if (cell)
                 memset(cell, 0, dst->size);
             dst->change[new_row] = WK_ONE_TIME_CHANGE;
             j++;

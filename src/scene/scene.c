@@ -76,6 +76,8 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
         {&t->geometry, {.name = "Geometry", .size = sizeof(wk_scene_geometry)}},
         {&t->uri, {.name = "Uri", .size = sizeof(char *), .hooks = string_hooks}},
         {&t->inertial, {.name = "Inertial", .size = sizeof(wk_inertial)}},
+        {&t->ns, {.name = "Namespace", .size = sizeof(char *), .hooks = string_hooks}},
+        {&t->spawned, {.name = "Spawned"}},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = wk_ecm_register(ecm, &table[i].desc, table[i].id);

@@ -1,0 +1,50 @@
+/* load_world.c — the LoadWorld service: reads a world file or string and,
+ * when it reads, replaces the current world (every entity, spawned ones too)
+ * and leaves the simulation stopped. A world that fails to read changes
+ * nothing. */
+#include "api/api_internal.h"
+
+static const wk__code_map load_world_codes[] = {
+    {WK_UNSUPPORTED_FORMAT, WK_LOAD_WORLD_UNSUPPORTED_FORMAT},
+    {WK_NO_RESOURCE, WK_LOAD_WORLD_NO_RESOURCE},
+    {WK_PARSE, WK_LOAD_WORLD_RESOURCE_PARSE_ERROR},
+    {WK_NOT_FOUND, WK_LOAD_WORLD_RESOURCE_PARSE_ERROR}, /* no such file */
+    {WK_MISSING_ASSETS, WK_LOAD_WORLD_MISSING_ASSETS},
+    {WK_UNSUPPORTED_ASSETS, WK_LOAD_WORLD_UNSUPPORTED_ASSETS},
+    {WK_UNSUPPORTED_ELEMENTS, WK_LOAD_WORLD_UNSUPPORTED_ELEMENTS},
+    {0, 0},
+};
+
+int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
+{
+    const SimulationInterfaces__LoadWorldRequest *req = (const void *)request;
+    SimulationInterfaces__LoadWorldResponse *resp = wk__call_alloc(call, sizeof *resp);
+    if (!resp)
+        return WK_NOMEM;
+    simulation_interfaces__load_world_response__init(resp);
+    *response = &resp->base;
+
+    wk_world_desc *desc = NULL;
+    wk_status st = {0};
+    int rc = wk_desc_read(&(wk_read_desc){.uri = req->uri,
+                                          .resource_string = req->resource_string,
+                                          .fail_on_unsupported_element = req->fail_on_unsupported_element,
+                                          .ignore_missing_or_unsupported_assets =
+                                              req->ignore_missing_or_unsupported_assets},
+                          &desc, &st);
+    if (rc == WK_OK)
+        rc = wk__api_set_world(api, desc, &st);
+    if (rc) {
+        resp->result = wk__call_result(call, wk__map_code(load_world_codes, rc), "%s", st.message);
+        return WK_OK;
+    }
+    SimulationInterfaces__WorldResource *world = wk__call_alloc(call, sizeof *world);
+    if (!world)
+        return WK_NOMEM;
+    simulation_interfaces__world_resource__init(world);
+    world->name = wk__call_strdup(call, wk_scene_name(api->scene, api->world));
+    world->uri = wk__call_strdup(call, req->uri ? req->uri : "");
+    resp->world = world;
+    resp->result = wk__call_result(call, WK_RESULT_OK, "%s", "");
+    return WK_OK;
+}

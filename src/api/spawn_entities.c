@@ -1,0 +1,228 @@
+/* spawn_entities.c — the SpawnEntities service: each entry reads one model
+ * (SDFormat, URDF or MJCF, by uri or string) and adds it to the world under
+ * a unique name, at its initial pose in its reference frame, under its
+ * namespace. Entries are independent: one that fails changes nothing and
+ * reports its own result; the call's result is OK only when all succeed. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api/api_internal.h"
+
+static const wk__code_map spawn_codes[] = {
+    {WK_UNSUPPORTED_FORMAT, WK_SPAWN_UNSUPPORTED_FORMAT},
+    {WK_NO_RESOURCE, WK_SPAWN_NO_RESOURCE},
+    {WK_PARSE, WK_SPAWN_RESOURCE_PARSE_ERROR},
+    {WK_NOT_FOUND, WK_SPAWN_RESOURCE_PARSE_ERROR}, /* no such file */
+    {WK_UNSUPPORTED_ELEMENTS, WK_SPAWN_RESOURCE_PARSE_ERROR},
+    {WK_MISSING_ASSETS, WK_SPAWN_MISSING_ASSETS},
+    {WK_UNSUPPORTED_ASSETS, WK_SPAWN_UNSUPPORTED_ASSETS},
+    {0, 0},
+};
+
+/* An entry's outcome: a result code, a message and the final name. */
+typedef struct outcome {
+    uint32_t code;
+    char message[WK_STATUS_MSG_MAX];
+    char name[256];
+} outcome;
+
+static uint32_t refuse(outcome *o, uint32_t code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static uint32_t refuse(outcome *o, uint32_t code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->message, sizeof o->message, fmt, ap);
+    va_end(ap);
+    return o->code = code;
+}
+
+/* One ROS 2 name token: a letter or underscore, then letters, digits and
+ * underscores. Entity names and each part of a namespace follow it. */
+static bool is_token(const char *s, size_t len)
+{
+    if (len == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+        return false;
+    for (size_t i = 1; i < len; i++)
+        if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+            return false;
+    return true;
+}
+
+/* ROS 2 namespace rules: empty, "/", or tokens joined by single slashes,
+ * optionally led by one, with no slash at the end. */
+static bool valid_namespace(const char *ns)
+{
+    if (!ns[0] || !strcmp(ns, "/"))
+        return true;
+    const char *s = ns[0] == '/' ? ns + 1 : ns;
+    for (;;) {
+        const char *slash = strchr(s, '/');
+        size_t len = slash ? (size_t)(slash - s) : strlen(s);
+        if (!is_token(s, len))
+            return false;
+        if (!slash)
+            return true;
+        s = slash + 1;
+    }
+}
+
+static bool name_taken(const wk_api *api, const char *name)
+{
+    return wk_scene_child(api->scene, api->world, name) != WK_NULL_ENTITY;
+}
+
+/* Picks the entry's name: the requested one, else the file's; unique, or
+ * made unique with a _N suffix when renaming is allowed. */
+static uint32_t choose_name(const wk_api *api, const SimulationInterfaces__SpawnEntityRequest *e, const char *file_name,
+                            outcome *o)
+{
+    const char *want = e->name && e->name[0] ? e->name : file_name;
+    if (!want || !want[0]) {
+        if (!e->allow_renaming)
+            return refuse(o, WK_SPAWN_NAME_INVALID, "no name given and the resource names none");
+        want = "entity";
+    }
+    if (!is_token(want, strlen(want)))
+        return refuse(o, WK_SPAWN_NAME_INVALID,
+                      "name '%s' is invalid: it must be a letter or '_' followed by letters, digits or '_'", want);
+    if (strlen(want) + 12 > sizeof o->name)
+        return refuse(o, WK_SPAWN_NAME_INVALID, "name '%.40s...' is too long", want);
+    snprintf(o->name, sizeof o->name, "%s", want);
+    if (!name_taken(api, o->name))
+        return WK_RESULT_OK;
+    if (!e->allow_renaming)
+        return refuse(o, WK_SPAWN_NAME_NOT_UNIQUE, "name '%s' is already taken", want);
+    for (unsigned n = 0;; n++) {
+        snprintf(o->name, sizeof o->name, "%s_%u", want, n);
+        if (!name_taken(api, o->name))
+            return WK_RESULT_OK;
+    }
+}
+
+/* The entity a reference frame names: "" or "world", a model, or a scoped
+ * `model::link::...`; WK_NULL_ENTITY when unknown. */
+static wk_entity frame_entity(const wk_api *api, const char *frame)
+{
+    if (!frame || !frame[0] || !strcmp(frame, "world"))
+        return api->world;
+    wk_entity e = api->world;
+    char part[256];
+    while (e && *frame) {
+        const char *sep = strstr(frame, "::");
+        size_t len = sep ? (size_t)(sep - frame) : strlen(frame);
+        if (len >= sizeof part)
+            return WK_NULL_ENTITY;
+        memcpy(part, frame, len);
+        part[len] = '\0';
+        e = wk_scene_child(api->scene, e, part);
+        frame = sep ? sep + 2 : frame + len;
+    }
+    return e;
+}
+
+/* The pose of the entry relative to the world entity, or a refusal. */
+static uint32_t placement(const wk_api *api, const SimulationInterfaces__SpawnEntityRequest *e, const wk_node *model,
+                          wk_pose *world_T_model, outcome *o)
+{
+    const SimulationInterfaces__PoseStamped *ps = e->initial_pose;
+    if (!ps || !ps->pose) {
+        *world_T_model = model->world; /* where the file puts it */
+        return WK_RESULT_OK;
+    }
+    const SimulationInterfaces__Point *p = ps->pose->position;
+    const SimulationInterfaces__Quaternion *q = ps->pose->orientation;
+    wk_pose pose = {{p ? p->x : 0, p ? p->y : 0, p ? p->z : 0}, {q ? q->w : 1, q ? q->x : 0, q ? q->y : 0, q ? q->z : 0}};
+    if (!wk_vec3_is_finite(pose.p))
+        return refuse(o, WK_SPAWN_INVALID_POSE, "initial pose: the position is not finite");
+    if (!wk_quat_is_valid(pose.q))
+        return refuse(o, WK_SPAWN_INVALID_POSE, "initial pose: the orientation is not a unit quaternion (|q| = %.9g)",
+                      wk_quat_norm(pose.q));
+    const char *frame_name = ps->header && ps->header->frame_id ? ps->header->frame_id : "";
+    wk_entity frame = frame_entity(api, frame_name);
+    if (!frame)
+        return refuse(o, WK_RESULT_NOT_FOUND, "reference frame '%s' is not known to the world", frame_name);
+    wk_pose world_T_frame = wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(api->scene, api->world)),
+                                            wk_scene_world_pose(api->scene, frame));
+    *world_T_model = wk_pose_compose(world_T_frame, pose);
+    return WK_RESULT_OK;
+}
+
+/* The one model a spawned resource must hold: node index, or WK_NO_NODE. */
+static uint32_t single_model(const wk_world_desc *d, size_t *count)
+{
+    uint32_t found = WK_NO_NODE;
+    *count = 0;
+    for (uint32_t c = wk_desc_node(d, 0)->first_child; c != WK_NO_NODE; c = wk_desc_node(d, c)->next_sibling)
+        if (wk_desc_node(d, c)->kind == WK_NODE_MODEL && (*count)++ == 0)
+            found = c;
+    return *count == 1 ? found : WK_NO_NODE;
+}
+
+static uint32_t spawn_one(wk_api *api, const SimulationInterfaces__SpawnEntityRequest *e, outcome *o)
+{
+    const SimulationInterfaces__Resource *res = e->entity_resource;
+    const char *ns = e->entity_namespace ? e->entity_namespace : "";
+    if (!valid_namespace(ns))
+        return refuse(o, WK_SPAWN_NAMESPACE_INVALID, "namespace '%s' does not follow ROS 2 namespace rules", ns);
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    int rc = wk_desc_read(&(wk_read_desc){.uri = res ? res->uri : NULL, .resource_string = res ? res->resource_string : NULL},
+                          &d, &st);
+    if (rc)
+        return refuse(o, wk__map_code(spawn_codes, rc), "%s", st.message);
+    size_t models;
+    uint32_t model = single_model(d, &models);
+    wk_pose world_T_model;
+    uint32_t code = model == WK_NO_NODE
+                        ? refuse(o, WK_SPAWN_RESOURCE_PARSE_ERROR, "the resource holds %zu models; spawning takes one", models)
+                        : choose_name(api, e, wk_desc_node(d, model)->name, o);
+    if (code == WK_RESULT_OK)
+        code = placement(api, e, wk_desc_node(d, model), &world_T_model, o);
+    wk_entity entity = WK_NULL_ENTITY;
+    if (code == WK_RESULT_OK &&
+        wk_desc_instantiate(api->scene, d, model, api->world, &world_T_model, o->name, &entity, &st))
+        code = refuse(o, WK_RESULT_OPERATION_FAILED, "%s", st.message);
+    wk_desc_free(d);
+    if (code != WK_RESULT_OK)
+        return code;
+    const wk_scene_types *t = wk_scene_types_of(api->scene);
+    wk_ecm *ecm = wk_scene_ecm(api->scene);
+    if (wk_ecm_set(ecm, entity, t->spawned, NULL) < 0 || (ns[0] && wk_ecm_set(ecm, entity, t->ns, &ns) < 0)) {
+        wk_ecm_destroy(ecm, entity, true);
+        return refuse(o, WK_RESULT_OPERATION_FAILED, "%s", wk_ecm_errmsg(ecm));
+    }
+    return o->code = WK_RESULT_OK;
+}
+
+int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
+{
+    const SimulationInterfaces__SpawnEntitiesRequest *req = (const void *)request;
+    SimulationInterfaces__SpawnEntitiesResponse *resp = wk__call_alloc(call, sizeof *resp);
+    size_t n = req->n_spawn_requests;
+    SimulationInterfaces__SpawnResult **results = wk__call_alloc(call, (n ? n : 1) * sizeof *results);
+    if (!resp || !results)
+        return WK_NOMEM;
+    simulation_interfaces__spawn_entities_response__init(resp);
+    *response = &resp->base;
+    resp->results = results;
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        outcome o = {.code = WK_RESULT_OK};
+        uint32_t code = spawn_one(api, req->spawn_requests[i], &o);
+        SimulationInterfaces__SpawnResult *r = wk__call_alloc(call, sizeof *r);
+        if (!r)
+            return WK_NOMEM;
+        simulation_interfaces__spawn_result__init(r);
+        r->result = wk__call_result(call, code, "%s", o.message);
+        r->entity_name = wk__call_strdup(call, code == WK_RESULT_OK ? o.name : "");
+        results[resp->n_results++] = r;
+        failed += code != WK_RESULT_OK;
+    }
+    resp->result = failed ? wk__call_result(call, WK_SPAWN_ENTITIES_FAILED, "%zu of %zu spawn requests failed", failed, n)
+                          : wk__call_result(call, WK_RESULT_OK, "%s", "");
+    return WK_OK;
+}

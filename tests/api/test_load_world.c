@@ -1,0 +1,121 @@
+/* test_load_world.c — the LoadWorld service: each result code of the
+ * standard, the world replaced (spawned entities included) on success and
+ * untouched on failure, and the WorldResource it returns. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api_call.h"
+#include "wk_test.h"
+
+#define LEVELS_WORLD WK_TEST_WORLDS "/../../../examples/levels.sdf"
+
+static uint32_t load_code(wk_api *api, SimulationInterfaces__LoadWorldRequest *req, char *msg, size_t cap)
+{
+    SimulationInterfaces__LoadWorldResponse *resp = load_world(api, req);
+    if (!resp || !resp->result)
+        return 999;
+    uint32_t code = resp->result->result;
+    snprintf(msg, cap, "%s", resp->result->error_message ? resp->result->error_message : "");
+    free_response(resp);
+    return code;
+}
+
+static SimulationInterfaces__LoadWorldRequest request(const char *uri, const char *text)
+{
+    SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
+    req.uri = (char *)uri;
+    req.resource_string = (char *)text;
+    return req;
+}
+
+static void loads_and_replaces(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    CHECK_STR(wk_scene_name(wk_api_scene(api), wk_api_world(api)), "default");
+    SimulationInterfaces__LoadWorldRequest req = request(LEVELS_WORLD, NULL);
+    SimulationInterfaces__LoadWorldResponse *resp = load_world(api, &req);
+    REQUIRE(resp && resp->result && resp->world);
+    CHECK_INT(resp->result->result, ==, WK_RESULT_OK);
+    CHECK_STR(resp->world->name, "default");
+    CHECK_STR(resp->world->uri, LEVELS_WORLD);
+    free_response(resp);
+    wk_scene *scene = wk_api_scene(api);
+    CHECK_INT(wk_ecm_count(wk_scene_ecm(scene)), ==, 43);
+    CHECK(wk_scene_child(scene, wk_api_world(api), "R1") != WK_NULL_ENTITY);
+
+    /* A second world replaces the first entirely. */
+    req = request(NULL, "<sdf version='1.9'><world name='small'><model name='box'><link name='l'/></model>"
+                        "</world></sdf>");
+    char msg[256];
+    CHECK_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK);
+    scene = wk_api_scene(api);
+    CHECK_STR(wk_scene_name(scene, wk_api_world(api)), "small");
+    CHECK_INT(wk_ecm_count(wk_scene_ecm(scene)), ==, 3);
+    CHECK(wk_scene_child(scene, wk_api_world(api), "R1") == WK_NULL_ENTITY);
+    wk_api_free(api);
+}
+
+static void failures_change_nothing(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    SimulationInterfaces__LoadWorldRequest req = request(LEVELS_WORLD, NULL);
+    char msg[256];
+    REQUIRE_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK);
+    const struct {
+        const char *uri, *text;
+        bool strict;
+        uint32_t code;
+        const char *needle;
+    } cases[] = {
+        {NULL, NULL, false, WK_LOAD_WORLD_NO_RESOURCE, "empty"},
+        {"", "", false, WK_LOAD_WORLD_NO_RESOURCE, "empty"},
+        {NULL, "<usd/>", false, WK_LOAD_WORLD_UNSUPPORTED_FORMAT, "<usd>"},
+        {NULL, "<sdf version='1.9'><world name='w'>", false, WK_LOAD_WORLD_RESOURCE_PARSE_ERROR, "<string>:1"},
+        {"/no/such/world.sdf", NULL, false, WK_LOAD_WORLD_RESOURCE_PARSE_ERROR, "/no/such/world.sdf"},
+        {NULL,
+         "<sdf version='1.9'><world name='w'><model name='m'><link name='l'><visual name='v'><geometry><mesh>"
+         "<uri>model://gone/gone.dae</uri></mesh></geometry></visual></link></model></world></sdf>",
+         false, WK_LOAD_WORLD_MISSING_ASSETS, "model://gone/gone.dae"},
+        {NULL, "<sdf version='1.9'><world name='w'><bogus/></world></sdf>", true, WK_LOAD_WORLD_UNSUPPORTED_ELEMENTS,
+         "/sdf/world/bogus"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        req = request(cases[i].uri, cases[i].text);
+        req.has_fail_on_unsupported_element = req.fail_on_unsupported_element = cases[i].strict;
+        uint32_t code = load_code(api, &req, msg, sizeof msg);
+        if (!CHECK_INT(code, ==, cases[i].code) || !CHECK(strstr(msg, cases[i].needle) != NULL))
+            fprintf(stderr, "    case %zu: %s\n", i, msg);
+    }
+    /* The loaded world is still there, whole. */
+    CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, 43);
+    wk_api_free(api);
+}
+
+static void options_are_honoured(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    SimulationInterfaces__LoadWorldRequest req =
+        request(NULL, "<sdf version='1.9'><world name='w'><model name='m'><link name='l'><visual name='v'>"
+                      "<geometry><mesh><uri>model://gone/gone.dae</uri></mesh></geometry></visual></link></model>"
+                      "<bogus/></world></sdf>");
+    req.has_ignore_missing_or_unsupported_assets = req.ignore_missing_or_unsupported_assets = true;
+    char msg[256];
+    CHECK_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK);
+    CHECK_STR(wk_scene_name(wk_api_scene(api), wk_api_world(api)), "w");
+    uint8_t garbage[] = {0xff, 0xff, 0xff};
+    wk_buf out = {0};
+    CHECK_INT(wk_api_call(api, "LoadWorld", garbage, sizeof garbage, &out), ==, WK_PARSE);
+    CHECK_INT(wk_api_call(api, "NoSuchService", NULL, 0, &out), ==, WK_NOT_FOUND);
+    CHECK_INT(out.len, ==, 0);
+    wk_api_free(api);
+}
+
+static const wk_test_case cases[] = {
+    {"loads_and_replaces", loads_and_replaces},
+    {"failures_change_nothing", failures_change_nothing},
+    {"options_are_honoured", options_are_honoured},
+};
+WK_TEST_MAIN(cases)
