@@ -66,6 +66,12 @@ typedef struct wk_node {
 
     union {
         struct {
+            double max_step_size;    /* seconds; 0.001 unless the file says */
+            double real_time_factor; /* 1 unless the file says */
+            wk_vec3 gravity;         /* m/s^2; (0, 0, -9.8) unless the file says */
+            wk_vec3 magnetic_field;  /* tesla */
+        } physics; /* the world node's */
+        struct {
             bool is_static, self_collide;
             const char *canonical_link;  /* NULL: the first link */
             const char *placement_frame; /* NULL: the model frame */

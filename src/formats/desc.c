@@ -94,6 +94,11 @@ uint32_t wk__desc_add(wk_world_desc *d, wk_node_kind kind, uint32_t parent, cons
         .relative_node = WK_NO_NODE,
         .world = wk_pose_identity(),
     };
+    if (kind == WK_NODE_WORLD) {
+        d->nodes[i].physics.max_step_size = 0.001;
+        d->nodes[i].physics.real_time_factor = 1;
+        d->nodes[i].physics.gravity = (wk_vec3){0, 0, -9.8};
+    }
     if (parent != WK_NO_NODE) {
         wk_node *p = &d->nodes[parent];
         if (p->last_child == WK_NO_NODE)

@@ -424,6 +424,32 @@ static int read_compiler(mjcf_reader *r, xmlNodePtr el)
     return WK_OK;
 }
 
+/* <option>: the time step and gravity of the simulation. */
+static int read_option(mjcf_reader *r, xmlNodePtr el)
+{
+    static const struct {
+        const char *name;
+        int count;
+        size_t offset;
+    } fields[] = {
+        {"timestep", 1, offsetof(wk_node, physics.max_step_size)},
+        {"gravity", 3, offsetof(wk_node, physics.gravity)},
+        {"magnetic", 3, offsetof(wk_node, physics.magnetic_field)},
+    };
+    for (size_t i = 0; i < COUNT(fields); i++) {
+        xmlAttrPtr a = xmlHasProp(el, (const xmlChar *)fields[i].name);
+        double v[3];
+        if (a && wk__xml_numbers((xmlNodePtr)a, v, fields[i].count) != fields[i].count)
+            return wk__mjcf_fail(r, el, WK_PARSE, "%s needs %d finite number%s", fields[i].name, fields[i].count,
+                                 fields[i].count > 1 ? "s" : "");
+        if (a)
+            memcpy((char *)wk__desc_at(r->d, 0) + fields[i].offset, v, (size_t)fields[i].count * sizeof *v);
+    }
+    if (!(wk__desc_at(r->d, 0)->physics.max_step_size > 0))
+        return wk__mjcf_fail(r, el, WK_PARSE, "timestep must be positive");
+    return WK_OK;
+}
+
 /* ---- the model ---------------------------------------------------------- */
 
 typedef int (*section_fn)(mjcf_reader *r, xmlNodePtr el);
@@ -438,7 +464,7 @@ static const struct section {
     {"default", wk__mjcf_read_default_section},
     {"asset", wk__mjcf_read_assets},
     {"worldbody", NULL},
-    {"option", NULL},
+    {"option", read_option},
     {"size", NULL},
     {"visual", NULL},
     {"statistic", NULL},
@@ -475,7 +501,12 @@ static int add_world(mjcf_reader *r, xmlNodePtr root)
     uint32_t line = wk__xml_line(root);
     uint32_t world = wk__desc_add(r->d, WK_NODE_WORLD, WK_NO_NODE, name, r->file, line);
     r->model = world == WK_NO_NODE ? WK_NO_NODE : wk__desc_add(r->d, WK_NODE_MODEL, world, name, r->file, line);
-    return r->model == WK_NO_NODE ? wk__mjcf_nomem(r) : WK_OK;
+    if (r->model == WK_NO_NODE)
+        return wk__mjcf_nomem(r);
+    /* MuJoCo's defaults, which <option> may change. */
+    wk__desc_at(r->d, world)->physics.max_step_size = 0.002;
+    wk__desc_at(r->d, world)->physics.gravity = (wk_vec3){0, 0, -9.81};
+    return WK_OK;
 }
 
 int wk__mjcf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, xmlDocPtr doc, wk_status *st)

@@ -618,10 +618,43 @@ static int read_actor(sdf_reader *r, xmlNodePtr el, uint32_t world)
     return pose ? read_pose(r, pose, node) : rc;
 }
 
+/* <physics>: the default profile (or the first one) gives the step size
+ * and real-time factor; before 1.5 it also held the gravity. */
+static int read_physics(sdf_reader *r, xmlNodePtr el, uint32_t world)
+{
+    const char *is_default = wk__xml_attr(r->d, el, "default");
+    bool chosen_before = false;
+    for (xmlNodePtr p = wk__xml_first(el->parent); p && p != el; p = wk__xml_next(p))
+        chosen_before |= wk__xml_is(p, "physics");
+    if (chosen_before && !(is_default && (!strcmp(is_default, "true") || !strcmp(is_default, "1"))))
+        return WK_OK;
+    xmlNodePtr c;
+    int rc = WK_OK;
+    if ((c = wk__xml_child(el, "max_step_size")))
+        rc = read_double(r, c, &wk__desc_at(r->d, world)->physics.max_step_size);
+    if (rc == WK_OK && (c = wk__xml_child(el, "real_time_factor")))
+        rc = read_double(r, c, &wk__desc_at(r->d, world)->physics.real_time_factor);
+    if (rc == WK_OK && (c = wk__xml_child(el, "gravity")))
+        rc = read_vec3(r, c, &wk__desc_at(r->d, world)->physics.gravity);
+    if (rc == WK_OK && !(wk__desc_at(r->d, world)->physics.max_step_size > 0))
+        return fail(r, el, WK_PARSE, "max_step_size must be positive");
+    return rc;
+}
+
+static int read_gravity(sdf_reader *r, xmlNodePtr el, uint32_t world)
+{
+    return read_vec3(r, el, &wk__desc_at(r->d, world)->physics.gravity);
+}
+
+static int read_magnetic_field(sdf_reader *r, xmlNodePtr el, uint32_t world)
+{
+    return read_vec3(r, el, &wk__desc_at(r->d, world)->physics.magnetic_field);
+}
+
 static const child_rule world_rules[] = {
     {"model", read_model},     {"include", read_include},     {"frame", read_frame},
     {"light", read_light},     {"actor", read_actor},         {"plugin", read_world_plugin},
-    {"physics", NULL},         {"gravity", NULL},             {"magnetic_field", NULL},
+    {"physics", read_physics}, {"gravity", read_gravity},     {"magnetic_field", read_magnetic_field},
     {"spherical_coordinates", NULL}, {"scene", NULL},         {"atmosphere", NULL},
     {"wind", NULL},            {"gui", NULL},                 {"audio", NULL},
     {"state", NULL},           {"population", NULL},          {"road", NULL},

@@ -256,7 +256,38 @@ static void levels_and_performers(void)
     check_message(&st, "exactly one <ref>");
 }
 
+static void physics(void)
+{
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    CHECK_INT(read_string(WORLD(""), false, false, &st, &d), ==, WK_OK);
+    REQUIRE(d);
+    const wk_node *w = wk_desc_node(d, 0);
+    CHECK_NEAR(w->physics.max_step_size, 0.001, 0); /* SDFormat's defaults */
+    CHECK_NEAR(w->physics.real_time_factor, 1, 0);
+    CHECK_NEAR(w->physics.gravity.z, -9.8, 0);
+    wk_desc_free(d);
+    CHECK_INT(read_string(WORLD("<physics name='slow' type='ode'><max_step_size>0.01</max_step_size></physics>\n"
+                                "<physics name='fast' type='ode' default='true'><max_step_size>0.004</max_step_size>"
+                                "<real_time_factor>2</real_time_factor></physics>\n"
+                                "<gravity>0 0 -1.62</gravity><magnetic_field>1e-5 0 0</magnetic_field>\n"),
+                          false, false, &st, &d),
+              ==, WK_OK);
+    REQUIRE(d);
+    w = wk_desc_node(d, 0);
+    CHECK_NEAR(w->physics.max_step_size, 0.004, 0); /* the default profile wins */
+    CHECK_NEAR(w->physics.real_time_factor, 2, 0);
+    CHECK_NEAR(w->physics.gravity.z, -1.62, 0);
+    CHECK_NEAR(w->physics.magnetic_field.x, 1e-5, 0);
+    wk_desc_free(d);
+    CHECK_INT(read_string(WORLD("<physics name='p' type='ode'><max_step_size>0</max_step_size></physics>\n"), false,
+                          false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "max_step_size must be positive");
+}
+
 static const wk_test_case cases[] = {
+    {"physics", physics},
     {"no_resource", no_resource},
     {"unsupported_format", unsupported_format},
     {"parse_errors_name_line_and_element", parse_errors_name_line_and_element},
