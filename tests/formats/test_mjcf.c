@@ -259,7 +259,11 @@ static void lights_cameras_inertials(void)
     CHECK_NEAR(f->link.inertial.izz, 3, 0);
     CHECK_NEAR(f->link.inertial.ixy, 0.1, 0);
     CHECK_NEAR(f->link.inertial.iyz, 0.3, 0);
-    CHECK(!find(d, "m") || !find(d, "m")->link.inertial.present);
+    /* The world body's content is the model, which holds no inertial: no
+     * link stands for the world body. */
+    const wk_node *model = find(d, "m");
+    CHECK(model && model->kind == WK_NODE_WORLD); /* world and model share the scoped name */
+    CHECK(find(d, "m::world") == NULL);
     wk_desc_free(d);
 }
 
