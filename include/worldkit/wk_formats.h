@@ -52,6 +52,13 @@ typedef struct wk_geometry {
     size_t point_count;
 } wk_geometry;
 
+/* A <plugin>, kept verbatim for the systems that will run it. */
+typedef struct wk_plugin {
+    const char *name;
+    const char *filename;
+    const char *xml; /* the whole element */
+} wk_plugin;
+
 typedef struct wk_node {
     wk_node_kind kind;
     const char *name; /* local name; the world's name for the world node */
@@ -63,6 +70,8 @@ typedef struct wk_node {
     const char *relative_to; /* frame of pose by name (SDFormat); NULL: the kind's default */
     uint32_t relative_node;  /* frame of pose by node, set by readers that know it; else WK_NO_NODE */
     wk_pose world;           /* the pose in the world frame, after wk_desc_resolve */
+    const wk_plugin *plugins; /* the node's plugins, in file order */
+    size_t plugin_count;
 
     union {
         struct {
@@ -95,9 +104,11 @@ typedef struct wk_node {
         struct {
             const char *type;
             double update_rate;
+            const char *xml; /* the whole element, for what worldkit does not read */
         } sensor;
         struct {
             const char *type;
+            const char *xml;
         } light;
         struct {
             wk_vec3 size;        /* the box, centred on the node's position */

@@ -163,6 +163,23 @@ static int add_named(sdf_reader *r, xmlNodePtr el, uint32_t parent, wk_node_kind
     return *out == WK_NO_NODE ? nomem(r) : WK_OK;
 }
 
+/* <plugin>: kept whole on its node, for the systems that will load it. */
+static int read_plugin(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    wk_plugin p = {wk__xml_attr(r->d, el, "name"), wk__xml_attr(r->d, el, "filename"), wk__xml_dump(r->d, el)};
+    const wk_node *n = wk__desc_at(r->d, node);
+    wk_plugin *list = wk__desc_alloc(r->d, (n->plugin_count + 1) * sizeof *list);
+    if (!p.xml || !list)
+        return nomem(r);
+    for (size_t i = 0; i < n->plugin_count; i++)
+        list[i] = n->plugins[i];
+    list[n->plugin_count] = p;
+    wk_node *m = wk__desc_at(r->d, node);
+    m->plugins = list;
+    m->plugin_count++;
+    return WK_OK;
+}
+
 /* ---- geometry ---------------------------------------------------------- */
 
 static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
@@ -280,7 +297,7 @@ static int read_inertial(sdf_reader *r, xmlNodePtr el, uint32_t node)
 
 static const child_rule shape_rules[] = {
     {"pose", read_pose},   {"geometry", read_geometry}, {"material", NULL},         {"cast_shadows", NULL},
-    {"laser_retro", NULL}, {"transparency", NULL},      {"meta", NULL},             {"plugin", NULL},
+    {"laser_retro", NULL}, {"transparency", NULL},      {"meta", NULL},             {"plugin", read_plugin},
     {"visibility_flags", NULL}, {"max_contacts", NULL}, {"surface", NULL},          {NULL, NULL},
 };
 
@@ -301,8 +318,8 @@ static int read_collision(sdf_reader *r, xmlNodePtr el, uint32_t link)
     return read_shape(r, el, link, WK_NODE_COLLISION);
 }
 
-/* Sensors and lights keep their pose and type; their other children are
- * defined by the specification and kept for later layers to read. */
+/* Sensors and lights keep their pose, type and plugins; the whole element
+ * is kept too, for later layers to read what worldkit does not. */
 static int read_update_rate(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
     return read_double(r, el, &wk__desc_at(r->d, node)->sensor.update_rate);
@@ -310,22 +327,27 @@ static int read_update_rate(sdf_reader *r, xmlNodePtr el, uint32_t node)
 
 static int read_typed(sdf_reader *r, xmlNodePtr el, uint32_t parent, wk_node_kind kind)
 {
-    static const child_rule sensor_rules[] = {{"pose", read_pose}, {"update_rate", read_update_rate}, {NULL, NULL}};
     uint32_t node;
     int rc = add_named(r, el, parent, kind, &node);
     if (rc)
         return rc;
-    const char *type = wk__xml_attr(r->d, el, "type");
+    const char *type = wk__xml_attr(r->d, el, "type"), *xml = wk__xml_dump(r->d, el);
+    if (!xml)
+        return nomem(r);
+    wk_node *n = wk__desc_at(r->d, node);
     if (kind == WK_NODE_SENSOR)
-        wk__desc_at(r->d, node)->sensor.type = type;
+        n->sensor.type = type, n->sensor.xml = xml;
     else
-        wk__desc_at(r->d, node)->light.type = type;
-    for (xmlNodePtr c = wk__xml_first(el); c; c = wk__xml_next(c))
-        for (const child_rule *rule = sensor_rules; rule->name; rule++)
-            if (wk__xml_is(c, rule->name) && (kind == WK_NODE_SENSOR || rule->read == read_pose) &&
-                (rc = rule->read(r, c, node)))
-                return rc;
-    return WK_OK;
+        n->light.type = type, n->light.xml = xml;
+    for (xmlNodePtr c = wk__xml_first(el); rc == WK_OK && c; c = wk__xml_next(c)) {
+        if (wk__xml_is(c, "pose"))
+            rc = read_pose(r, c, node);
+        else if (wk__xml_is(c, "plugin"))
+            rc = read_plugin(r, c, node);
+        else if (kind == WK_NODE_SENSOR && wk__xml_is(c, "update_rate"))
+            rc = read_update_rate(r, c, node);
+    }
+    return rc;
 }
 
 static int read_sensor(sdf_reader *r, xmlNodePtr el, uint32_t parent)
@@ -476,7 +498,7 @@ static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent);
 static const child_rule model_rules[] = {
     {"pose", read_pose},     {"static", read_static},   {"self_collide", read_self_collide}, {"link", read_link},
     {"joint", read_joint},   {"frame", read_frame},     {"model", read_model},               {"include", read_include},
-    {"plugin", NULL},        {"gripper", NULL},         {"enable_wind", NULL},               {"allow_auto_disable", NULL},
+    {"plugin", read_plugin}, {"gripper", NULL},         {"enable_wind", NULL},               {"allow_auto_disable", NULL},
     {NULL, NULL},
 };
 
@@ -544,6 +566,9 @@ static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent)
             wk__desc_at(r->d, node)->relative_to = NULL; /* the file's pose is relative to its own world */
         if (rc == WK_OK && (c = wk__xml_child(el, "static")))
             rc = read_static(r, c, node);
+        for (c = wk__xml_first(el); rc == WK_OK && c; c = wk__xml_next(c))
+            if (wk__xml_is(c, "plugin"))
+                rc = read_plugin(r, c, node);
     }
     xmlFreeDoc(doc);
     return rc;
@@ -598,6 +623,9 @@ static int read_region(sdf_reader *r, xmlNodePtr el, uint32_t world, wk_node_kin
 
 static int read_world_plugin(sdf_reader *r, xmlNodePtr el, uint32_t world)
 {
+    int rc = read_plugin(r, el, world);
+    if (rc)
+        return rc;
     const char *name = wk__xml_attr(r->d, el, "name");
     bool sim = name && (!strcmp(name, "gz::sim") || !strcmp(name, "ignition::gazebo"));
     for (xmlNodePtr c = sim ? wk__xml_first(el) : NULL; c; c = wk__xml_next(c)) {

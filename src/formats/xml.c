@@ -180,3 +180,13 @@ int wk__xml_unsupported(wk_world_desc *d, const wk_read_desc *opts, const char *
         return wk_fail(st, WK_NOMEM, "out of memory");
     return WK_OK;
 }
+
+const char *wk__xml_dump(wk_world_desc *d, xmlNodePtr el)
+{
+    xmlBufferPtr buf = xmlBufferCreate();
+    if (!buf)
+        return NULL;
+    const char *copy = xmlNodeDump(buf, el->doc, el, 0, 0) < 0 ? NULL : wk__desc_strdup(d, (const char *)xmlBufferContent(buf));
+    xmlBufferFree(buf);
+    return copy;
+}

@@ -31,6 +31,9 @@ const char *wk__xml_text(wk_world_desc *d, xmlNodePtr n);
 int wk__xml_unsupported(wk_world_desc *d, const wk_read_desc *opts, const char *file, xmlNodePtr el,
                         const char *attr, wk_status *st);
 
+/* The element serialized as XML text, in the arena; NULL when out of memory. */
+const char *wk__xml_dump(wk_world_desc *d, xmlNodePtr el);
+
 /* Parses up to max whitespace-separated numbers of n's text into out; returns
  * how many, or -1 when a token is not a finite number. */
 int wk__xml_numbers(xmlNodePtr n, double *out, int max);

@@ -286,7 +286,38 @@ static void physics(void)
     check_message(&st, "max_step_size must be positive");
 }
 
+static void plugins_and_sensors_kept(void)
+{
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    CHECK_INT(read_string(WORLD("<plugin name='gz::sim::systems::Physics' filename='gz-sim-physics-system'>"
+                                "<engine><filename>dart</filename></engine></plugin>\n"
+                                "<model name='m'><plugin name='drive' filename='diff'><wheel>left</wheel></plugin>"
+                                "<plugin name='second' filename='x'/>\n"
+                                "<link name='l'><sensor name='cam' type='camera'><update_rate>30</update_rate>"
+                                "<camera><horizontal_fov>1.0</horizontal_fov></camera>"
+                                "<plugin name='noise' filename='n'/></sensor></link></model>\n"),
+                          true, false, &st, &d),
+              ==, WK_OK);
+    REQUIRE(d);
+    const wk_node *w = wk_desc_node(d, 0), *m = wk_desc_node(d, 1), *cam = wk_desc_node(d, 3);
+    REQUIRE_INT(w->plugin_count, ==, 1);
+    CHECK_STR(w->plugins[0].name, "gz::sim::systems::Physics");
+    CHECK_STR(w->plugins[0].filename, "gz-sim-physics-system");
+    CHECK(strstr(w->plugins[0].xml, "<engine><filename>dart</filename></engine>") != NULL);
+    REQUIRE_INT(m->plugin_count, ==, 2);
+    CHECK_STR(m->plugins[1].name, "second");
+    CHECK(strstr(m->plugins[0].xml, "<wheel>left</wheel>") != NULL);
+    REQUIRE_INT(cam->kind, ==, WK_NODE_SENSOR);
+    CHECK_STR(cam->sensor.type, "camera");
+    CHECK_NEAR(cam->sensor.update_rate, 30, 0);
+    CHECK(strstr(cam->sensor.xml, "<horizontal_fov>1.0</horizontal_fov>") != NULL);
+    CHECK_INT(cam->plugin_count, ==, 1);
+    wk_desc_free(d);
+}
+
 static const wk_test_case cases[] = {
+    {"plugins_and_sensors_kept", plugins_and_sensors_kept},
     {"physics", physics},
     {"no_resource", no_resource},
     {"unsupported_format", unsupported_format},
