@@ -51,6 +51,39 @@ static int unsupported(sdf_reader *r, xmlNodePtr el, const char *attr)
     return wk__xml_unsupported(r->d, r->opts, r->file, el, attr, r->st);
 }
 
+/* Elements and attributes younger than SDFormat 1.4, with the minor version
+ * that brought them. In an older file they are unsupported: reported, and
+ * ignored as an older reader would. */
+static const struct {
+    const char *name;
+    int minor;
+} since[] = {
+    {"polyline", 5},        {"magnetic_field", 5}, {"relative_to", 7},     {"attached_to", 7},
+    {"canonical_link", 7},  {"expressed_in", 7},   {"placement_frame", 8}, {"capsule", 8},
+    {"ellipsoid", 8},       {"degrees", 9},        {"rotation_format", 9}, {"merge", 9},
+};
+
+/* True when name is younger than the file's version. */
+static bool too_new(const sdf_reader *r, const char *name)
+{
+    for (size_t i = 0; i < sizeof since / sizeof since[0]; i++)
+        if (!strcmp(since[i].name, name))
+            return r->minor < since[i].minor;
+    return false;
+}
+
+/* An attribute the file's version defines; NULL (reported) otherwise, and
+ * NULL when absent. *rc gets a failure to report. */
+static const char *version_attr(sdf_reader *r, xmlNodePtr el, const char *name, int *rc)
+{
+    const char *value = wk__xml_attr(r->d, el, name);
+    if (value && too_new(r, name)) {
+        *rc = wk__xml_unsupported(r->d, r->opts, r->file, el, name, r->st);
+        return NULL;
+    }
+    return value;
+}
+
 /* Reads el's children by the rules; anything else is unsupported. */
 static int read_children(sdf_reader *r, xmlNodePtr el, uint32_t node, const child_rule *rules)
 {
@@ -58,7 +91,9 @@ static int read_children(sdf_reader *r, xmlNodePtr el, uint32_t node, const chil
         const child_rule *rule = rules;
         while (rule->name && !wk__xml_is(c, rule->name))
             rule++;
-        int rc = !rule->name ? unsupported(r, c, NULL) : rule->read ? rule->read(r, c, node) : WK_OK;
+        int rc = !rule->name || too_new(r, rule->name) ? unsupported(r, c, NULL)
+                 : rule->read                         ? rule->read(r, c, node)
+                                                      : WK_OK;
         if (rc)
             return rc;
     }
@@ -127,8 +162,10 @@ static int read_pose(sdf_reader *r, xmlNodePtr el, uint32_t node)
     int rc = check_attrs(r, el, attrs);
     if (rc)
         return rc;
-    const char *format = wk__xml_attr(r->d, el, "rotation_format");
-    const char *degrees = wk__xml_attr(r->d, el, "degrees");
+    const char *format = version_attr(r, el, "rotation_format", &rc);
+    const char *degrees = version_attr(r, el, "degrees", &rc);
+    if (rc)
+        return rc;
     bool quat = format && !strcmp(format, "quat_xyzw");
     if (format && !quat && strcmp(format, "euler_rpy"))
         return fail(r, el, WK_PARSE, "rotation_format must be euler_rpy or quat_xyzw");
@@ -144,7 +181,9 @@ static int read_pose(sdf_reader *r, xmlNodePtr el, uint32_t node)
         double k = degrees && !strcmp(degrees, "true") ? acos(-1.0) / 180.0 : 1.0;
         pose.q = wk_quat_from_rpy(v[3] * k, v[4] * k, v[5] * k);
     }
-    const char *rel = wk__xml_attr(r->d, el, "relative_to");
+    const char *rel = version_attr(r, el, "relative_to", &rc);
+    if (rc)
+        return rc;
     if (!rel && r->minor < 7)
         rel = wk__xml_attr(r->d, el, "frame");
     wk_node *nd = wk__desc_at(r->d, node);
@@ -193,6 +232,8 @@ static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
     xmlNodePtr c;
     int rc = WK_OK;
     const char *name = (const char *)shape->name;
+    if (too_new(r, name))
+        return unsupported(r, shape, NULL);
     if (!strcmp(name, "box")) {
         g.type = WK_GEOMETRY_BOX;
         g.size = (wk_vec3){1, 1, 1};
@@ -394,7 +435,9 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
     xmlNodePtr c, lim;
     int rc = WK_OK;
     if ((c = wk__xml_child(el, "xyz"))) {
-        const char *in = wk__xml_attr(r->d, c, "expressed_in");
+        const char *in = version_attr(r, c, "expressed_in", &rc);
+        if (rc)
+            return rc;
         axis->expressed_in = in && in[0] ? in : NULL;
         if ((rc = read_vec3(r, c, &axis->xyz)) == WK_OK && wk_vec3_norm(axis->xyz) == 0)
             return fail(r, c, WK_PARSE, "the axis is zero");
@@ -477,7 +520,9 @@ static int read_frame(sdf_reader *r, xmlNodePtr el, uint32_t scope)
     int rc = add_named(r, el, scope, WK_NODE_FRAME, &node);
     if (rc)
         return rc;
-    const char *attached = wk__xml_attr(r->d, el, "attached_to");
+    const char *attached = version_attr(r, el, "attached_to", &rc);
+    if (rc)
+        return rc;
     wk__desc_at(r->d, node)->frame.attached_to = attached && attached[0] ? attached : NULL;
     return read_children(r, el, node, frame_rules);
 }
@@ -510,8 +555,13 @@ static int read_model_as(sdf_reader *r, xmlNodePtr el, uint32_t parent, uint32_t
     if (rc)
         return rc;
     wk_node *m = wk__desc_at(r->d, node);
-    m->model.canonical_link = wk__xml_attr(r->d, el, "canonical_link");
-    m->model.placement_frame = wk__xml_attr(r->d, el, "placement_frame");
+    const char *canonical = version_attr(r, el, "canonical_link", &rc);
+    const char *placement = rc ? NULL : version_attr(r, el, "placement_frame", &rc);
+    if (rc)
+        return rc;
+    m = wk__desc_at(r->d, node);
+    m->model.canonical_link = canonical;
+    m->model.placement_frame = placement;
     if (out)
         *out = node;
     return read_children(r, el, node, model_rules);
@@ -531,6 +581,22 @@ static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent)
 {
     if (r->include_depth >= 16)
         return fail(r, el, WK_PARSE, "includes nest deeper than 16 levels");
+    for (xmlNodePtr c = wk__xml_first(el); c; c = wk__xml_next(c)) {
+        static const char *const known[] = {"uri", "name", "pose", "static", "placement_frame", "plugin", NULL};
+        const char *const *k = known;
+        while (*k && !wk__xml_is(c, *k))
+            k++;
+        /* <merge>true</merge> folds the model into its parent: not supported
+         * yet; <merge>false</merge> is what worldkit does anyway. */
+        bool merge = false;
+        bool merge_off = wk__xml_is(c, "merge") && !too_new(r, "merge");
+        int rc = merge_off ? read_bool(r, c, &merge) : WK_OK;
+        merge_off = merge_off && !merge;
+        if (rc == WK_OK && !merge_off && (!*k || too_new(r, *k)))
+            rc = unsupported(r, c, NULL);
+        if (rc)
+            return rc;
+    }
     const char *uri = wk__xml_text(r->d, wk__xml_child(el, "uri"));
     if (!uri || !uri[0])
         return fail(r, el, WK_PARSE, "needs a <uri>");

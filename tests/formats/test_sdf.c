@@ -316,7 +316,33 @@ static void plugins_and_sensors_kept(void)
     wk_desc_free(d);
 }
 
+static void versions(void)
+{
+    /* relative_to came in 1.7, capsules in 1.8: a 1.6 file may not use them. */
+    const char *text = "<sdf version='1.6'><world name='w'><model name='m'>\n"
+                       "<link name='a'><pose relative_to='b'>1 0 0 0 0 0</pose></link><link name='b'>\n"
+                       "<visual name='v'><geometry><capsule><radius>1</radius><length>2</length></capsule>"
+                       "</geometry></visual></link></model></world></sdf>";
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    CHECK_INT(read_string(text, false, false, &st, &d), ==, WK_OK);
+    REQUIRE(d);
+    CHECK_INT(wk_desc_warning_count(d), ==, 2);
+    CHECK(strstr(wk_desc_warning(d, 0), "<string>:2: ignored unsupported attribute /sdf/world/model/link/pose@relative_to"));
+    CHECK(strstr(wk_desc_warning(d, 1), "/geometry/capsule"));
+    CHECK_NEAR(wk_desc_node(d, 2)->world.p.x, 1, 0); /* relative to the model, as 1.6 reads it */
+    wk_desc_free(d);
+    CHECK_INT(read_string(text, true, false, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "pose@relative_to");
+    /* 1.9 defines <merge>, but worldkit does not merge yet. */
+    const char *modern = "<sdf version='1.9'><world name='w'><include><uri>model://x</uri><merge>true</merge>"
+                         "</include></world></sdf>";
+    CHECK_INT(read_string(modern, true, true, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "/sdf/world/include/merge");
+}
+
 static const wk_test_case cases[] = {
+    {"versions", versions},
     {"plugins_and_sensors_kept", plugins_and_sensors_kept},
     {"physics", physics},
     {"no_resource", no_resource},
