@@ -574,34 +574,98 @@ static int read_model(sdf_reader *r, xmlNodePtr el, uint32_t parent)
 
 static int read_sdf_version(sdf_reader *r, xmlNodePtr root);
 
+/* Checks an <include>'s children: what it may hold in the file's version. */
+static int check_include(sdf_reader *r, xmlNodePtr el)
+{
+    static const char *const known[] = {"uri", "name", "pose", "static", "placement_frame", "plugin", NULL};
+    static const char *const attrs[] = {"merge", NULL};
+    int rc = check_attrs(r, el, attrs);
+    for (xmlNodePtr c = wk__xml_first(el); rc == WK_OK && c; c = wk__xml_next(c)) {
+        const char *const *k = known;
+        while (*k && !wk__xml_is(c, *k))
+            k++;
+        if (!*k || too_new(r, *k))
+            rc = unsupported(r, c, NULL);
+    }
+    return rc;
+}
+
+/* Replaces a relative_to or attached_to naming the merged model's own
+ * frame, or left to default to it, by the frame that stands in for it. */
+static const char *merged_frame(const char *name, const char *proxy)
+{
+    return !name || !strcmp(name, "__model__") ? proxy : name;
+}
+
+/* Folds an included model into its parent model (include merge="true"):
+ * the model's node becomes the frame _merged__<name>__model__, attached to
+ * the model's canonical link and placed where the model was, and its
+ * children become the parent's, their references to the model frame
+ * redirected to that frame. */
+static int merge_model(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    wk_world_desc *d = r->d;
+    wk_node *m = wk__desc_at(d, node);
+    uint32_t parent = m->parent;
+    if (wk__desc_at(d, parent)->kind != WK_NODE_MODEL)
+        return fail(r, el, WK_PARSE, "merge=\"true\" is only allowed in a model");
+    if (m->model.placement_frame)
+        return unsupported(r, el, "merge");
+    const char *canonical = m->model.canonical_link;
+    for (uint32_t c = m->first_child; !canonical && c != WK_NO_NODE; c = wk__desc_at(d, c)->next_sibling)
+        if (wk__desc_at(d, c)->kind == WK_NODE_LINK)
+            canonical = wk__desc_at(d, c)->name;
+    char proxy_name[256];
+    snprintf(proxy_name, sizeof proxy_name, "_merged__%s__model__", m->name);
+    const char *proxy = wk__desc_strdup(d, proxy_name);
+    if (!proxy)
+        return nomem(r);
+    for (uint32_t c = m->first_child; c != WK_NO_NODE; c = wk__desc_at(d, c)->next_sibling) {
+        wk_node *n = wk__desc_at(d, c);
+        n->parent = parent;
+        bool framed = n->kind == WK_NODE_FRAME && n->frame.attached_to && strcmp(n->frame.attached_to, "__model__");
+        if (n->kind != WK_NODE_JOINT && !framed)
+            n->relative_to = merged_frame(n->relative_to, proxy);
+        else if (n->relative_to && !strcmp(n->relative_to, "__model__"))
+            n->relative_to = proxy;
+        if (n->kind == WK_NODE_FRAME)
+            n->frame.attached_to = merged_frame(n->frame.attached_to, proxy);
+        if (n->kind == WK_NODE_JOINT)
+            n->joint.parent = !strcmp(n->joint.parent, "__model__") ? proxy : n->joint.parent;
+    }
+    /* The children join the parent's list after the model node itself. */
+    wk_node *p = wk__desc_at(d, parent);
+    if (m->first_child != WK_NO_NODE) {
+        wk__desc_at(d, m->last_child)->next_sibling = m->next_sibling;
+        if (p->last_child == node)
+            p->last_child = m->last_child;
+        m->next_sibling = m->first_child;
+    }
+    const char *relative_to = m->relative_to ? m->relative_to : "__model__";
+    m->kind = WK_NODE_FRAME;
+    m->name = proxy;
+    m->first_child = m->last_child = WK_NO_NODE;
+    m->relative_to = relative_to;
+    m->frame.attached_to = canonical;
+    return WK_OK;
+}
+
 /* <include>: reads the model file the uri names and places it under parent,
  * with the include's name, pose, static and placement_frame overriding the
- * file's. */
+ * file's, or merges it into parent (merge="true"). */
 static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent)
 {
     if (r->include_depth >= 16)
         return fail(r, el, WK_PARSE, "includes nest deeper than 16 levels");
-    for (xmlNodePtr c = wk__xml_first(el); c; c = wk__xml_next(c)) {
-        static const char *const known[] = {"uri", "name", "pose", "static", "placement_frame", "plugin", NULL};
-        const char *const *k = known;
-        while (*k && !wk__xml_is(c, *k))
-            k++;
-        /* <merge>true</merge> folds the model into its parent: not supported
-         * yet; <merge>false</merge> is what worldkit does anyway. */
-        bool merge = false;
-        bool merge_off = wk__xml_is(c, "merge") && !too_new(r, "merge");
-        int rc = merge_off ? read_bool(r, c, &merge) : WK_OK;
-        merge_off = merge_off && !merge;
-        if (rc == WK_OK && !merge_off && (!*k || too_new(r, *k)))
-            rc = unsupported(r, c, NULL);
-        if (rc)
-            return rc;
-    }
+    int rc = check_include(r, el);
+    const char *merge = rc ? NULL : version_attr(r, el, "merge", &rc);
+    if (rc)
+        return rc;
     const char *uri = wk__xml_text(r->d, wk__xml_child(el, "uri"));
     if (!uri || !uri[0])
         return fail(r, el, WK_PARSE, "needs a <uri>");
     const char *path = NULL;
-    int rc = wk__model_resolve(r->d, r->opts, r->file, uri, wk__xml_line(el), &path, r->st);
+    rc = wk__model_resolve(r->d, r->opts, r->file, uri, wk__xml_line(el), &path, r->st);
     if (rc || !path)
         return rc; /* missing and ignored: a warning is recorded */
     xmlDocPtr doc = wk__xml_parse(path, NULL, r->st);
@@ -636,6 +700,8 @@ static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent)
             if (wk__xml_is(c, "plugin"))
                 rc = read_plugin(r, c, node);
     }
+    if (rc == WK_OK && merge && (!strcmp(merge, "true") || !strcmp(merge, "1")))
+        rc = merge_model(r, el, node);
     xmlFreeDoc(doc);
     return rc;
 }

@@ -334,11 +334,15 @@ static void versions(void)
     wk_desc_free(d);
     CHECK_INT(read_string(text, true, false, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
     check_message(&st, "pose@relative_to");
-    /* 1.9 defines <merge>, but worldkit does not merge yet. */
-    const char *modern = "<sdf version='1.9'><world name='w'><include><uri>model://x</uri><merge>true</merge>"
-                         "</include></world></sdf>";
-    CHECK_INT(read_string(modern, true, true, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
-    check_message(&st, "/sdf/world/include/merge");
+    /* merge is an attribute of 1.9 includes, and only a model may merge. */
+    const char *in_world = "<sdf version='1.9'><world name='w'>\n<include merge='true'><uri>model://x</uri>"
+                           "<merge>true</merge></include></world></sdf>";
+    CHECK_INT(read_string(in_world, true, true, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "/sdf/world/include/merge"); /* the element does not exist */
+    const char *old = "<sdf version='1.8'><world name='w'><model name='m'><link name='l'/>\n"
+                      "<include merge='true'><uri>model://x</uri></include></model></world></sdf>";
+    CHECK_INT(read_string(old, true, true, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:2: unsupported attribute /sdf/world/model/include@merge");
 }
 
 static const wk_test_case cases[] = {
