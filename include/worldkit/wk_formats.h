@@ -79,7 +79,14 @@ typedef struct wk_node {
             double real_time_factor; /* 1 unless the file says */
             wk_vec3 gravity;         /* m/s^2; (0, 0, -9.8) unless the file says */
             wk_vec3 magnetic_field;  /* tesla */
-        } physics; /* the world node's */
+            struct {
+                bool present;
+                const char *surface_model;          /* e.g. EARTH_WGS84 */
+                double latitude_deg, longitude_deg; /* of the world origin */
+                double elevation;                   /* m */
+                double heading_deg;                 /* of the world's x axis, from east */
+            } spherical;
+        } settings; /* the world node's */
         struct {
             bool is_static, self_collide;
             const char *canonical_link;  /* NULL: the first link */

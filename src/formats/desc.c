@@ -95,9 +95,9 @@ uint32_t wk__desc_add(wk_world_desc *d, wk_node_kind kind, uint32_t parent, cons
         .world = wk_pose_identity(),
     };
     if (kind == WK_NODE_WORLD) {
-        d->nodes[i].physics.max_step_size = 0.001;
-        d->nodes[i].physics.real_time_factor = 1;
-        d->nodes[i].physics.gravity = (wk_vec3){0, 0, -9.8};
+        d->nodes[i].settings.max_step_size = 0.001;
+        d->nodes[i].settings.real_time_factor = 1;
+        d->nodes[i].settings.gravity = (wk_vec3){0, 0, -9.8};
     }
     if (parent != WK_NO_NODE) {
         wk_node *p = &d->nodes[parent];

@@ -432,9 +432,9 @@ static int read_option(mjcf_reader *r, xmlNodePtr el)
         int count;
         size_t offset;
     } fields[] = {
-        {"timestep", 1, offsetof(wk_node, physics.max_step_size)},
-        {"gravity", 3, offsetof(wk_node, physics.gravity)},
-        {"magnetic", 3, offsetof(wk_node, physics.magnetic_field)},
+        {"timestep", 1, offsetof(wk_node, settings.max_step_size)},
+        {"gravity", 3, offsetof(wk_node, settings.gravity)},
+        {"magnetic", 3, offsetof(wk_node, settings.magnetic_field)},
     };
     for (size_t i = 0; i < COUNT(fields); i++) {
         xmlAttrPtr a = xmlHasProp(el, (const xmlChar *)fields[i].name);
@@ -445,7 +445,7 @@ static int read_option(mjcf_reader *r, xmlNodePtr el)
         if (a)
             memcpy((char *)wk__desc_at(r->d, 0) + fields[i].offset, v, (size_t)fields[i].count * sizeof *v);
     }
-    if (!(wk__desc_at(r->d, 0)->physics.max_step_size > 0))
+    if (!(wk__desc_at(r->d, 0)->settings.max_step_size > 0))
         return wk__mjcf_fail(r, el, WK_PARSE, "timestep must be positive");
     return WK_OK;
 }
@@ -504,8 +504,8 @@ static int add_world(mjcf_reader *r, xmlNodePtr root)
     if (r->model == WK_NO_NODE)
         return wk__mjcf_nomem(r);
     /* MuJoCo's defaults, which <option> may change. */
-    wk__desc_at(r->d, world)->physics.max_step_size = 0.002;
-    wk__desc_at(r->d, world)->physics.gravity = (wk_vec3){0, 0, -9.81};
+    wk__desc_at(r->d, world)->settings.max_step_size = 0.002;
+    wk__desc_at(r->d, world)->settings.gravity = (wk_vec3){0, 0, -9.81};
     return WK_OK;
 }
 

@@ -791,31 +791,55 @@ static int read_physics(sdf_reader *r, xmlNodePtr el, uint32_t world)
     xmlNodePtr c;
     int rc = WK_OK;
     if ((c = wk__xml_child(el, "max_step_size")))
-        rc = read_double(r, c, &wk__desc_at(r->d, world)->physics.max_step_size);
+        rc = read_double(r, c, &wk__desc_at(r->d, world)->settings.max_step_size);
     if (rc == WK_OK && (c = wk__xml_child(el, "real_time_factor")))
-        rc = read_double(r, c, &wk__desc_at(r->d, world)->physics.real_time_factor);
+        rc = read_double(r, c, &wk__desc_at(r->d, world)->settings.real_time_factor);
     if (rc == WK_OK && (c = wk__xml_child(el, "gravity")))
-        rc = read_vec3(r, c, &wk__desc_at(r->d, world)->physics.gravity);
-    if (rc == WK_OK && !(wk__desc_at(r->d, world)->physics.max_step_size > 0))
+        rc = read_vec3(r, c, &wk__desc_at(r->d, world)->settings.gravity);
+    if (rc == WK_OK && !(wk__desc_at(r->d, world)->settings.max_step_size > 0))
         return fail(r, el, WK_PARSE, "max_step_size must be positive");
     return rc;
 }
 
 static int read_gravity(sdf_reader *r, xmlNodePtr el, uint32_t world)
 {
-    return read_vec3(r, el, &wk__desc_at(r->d, world)->physics.gravity);
+    return read_vec3(r, el, &wk__desc_at(r->d, world)->settings.gravity);
 }
 
 static int read_magnetic_field(sdf_reader *r, xmlNodePtr el, uint32_t world)
 {
-    return read_vec3(r, el, &wk__desc_at(r->d, world)->physics.magnetic_field);
+    return read_vec3(r, el, &wk__desc_at(r->d, world)->settings.magnetic_field);
+}
+
+/* <spherical_coordinates>: where the world's origin is on the planet. */
+static int read_spherical(sdf_reader *r, xmlNodePtr el, uint32_t world)
+{
+    static const char *const names[] = {"latitude_deg", "longitude_deg", "elevation", "heading_deg"};
+    double values[4] = {0};
+    int rc = WK_OK;
+    for (int i = 0; rc == WK_OK && i < 4; i++) {
+        xmlNodePtr c = wk__xml_child(el, names[i]);
+        if (c)
+            rc = read_double(r, c, &values[i]);
+    }
+    const char *surface = wk__xml_text(r->d, wk__xml_child(el, "surface_model"));
+    if (rc == WK_OK) {
+        wk_node *w = wk__desc_at(r->d, world);
+        w->settings.spherical.present = true;
+        w->settings.spherical.surface_model = surface ? surface : "EARTH_WGS84";
+        w->settings.spherical.latitude_deg = values[0];
+        w->settings.spherical.longitude_deg = values[1];
+        w->settings.spherical.elevation = values[2];
+        w->settings.spherical.heading_deg = values[3];
+    }
+    return rc;
 }
 
 static const child_rule world_rules[] = {
     {"model", read_model},     {"include", read_include},     {"frame", read_frame},
     {"light", read_light},     {"actor", read_actor},         {"plugin", read_world_plugin},
     {"physics", read_physics}, {"gravity", read_gravity},     {"magnetic_field", read_magnetic_field},
-    {"spherical_coordinates", NULL}, {"scene", NULL},         {"atmosphere", NULL},
+    {"spherical_coordinates", read_spherical}, {"scene", NULL},         {"atmosphere", NULL},
     {"wind", NULL},            {"gui", NULL},                 {"audio", NULL},
     {"state", NULL},           {"population", NULL},          {"road", NULL},
     {NULL, NULL},

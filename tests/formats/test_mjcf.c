@@ -490,13 +490,13 @@ static void physics_options(void)
     wk_status st = {0};
     wk_world_desc *d;
     REQUIRE_INT(read_string("<mujoco><worldbody/></mujoco>", &st, &d), ==, WK_OK);
-    CHECK_NEAR(wk_desc_node(d, 0)->physics.max_step_size, 0.002, 0); /* MuJoCo's defaults */
-    CHECK_NEAR(wk_desc_node(d, 0)->physics.gravity.z, -9.81, 0);
+    CHECK_NEAR(wk_desc_node(d, 0)->settings.max_step_size, 0.002, 0); /* MuJoCo's defaults */
+    CHECK_NEAR(wk_desc_node(d, 0)->settings.gravity.z, -9.81, 0);
     wk_desc_free(d);
     REQUIRE_INT(read_string("<mujoco><option timestep='0.0005' gravity='0 0 -3.7'/><worldbody/></mujoco>", &st, &d), ==,
                 WK_OK);
-    CHECK_NEAR(wk_desc_node(d, 0)->physics.max_step_size, 0.0005, 0);
-    CHECK_NEAR(wk_desc_node(d, 0)->physics.gravity.z, -3.7, 0);
+    CHECK_NEAR(wk_desc_node(d, 0)->settings.max_step_size, 0.0005, 0);
+    CHECK_NEAR(wk_desc_node(d, 0)->settings.gravity.z, -3.7, 0);
     wk_desc_free(d);
     check_fails("<mujoco>\n<option timestep='-1'/></mujoco>", WK_PARSE, "<string>:2: <option>: timestep must be positive");
     check_fails("<mujoco>\n<option gravity='0 0'/></mujoco>", WK_PARSE, "gravity needs 3 finite numbers");

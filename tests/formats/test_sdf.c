@@ -263,9 +263,9 @@ static void physics(void)
     CHECK_INT(read_string(WORLD(""), false, false, &st, &d), ==, WK_OK);
     REQUIRE(d);
     const wk_node *w = wk_desc_node(d, 0);
-    CHECK_NEAR(w->physics.max_step_size, 0.001, 0); /* SDFormat's defaults */
-    CHECK_NEAR(w->physics.real_time_factor, 1, 0);
-    CHECK_NEAR(w->physics.gravity.z, -9.8, 0);
+    CHECK_NEAR(w->settings.max_step_size, 0.001, 0); /* SDFormat's defaults */
+    CHECK_NEAR(w->settings.real_time_factor, 1, 0);
+    CHECK_NEAR(w->settings.gravity.z, -9.8, 0);
     wk_desc_free(d);
     CHECK_INT(read_string(WORLD("<physics name='slow' type='ode'><max_step_size>0.01</max_step_size></physics>\n"
                                 "<physics name='fast' type='ode' default='true'><max_step_size>0.004</max_step_size>"
@@ -275,10 +275,25 @@ static void physics(void)
               ==, WK_OK);
     REQUIRE(d);
     w = wk_desc_node(d, 0);
-    CHECK_NEAR(w->physics.max_step_size, 0.004, 0); /* the default profile wins */
-    CHECK_NEAR(w->physics.real_time_factor, 2, 0);
-    CHECK_NEAR(w->physics.gravity.z, -1.62, 0);
-    CHECK_NEAR(w->physics.magnetic_field.x, 1e-5, 0);
+    CHECK_NEAR(w->settings.max_step_size, 0.004, 0); /* the default profile wins */
+    CHECK_NEAR(w->settings.real_time_factor, 2, 0);
+    CHECK_NEAR(w->settings.gravity.z, -1.62, 0);
+    CHECK_NEAR(w->settings.magnetic_field.x, 1e-5, 0);
+    CHECK(!w->settings.spherical.present);
+    wk_desc_free(d);
+    CHECK_INT(read_string(WORLD("<spherical_coordinates><surface_model>EARTH_WGS84</surface_model>"
+                                "<latitude_deg>47.37</latitude_deg><longitude_deg>8.54</longitude_deg>"
+                                "<elevation>408</elevation><heading_deg>90</heading_deg></spherical_coordinates>\n"),
+                          false, false, &st, &d),
+              ==, WK_OK);
+    REQUIRE(d);
+    w = wk_desc_node(d, 0);
+    CHECK(w->settings.spherical.present);
+    CHECK_STR(w->settings.spherical.surface_model, "EARTH_WGS84");
+    CHECK_NEAR(w->settings.spherical.latitude_deg, 47.37, 0);
+    CHECK_NEAR(w->settings.spherical.longitude_deg, 8.54, 0);
+    CHECK_NEAR(w->settings.spherical.elevation, 408, 0);
+    CHECK_NEAR(w->settings.spherical.heading_deg, 90, 0);
     wk_desc_free(d);
     CHECK_INT(read_string(WORLD("<physics name='p' type='ode'><max_step_size>0</max_step_size></physics>\n"), false,
                           false, &st, NULL),
