@@ -153,6 +153,9 @@ void wk_desc_free(wk_world_desc *d);
  * behind. */
 int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_entity parent,
                         const wk_pose *parent_T_root, const char *name, wk_entity *out, wk_status *st);
+/* Creates only the world node's own entity, for callers that pick which of
+ * the world's children to add (levels). */
+int wk_desc_instantiate_world(wk_scene *s, const wk_world_desc *d, wk_entity *out, wk_status *st);
 
 wk_format wk_desc_format(const wk_world_desc *d);
 /* Node 0 is the world. Pointers are borrowed for the description's life. */

@@ -139,18 +139,20 @@ static int link_joints(builder *b, uint32_t root)
     return WK_OK;
 }
 
-/* Visits root's subtree parents first, children in document order. */
-static int add_subtree(builder *b, uint32_t root, wk_entity parent, const wk_pose *parent_T_root, const char *name)
+/* Visits root's subtree parents first, children in document order; only
+ * root itself when shallow. */
+static int add_subtree(builder *b, uint32_t root, wk_entity parent, const wk_pose *parent_T_root, const char *name,
+                       bool shallow)
 {
     int rc = add_node(b, root, parent, parent_T_root, name);
-    for (uint32_t c = wk_desc_node(b->d, root)->first_child; rc == WK_OK && c != WK_NO_NODE;
+    for (uint32_t c = wk_desc_node(b->d, root)->first_child; !shallow && rc == WK_OK && c != WK_NO_NODE;
          c = wk_desc_node(b->d, c)->next_sibling)
-        rc = add_subtree(b, c, b->entity_of[root], NULL, NULL);
+        rc = add_subtree(b, c, b->entity_of[root], NULL, NULL, false);
     return rc;
 }
 
-int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_entity parent,
-                        const wk_pose *parent_T_root, const char *name, wk_entity *out, wk_status *st)
+static int instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_entity parent, const wk_pose *parent_T_root,
+                       const char *name, bool shallow, wk_entity *out, wk_status *st)
 {
     *out = WK_NULL_ENTITY;
     const wk_node *r = wk_desc_node(d, root);
@@ -165,7 +167,7 @@ int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_e
         wk_pose placed = wk_pose_compose(wk_scene_world_pose(s, parent), *parent_T_root);
         b.placement = wk_pose_compose(placed, wk_pose_inverse(r->world));
     }
-    int rc = add_subtree(&b, root, parent, parent_T_root, name);
+    int rc = add_subtree(&b, root, parent, parent_T_root, name, shallow);
     if (rc == WK_OK)
         rc = link_joints(&b, root);
     if (rc && b.entity_of[root])
@@ -174,4 +176,15 @@ int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_e
         *out = b.entity_of[root];
     free(b.entity_of);
     return rc;
+}
+
+int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_entity parent,
+                        const wk_pose *parent_T_root, const char *name, wk_entity *out, wk_status *st)
+{
+    return instantiate(s, d, root, parent, parent_T_root, name, false, out, st);
+}
+
+int wk_desc_instantiate_world(wk_scene *s, const wk_world_desc *d, wk_entity *out, wk_status *st)
+{
+    return instantiate(s, d, 0, WK_NULL_ENTITY, NULL, NULL, true, out, st);
 }

@@ -1,0 +1,96 @@
+/* wk_sim.h — the sim layer: a world in motion.
+ *
+ * A simulation owns a world's scene and the description it came from. Each
+ * step runs the registered systems in three phases, in this order:
+ *   1. pre-update:  levels load and unload around the performers (built in),
+ *                   then the systems registered for this phase;
+ *   2. update:      kinematic motion integrates every Velocity (built in),
+ *                   then the systems registered for this phase;
+ *   3. post-update: the systems registered for this phase;
+ * and then ends the ECM's step: entities marked for removal (unloaded levels
+ * among them) are removed, newness and change states are cleared. So a
+ * system sees a loaded level's entities as new from the update phase of the
+ * step that loads them, and an unloaded level's as removed (each-removed)
+ * until the end of the step that unloads them.
+ *
+ * Levels follow Gazebo's: a level is a box (its pose's orientation ignored)
+ * inflated by its buffer; it is loaded while any performer's box touches
+ * that, and unloaded when none does. An entity named by several levels stays
+ * while any of them is loaded; entities named by none are global, always
+ * loaded. Loading recreates a level's models from the description, as the
+ * file has them. Without levels everything is loaded. */
+#ifndef WK_SIM_H
+#define WK_SIM_H
+
+#include "worldkit/wk_formats.h"
+#include "worldkit/wk_scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wk_sim wk_sim;
+
+typedef enum wk_phase {
+    WK_PRE_UPDATE,
+    WK_UPDATE,
+    WK_POST_UPDATE,
+    WK_PHASE_COUNT,
+} wk_phase;
+
+typedef struct wk_step_info {
+    uint64_t iteration; /* 1 for the first step */
+    double sim_time;    /* seconds at the end of this step */
+    double dt;          /* seconds */
+} wk_step_info;
+
+typedef void (*wk_system_fn)(wk_sim *sim, const wk_step_info *info, void *ctx);
+
+/* A linear and angular velocity that the motion system integrates into the
+ * entity's ParentPose every step, in the parent's frame or the entity's own. */
+typedef struct wk_velocity {
+    wk_vec3 linear;  /* m/s */
+    wk_vec3 angular; /* rad/s */
+    bool body_frame;
+} wk_velocity;
+
+typedef struct wk_sim_desc {
+    bool levels; /* load and unload levels around performers */
+} wk_sim_desc;
+
+/* Builds a simulation of the world in desc, which it takes (also on
+ * failure). opts may be NULL for the defaults. */
+int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_status *st);
+void wk_sim_free(wk_sim *sim);
+
+/* Borrowed for the simulation's life. */
+wk_scene *wk_sim_scene(wk_sim *sim);
+wk_entity wk_sim_world(const wk_sim *sim);
+/* The component type of wk_velocity, registered in the scene's ECM. */
+wk_type wk_sim_velocity_type(const wk_sim *sim);
+
+/* Adds a system to a phase, after those already there. */
+int wk_sim_add_system(wk_sim *sim, wk_phase phase, wk_system_fn fn, void *ctx);
+
+/* Runs n steps of the world's step size. */
+int wk_sim_step(wk_sim *sim, uint64_t n);
+uint64_t wk_sim_iterations(const wk_sim *sim);
+double wk_sim_time(const wk_sim *sim);
+/* The step size: the world's max_step_size. */
+double wk_sim_dt(const wk_sim *sim);
+
+/* Whether the named level is loaded now; false for an unknown name. */
+bool wk_sim_level_loaded(const wk_sim *sim, const char *level);
+/* Makes the top-level entity called name a performer (with a 1 m box), as
+ * Gazebo's set_performer service: 1 when added, 0 when no such entity exists
+ * or it is a performer already, or a negative code. */
+int wk_sim_set_performer(wk_sim *sim, const char *name);
+
+/* Called for each level loaded or unloaded, after it happened. */
+typedef void (*wk_level_event_fn)(wk_sim *sim, const char *level, bool loaded, void *ctx);
+void wk_sim_on_level_event(wk_sim *sim, wk_level_event_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,58 @@
+/* sim_internal.h — the simulation's state, shared by the files of src/sim. */
+#ifndef WK_SIM_INTERNAL_H
+#define WK_SIM_INTERNAL_H
+
+#include "worldkit/wk_sim.h"
+
+typedef struct wk__system {
+    wk_system_fn fn;
+    void *ctx;
+} wk__system;
+
+typedef struct wk__level {
+    uint32_t node;   /* in the description */
+    wk_aabb zone;    /* the level's box inflated by its buffer */
+    uint32_t *refs;  /* top-level nodes it holds */
+    size_t ref_count;
+    bool loaded;
+} wk__level;
+
+typedef struct wk__performer {
+    char *name; /* the top-level entity's name, owned */
+    wk_vec3 size;
+    wk_entity entity; /* last seen; looked up again when stale */
+} wk__performer;
+
+struct wk_sim {
+    wk_scene *scene;
+    wk_world_desc *desc;
+    wk_entity world;
+    wk_type velocity;
+    wk_query *moving; /* ParentPose and Velocity */
+    wk__system *systems[WK_PHASE_COUNT];
+    size_t system_count[WK_PHASE_COUNT];
+    uint64_t iterations;
+    double time, dt;
+
+    bool levels_on;
+    wk__level *levels;
+    size_t level_count;
+    wk__performer *performers;
+    size_t performer_count;
+    uint32_t *holders;  /* per node: loaded levels holding it */
+    wk_entity *loaded;  /* per node: its entity while loaded */
+    wk_level_event_fn on_level;
+    void *on_level_ctx;
+};
+
+/* levels.c */
+int wk__levels_init(wk_sim *sim, wk_status *st);
+void wk__levels_free(wk_sim *sim);
+/* True when the top-level node belongs to some level (levels on). */
+bool wk__levels_hold(const wk_sim *sim, uint32_t node);
+int wk__levels_update(wk_sim *sim);
+
+/* motion.c */
+void wk__motion_update(wk_sim *sim, double dt);
+
+#endif

@@ -1,0 +1,195 @@
+/* test_levels.c — levels and performers as the levels tutorial (seed 003)
+ * tells it: its four stages with R1 as the only performer, the same world
+ * with all three performers, a tunnel driven through by two vehicles, and
+ * performers added at run time. */
+#include <stdio.h>
+#include <string.h>
+
+#include "worldkit/wk_sim.h"
+#include "wk_test.h"
+
+static wk_sim *start(const char *file, bool levels)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", WK_TEST_WORLDS, file);
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    wk_sim *sim = NULL;
+    if (wk_desc_read(&(wk_read_desc){.uri = path}, &d, &st) ||
+        wk_sim_new(d, &(wk_sim_desc){.levels = levels}, &sim, &st))
+        fprintf(stderr, "    %s: %s\n", path, st.message);
+    return sim;
+}
+
+static bool present(wk_sim *sim, const char *name)
+{
+    return wk_scene_child(wk_sim_scene(sim), wk_sim_world(sim), name) != WK_NULL_ENTITY;
+}
+
+/* Which of M1..M6 are loaded, as a string like "M1 M3 M6". */
+static const char *loaded_models(wk_sim *sim)
+{
+    static char buf[64];
+    buf[0] = '\0';
+    for (int i = 1; i <= 6; i++) {
+        char name[4];
+        snprintf(name, sizeof name, "M%d", i);
+        if (present(sim, name))
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? " " : "", name);
+    }
+    return buf;
+}
+
+/* Drives the named model to y (from its current place) at speed, stepping. */
+static void drive_to_y(wk_sim *sim, const char *name, double y, double speed)
+{
+    wk_scene *s = wk_sim_scene(sim);
+    wk_entity e = wk_scene_child(s, wk_sim_world(sim), name);
+    double from = wk_scene_world_pose(s, e).p.y;
+    wk_velocity v = {.linear = {0, y < from ? -speed : speed, 0}};
+    wk_ecm_set(wk_scene_ecm(s), e, wk_sim_velocity_type(sim), &v);
+    uint64_t steps = (uint64_t)((from > y ? from - y : y - from) / speed / wk_sim_dt(sim) + 0.5);
+    wk_sim_step(sim, steps);
+    wk_ecm_remove(wk_scene_ecm(s), e, wk_sim_velocity_type(sim));
+    CHECK_NEAR(wk_scene_world_pose(s, e).p.y, y, 1e-9);
+}
+
+static void tutorial_narrative(void)
+{
+    wk_sim *sim = start("levels_one_performer.sdf", true);
+    REQUIRE(sim);
+    /* 1. R1 starts in L1: L1's models and the global M6. */
+    CHECK(present(sim, "R1"));
+    CHECK_STR(loaded_models(sim), "M1 M3 M6");
+    CHECK(wk_sim_level_loaded(sim, "L1") && !wk_sim_level_loaded(sim, "L3"));
+    /* 2. South into L3's buffer (R1's box reaches y = 2): L3 loads too. */
+    drive_to_y(sim, "R1", 2.5, 10);
+    CHECK_STR(loaded_models(sim), "M1 M3 M4 M5 M6");
+    CHECK(wk_sim_level_loaded(sim, "L1") && wk_sim_level_loaded(sim, "L3"));
+    /* 3. Out of L1 and into L3, but still inside L1's buffer: both stay. */
+    drive_to_y(sim, "R1", -2.5, 10);
+    CHECK_STR(loaded_models(sim), "M1 M3 M4 M5 M6");
+    /* 4. Beyond L1's buffer: L1 unloads, taking M1; M3 stays with L3. */
+    drive_to_y(sim, "R1", -3.5, 10);
+    CHECK(!wk_sim_level_loaded(sim, "L1"));
+    CHECK_STR(loaded_models(sim), "M3 M4 M5 M6");
+    CHECK(present(sim, "R2") && present(sim, "R3")); /* global */
+    /* Back north: L1 loads again, M1 as the file has it. */
+    drive_to_y(sim, "R1", 5, 10);
+    CHECK_STR(loaded_models(sim), "M1 M3 M6");
+    wk_pose m1 = wk_scene_world_pose(wk_sim_scene(sim), wk_scene_child(wk_sim_scene(sim), wk_sim_world(sim), "M1"));
+    CHECK_NEAR(m1.p.x, -8, 0);
+    CHECK_NEAR(m1.p.y, 8, 0);
+    wk_sim_free(sim);
+}
+
+static void all_performers(void)
+{
+    wk_sim *sim = start("../../../examples/levels.sdf", true);
+    REQUIRE(sim);
+    CHECK(wk_sim_level_loaded(sim, "L1"));
+    CHECK(wk_sim_level_loaded(sim, "L2"));
+    CHECK(!wk_sim_level_loaded(sim, "L3"));
+    CHECK_STR(loaded_models(sim), "M1 M2 M3 M6");
+    wk_sim_free(sim);
+}
+
+static void without_levels_everything_loads(void)
+{
+    wk_sim *sim = start("levels_one_performer.sdf", false);
+    REQUIRE(sim);
+    CHECK_STR(loaded_models(sim), "M1 M2 M3 M4 M5 M6");
+    drive_to_y(sim, "R1", -20, 50);
+    CHECK_STR(loaded_models(sim), "M1 M2 M3 M4 M5 M6");
+    wk_sim_free(sim);
+}
+
+typedef struct event_log {
+    char text[256];
+    wk_sim *sim;
+} event_log;
+
+static void log_event(wk_sim *sim, const char *level, bool loaded, void *ctx)
+{
+    event_log *log = ctx;
+    size_t n = strlen(log->text);
+    snprintf(log->text + n, sizeof log->text - n, "%s%.2f %s %s", n ? ", " : "", wk_sim_time(sim),
+             loaded ? "load" : "unload", level);
+}
+
+static void tunnel(void)
+{
+    wk_sim *sim = start("tunnel.sdf", true);
+    REQUIRE(sim);
+    event_log log = {.sim = sim};
+    wk_sim_on_level_event(sim, log_event, &log);
+    /* Both vehicles start at x = 0: only the first section is near. */
+    CHECK(wk_sim_level_loaded(sim, "section_0") && !wk_sim_level_loaded(sim, "section_1"));
+    wk_scene *s = wk_sim_scene(sim);
+    wk_ecm *ecm = wk_scene_ecm(s);
+    wk_entity blue = wk_scene_child(s, wk_sim_world(sim), "vehicle_blue");
+    wk_entity red = wk_scene_child(s, wk_sim_world(sim), "vehicle_red");
+    REQUIRE(blue && red);
+    wk_ecm_set(ecm, blue, wk_sim_velocity_type(sim), &(wk_velocity){.linear = {4, 0, 0}});
+    wk_ecm_set(ecm, red, wk_sim_velocity_type(sim), &(wk_velocity){.linear = {2, 0, 0}});
+    /* 20 s: blue goes to x = 80, red to x = 40. Section k's zone spans
+     * [20k - 5, 20k + 25]; a vehicle's box is 2 m long. So blue reaches
+     * section k when 4t + 1 = 20k - 5, and section 0 goes once red's back
+     * passes 25 (2t - 1 = 25). Section 2 is empty for half a second, between
+     * blue leaving it (4t - 1 = 65) and red reaching it (2t + 1 = 35). */
+    wk_sim_step(sim, (uint64_t)(20.0 / wk_sim_dt(sim) + 0.5));
+    CHECK_STR(log.text, "3.50 load section_1, 8.50 load section_2, 13.00 unload section_0, 13.50 load section_3, "
+                        "16.50 unload section_2, 17.00 load section_2, 18.50 load section_4");
+    for (int k = 0; k < 10; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "section_%d", k);
+        bool want = k >= 1 && k <= 4; /* red near 1-2, blue near 3-4 */
+        if (!CHECK(wk_sim_level_loaded(sim, name) == want))
+            fprintf(stderr, "    %s\n", name);
+        snprintf(name, sizeof name, "tunnel_%d", k);
+        CHECK(present(sim, name) == want);
+    }
+    wk_sim_free(sim);
+}
+
+static void runtime_performer(void)
+{
+    wk_sim *sim = start("levels_one_performer.sdf", true);
+    REQUIRE(sim);
+    CHECK(!wk_sim_level_loaded(sim, "L2"));
+    CHECK_INT(wk_sim_set_performer(sim, "R3"), ==, 1); /* R3 sits in L2 */
+    CHECK_INT(wk_sim_set_performer(sim, "R3"), ==, 0); /* already one */
+    CHECK_INT(wk_sim_set_performer(sim, "R1"), ==, 0); /* from the file */
+    CHECK_INT(wk_sim_set_performer(sim, "nobody"), ==, 0);
+    wk_sim_step(sim, 1);
+    CHECK(wk_sim_level_loaded(sim, "L2"));
+    CHECK(present(sim, "M2"));
+    wk_sim_free(sim);
+}
+
+static void unknown_ref_refused(void)
+{
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    REQUIRE_INT(wk_desc_read(&(wk_read_desc){.resource_string =
+                                                 "<sdf version='1.9'><world name='w'>"
+                                                 "<plugin name='gz::sim' filename='x'><level name='L'>"
+                                                 "<geometry><box><size>1 1 1</size></box></geometry>"
+                                                 "<ref>ghost</ref></level></plugin></world></sdf>"},
+                             &d, &st),
+                ==, WK_OK);
+    wk_sim *sim = NULL;
+    CHECK_INT(wk_sim_new(d, &(wk_sim_desc){.levels = true}, &sim, &st), ==, WK_NOT_FOUND);
+    CHECK(strstr(st.message, "level L holds 'ghost'") != NULL);
+    CHECK(sim == NULL);
+}
+
+static const wk_test_case cases[] = {
+    {"tutorial_narrative", tutorial_narrative},
+    {"all_performers", all_performers},
+    {"without_levels_everything_loads", without_levels_everything_loads},
+    {"tunnel", tunnel},
+    {"runtime_performer", runtime_performer},
+    {"unknown_ref_refused", unknown_ref_refused},
+};
+WK_TEST_MAIN(cases)
