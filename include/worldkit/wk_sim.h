@@ -72,8 +72,13 @@ wk_type wk_sim_velocity_type(const wk_sim *sim);
 /* Adds a system to a phase, after those already there. */
 int wk_sim_add_system(wk_sim *sim, wk_phase phase, wk_system_fn fn, void *ctx);
 
-/* Runs n steps of the world's step size. */
+/* Runs n steps of the world's step size, as fast as possible. */
 int wk_sim_step(wk_sim *sim, uint64_t n);
+/* Runs n steps paced so that simulated time advances rtf times as fast as
+ * wall-clock time (sleeping when ahead); rtf <= 0 runs as fast as possible. */
+int wk_sim_run(wk_sim *sim, uint64_t n, double rtf);
+/* The world's real_time_factor (1 unless the file says). */
+double wk_sim_default_rtf(const wk_sim *sim);
 uint64_t wk_sim_iterations(const wk_sim *sim);
 double wk_sim_time(const wk_sim *sim);
 /* The step size: the world's max_step_size. */

@@ -6,5 +6,6 @@
 
 int wk_cli_load(int argc, char **argv);
 int wk_cli_poses(int argc, char **argv);
+int wk_cli_run(int argc, char **argv);
 
 #endif

@@ -13,6 +13,8 @@ static const struct command {
              "                       read a world; print its tree and diagnostics", wk_cli_load},
     {"poses", "poses FILE [...]      print the world pose of every model, link, joint, frame, visual, collision",
      wk_cli_poses},
+    {"run", "run WORLD [--levels] [--steps N] [--rtf X] [--velocity NAME vx vy vz] [--performer NAME]\n"
+            "                       run the simulation loop, printing level and entity events", wk_cli_run},
 };
 
 static int usage(FILE *to)

@@ -2,6 +2,7 @@
  * for the order of a step. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim/sim_internal.h"
 
@@ -120,6 +121,35 @@ int wk_sim_step(wk_sim *sim, uint64_t n)
             return rc;
     }
     return WK_OK;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int wk_sim_run(wk_sim *sim, uint64_t n, double rtf)
+{
+    double start = now_s(), sim_start = sim->time;
+    for (uint64_t k = 0; k < n; k++) {
+        int rc = wk_sim_step(sim, 1);
+        if (rc)
+            return rc;
+        /* Ahead of the clock: wait until wall time catches up. */
+        double ahead = rtf > 0 ? (sim->time - sim_start) / rtf - (now_s() - start) : 0;
+        if (ahead > 0) {
+            struct timespec pause = {(time_t)ahead, (long)((ahead - (double)(time_t)ahead) * 1e9)};
+            nanosleep(&pause, NULL);
+        }
+    }
+    return WK_OK;
+}
+
+double wk_sim_default_rtf(const wk_sim *sim)
+{
+    return wk_desc_node(sim->desc, 0)->settings.real_time_factor;
 }
 
 uint64_t wk_sim_iterations(const wk_sim *sim)
