@@ -55,7 +55,9 @@ typedef struct wk_velocity {
 } wk_velocity;
 
 typedef struct wk_sim_desc {
-    bool levels; /* load and unload levels around performers */
+    bool levels;       /* load and unload levels around performers */
+    bool naive_levels; /* check every performer against every level, not
+                          through the spatial index: for comparisons */
 } wk_sim_desc;
 
 /* Builds a simulation of the world in desc, which it takes (also on

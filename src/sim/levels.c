@@ -4,19 +4,60 @@
  * Each step, a level is loaded when some performer's box touches its zone
  * and unloaded when none does; a model is present while any loaded level
  * holds it. Loads are done before unloads, so a model passing from one
- * level to the next is never removed and recreated. */
+ * level to the next is never removed and recreated.
+ *
+ * A step costs in proportion to the performers and the levels near them:
+ * performers find the zones they touch through a grid (grid.c), and only
+ * the loaded levels are checked for unloading. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim_internal.h"
 
-/* The top-level node of the description named name, or WK_NO_NODE. */
-static uint32_t top_level_node(const wk_world_desc *d, const char *name)
+/* Top-level nodes sorted by name, for finding what a <ref> names. */
+typedef struct named {
+    const char *name;
+    uint32_t node;
+} named;
+
+typedef struct name_index {
+    named *items;
+    size_t count;
+} name_index;
+
+/* By name, then by file order among equal names. */
+static int by_name(const void *a, const void *b)
 {
+    const named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
+static int index_names(name_index *ix, const wk_world_desc *d)
+{
+    ix->count = 0;
+    ix->items = malloc(wk_desc_node_count(d) * sizeof *ix->items);
+    if (!ix->items)
+        return WK_NOMEM;
     for (uint32_t c = wk_desc_node(d, 0)->first_child; c != WK_NO_NODE; c = wk_desc_node(d, c)->next_sibling)
-        if (!strcmp(wk_desc_node(d, c)->name, name))
-            return c;
-    return WK_NO_NODE;
+        ix->items[ix->count++] = (named){wk_desc_node(d, c)->name, c};
+    qsort(ix->items, ix->count, sizeof *ix->items, by_name);
+    return WK_OK;
+}
+
+/* The first top-level node named name in file order, or WK_NO_NODE. */
+static uint32_t find_name(const name_index *ix, const char *name)
+{
+    named key = {name, 0};
+    size_t lo = 0, hi = ix->count;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (by_name(&ix->items[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ix->count && !strcmp(ix->items[lo].name, name) ? ix->items[lo].node : WK_NO_NODE;
 }
 
 static int add_performer(wk_sim *sim, const char *name, wk_vec3 size)
@@ -32,23 +73,44 @@ static int add_performer(wk_sim *sim, const char *name, wk_vec3 size)
     return WK_OK;
 }
 
-static int add_level(wk_sim *sim, uint32_t node, wk_status *st)
+static int add_level(wk_sim *sim, const name_index *names, uint32_t node, wk_status *st)
 {
     const wk_node *n = wk_desc_node(sim->desc, node);
-    wk__level *l = &sim->levels[sim->level_count++];
-    *l = (wk__level){.node = node,
-                     .zone = wk_aabb_inflate(wk_aabb_from_center(n->world.p, n->region.size), n->region.buffer),
-                     .refs = calloc(n->region.ref_count ? n->region.ref_count : 1, sizeof *l->refs)};
+    size_t i = sim->level_count++;
+    wk__level *l = &sim->levels[i];
+    *l = (wk__level){.node = node, .refs = calloc(n->region.ref_count ? n->region.ref_count : 1, sizeof *l->refs)};
+    sim->zones[i] = wk_aabb_inflate(wk_aabb_from_center(n->world.p, n->region.size), n->region.buffer);
     if (!l->refs)
         return wk_fail(st, WK_NOMEM, "out of memory reading level %s", n->name);
     for (size_t r = 0; r < n->region.ref_count; r++) {
-        uint32_t held = top_level_node(sim->desc, n->region.refs[r]);
+        uint32_t held = find_name(names, n->region.refs[r]);
         if (held == WK_NO_NODE)
             return wk_fail(st, WK_NOT_FOUND, "%s:%u: level %s holds '%s', which the world does not have",
                            n->file ? n->file : "<string>", n->line, n->name, n->region.refs[r]);
         l->refs[l->ref_count++] = held;
+        sim->held[held] = true;
     }
     return WK_OK;
+}
+
+static int read_levels(wk_sim *sim, wk_status *st)
+{
+    name_index names;
+    if (index_names(&names, sim->desc))
+        return wk_fail(st, WK_NOMEM, "out of memory reading levels");
+    int rc = WK_OK;
+    for (uint32_t c = wk_desc_node(sim->desc, 0)->first_child; rc == WK_OK && c != WK_NO_NODE;
+         c = wk_desc_node(sim->desc, c)->next_sibling) {
+        const wk_node *n = wk_desc_node(sim->desc, c);
+        if (n->kind == WK_NODE_LEVEL)
+            rc = add_level(sim, &names, c, st);
+        else if (n->kind == WK_NODE_PERFORMER && add_performer(sim, n->region.refs[0], n->region.size))
+            rc = wk_fail(st, WK_NOMEM, "out of memory reading performers");
+    }
+    free(names.items);
+    if (rc == WK_OK && wk__grid_build(&sim->grid, sim->zones, sim->level_count))
+        rc = wk_fail(st, WK_NOMEM, "out of memory indexing levels");
+    return rc;
 }
 
 int wk__levels_init(wk_sim *sim, wk_status *st)
@@ -56,22 +118,15 @@ int wk__levels_init(wk_sim *sim, wk_status *st)
     size_t count = wk_desc_node_count(sim->desc);
     sim->holders = calloc(count, sizeof *sim->holders);
     sim->loaded = calloc(count, sizeof *sim->loaded);
+    sim->held = calloc(count, sizeof *sim->held);
     sim->levels = calloc(count, sizeof *sim->levels);
-    if (!sim->holders || !sim->loaded || !sim->levels)
+    sim->zones = calloc(count, sizeof *sim->zones);
+    sim->loaded_levels = calloc(count, sizeof *sim->loaded_levels);
+    sim->to_load = calloc(count, sizeof *sim->to_load);
+    if (!sim->holders || !sim->loaded || !sim->held || !sim->levels || !sim->zones || !sim->loaded_levels ||
+        !sim->to_load)
         return wk_fail(st, WK_NOMEM, "out of memory reading levels");
-    if (!sim->levels_on)
-        return WK_OK;
-    for (uint32_t c = wk_desc_node(sim->desc, 0)->first_child; c != WK_NO_NODE;
-         c = wk_desc_node(sim->desc, c)->next_sibling) {
-        const wk_node *n = wk_desc_node(sim->desc, c);
-        int rc = n->kind == WK_NODE_LEVEL ? add_level(sim, c, st)
-                 : n->kind == WK_NODE_PERFORMER && add_performer(sim, n->region.refs[0], n->region.size)
-                     ? wk_fail(st, WK_NOMEM, "out of memory reading performers")
-                     : WK_OK;
-        if (rc)
-            return rc;
-    }
-    return WK_OK;
+    return sim->levels_on ? read_levels(sim, st) : WK_OK;
 }
 
 void wk__levels_free(wk_sim *sim)
@@ -79,20 +134,21 @@ void wk__levels_free(wk_sim *sim)
     for (size_t i = 0; i < sim->level_count; i++)
         free(sim->levels[i].refs);
     free(sim->levels);
+    free(sim->zones);
+    wk__grid_free(&sim->grid);
     for (size_t i = 0; i < sim->performer_count; i++)
         free(sim->performers[i].name);
     free(sim->performers);
     free(sim->holders);
     free(sim->loaded);
+    free(sim->held);
+    free(sim->loaded_levels);
+    free(sim->to_load);
 }
 
 bool wk__levels_hold(const wk_sim *sim, uint32_t node)
 {
-    for (size_t i = 0; i < sim->level_count; i++)
-        for (size_t r = 0; r < sim->levels[i].ref_count; r++)
-            if (sim->levels[i].refs[r] == node)
-                return true;
-    return false;
+    return sim->held[node];
 }
 
 /* The performer's box now, or false when its entity is not in the world. */
@@ -106,18 +162,56 @@ static bool performer_box(wk_sim *sim, wk__performer *p, wk_aabb *box)
     return true;
 }
 
-static bool touched(wk_sim *sim, const wk__level *l)
+typedef struct touch_ctx {
+    wk_sim *sim;
+    wk_aabb box;
+} touch_ctx;
+
+/* Marks level id touched in this check when box reaches its zone, and
+ * queues it for loading when it is not loaded yet. */
+static void touch(uint32_t id, void *ctx)
 {
-    for (size_t i = 0; i < sim->performer_count; i++) {
-        wk_aabb box;
-        if (performer_box(sim, &sim->performers[i], &box) && wk_aabb_intersects(box, l->zone))
-            return true;
-    }
-    return false;
+    touch_ctx *t = ctx;
+    wk__level *l = &t->sim->levels[id];
+    if (l->touched == t->sim->check || !wk_aabb_intersects(t->box, t->sim->zones[id]))
+        return;
+    l->touched = t->sim->check;
+    if (!l->loaded)
+        t->sim->to_load[t->sim->to_load_count++] = id;
 }
 
-static int load(wk_sim *sim, wk__level *l)
+static void find_touched(wk_sim *sim)
 {
+    sim->check++;
+    sim->to_load_count = 0;
+    for (size_t i = 0; i < sim->performer_count; i++) {
+        touch_ctx t = {.sim = sim};
+        if (!performer_box(sim, &sim->performers[i], &t.box))
+            continue;
+        if (!sim->naive_levels) {
+            wk__grid_query(&sim->grid, t.box, touch, &t);
+            continue;
+        }
+        for (uint32_t id = 0; id < sim->level_count; id++)
+            touch(id, &t);
+    }
+}
+
+static int by_index(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void announce(wk_sim *sim, const wk__level *l)
+{
+    if (sim->on_level)
+        sim->on_level(sim, wk_desc_node(sim->desc, l->node)->name, l->loaded, sim->on_level_ctx);
+}
+
+static int load(wk_sim *sim, uint32_t id)
+{
+    wk__level *l = &sim->levels[id];
     for (size_t r = 0; r < l->ref_count; r++) {
         uint32_t node = l->refs[r];
         if (sim->holders[node]++ > 0)
@@ -128,11 +222,14 @@ static int load(wk_sim *sim, wk__level *l)
             return rc;
     }
     l->loaded = true;
+    sim->loaded_levels[sim->loaded_level_count++] = id;
+    announce(sim, l);
     return WK_OK;
 }
 
-static int unload(wk_sim *sim, wk__level *l)
+static int unload(wk_sim *sim, uint32_t id)
 {
+    wk__level *l = &sim->levels[id];
     for (size_t r = 0; r < l->ref_count; r++) {
         uint32_t node = l->refs[r];
         if (--sim->holders[node] > 0)
@@ -143,31 +240,35 @@ static int unload(wk_sim *sim, wk__level *l)
         sim->loaded[node] = WK_NULL_ENTITY;
     }
     l->loaded = false;
+    announce(sim, l);
     return WK_OK;
-}
-
-static void announce(wk_sim *sim, const wk__level *l)
-{
-    if (sim->on_level)
-        sim->on_level(sim, wk_desc_node(sim->desc, l->node)->name, l->loaded, sim->on_level_ctx);
 }
 
 int wk__levels_update(wk_sim *sim)
 {
     if (!sim->levels_on)
         return WK_OK;
-    for (int pass = 0; pass < 2; pass++) {
-        bool loading = pass == 0;
-        for (size_t i = 0; i < sim->level_count; i++) {
-            wk__level *l = &sim->levels[i];
-            if (l->loaded == loading || touched(sim, l) != loading)
-                continue;
-            int rc = loading ? load(sim, l) : unload(sim, l);
-            if (rc)
-                return rc;
-            announce(sim, l);
-        }
+    find_touched(sim);
+    /* In level order, so that events do not depend on the index. */
+    qsort(sim->to_load, sim->to_load_count, sizeof *sim->to_load, by_index);
+    for (size_t i = 0; i < sim->to_load_count; i++) {
+        int rc = load(sim, sim->to_load[i]);
+        if (rc)
+            return rc;
     }
+    qsort(sim->loaded_levels, sim->loaded_level_count, sizeof *sim->loaded_levels, by_index);
+    size_t kept = 0;
+    for (size_t i = 0; i < sim->loaded_level_count; i++) {
+        uint32_t id = sim->loaded_levels[i];
+        if (sim->levels[id].touched == sim->check) {
+            sim->loaded_levels[kept++] = id;
+            continue;
+        }
+        int rc = unload(sim, id);
+        if (rc)
+            return rc;
+    }
+    sim->loaded_level_count = kept;
     return WK_OK;
 }
 

@@ -29,6 +29,7 @@ int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_st
     }
     sim->desc = desc;
     sim->levels_on = opts && opts->levels;
+    sim->naive_levels = opts && opts->naive_levels;
     sim->dt = wk_desc_node(desc, 0)->settings.max_step_size;
     sim->scene = wk_scene_new();
     int rc = sim->scene ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory creating a simulation");

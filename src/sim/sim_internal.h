@@ -2,6 +2,7 @@
 #ifndef WK_SIM_INTERNAL_H
 #define WK_SIM_INTERNAL_H
 
+#include "sim/grid.h"
 #include "worldkit/wk_sim.h"
 
 typedef struct wk__system {
@@ -11,9 +12,9 @@ typedef struct wk__system {
 
 typedef struct wk__level {
     uint32_t node;   /* in the description */
-    wk_aabb zone;    /* the level's box inflated by its buffer */
     uint32_t *refs;  /* top-level nodes it holds */
     size_t ref_count;
+    uint64_t touched; /* the last level check a performer touched it in */
     bool loaded;
 } wk__level;
 
@@ -34,9 +35,15 @@ struct wk_sim {
     uint64_t iterations;
     double time, dt;
 
-    bool levels_on;
+    bool levels_on, naive_levels;
     wk__level *levels;
+    wk_aabb *zones; /* per level: its box inflated by its buffer */
     size_t level_count;
+    wk__grid grid;  /* over the zones */
+    uint64_t check; /* level checks so far */
+    uint32_t *loaded_levels, *to_load;
+    size_t loaded_level_count, to_load_count;
+    bool *held;     /* per node: some level holds it */
     wk__performer *performers;
     size_t performer_count;
     uint32_t *holders;  /* per node: loaded levels holding it */

@@ -184,7 +184,79 @@ static void unknown_ref_refused(void)
     CHECK(sim == NULL);
 }
 
+/* A grid of side x side levels, 10 m apart, of varied buffers, each holding
+ * one model, and `movers` performers. Written into buf. */
+static void grid_world(char *buf, size_t cap, int side, int movers)
+{
+    size_t n = (size_t)snprintf(buf, cap, "<sdf version='1.9'><world name='grid'>");
+    for (int i = 0; i < side * side; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "<model name='m%d'><pose>%d %d 0 0 0 0</pose><link name='l'/></model>",
+                              i, (i % side) * 10, (i / side) * 10);
+    for (int k = 0; k < movers; k++)
+        n += (size_t)snprintf(buf + n, cap - n, "<model name='p%d'><pose>%d %d 0 0 0 0</pose><link name='l'/></model>",
+                              k, (k * 37) % (side * 10), (k * 53) % (side * 10));
+    n += (size_t)snprintf(buf + n, cap - n, "<plugin name='gz::sim' filename='x'>");
+    for (int k = 0; k < movers; k++)
+        n += (size_t)snprintf(buf + n, cap - n,
+                              "<performer name='q%d'><ref>p%d</ref><geometry><box><size>1 1 1</size></box>"
+                              "</geometry></performer>",
+                              k, k);
+    for (int i = 0; i < side * side; i++)
+        n += (size_t)snprintf(buf + n, cap - n,
+                              "<level name='L%d'><pose>%d %d 0 0 0 0</pose><geometry><box><size>8 8 4</size></box>"
+                              "</geometry><buffer>%d</buffer><ref>m%d</ref></level>",
+                              i, (i % side) * 10, (i / side) * 10, i % 4, i);
+    snprintf(buf + n, cap - n, "</plugin></world></sdf>");
+}
+
+static wk_sim *grid_sim(const char *text, bool naive)
+{
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    wk_sim *sim = NULL;
+    if (wk_desc_read(&(wk_read_desc){.resource_string = text}, &d, &st) ||
+        wk_sim_new(d, &(wk_sim_desc){.levels = true, .naive_levels = naive}, &sim, &st))
+        fprintf(stderr, "    %s\n", st.message);
+    return sim;
+}
+
+static void index_agrees_with_all_pairs(void)
+{
+    enum { SIDE = 20, MOVERS = 12 };
+    static char text[400000];
+    grid_world(text, sizeof text, SIDE, MOVERS);
+    wk_sim *fast = grid_sim(text, false), *slow = grid_sim(text, true);
+    REQUIRE(fast && slow);
+    for (int k = 0; k < MOVERS; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "p%d", k);
+        wk_velocity v = {.linear = {((k * 7) % 11) - 5.0, ((k * 5) % 9) - 4.0, 0}};
+        for (int which = 0; which < 2; which++) {
+            wk_sim *sim = which ? slow : fast;
+            wk_ecm_set(wk_scene_ecm(wk_sim_scene(sim)), wk_scene_child(wk_sim_scene(sim), wk_sim_world(sim), name),
+                       wk_sim_velocity_type(sim), &v);
+        }
+    }
+    int differences = 0, loaded = 0;
+    for (int round = 0; round < 20; round++) {
+        wk_sim_step(fast, 250);
+        wk_sim_step(slow, 250);
+        for (int i = 0; i < SIDE * SIDE; i++) {
+            char level[8];
+            snprintf(level, sizeof level, "L%d", i);
+            differences += wk_sim_level_loaded(fast, level) != wk_sim_level_loaded(slow, level);
+            loaded += wk_sim_level_loaded(fast, level);
+        }
+    }
+    CHECK_INT(differences, ==, 0);
+    CHECK_INT(loaded, >, 20 * MOVERS); /* the walk really loads levels */
+    CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_sim_scene(fast))), ==, wk_ecm_count(wk_scene_ecm(wk_sim_scene(slow))));
+    wk_sim_free(fast);
+    wk_sim_free(slow);
+}
+
 static const wk_test_case cases[] = {
+    {"index_agrees_with_all_pairs", index_agrees_with_all_pairs},
     {"tutorial_narrative", tutorial_narrative},
     {"all_performers", all_performers},
     {"without_levels_everything_loads", without_levels_everything_loads},
