@@ -8,10 +8,17 @@
 
 #include "worldkit/wk_formats.h"
 
+/* A node of the subtree and the entity made for it. */
+typedef struct made {
+    uint32_t node;
+    wk_entity entity;
+} made;
+
 typedef struct builder {
     wk_scene *s;
     const wk_world_desc *d;
-    wk_entity *entity_of; /* per node, WK_NULL_ENTITY outside the subtree */
+    made *made; /* in visiting order, then sorted by node for lookups */
+    size_t made_count, made_cap;
     wk_pose placement;    /* world_T_root as placed, times inverse of the described one */
     wk_status *st;
 } builder;
@@ -34,12 +41,26 @@ static uint32_t link_named(const wk_world_desc *d, uint32_t scope, const char *n
     return WK_NO_NODE;
 }
 
+static int by_node(const void *a, const void *b)
+{
+    uint32_t x = ((const made *)a)->node, y = ((const made *)b)->node;
+    return (x > y) - (x < y);
+}
+
+/* The entity made for node, or WK_NULL_ENTITY (made must be sorted). */
+static wk_entity entity_of(const builder *b, uint32_t node)
+{
+    made key = {node, 0};
+    const made *hit = bsearch(&key, b->made, b->made_count, sizeof key, by_node);
+    return hit ? hit->entity : WK_NULL_ENTITY;
+}
+
 static wk_entity entity_named(const builder *b, uint32_t joint, const char *name)
 {
     if (!name || !strcmp(name, "world"))
         return WK_NULL_ENTITY;
     uint32_t n = link_named(b->d, wk_desc_node(b->d, joint)->parent, name);
-    return n == WK_NO_NODE ? WK_NULL_ENTITY : b->entity_of[n];
+    return n == WK_NO_NODE ? WK_NULL_ENTITY : entity_of(b, n);
 }
 
 /* Components a node's kind calls for, beyond Name, Kind and ParentPose. */
@@ -117,23 +138,39 @@ static int add_node(builder *b, uint32_t i, wk_entity parent, const wk_pose *par
         values[3 + k] = x.values[k];
     }
     wk_entity e = wk_ecm_create_with(ecm, types, values, 3 + x.n);
-    if (!e || (parent && wk_ecm_set_parent(ecm, e, parent)))
-        return wk_fail(b->st, WK_NOMEM, "creating the entity of %s %s: %s", wk_node_kind_name(n->kind), name,
-                       wk_ecm_errmsg(ecm));
-    b->entity_of[i] = e;
+    if (!e || (parent && wk_ecm_set_parent(ecm, e, parent))) {
+        int rc = wk_fail(b->st, WK_NOMEM, "creating the entity of %s %s: %s", wk_node_kind_name(n->kind), name,
+                         wk_ecm_errmsg(ecm));
+        if (e)
+            wk_ecm_destroy(ecm, e, false);
+        return rc;
+    }
+    if (b->made_count == b->made_cap) {
+        size_t cap = b->made_cap ? b->made_cap * 2 : 16;
+        made *grown = realloc(b->made, cap * sizeof *grown);
+        if (!grown) {
+            wk_ecm_destroy(ecm, e, false);
+            return wk_fail(b->st, WK_NOMEM, "out of memory instantiating %s", name);
+        }
+        b->made = grown;
+        b->made_cap = cap;
+    }
+    b->made[b->made_count++] = (made){i, e};
     return WK_OK;
 }
 
 /* Joints name their links, which may come after them: linked last. */
-static int link_joints(builder *b, uint32_t root)
+static int link_joints(builder *b)
 {
     const wk_scene_types *t = wk_scene_types_of(b->s);
-    for (uint32_t i = root; i < wk_desc_node_count(b->d); i++) {
-        const wk_node *n = wk_desc_node(b->d, i);
-        if (n->kind != WK_NODE_JOINT || !b->entity_of[i])
+    qsort(b->made, b->made_count, sizeof *b->made, by_node);
+    for (size_t k = 0; k < b->made_count; k++) {
+        const wk_node *n = wk_desc_node(b->d, b->made[k].node);
+        if (n->kind != WK_NODE_JOINT)
             continue;
-        wk_scene_joint_links links = {entity_named(b, i, n->joint.parent), entity_named(b, i, n->joint.child)};
-        if (wk_ecm_set(wk_scene_ecm(b->s), b->entity_of[i], t->joint_links, &links) < 0)
+        wk_scene_joint_links links = {entity_named(b, b->made[k].node, n->joint.parent),
+                                      entity_named(b, b->made[k].node, n->joint.child)};
+        if (wk_ecm_set(wk_scene_ecm(b->s), b->made[k].entity, t->joint_links, &links) < 0)
             return wk_fail(b->st, WK_NOMEM, "linking joint %s", n->name);
     }
     return WK_OK;
@@ -145,9 +182,10 @@ static int add_subtree(builder *b, uint32_t root, wk_entity parent, const wk_pos
                        bool shallow)
 {
     int rc = add_node(b, root, parent, parent_T_root, name);
+    wk_entity entity = rc ? WK_NULL_ENTITY : b->made[b->made_count - 1].entity;
     for (uint32_t c = wk_desc_node(b->d, root)->first_child; !shallow && rc == WK_OK && c != WK_NO_NODE;
          c = wk_desc_node(b->d, c)->next_sibling)
-        rc = add_subtree(b, c, b->entity_of[root], NULL, NULL, false);
+        rc = add_subtree(b, c, entity, NULL, NULL, false);
     return rc;
 }
 
@@ -160,21 +198,21 @@ static int instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_en
         return wk_fail(st, WK_INVALID, "node %u is not in the description", root);
     if (parent && !wk_ecm_exists(wk_scene_ecm(s), parent))
         return wk_fail(st, WK_STALE, "parent entity %llu does not exist", (unsigned long long)parent);
-    builder b = {s, d, calloc(wk_desc_node_count(d), sizeof *b.entity_of), wk_pose_identity(), st};
-    if (!b.entity_of)
-        return wk_fail(st, WK_NOMEM, "out of memory adding %s", r->name);
+    builder b = {.s = s, .d = d, .placement = wk_pose_identity(), .st = st};
     if (parent_T_root) {
         wk_pose placed = wk_pose_compose(wk_scene_world_pose(s, parent), *parent_T_root);
         b.placement = wk_pose_compose(placed, wk_pose_inverse(r->world));
     }
     int rc = add_subtree(&b, root, parent, parent_T_root, name, shallow);
+    /* The root's entity was made first; it owns all the others. */
+    wk_entity root_entity = b.made_count ? b.made[0].entity : WK_NULL_ENTITY;
     if (rc == WK_OK)
-        rc = link_joints(&b, root);
-    if (rc && b.entity_of[root])
-        wk_ecm_destroy(wk_scene_ecm(s), b.entity_of[root], true);
+        rc = link_joints(&b);
+    if (rc && root_entity)
+        wk_ecm_destroy(wk_scene_ecm(s), root_entity, true);
     else if (rc == WK_OK)
-        *out = b.entity_of[root];
-    free(b.entity_of);
+        *out = root_entity;
+    free(b.made);
     return rc;
 }
 

@@ -1,7 +1,9 @@
-/* grid.c — the uniform grid of grid.h. Cells are as big as the boxes are on
- * average, so a box covers a handful of cells; boxes covering more than
- * LARGE_CELLS cells are kept aside and visited by every query. Cells live
- * in a hash table of runs into one array of ids, built once. */
+/* grid.c — the grid of grid.h: a dense 2D array of cells over the boxes'
+ * horizontal extent (worlds spread out horizontally; height is left to the
+ * exact test the caller makes). Cells are as big as the boxes are on
+ * average, and grow until the array holds at most a few cells per box, so
+ * a box covers a handful of cells and memory stays linear. Boxes covering
+ * more than LARGE_CELLS cells are kept aside and visited by every query. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -9,135 +11,122 @@
 #include "worldkit/wk_base.h"
 
 #define LARGE_CELLS 64
-#define COORD_LIMIT 1048575 /* 21 bits each, signed */
+#define CELLS_PER_BOX 16
 
 typedef struct cell_range {
-    int64_t lo[3], hi[3];
+    int64_t x0, y0, x1, y1; /* inclusive */
 } cell_range;
 
-static int64_t cell_of(double x, double cell)
+static int64_t clamp(double c, int64_t n)
 {
-    double c = floor(x / cell);
-    return c < -COORD_LIMIT ? -COORD_LIMIT : c > COORD_LIMIT ? COORD_LIMIT : (int64_t)c;
+    return c < 0 ? 0 : c >= (double)n ? n - 1 : (int64_t)c;
 }
 
-static cell_range range_of(wk_aabb b, double cell)
+/* The cells box covers, clamped to the grid; false when it misses it. */
+static bool range_of(const wk__grid *g, wk_aabb b, cell_range *r)
 {
-    return (cell_range){{cell_of(b.min.x, cell), cell_of(b.min.y, cell), cell_of(b.min.z, cell)},
-                        {cell_of(b.max.x, cell), cell_of(b.max.y, cell), cell_of(b.max.z, cell)}};
+    double x0 = floor((b.min.x - g->x0) / g->cell), x1 = floor((b.max.x - g->x0) / g->cell);
+    double y0 = floor((b.min.y - g->y0) / g->cell), y1 = floor((b.max.y - g->y0) / g->cell);
+    if (!(x1 >= 0 && y1 >= 0 && x0 < (double)g->nx && y0 < (double)g->ny))
+        return false;
+    *r = (cell_range){clamp(x0, g->nx), clamp(y0, g->ny), clamp(x1, g->nx), clamp(y1, g->ny)};
+    return true;
 }
 
-static uint64_t cells_in(const cell_range *r)
+static int64_t cells_in(const cell_range *r)
 {
-    return (uint64_t)(r->hi[0] - r->lo[0] + 1) * (uint64_t)(r->hi[1] - r->lo[1] + 1) * (uint64_t)(r->hi[2] - r->lo[2] + 1);
+    return (r->x1 - r->x0 + 1) * (r->y1 - r->y0 + 1);
 }
 
-/* Packs a cell; never 0, which marks an empty slot. */
-static uint64_t key_of(int64_t x, int64_t y, int64_t z)
+/* Picks the grid's extent and cell size for the boxes. */
+static void shape(wk__grid *g, const wk_aabb *boxes, size_t n)
 {
-    const uint64_t m = (1u << 21) - 1;
-    return ((uint64_t)(x + COORD_LIMIT + 1) & m) << 42 | ((uint64_t)(y + COORD_LIMIT + 1) & m) << 21 |
-           ((uint64_t)(z + COORD_LIMIT + 1) & m);
-}
-
-static size_t slot_of(uint64_t key, size_t mask)
-{
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdull;
-    key ^= key >> 33;
-    return (size_t)key & mask;
-}
-
-typedef struct pair {
-    uint64_t key;
-    uint32_t id;
-} pair;
-
-static int by_key(const void *a, const void *b)
-{
-    uint64_t x = ((const pair *)a)->key, y = ((const pair *)b)->key;
-    return (x > y) - (x < y);
-}
-
-/* Every (cell, id) pair of the boxes small enough for the grid. */
-static pair *pairs_of(wk__grid *g, const wk_aabb *boxes, size_t n, size_t *count)
-{
-    size_t total = 0;
+    double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY, sum = 0;
     for (size_t i = 0; i < n; i++) {
-        cell_range r = range_of(boxes[i], g->cell);
-        uint64_t c = cells_in(&r);
-        total += c > LARGE_CELLS ? 0 : c;
+        minx = fmin(minx, boxes[i].min.x), miny = fmin(miny, boxes[i].min.y);
+        maxx = fmax(maxx, boxes[i].max.x), maxy = fmax(maxy, boxes[i].max.y);
+        sum += fmax(boxes[i].max.x - boxes[i].min.x, boxes[i].max.y - boxes[i].min.y);
     }
-    pair *pairs = malloc((total ? total : 1) * sizeof *pairs);
-    g->large = malloc((n ? n : 1) * sizeof *g->large);
-    if (!pairs || !g->large) {
-        free(pairs);
-        return NULL;
-    }
-    *count = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        cell_range r = range_of(boxes[i], g->cell);
-        if (cells_in(&r) > LARGE_CELLS) {
-            g->large[g->large_count++] = i;
-            continue;
+    g->cell = n && sum > 0 ? sum / (double)n : 1;
+    g->x0 = n ? minx : 0;
+    g->y0 = n ? miny : 0;
+    for (;;) {
+        double nx = n ? floor((maxx - minx) / g->cell) + 1 : 1, ny = n ? floor((maxy - miny) / g->cell) + 1 : 1;
+        if (nx * ny <= (double)(CELLS_PER_BOX * n + 1024)) {
+            g->nx = (int64_t)nx;
+            g->ny = (int64_t)ny;
+            return;
         }
-        for (int64_t x = r.lo[0]; x <= r.hi[0]; x++)
-            for (int64_t y = r.lo[1]; y <= r.hi[1]; y++)
-                for (int64_t z = r.lo[2]; z <= r.hi[2]; z++)
-                    pairs[(*count)++] = (pair){key_of(x, y, z), i};
+        g->cell *= 2;
     }
-    return pairs;
+}
+
+/* Calls fn for every cell of box i that the grid holds it in. */
+static void each_cell(const wk__grid *g, const wk_aabb *box, void (*fn)(wk__grid *g, int64_t cell, uint32_t i),
+                      wk__grid *target, uint32_t i)
+{
+    cell_range r;
+    if (!range_of(g, *box, &r))
+        return;
+    for (int64_t y = r.y0; y <= r.y1; y++)
+        for (int64_t x = r.x0; x <= r.x1; x++)
+            fn(target, y * g->nx + x, i);
+}
+
+static void count_cell(wk__grid *g, int64_t cell, uint32_t i)
+{
+    (void)i;
+    g->first[cell + 1]++;
+}
+
+static void fill_cell(wk__grid *g, int64_t cell, uint32_t i)
+{
+    g->ids[g->first[cell]++] = i;
+}
+
+static bool is_large(const wk__grid *g, const wk_aabb *box)
+{
+    cell_range r;
+    return range_of(g, *box, &r) && cells_in(&r) > LARGE_CELLS;
 }
 
 int wk__grid_build(wk__grid *g, const wk_aabb *boxes, size_t n)
 {
-    *g = (wk__grid){.cell = 1, .n = n};
-    double sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        wk_vec3 e = wk_vec3_sub(boxes[i].max, boxes[i].min);
-        sum += fmax(e.x, fmax(e.y, e.z));
+    *g = (wk__grid){.n = n};
+    shape(g, boxes, n);
+    size_t cells = (size_t)(g->nx * g->ny);
+    g->first = calloc(cells + 1, sizeof *g->first);
+    g->large = malloc((n ? n : 1) * sizeof *g->large);
+    if (!g->first || !g->large)
+        goto fail;
+    /* Counting sort: cell sizes, then offsets, then ids. */
+    for (uint32_t i = 0; i < n; i++) {
+        if (is_large(g, &boxes[i]))
+            g->large[g->large_count++] = i;
+        else
+            each_cell(g, &boxes[i], count_cell, g, i);
     }
-    if (n && sum > 0)
-        g->cell = sum / (double)n;
-    size_t count;
-    pair *pairs = pairs_of(g, boxes, n, &count);
-    if (!pairs)
-        return WK_NOMEM;
-    qsort(pairs, count, sizeof *pairs, by_key);
-    size_t cap = 16;
-    while (cap < count * 2)
-        cap *= 2;
-    g->mask = cap - 1;
-    g->keys = calloc(cap, sizeof *g->keys);
-    g->first = malloc(cap * sizeof *g->first);
-    g->count = malloc(cap * sizeof *g->count);
-    g->ids = malloc((count ? count : 1) * sizeof *g->ids);
-    if (!g->keys || !g->first || !g->count || !g->ids) {
-        free(pairs);
-        wk__grid_free(g);
-        return WK_NOMEM;
-    }
-    for (size_t i = 0; i < count;) {
-        size_t j = i;
-        while (j < count && pairs[j].key == pairs[i].key)
-            g->ids[j] = pairs[j].id, j++;
-        size_t s = slot_of(pairs[i].key, g->mask);
-        while (g->keys[s])
-            s = (s + 1) & g->mask;
-        g->keys[s] = pairs[i].key;
-        g->first[s] = (uint32_t)i;
-        g->count[s] = (uint32_t)(j - i);
-        i = j;
-    }
-    free(pairs);
+    for (size_t c = 0; c < cells; c++)
+        g->first[c + 1] += g->first[c];
+    g->ids = malloc((g->first[cells] ? g->first[cells] : 1) * sizeof *g->ids);
+    if (!g->ids)
+        goto fail;
+    for (uint32_t i = 0; i < n; i++)
+        if (!is_large(g, &boxes[i]))
+            each_cell(g, &boxes[i], fill_cell, g, i);
+    /* fill_cell moved each offset to its cell's end: shift them back. */
+    for (size_t c = cells; c > 0; c--)
+        g->first[c] = g->first[c - 1];
+    g->first[0] = 0;
     return WK_OK;
+fail:
+    wk__grid_free(g);
+    return WK_NOMEM;
 }
 
 void wk__grid_free(wk__grid *g)
 {
-    free(g->keys);
     free(g->first);
-    free(g->count);
     free(g->ids);
     free(g->large);
     *g = (wk__grid){0};
@@ -147,24 +136,19 @@ void wk__grid_query(const wk__grid *g, wk_aabb box, void (*visit)(uint32_t id, v
 {
     for (size_t i = 0; i < g->large_count; i++)
         visit(g->large[i], ctx);
-    if (!g->keys)
+    cell_range r;
+    if (!g->first || !range_of(g, box, &r))
         return;
-    cell_range r = range_of(box, g->cell);
     if (cells_in(&r) > LARGE_CELLS * LARGE_CELLS) {
         /* A query box far bigger than the levels: every box is a candidate. */
         for (uint32_t i = 0; i < g->n; i++)
             visit(i, ctx);
         return;
     }
-    for (int64_t x = r.lo[0]; x <= r.hi[0]; x++)
-        for (int64_t y = r.lo[1]; y <= r.hi[1]; y++)
-            for (int64_t z = r.lo[2]; z <= r.hi[2]; z++) {
-                uint64_t key = key_of(x, y, z);
-                for (size_t s = slot_of(key, g->mask); g->keys[s]; s = (s + 1) & g->mask)
-                    if (g->keys[s] == key) {
-                        for (uint32_t k = 0; k < g->count[s]; k++)
-                            visit(g->ids[g->first[s] + k], ctx);
-                        break;
-                    }
-            }
+    for (int64_t y = r.y0; y <= r.y1; y++)
+        for (int64_t x = r.x0; x <= r.x1; x++) {
+            int64_t c = y * g->nx + x;
+            for (uint32_t k = g->first[c]; k < g->first[c + 1]; k++)
+                visit(g->ids[k], ctx);
+        }
 }

@@ -9,14 +9,14 @@
 #include "worldkit/wk_math.h"
 
 typedef struct wk__grid {
-    double cell;            /* cell edge, m */
-    uint64_t *keys;         /* open addressing: packed cell coordinates, 0 empty */
-    uint32_t *first, *count; /* per slot: the cell's run in ids */
-    size_t mask;
+    double cell;         /* cell edge, m */
+    double x0, y0;       /* the corner of cell (0, 0) */
+    int64_t nx, ny;      /* cells along x and y */
+    uint32_t *first;     /* per cell, its run in ids; one more at the end */
     uint32_t *ids;
-    uint32_t *large;        /* boxes too big for the grid, always visited */
+    uint32_t *large;     /* boxes too big for the grid, always visited */
     size_t large_count;
-    size_t n;               /* boxes indexed */
+    size_t n;            /* boxes indexed */
 } wk__grid;
 
 /* Indexes n boxes (ids 0..n-1). 0 or WK_NOMEM. */

@@ -14,50 +14,40 @@
 
 #include "sim/sim_internal.h"
 
-/* Top-level nodes sorted by name, for finding what a <ref> names. */
-typedef struct named {
-    const char *name;
-    uint32_t node;
-} named;
-
-typedef struct name_index {
-    named *items;
-    size_t count;
-} name_index;
-
-/* By name, then by file order among equal names. */
+/* By name, then by id among equal names (file order for nodes). */
 static int by_name(const void *a, const void *b)
 {
-    const named *x = a, *y = b;
+    const wk__named *x = a, *y = b;
     int c = strcmp(x->name, y->name);
-    return c ? c : (x->node > y->node) - (x->node < y->node);
+    return c ? c : (x->id > y->id) - (x->id < y->id);
 }
 
-static int index_names(name_index *ix, const wk_world_desc *d)
+/* The first id named name in a sorted array, or WK_NO_NODE. */
+static uint32_t find_name(const wk__named *items, size_t count, const char *name)
 {
-    ix->count = 0;
-    ix->items = malloc(wk_desc_node_count(d) * sizeof *ix->items);
-    if (!ix->items)
-        return WK_NOMEM;
-    for (uint32_t c = wk_desc_node(d, 0)->first_child; c != WK_NO_NODE; c = wk_desc_node(d, c)->next_sibling)
-        ix->items[ix->count++] = (named){wk_desc_node(d, c)->name, c};
-    qsort(ix->items, ix->count, sizeof *ix->items, by_name);
-    return WK_OK;
-}
-
-/* The first top-level node named name in file order, or WK_NO_NODE. */
-static uint32_t find_name(const name_index *ix, const char *name)
-{
-    named key = {name, 0};
-    size_t lo = 0, hi = ix->count;
+    wk__named key = {name, 0};
+    size_t lo = 0, hi = count;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (by_name(&ix->items[mid], &key) < 0)
+        if (by_name(&items[mid], &key) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < ix->count && !strcmp(ix->items[lo].name, name) ? ix->items[lo].node : WK_NO_NODE;
+    return lo < count && !strcmp(items[lo].name, name) ? items[lo].id : WK_NO_NODE;
+}
+
+/* The world's top-level nodes, sorted by name; *count gets how many. */
+static wk__named *top_level_names(const wk_world_desc *d, size_t *count)
+{
+    wk__named *items = malloc(wk_desc_node_count(d) * sizeof *items);
+    *count = 0;
+    if (!items)
+        return NULL;
+    for (uint32_t c = wk_desc_node(d, 0)->first_child; c != WK_NO_NODE; c = wk_desc_node(d, c)->next_sibling)
+        items[(*count)++] = (wk__named){wk_desc_node(d, c)->name, c};
+    qsort(items, *count, sizeof *items, by_name);
+    return items;
 }
 
 static int add_performer(wk_sim *sim, const char *name, wk_vec3 size)
@@ -73,7 +63,7 @@ static int add_performer(wk_sim *sim, const char *name, wk_vec3 size)
     return WK_OK;
 }
 
-static int add_level(wk_sim *sim, const name_index *names, uint32_t node, wk_status *st)
+static int add_level(wk_sim *sim, const wk__named *names, size_t name_count, uint32_t node, wk_status *st)
 {
     const wk_node *n = wk_desc_node(sim->desc, node);
     size_t i = sim->level_count++;
@@ -83,7 +73,7 @@ static int add_level(wk_sim *sim, const name_index *names, uint32_t node, wk_sta
     if (!l->refs)
         return wk_fail(st, WK_NOMEM, "out of memory reading level %s", n->name);
     for (size_t r = 0; r < n->region.ref_count; r++) {
-        uint32_t held = find_name(names, n->region.refs[r]);
+        uint32_t held = find_name(names, name_count, n->region.refs[r]);
         if (held == WK_NO_NODE)
             return wk_fail(st, WK_NOT_FOUND, "%s:%u: level %s holds '%s', which the world does not have",
                            n->file ? n->file : "<string>", n->line, n->name, n->region.refs[r]);
@@ -95,21 +85,29 @@ static int add_level(wk_sim *sim, const name_index *names, uint32_t node, wk_sta
 
 static int read_levels(wk_sim *sim, wk_status *st)
 {
-    name_index names;
-    if (index_names(&names, sim->desc))
+    size_t name_count;
+    wk__named *names = top_level_names(sim->desc, &name_count);
+    if (!names)
         return wk_fail(st, WK_NOMEM, "out of memory reading levels");
     int rc = WK_OK;
     for (uint32_t c = wk_desc_node(sim->desc, 0)->first_child; rc == WK_OK && c != WK_NO_NODE;
          c = wk_desc_node(sim->desc, c)->next_sibling) {
         const wk_node *n = wk_desc_node(sim->desc, c);
         if (n->kind == WK_NODE_LEVEL)
-            rc = add_level(sim, &names, c, st);
+            rc = add_level(sim, names, name_count, c, st);
         else if (n->kind == WK_NODE_PERFORMER && add_performer(sim, n->region.refs[0], n->region.size))
             rc = wk_fail(st, WK_NOMEM, "out of memory reading performers");
     }
-    free(names.items);
+    free(names);
     if (rc == WK_OK && wk__grid_build(&sim->grid, sim->zones, sim->level_count))
         rc = wk_fail(st, WK_NOMEM, "out of memory indexing levels");
+    sim->level_names = rc ? NULL : malloc((sim->level_count ? sim->level_count : 1) * sizeof *sim->level_names);
+    if (rc == WK_OK && !sim->level_names)
+        rc = wk_fail(st, WK_NOMEM, "out of memory indexing levels");
+    for (uint32_t i = 0; rc == WK_OK && i < sim->level_count; i++)
+        sim->level_names[i] = (wk__named){wk_desc_node(sim->desc, sim->levels[i].node)->name, i};
+    if (rc == WK_OK)
+        qsort(sim->level_names, sim->level_count, sizeof *sim->level_names, by_name);
     return rc;
 }
 
@@ -134,6 +132,7 @@ void wk__levels_free(wk_sim *sim)
     for (size_t i = 0; i < sim->level_count; i++)
         free(sim->levels[i].refs);
     free(sim->levels);
+    free(sim->level_names);
     free(sim->zones);
     wk__grid_free(&sim->grid);
     for (size_t i = 0; i < sim->performer_count; i++)
@@ -256,28 +255,30 @@ int wk__levels_update(wk_sim *sim)
         if (rc)
             return rc;
     }
-    qsort(sim->loaded_levels, sim->loaded_level_count, sizeof *sim->loaded_levels, by_index);
-    size_t kept = 0;
+    /* The untouched loaded levels go, also in level order; to_load is free
+     * again to list them. */
+    size_t kept = 0, leaving = 0;
     for (size_t i = 0; i < sim->loaded_level_count; i++) {
         uint32_t id = sim->loaded_levels[i];
-        if (sim->levels[id].touched == sim->check) {
+        if (sim->levels[id].touched == sim->check)
             sim->loaded_levels[kept++] = id;
-            continue;
-        }
-        int rc = unload(sim, id);
+        else
+            sim->to_load[leaving++] = id;
+    }
+    sim->loaded_level_count = kept;
+    qsort(sim->to_load, leaving, sizeof *sim->to_load, by_index);
+    for (size_t i = 0; i < leaving; i++) {
+        int rc = unload(sim, sim->to_load[i]);
         if (rc)
             return rc;
     }
-    sim->loaded_level_count = kept;
     return WK_OK;
 }
 
 bool wk_sim_level_loaded(const wk_sim *sim, const char *level)
 {
-    for (size_t i = 0; i < sim->level_count; i++)
-        if (!strcmp(wk_desc_node(sim->desc, sim->levels[i].node)->name, level))
-            return sim->levels[i].loaded;
-    return false;
+    uint32_t id = find_name(sim->level_names, sim->level_count, level);
+    return id != WK_NO_NODE && sim->levels[id].loaded;
 }
 
 int wk_sim_set_performer(wk_sim *sim, const char *name)

@@ -18,6 +18,12 @@ typedef struct wk__level {
     bool loaded;
 } wk__level;
 
+/* A name and what it names, in arrays sorted by name for lookups. */
+typedef struct wk__named {
+    const char *name;
+    uint32_t id;
+} wk__named;
+
 typedef struct wk__performer {
     char *name; /* the top-level entity's name, owned */
     wk_vec3 size;
@@ -44,6 +50,7 @@ struct wk_sim {
     uint32_t *loaded_levels, *to_load;
     size_t loaded_level_count, to_load_count;
     bool *held;     /* per node: some level holds it */
+    struct wk__named *level_names; /* sorted by name */
     wk__performer *performers;
     size_t performer_count;
     uint32_t *holders;  /* per node: loaded levels holding it */
