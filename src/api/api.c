@@ -74,34 +74,16 @@ uint32_t wk__map_code(const wk__code_map *map, int code)
 
 int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
 {
-    wk_scene *scene = wk_scene_new();
-    if (!scene) {
-        wk_desc_free(desc);
-        return wk_fail(st, WK_NOMEM, "out of memory creating the world");
-    }
-    wk_entity world = WK_NULL_ENTITY;
-    int rc;
-    if (desc) {
-        rc = wk_desc_instantiate(scene, desc, 0, WK_NULL_ENTITY, NULL, NULL, &world, st);
-    } else {
-        const wk_scene_types *t = wk_scene_types_of(scene);
-        const char *name = "default";
-        uint8_t kind = WK_NODE_WORLD;
-        wk_pose origin = wk_pose_identity();
-        world = wk_ecm_create_with(wk_scene_ecm(scene), (wk_type[]){t->name, t->kind, t->parent_pose},
-                                   (const void *[]){&name, &kind, &origin}, 3);
-        rc = world ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory creating the world");
-    }
-    if (rc) {
-        wk_scene_free(scene);
-        wk_desc_free(desc);
+    int rc = desc ? WK_OK
+                  : wk_desc_read(&(wk_read_desc){.resource_string = "<sdf version='1.9'><world name='default'/></sdf>"},
+                                 &desc, st);
+    wk_sim *sim = NULL;
+    if (rc == WK_OK)
+        rc = wk_sim_new(desc, NULL, &sim, st);
+    if (rc)
         return rc;
-    }
-    wk_scene_free(api->scene);
-    wk_desc_free(api->desc);
-    api->scene = scene;
-    api->world = world;
-    api->desc = desc;
+    wk_sim_free(api->sim);
+    api->sim = sim;
     return WK_OK;
 }
 
@@ -120,19 +102,18 @@ void wk_api_free(wk_api *api)
 {
     if (!api)
         return;
-    wk_scene_free(api->scene);
-    wk_desc_free(api->desc);
+    wk_sim_free(api->sim);
     free(api);
 }
 
 wk_scene *wk_api_scene(wk_api *api)
 {
-    return api->scene;
+    return wk_sim_scene(api->sim);
 }
 
 wk_entity wk_api_world(const wk_api *api)
 {
-    return api->world;
+    return wk_sim_world(api->sim);
 }
 
 int wk_api_call(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_buf *out)

@@ -7,11 +7,10 @@
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
 #include "worldkit/wk_api.h"
 #include "worldkit/wk_formats.h"
+#include "worldkit/wk_sim.h"
 
 struct wk_api {
-    wk_scene *scene;
-    wk_entity world;
-    wk_world_desc *desc; /* the loaded world's description, kept for levels */
+    wk_sim *sim; /* the current world */
 };
 
 /* Everything a response points to, freed once it is packed. */
@@ -40,8 +39,8 @@ uint32_t wk__map_code(const wk__code_map *map, int code);
 int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
 int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
 
-/* Replaces the api's world with a fresh scene built from desc (which it
- * takes), or an empty world named "default" when desc is NULL. */
+/* Replaces the api's world with a simulation of desc (which it takes), or of
+ * an empty world named "default" when desc is NULL. */
 int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st);
 
 #endif

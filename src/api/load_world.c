@@ -42,7 +42,7 @@ int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request,
     if (!world)
         return WK_NOMEM;
     simulation_interfaces__world_resource__init(world);
-    world->name = wk__call_strdup(call, wk_scene_name(api->scene, api->world));
+    world->name = wk__call_strdup(call, wk_scene_name(wk_api_scene(api), wk_api_world(api)));
     world->uri = wk__call_strdup(call, req->uri ? req->uri : "");
     resp->world = world;
     resp->result = wk__call_result(call, WK_RESULT_OK, "%s", "");

@@ -70,14 +70,14 @@ static bool valid_namespace(const char *ns)
     }
 }
 
-static bool name_taken(const wk_api *api, const char *name)
+static bool name_taken(wk_api *api, const char *name)
 {
-    return wk_scene_child(api->scene, api->world, name) != WK_NULL_ENTITY;
+    return wk_scene_child(wk_api_scene(api), wk_api_world(api), name) != WK_NULL_ENTITY;
 }
 
 /* Picks the entry's name: the requested one, else the file's; unique, or
  * made unique with a _N suffix when renaming is allowed. */
-static uint32_t choose_name(const wk_api *api, const SimulationInterfaces__SpawnEntityRequest *e, const char *file_name,
+static uint32_t choose_name(wk_api *api, const SimulationInterfaces__SpawnEntityRequest *e, const char *file_name,
                             outcome *o)
 {
     const char *want = e->name && e->name[0] ? e->name : file_name;
@@ -105,11 +105,11 @@ static uint32_t choose_name(const wk_api *api, const SimulationInterfaces__Spawn
 
 /* The entity a reference frame names: "" or "world", a model, or a scoped
  * `model::link::...`; WK_NULL_ENTITY when unknown. */
-static wk_entity frame_entity(const wk_api *api, const char *frame)
+static wk_entity frame_entity(wk_api *api, const char *frame)
 {
     if (!frame || !frame[0] || !strcmp(frame, "world"))
-        return api->world;
-    wk_entity e = api->world;
+        return wk_api_world(api);
+    wk_entity e = wk_api_world(api);
     char part[256];
     while (e && *frame) {
         const char *sep = strstr(frame, "::");
@@ -118,14 +118,14 @@ static wk_entity frame_entity(const wk_api *api, const char *frame)
             return WK_NULL_ENTITY;
         memcpy(part, frame, len);
         part[len] = '\0';
-        e = wk_scene_child(api->scene, e, part);
+        e = wk_scene_child(wk_api_scene(api), e, part);
         frame = sep ? sep + 2 : frame + len;
     }
     return e;
 }
 
 /* The pose of the entry relative to the world entity, or a refusal. */
-static uint32_t placement(const wk_api *api, const SimulationInterfaces__SpawnEntityRequest *e, const wk_node *model,
+static uint32_t placement(wk_api *api, const SimulationInterfaces__SpawnEntityRequest *e, const wk_node *model,
                           wk_pose *world_T_model, outcome *o)
 {
     const SimulationInterfaces__PoseStamped *ps = e->initial_pose;
@@ -145,8 +145,8 @@ static uint32_t placement(const wk_api *api, const SimulationInterfaces__SpawnEn
     wk_entity frame = frame_entity(api, frame_name);
     if (!frame)
         return refuse(o, WK_RESULT_NOT_FOUND, "reference frame '%s' is not known to the world", frame_name);
-    wk_pose world_T_frame = wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(api->scene, api->world)),
-                                            wk_scene_world_pose(api->scene, frame));
+    wk_pose world_T_frame = wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(wk_api_scene(api), wk_api_world(api))),
+                                            wk_scene_world_pose(wk_api_scene(api), frame));
     *world_T_model = wk_pose_compose(world_T_frame, pose);
     return WK_RESULT_OK;
 }
@@ -184,13 +184,13 @@ static uint32_t spawn_one(wk_api *api, const SimulationInterfaces__SpawnEntityRe
         code = placement(api, e, wk_desc_node(d, model), &world_T_model, o);
     wk_entity entity = WK_NULL_ENTITY;
     if (code == WK_RESULT_OK &&
-        wk_desc_instantiate(api->scene, d, model, api->world, &world_T_model, o->name, &entity, &st))
+        wk_desc_instantiate(wk_api_scene(api), d, model, wk_api_world(api), &world_T_model, o->name, &entity, &st))
         code = refuse(o, WK_RESULT_OPERATION_FAILED, "%s", st.message);
     wk_desc_free(d);
     if (code != WK_RESULT_OK)
         return code;
-    const wk_scene_types *t = wk_scene_types_of(api->scene);
-    wk_ecm *ecm = wk_scene_ecm(api->scene);
+    const wk_scene_types *t = wk_scene_types_of(wk_api_scene(api));
+    wk_ecm *ecm = wk_scene_ecm(wk_api_scene(api));
     if (wk_ecm_set(ecm, entity, t->spawned, NULL) < 0 || (ns[0] && wk_ecm_set(ecm, entity, t->ns, &ns) < 0)) {
         wk_ecm_destroy(ecm, entity, true);
         return refuse(o, WK_RESULT_OPERATION_FAILED, "%s", wk_ecm_errmsg(ecm));
