@@ -26,7 +26,7 @@ check: deps $(BUILD)/check/build.ninja
 
 bench: deps $(BUILD)/release/build.ninja
 	cmake --build $(BUILD)/release -j $(JOBS)
-	@for b in $(BUILD)/release/bench/*; do [ -x "$$b" ] && "$$b"; done
+	@set -e; for b in $(BUILD)/release/bench/*; do if [ -f "$$b" ] && [ -x "$$b" ]; then "$$b"; fi; done
 
 clean:
 	rm -rf $(BUILD)
