@@ -18,12 +18,12 @@
  * wk_ecm_create and one wk_ecm_set per component (create_2comp uses
  * wk_ecm_create_with), and the floor under get_random: the same two
  * dependent random reads (slot, then row) over plain arrays. */
+#define BENCH_NAME "bench/ecs"
+#include "bench.h"
 #include "worldkit/wk_ecm.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define N 1000000
 #define DT (1.0 / 64.0) /* a power of two keeps p += v * dt exact */
@@ -48,17 +48,6 @@ typedef struct passes {
 
 static volatile double sink;
 
-__attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("bench/ecs: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(EXIT_FAILURE);
-}
-
 static void check_rc(const wk_ecm *ecm, int rc, int want, const char *what)
 {
     if (rc != want)
@@ -73,12 +62,6 @@ static void *xmalloc(size_t size)
     return p;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- timing ------------------------------------------------------------ */
 

@@ -9,26 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#define BENCH_NAME "bench/levels"
+#include "bench.h"
 #include "worldkit/wk_sim.h"
 
 #define COLS 400
 #define ROWS 250
 #define PERFORMERS 1000
 
-static void die(const char *what)
-{
-    fprintf(stderr, "bench/levels: %s\n", what);
-    exit(1);
-}
-
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
 
 /* Appends to a growing string. */
 typedef struct text {
@@ -85,7 +74,7 @@ static wk_sim *start(const char *world, bool naive)
     wk_sim *sim = NULL;
     if (wk_desc_read(&(wk_read_desc){.resource_string = world}, &d, &st) ||
         wk_sim_new(d, &(wk_sim_desc){.levels = true, .naive_levels = naive}, &sim, &st))
-        die(st.message);
+        die("%s", st.message);
     wk_scene *s = wk_sim_scene(sim);
     for (int k = 0; k < PERFORMERS; k++) {
         char name[16];
@@ -103,10 +92,10 @@ static double step_time(wk_sim *sim, int warmup, int steps)
 {
     if (wk_sim_step(sim, (uint64_t)warmup))
         die("step failed");
-    double t0 = now_us();
+    double t0 = now_s() * 1e6;
     if (wk_sim_step(sim, (uint64_t)steps))
         die("step failed");
-    return (now_us() - t0) / steps;
+    return (now_s() * 1e6 - t0) / steps;
 }
 
 int main(void)

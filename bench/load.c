@@ -16,9 +16,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#define BENCH_NAME "bench/load"
+#include "bench.h"
 #include "worldkit/wk_formats.h"
 
 typedef struct run {
@@ -26,18 +27,6 @@ typedef struct run {
     double rss_mb;
 } run;
 
-static void die(const char *what)
-{
-    fprintf(stderr, "bench/load: %s\n", what);
-    exit(1);
-}
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 static void write_world(const char *path, int n)
 {
@@ -89,11 +78,11 @@ static run run_worldkit(const char *path)
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        double start = now_ms();
+        double start = now_s() * 1e3;
         wk_world_desc *d = NULL;
         wk_status st = {0};
         int rc = wk_desc_read(&(wk_read_desc){.uri = path}, &d, &st);
-        double ms = now_ms() - start;
+        double ms = now_s() * 1e3 - start;
         if (rc) {
             fprintf(stderr, "bench/load: %s\n", st.message);
             _exit(1);
