@@ -160,6 +160,9 @@ static int read_pose(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
     static const char *const attrs[] = {"relative_to", "frame", "degrees", "rotation_format", NULL};
     int rc = check_attrs(r, el, attrs);
+    /* @frame was replaced by @relative_to in 1.7. */
+    if (rc == WK_OK && r->minor >= 7 && xmlHasProp(el, (const xmlChar *)"frame"))
+        rc = unsupported(r, el, "frame");
     if (rc)
         return rc;
     const char *format = version_attr(r, el, "rotation_format", &rc);

@@ -349,6 +349,11 @@ static void versions(void)
     wk_desc_free(d);
     CHECK_INT(read_string(text, true, false, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
     check_message(&st, "pose@relative_to");
+    /* pose@frame is gone since 1.7. */
+    CHECK_INT(read_string(WORLD("<model name='m'><link name='l'><pose frame='x'>0 0 0 0 0 0</pose></link></model>\n"),
+                          true, false, &st, NULL),
+              ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "pose@frame");
     /* merge is an attribute of 1.9 includes, and only a model may merge. */
     const char *in_world = "<sdf version='1.9'><world name='w'>\n<include merge='true'><uri>model://x</uri>"
                            "<merge>true</merge></include></world></sdf>";
