@@ -81,7 +81,7 @@ static void count_cell(wk__grid *g, int64_t cell, uint32_t i)
 
 static void fill_cell(wk__grid *g, int64_t cell, uint32_t i)
 {
-    g->ids[g->first[cell]++] = i;
+    g->entries[g->first[cell]++] = (wk__grid_entry){g->boxes[i], i};
 }
 
 static bool is_large(const wk__grid *g, const wk_aabb *box)
@@ -92,7 +92,7 @@ static bool is_large(const wk__grid *g, const wk_aabb *box)
 
 int wk__grid_build(wk__grid *g, const wk_aabb *boxes, size_t n)
 {
-    *g = (wk__grid){.n = n};
+    *g = (wk__grid){.n = n, .boxes = boxes};
     shape(g, boxes, n);
     size_t cells = (size_t)(g->nx * g->ny);
     g->first = calloc(cells + 1, sizeof *g->first);
@@ -108,8 +108,8 @@ int wk__grid_build(wk__grid *g, const wk_aabb *boxes, size_t n)
     }
     for (size_t c = 0; c < cells; c++)
         g->first[c + 1] += g->first[c];
-    g->ids = malloc((g->first[cells] ? g->first[cells] : 1) * sizeof *g->ids);
-    if (!g->ids)
+    g->entries = malloc((g->first[cells] ? g->first[cells] : 1) * sizeof *g->entries);
+    if (!g->entries)
         goto fail;
     for (uint32_t i = 0; i < n; i++)
         if (!is_large(g, &boxes[i]))
@@ -127,28 +127,28 @@ fail:
 void wk__grid_free(wk__grid *g)
 {
     free(g->first);
-    free(g->ids);
+    free(g->entries);
     free(g->large);
     *g = (wk__grid){0};
 }
 
-void wk__grid_query(const wk__grid *g, wk_aabb box, void (*visit)(uint32_t id, void *ctx), void *ctx)
+void wk__grid_query(const wk__grid *g, wk_aabb box, wk__grid_visit visit, void *ctx)
 {
     for (size_t i = 0; i < g->large_count; i++)
-        visit(g->large[i], ctx);
+        visit(g->large[i], &g->boxes[g->large[i]], ctx);
     cell_range r;
     if (!g->first || !range_of(g, box, &r))
         return;
     if (cells_in(&r) > LARGE_CELLS * LARGE_CELLS) {
         /* A query box far bigger than the levels: every box is a candidate. */
         for (uint32_t i = 0; i < g->n; i++)
-            visit(i, ctx);
+            visit(i, &g->boxes[i], ctx);
         return;
     }
     for (int64_t y = r.y0; y <= r.y1; y++)
         for (int64_t x = r.x0; x <= r.x1; x++) {
             int64_t c = y * g->nx + x;
             for (uint32_t k = g->first[c]; k < g->first[c + 1]; k++)
-                visit(g->ids[k], ctx);
+                visit(g->entries[k].id, &g->entries[k].box, ctx);
         }
 }

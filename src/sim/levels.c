@@ -166,13 +166,15 @@ typedef struct touch_ctx {
     wk_aabb box;
 } touch_ctx;
 
-/* Marks level id touched in this check when box reaches its zone, and
- * queues it for loading when it is not loaded yet. */
-static void touch(uint32_t id, void *ctx)
+/* Marks level id touched in this check when the performer's box reaches its
+ * zone, and queues it for loading when it is not loaded yet. */
+static void touch(uint32_t id, const wk_aabb *zone, void *ctx)
 {
     touch_ctx *t = ctx;
+    if (!wk_aabb_intersects(t->box, *zone))
+        return;
     wk__level *l = &t->sim->levels[id];
-    if (l->touched == t->sim->check || !wk_aabb_intersects(t->box, t->sim->zones[id]))
+    if (l->touched == t->sim->check)
         return;
     l->touched = t->sim->check;
     if (!l->loaded)
@@ -192,7 +194,7 @@ static void find_touched(wk_sim *sim)
             continue;
         }
         for (uint32_t id = 0; id < sim->level_count; id++)
-            touch(id, &t);
+            touch(id, &sim->zones[id], &t);
     }
 }
 
