@@ -93,6 +93,35 @@ bool wk_sim_level_loaded(const wk_sim *sim, const char *level);
  * or it is a performer already, or a negative code. */
 int wk_sim_set_performer(wk_sim *sim, const char *name);
 
+/* The states of simulation_interfaces' SimulationState, same numbers. */
+typedef enum wk_sim_state {
+    WK_SIM_STOPPED = 0,
+    WK_SIM_PLAYING = 1,
+    WK_SIM_PAUSED = 2,
+    WK_SIM_QUITTING = 3,
+    WK_SIM_NO_WORLD = 4,
+    WK_SIM_LOADING_WORLD = 5,
+} wk_sim_state;
+
+/* What a reset puts back; combine with |. */
+enum wk_reset_scope {
+    WK_RESET_TIME = 1,    /* sim time and iterations to zero */
+    WK_RESET_STATE = 2,   /* the world file's entities as the file has them */
+    WK_RESET_SPAWNED = 4, /* entities added by spawning removed */
+    WK_RESET_ALL = 7,
+};
+
+/* A new simulation is STOPPED. */
+wk_sim_state wk_sim_state_of(const wk_sim *sim);
+/* Moves to target: STOPPED, PLAYING, PAUSED or QUITTING. Stopping is pausing
+ * and a reset of everything. Fails with WK_EXISTS when already there, with
+ * WK_INVALID for a transition the standard forbids (anything after
+ * QUITTING, or to NO_WORLD / LOADING_WORLD, which only worldkit enters),
+ * or with the reset's failure, the state then unchanged. */
+int wk_sim_set_state(wk_sim *sim, wk_sim_state target, wk_status *st);
+/* Resets what scope says (wk_reset_scope bits), between steps. */
+int wk_sim_reset(wk_sim *sim, unsigned scope, wk_status *st);
+
 /* Called for each level loaded or unloaded, after it happened. */
 typedef void (*wk_level_event_fn)(wk_sim *sim, const char *level, bool loaded, void *ctx);
 void wk_sim_on_level_event(wk_sim *sim, wk_level_event_fn fn, void *ctx);

@@ -145,6 +145,17 @@ void wk__levels_free(wk_sim *sim)
     free(sim->to_load);
 }
 
+/* Forgets every loaded level, for a rebuild of the world's entities. */
+void wk__levels_forget(wk_sim *sim)
+{
+    for (size_t i = 0; i < sim->level_count; i++)
+        sim->levels[i].loaded = false;
+    sim->loaded_level_count = 0;
+    size_t count = wk_desc_node_count(sim->desc);
+    memset(sim->holders, 0, count * sizeof *sim->holders);
+    memset(sim->loaded, 0, count * sizeof *sim->loaded);
+}
+
 bool wk__levels_hold(const wk_sim *sim, uint32_t node)
 {
     return sim->held[node];

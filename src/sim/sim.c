@@ -6,9 +6,10 @@
 
 #include "sim/sim_internal.h"
 
-static int build_world(wk_sim *sim, wk_status *st)
+/* Adds the world's global top-level entities (all of them without levels). */
+static int add_globals(wk_sim *sim, wk_status *st)
 {
-    int rc = wk_desc_instantiate_world(sim->scene, sim->desc, &sim->world, st);
+    int rc = WK_OK;
     const wk_node *w = wk_desc_node(sim->desc, 0);
     for (uint32_t c = w->first_child; rc == WK_OK && c != WK_NO_NODE; c = wk_desc_node(sim->desc, c)->next_sibling) {
         if (wk__levels_hold(sim, c))
@@ -17,6 +18,16 @@ static int build_world(wk_sim *sim, wk_status *st)
         rc = wk_desc_instantiate(sim->scene, sim->desc, c, sim->world, NULL, NULL, &e, st);
     }
     return rc;
+}
+
+/* Loads the levels performers start in, and closes the step so that what
+ * the world starts with is not news to the first step. */
+static int settle_start(wk_sim *sim, wk_status *st)
+{
+    int rc = wk__levels_update(sim);
+    if (rc)
+        return wk_fail(st, rc, "loading the first levels: %s", wk_ecm_errmsg(wk_scene_ecm(sim->scene)));
+    return wk_ecm_end_step(wk_scene_ecm(sim->scene));
 }
 
 int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_status *st)
@@ -45,12 +56,11 @@ int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_st
     if (rc == WK_OK)
         rc = wk__levels_init(sim, st);
     if (rc == WK_OK)
-        rc = build_world(sim, st);
-    if (rc == WK_OK && (rc = wk__levels_update(sim)) != WK_OK)
-        wk_fail(st, rc, "loading the first levels: %s", wk_ecm_errmsg(wk_scene_ecm(sim->scene)));
-    /* What the world starts with is not news to the first step. */
+        rc = wk_desc_instantiate_world(sim->scene, sim->desc, &sim->world, st);
     if (rc == WK_OK)
-        rc = wk_ecm_end_step(wk_scene_ecm(sim->scene));
+        rc = add_globals(sim, st);
+    if (rc == WK_OK)
+        rc = settle_start(sim, st);
     if (rc) {
         wk_sim_free(sim);
         return rc;
@@ -166,6 +176,67 @@ double wk_sim_time(const wk_sim *sim)
 double wk_sim_dt(const wk_sim *sim)
 {
     return sim->dt;
+}
+
+wk_sim_state wk_sim_state_of(const wk_sim *sim)
+{
+    return sim->state;
+}
+
+/* Removes the world's top-level entities (all, or all but spawned ones). */
+static int remove_top_level(wk_sim *sim, bool spawned, wk_status *st)
+{
+    wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    wk_type tag = wk_scene_types_of(sim->scene)->spawned;
+    wk_entity_list children = {0};
+    int rc = wk_ecm_children(ecm, sim->world, &children);
+    for (size_t i = 0; rc == WK_OK && i < children.count; i++)
+        if (wk_ecm_has(ecm, children.items[i], tag) == spawned)
+            rc = wk_ecm_destroy(ecm, children.items[i], true);
+    wk_entity_list_free(&children);
+    return rc ? wk_fail(st, rc, "reset: %s", wk_ecm_errmsg(ecm)) : WK_OK;
+}
+
+int wk_sim_reset(wk_sim *sim, unsigned scope, wk_status *st)
+{
+    if (scope & ~(unsigned)WK_RESET_ALL)
+        return wk_fail(st, WK_INVALID, "reset scope %u is not a combination of TIME, STATE and SPAWNED", scope);
+    int rc = WK_OK;
+    if (scope & WK_RESET_SPAWNED)
+        rc = remove_top_level(sim, true, st);
+    if (rc == WK_OK && (scope & WK_RESET_STATE)) {
+        /* The file's entities are rebuilt from the description. */
+        rc = remove_top_level(sim, false, st);
+        if (rc == WK_OK) {
+            wk__levels_forget(sim);
+            rc = add_globals(sim, st);
+        }
+        if (rc == WK_OK)
+            rc = settle_start(sim, st);
+    }
+    if (rc == WK_OK && (scope & WK_RESET_TIME))
+        sim->iterations = 0, sim->time = 0;
+    return rc;
+}
+
+int wk_sim_set_state(wk_sim *sim, wk_sim_state target, wk_status *st)
+{
+    if (target == sim->state)
+        return wk_fail(st, WK_EXISTS, "the simulation is %s already",
+                       target == WK_SIM_STOPPED   ? "stopped"
+                       : target == WK_SIM_PLAYING ? "playing"
+                       : target == WK_SIM_PAUSED  ? "paused"
+                                                  : "in that state");
+    if (sim->state == WK_SIM_QUITTING || target > WK_SIM_QUITTING)
+        return wk_fail(st, WK_INVALID, "the simulation cannot go from state %d to state %d", (int)sim->state,
+                       (int)target);
+    if (target == WK_SIM_STOPPED) {
+        int rc = wk_sim_reset(sim, WK_RESET_ALL, st);
+        if (rc)
+            return rc;
+    }
+    sim->state = target;
+    return WK_OK;
 }
 
 void wk_sim_on_level_event(wk_sim *sim, wk_level_event_fn fn, void *ctx)

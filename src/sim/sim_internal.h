@@ -40,6 +40,7 @@ struct wk_sim {
     size_t system_count[WK_PHASE_COUNT];
     uint64_t iterations;
     double time, dt;
+    wk_sim_state state;
 
     bool levels_on, naive_levels;
     wk__level *levels;
@@ -65,6 +66,8 @@ void wk__levels_free(wk_sim *sim);
 /* True when the top-level node belongs to some level (levels on). */
 bool wk__levels_hold(const wk_sim *sim, uint32_t node);
 int wk__levels_update(wk_sim *sim);
+
+void wk__levels_forget(wk_sim *sim);
 
 /* motion.c */
 void wk__motion_update(wk_sim *sim, double dt);
