@@ -4,20 +4,8 @@
 #include <string.h>
 
 #include "worldkit/wk_sim.h"
+#include "sim/start.h"
 #include "wk_test.h"
-
-static wk_sim *start(const char *file, bool levels)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", WK_TEST_WORLDS, file);
-    wk_world_desc *d = NULL;
-    wk_status st = {0};
-    wk_sim *sim = NULL;
-    if (wk_desc_read(&(wk_read_desc){.uri = path}, &d, &st) ||
-        wk_sim_new(d, &(wk_sim_desc){.levels = levels}, &sim, &st))
-        fprintf(stderr, "    %s: %s\n", path, st.message);
-    return sim;
-}
 
 static wk_entity child(wk_sim *sim, const char *name)
 {
