@@ -170,6 +170,11 @@ int wk_ecm_find_children(const wk_ecm *ecm, wk_entity parent, const wk_match *ma
 int wk_ecm_set_parent(wk_ecm *ecm, wk_entity child, wk_entity parent);
 /* The parent, or WK_NULL_ENTITY for a root or missing entity. */
 wk_entity wk_ecm_parent(const wk_ecm *ecm, wk_entity e);
+/* The first child (in the order they were attached) and the next sibling,
+ * WK_NULL_ENTITY when there is none: a walk of the tree that allocates
+ * nothing. */
+wk_entity wk_ecm_first_child(const wk_ecm *ecm, wk_entity e);
+wk_entity wk_ecm_next_sibling(const wk_ecm *ecm, wk_entity e);
 /* Appends the entity's children to out, in the order they were attached. */
 int wk_ecm_children(const wk_ecm *ecm, wk_entity e, wk_entity_list *out);
 /* Appends the entity and all its descendants to out, breadth first (every

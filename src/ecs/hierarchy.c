@@ -113,6 +113,18 @@ wk_entity wk_ecm_parent(const wk_ecm *ecm, wk_entity e)
     return l ? entity_at(ecm, l->parent) : WK_NULL_ENTITY;
 }
 
+wk_entity wk_ecm_first_child(const wk_ecm *ecm, wk_entity e)
+{
+    const wk__link *l = wk__record_of(ecm, e) ? wk__link_of(ecm, wk__index(e)) : NULL;
+    return l ? entity_at(ecm, l->first_child) : WK_NULL_ENTITY;
+}
+
+wk_entity wk_ecm_next_sibling(const wk_ecm *ecm, wk_entity e)
+{
+    const wk__link *l = wk__record_of(ecm, e) ? wk__link_of(ecm, wk__index(e)) : NULL;
+    return l ? entity_at(ecm, l->next) : WK_NULL_ENTITY;
+}
+
 static int push_children(const wk_ecm *ecm, uint32_t index, wk_entity_list *out)
 {
     const wk__link *l = wk__link_of(ecm, index);

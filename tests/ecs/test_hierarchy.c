@@ -31,6 +31,10 @@ static void parents_and_children(void)
     REQUIRE_INT(kids.count, ==, 2);
     CHECK_U64(kids.items[0], ==, t.a);
     CHECK_U64(kids.items[1], ==, t.b);
+    CHECK_U64(wk_ecm_first_child(ecm, t.root), ==, t.a);
+    CHECK_U64(wk_ecm_next_sibling(ecm, t.a), ==, t.b);
+    CHECK_U64(wk_ecm_next_sibling(ecm, t.b), ==, WK_NULL_ENTITY);
+    CHECK_U64(wk_ecm_first_child(ecm, t.b), ==, WK_NULL_ENTITY);
     kids.count = 0;
     CHECK_INT(wk_ecm_descendants(ecm, t.root, &kids), ==, WK_OK);
     CHECK_INT(kids.count, ==, 5);
