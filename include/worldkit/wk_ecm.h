@@ -77,6 +77,8 @@ typedef struct wk_entity_list {
     size_t cap;
 } wk_entity_list;
 
+/* Appends e; 0 or WK_NOMEM. */
+int wk_entity_list_push(wk_entity_list *list, wk_entity e);
 void wk_entity_list_free(wk_entity_list *list);
 
 /* ---- lifetime ---------------------------------------------------------- */

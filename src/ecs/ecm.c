@@ -38,6 +38,11 @@ const char *wk_ecm_errmsg(const wk_ecm *ecm)
     return ecm->err.message;
 }
 
+int wk_entity_list_push(wk_entity_list *list, wk_entity e)
+{
+    return wk__list_push(list, e);
+}
+
 void wk_entity_list_free(wk_entity_list *list)
 {
     free(list->items);
@@ -62,6 +67,7 @@ void wk_ecm_free(wk_ecm *ecm)
 {
     if (!ecm)
         return;
+    wk__txn_free(ecm); /* an open transaction's changes stay: nobody will roll them back */
     for (size_t i = 0; i < ecm->deferred.count; i++)
         free(ecm->deferred.items[i].value);
     free(ecm->deferred.items);
