@@ -257,8 +257,48 @@ size_t wk_ecm_periodic_types(const wk_ecm *ecm, wk_type *out, size_t cap);
 
 /* Ends the step, in this order: entities marked for removal are removed;
  * newness, change states and the step's record of removals are cleared.
- * Fails with WK_BUSY while an iterator is open. */
+ * Fails with WK_BUSY while an iterator or a transaction is open. */
 int wk_ecm_end_step(wk_ecm *ecm);
+
+/* ---- transactions ------------------------------------------------------ */
+
+/* A transaction makes a run of mutations all or nothing: after
+ * wk_ecm_txn_begin, every change to entities, components, values, parents,
+ * change states, removal marks and the create offset is recorded, and
+ * wk_ecm_txn_rollback undoes them all, newest first, leaving the ECM as it was
+ * at begin: the same entities with the same ids (a destroyed entity comes
+ * back with its slot, generation, components, values, parent and place among
+ * its siblings; ids of entities created meanwhile are stale again), the same
+ * step tracking, and the same rows in the same order, so wk_ecm_state writes
+ * the same bytes. The next entity created gets the id it would have had.
+ * Each change costs O(its size) to record and to undo, whatever the size of
+ * the world. Removed, overwritten and destroyed values are moved into the
+ * log, not copied; rollback moves them back and cannot fail.
+ *
+ * While a transaction is open:
+ * - a mutation that cannot be recorded fails with WK_NOMEM and changes nothing;
+ * - wk_ecm_end_step fails with WK_BUSY;
+ * - writes through pointers returned by wk_ecm_get, wk_ecm_get_or_add or an
+ *   iterator's columns are not recorded: change values with wk_ecm_set
+ *   (a component added by wk_ecm_get_or_add goes away on rollback, with
+ *   whatever was written into it);
+ * - component types registered stay registered after a rollback (types are
+ *   schema, not state; wk_ecm_type_in_use is restored).
+ * Transactions do not nest. */
+
+/* Opens a transaction. WK_BUSY when one is open already or while an iterator
+ * is open; WK_NOMEM. */
+int wk_ecm_txn_begin(wk_ecm *ecm);
+/* Keeps the transaction's changes and frees its log (destroying the values
+ * it held). WK_INVALID when none is open, WK_BUSY while an iterator is open
+ * (its queued changes belong to the transaction). */
+int wk_ecm_txn_commit(wk_ecm *ecm);
+/* Undoes every change since wk_ecm_txn_begin and closes the transaction.
+ * Fails only when none is open (WK_INVALID) or while an iterator is open
+ * (WK_BUSY); never for lack of memory. */
+int wk_ecm_txn_rollback(wk_ecm *ecm);
+/* True while a transaction is open. */
+bool wk_ecm_txn_open(const wk_ecm *ecm);
 
 /* ---- state ------------------------------------------------------------- */
 

@@ -76,7 +76,11 @@ static int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, c
     void *cell = wk__cell(t, c, r->row);
     if (size == 0 || (value && wk__value_equal(ecm, type, cell, value)))
         return 0;
+    uint8_t change = t->columns[c].change[r->row];
     if (ecm->types[type].plain) {
+        if (ecm->txn && wk__txn_note_set(ecm, e, type, cell, change))
+            return wk__ecm_fail(ecm, WK_NOMEM, "out of memory recording %s of entity %llu",
+                                ecm->types[type].desc.name, (unsigned long long)e);
         if (value)
             memmove(cell, value, size);
         else
@@ -86,7 +90,15 @@ static int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, c
         if (stage(ecm, type, value, &s))
             return wk__ecm_fail(ecm, WK_NOMEM, "out of memory copying %s of entity %llu",
                                 ecm->types[type].desc.name, (unsigned long long)e);
-        wk__table_destroy_value(ecm, type, cell);
+        /* In a transaction the old value moves to the log instead of dying. */
+        if (!ecm->txn) {
+            wk__table_destroy_value(ecm, type, cell);
+        } else if (wk__txn_note_set(ecm, e, type, cell, change)) {
+            wk__table_destroy_value(ecm, type, s.value);
+            unstage(&s);
+            return wk__ecm_fail(ecm, WK_NOMEM, "out of memory recording %s of entity %llu",
+                                ecm->types[type].desc.name, (unsigned long long)e);
+        }
         memcpy(cell, s.value, size);
         unstage(&s);
     }
@@ -94,11 +106,26 @@ static int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, c
     return 1;
 }
 
+/* Takes back a wk__touch whose mutation then failed: a failed call leaves
+ * no trace, not even in the step's record. */
+static void untouch(wk_ecm *ecm, wk__record *r, bool touched_here)
+{
+    if (touched_here) {
+        ecm->touched.count--;
+        r->flags &= ~(uint32_t)WK__TOUCHED;
+    }
+}
+
+static bool touches(const wk__record *r)
+{
+    return !(r->flags & (WK__NEW | WK__TOUCHED));
+}
+
 static int add_new(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value)
 {
     const wk_type_desc *d = &ecm->types[type].desc;
     wk__table *to = wk__table_with(ecm, ecm->tables[r->table], type);
-    if (!to || wk__touch(ecm, r, e))
+    if (!to)
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory adding %s to entity %llu", d->name,
                             (unsigned long long)e);
     /* Plain bytes go straight into the new row, unless they live in the
@@ -111,7 +138,17 @@ static int add_new(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const 
                                 (unsigned long long)e);
         value = s.value;
     }
-    int rc = wk__table_move(ecm, r, to, value);
+    bool touched_here = touches(r);
+    int rc = wk__touch(ecm, r, e);
+    if (rc == WK_OK && ecm->txn && (rc = wk__txn_note_move(ecm, e, r, type, true, NULL))) {
+        untouch(ecm, r, touched_here);
+    } else if (rc == WK_OK && (rc = wk__table_move(ecm, r, to, value, NULL))) {
+        if (ecm->txn)
+            wk__txn_drop(ecm);
+        untouch(ecm, r, touched_here);
+    }
+    if (staging && rc && d->hooks.copy)
+        wk__table_destroy_value(ecm, type, s.value);
     if (staging)
         unstage(&s);
     if (rc)
@@ -185,18 +222,29 @@ int wk__remove_now(wk_ecm *ecm, wk_entity e, wk_type type)
     if (wk__column_index(from, type) < 0)
         return 0;
     wk__table *to = wk__table_without(ecm, from, type);
-    bool record = !(r->flags & WK__NEW);
-    if (!to || wk__touch(ecm, r, e) ||
-        (record && WK__VEC_PUSH(ecm->removed_components, ((wk__removed_component){e, type}))))
-        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory removing %s from entity %llu",
-                            ecm->types[type].desc.name, (unsigned long long)e);
-    if (wk__table_move(ecm, r, to, NULL)) {
-        if (record)
-            ecm->removed_components.count--;
-        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory removing %s from entity %llu",
-                            ecm->types[type].desc.name, (unsigned long long)e);
+    bool record = !(r->flags & WK__NEW), touched_here = touches(r);
+    if (!to || wk__touch(ecm, r, e))
+        goto fail_nomem;
+    if (record && WK__VEC_PUSH(ecm->removed_components, ((wk__removed_component){e, type})))
+        goto fail_untouch;
+    void *removed = NULL;
+    if (ecm->txn && wk__txn_note_move(ecm, e, r, type, false, &removed))
+        goto fail_unrecord;
+    if (wk__table_move(ecm, r, to, NULL, removed)) {
+        if (ecm->txn)
+            wk__txn_drop(ecm);
+        goto fail_unrecord;
     }
     return 1;
+
+fail_unrecord:
+    if (record)
+        ecm->removed_components.count--;
+fail_untouch:
+    untouch(ecm, r, touched_here);
+fail_nomem:
+    return wk__ecm_fail(ecm, WK_NOMEM, "out of memory removing %s from entity %llu", ecm->types[type].desc.name,
+                        (unsigned long long)e);
 }
 
 int wk_ecm_remove(wk_ecm *ecm, wk_entity e, wk_type type)
@@ -223,25 +271,32 @@ static int note_destroyed(wk_ecm *ecm, wk_entity e)
 
 int wk__destroy_now(wk_ecm *ecm, wk_entity e, bool recursive)
 {
+    /* Freeing fails only in a transaction, whose log then undoes the part
+     * done; outside one, nothing is freed before every list push succeeded. */
+    wk__savepoint sp = ecm->txn ? wk__txn_savepoint(ecm) : (wk__savepoint){0};
+    size_t destroyed = ecm->destroyed.count;
     const wk__link *l = wk__link_of(ecm, wk__index(e));
+    int rc = WK_OK;
     if (!recursive || !l || !l->first_child) {
-        if (note_destroyed(ecm, e))
-            return wk__ecm_fail(ecm, WK_NOMEM, "out of memory destroying entity %llu", (unsigned long long)e);
-        wk__entity_free(ecm, e);
-        return WK_OK;
-    }
-    wk_entity_list doomed = {0};
-    int rc = wk__descendants(ecm, e, &doomed);
-    for (size_t i = 0; rc == WK_OK && i < doomed.count; i++)
-        rc = note_destroyed(ecm, doomed.items[i]);
-    if (rc) {
+        rc = note_destroyed(ecm, e);
+        if (rc == WK_OK)
+            rc = wk__entity_free(ecm, e);
+    } else {
+        wk_entity_list doomed = {0};
+        rc = wk__descendants(ecm, e, &doomed);
+        for (size_t i = 0; rc == WK_OK && i < doomed.count; i++)
+            rc = note_destroyed(ecm, doomed.items[i]);
+        for (size_t i = doomed.count; rc == WK_OK && i-- > 0;)
+            rc = wk__entity_free(ecm, doomed.items[i]);
         wk_entity_list_free(&doomed);
-        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory destroying entity %llu", (unsigned long long)e);
     }
-    for (size_t i = doomed.count; i-- > 0;)
-        wk__entity_free(ecm, doomed.items[i]);
-    wk_entity_list_free(&doomed);
-    return WK_OK;
+    if (rc == WK_OK)
+        return WK_OK;
+    if (ecm->txn)
+        wk__txn_undo_to(ecm, &sp);
+    else
+        ecm->destroyed.count = destroyed;
+    return wk__ecm_fail(ecm, WK_NOMEM, "out of memory destroying entity %llu", (unsigned long long)e);
 }
 
 int wk_ecm_destroy(wk_ecm *ecm, wk_entity e, bool recursive)

@@ -10,7 +10,10 @@
  * Step tracking: entities created, touched (any component added, changed or
  * removed, or re-parented), marked for removal or destroyed during the step
  * are kept in lists, deduplicated by record flags, so that end of step and
- * the changed-state serializer cost O(changes), not O(entities). */
+ * the changed-state serializer cost O(changes), not O(entities).
+ *
+ * Transactions (txn.c): while one is open, every primitive mutation below
+ * first records in ecm->txn what undoes it, so a rollback costs O(changes). */
 #ifndef WK_ECM_INTERNAL_H
 #define WK_ECM_INTERNAL_H
 
@@ -109,6 +112,8 @@ typedef struct wk__deferred {
 
 typedef WK__VEC(wk_entity) wk__entity_vec;
 
+typedef struct wk__txn wk__txn;
+
 struct wk_ecm {
     wk__type_info *types; /* index = type id; slot 0 unused */
     uint32_t type_count;  /* ids in use are 1..type_count */
@@ -138,6 +143,8 @@ struct wk_ecm {
     WK__VEC(wk_query *) queries;
     int iter_depth;
     WK__VEC(wk__deferred) deferred;
+
+    wk__txn *txn; /* the open transaction, or NULL */
 
     wk_status err;
 };
@@ -224,8 +231,9 @@ static inline void *wk__cell(const wk__table *t, int32_t column, uint32_t row)
 int wk__slot_reserve(wk_ecm *ecm, uint32_t index);
 /* Makes the entity with exactly this id live (in the root table). */
 int wk__entity_adopt(wk_ecm *ecm, wk_entity e);
-/* Removes one entity now: its components, links and record. */
-void wk__entity_free(wk_ecm *ecm, wk_entity e);
+/* Removes one entity now: its components, links and record. Fails (out of
+ * memory, without effect) only inside a transaction. */
+int wk__entity_free(wk_ecm *ecm, wk_entity e);
 /* Adds the entity to the step's touched list (once). */
 int wk__touch(wk_ecm *ecm, wk__record *r, wk_entity e);
 
@@ -236,13 +244,21 @@ wk__table *wk__table_without(wk_ecm *ecm, wk__table *from, wk_type type);
 /* Appends a row with uninitialised values; returns its index or -1 (OOM). */
 int64_t wk__table_append(wk__table *t, wk_entity e);
 /* Moves an entity's row into table `to`. Values of types `to` lacks are
- * destroyed; the column `to` has and `from` lacks (at most one) gets the bytes
- * at added, or zeros, and a one-time change. added may point into `from`. */
-int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added);
+ * destroyed, or, when removed is not NULL, their bytes moved there (for the
+ * one removed type; a transaction keeps them); the column `to` has and `from`
+ * lacks (at most one) gets the bytes at added, or zeros, and a one-time
+ * change. added may point into `from`. */
+int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added, void *removed);
 /* True when p points into one of the table's columns. */
 bool wk__table_holds(const wk__table *t, const void *p);
 /* Removes a row, destroying its values, moving the last row into its place. */
 void wk__table_delete_row(wk_ecm *ecm, wk__table *t, uint32_t row);
+/* The same without destroying the values (their bytes were moved away). */
+void wk__table_remove_row(wk_ecm *ecm, wk__table *t, uint32_t row);
+/* The inverse of wk__table_remove_row: the row's occupant (if any) goes back
+ * to the end, from where the removal took it, and the row is free to refill.
+ * The table must have room for one more row. */
+void wk__table_reopen_row(wk_ecm *ecm, wk__table *t, uint32_t row);
 void wk__table_free(wk_ecm *ecm, wk__table *t);
 int wk__table_reserve(wk__table *t, uint32_t cap);
 void wk__table_destroy_value(const wk_ecm *ecm, wk_type type, void *value);
@@ -258,6 +274,8 @@ bool wk__query_matches(const wk_query *q, const wk__table *t);
 /* hierarchy.c */
 wk__link *wk__link_of(const wk_ecm *ecm, uint32_t index);
 void wk__unlink(wk_ecm *ecm, uint32_t index);
+void wk__link_detach(wk_ecm *ecm, uint32_t index);
+void wk__link_insert(wk_ecm *ecm, uint32_t index, uint32_t parent, uint32_t prev, uint32_t next);
 int wk__descendants(const wk_ecm *ecm, wk_entity e, wk_entity_list *out);
 int wk__list_push(wk_entity_list *list, wk_entity e);
 
@@ -270,5 +288,34 @@ int wk__destroy_now(wk_ecm *ecm, wk_entity e, bool recursive);
 int wk__defer(wk_ecm *ecm, wk__deferred_op op, wk_entity e, wk_type type, const void *value,
               bool recursive, void **staged);
 void wk__defer_flush(wk_ecm *ecm);
+
+/* txn.c — called only while ecm->txn is set. Each wk__txn_note_* records how
+ * to undo a mutation about to happen and returns 0, or WK_NOMEM when it cannot
+ * (the caller then gives up the mutation); a caller whose mutation fails
+ * after a note calls wk__txn_drop. */
+int wk__txn_note_create(wk_ecm *ecm, wk_entity e, uint32_t old_gen);
+/* Also moves the entity's values into the log: the caller removes its row
+ * without destroying them. */
+int wk__txn_note_destroy(wk_ecm *ecm, wk_entity e, const wk__record *r);
+/* For a removal, *removed receives where wk__table_move puts the value. */
+int wk__txn_note_move(wk_ecm *ecm, wk_entity e, const wk__record *r, wk_type type, bool adding, void **removed);
+/* Moves the current value of cell into the log: the caller overwrites it
+ * without destroying it. */
+int wk__txn_note_set(wk_ecm *ecm, wk_entity e, wk_type type, void *cell, uint8_t change);
+int wk__txn_note_change(wk_ecm *ecm, wk_entity e, wk_type type, uint8_t change);
+int wk__txn_note_parent(wk_ecm *ecm, wk_entity child, const wk__link *old);
+/* Called before the top of the free-slot list is popped. */
+int wk__txn_note_pop(wk_ecm *ecm);
+void wk__txn_drop(wk_ecm *ecm);
+
+/* A point inside a transaction that a failed compound mutation (create_with,
+ * a recursive destroy) goes back to, so that it fails without effect. */
+typedef struct wk__savepoint {
+    size_t entries, created, touched, marked, destroyed, removed_components;
+} wk__savepoint;
+wk__savepoint wk__txn_savepoint(const wk_ecm *ecm);
+void wk__txn_undo_to(wk_ecm *ecm, const wk__savepoint *sp);
+/* Frees an open transaction's log, keeping its changes (wk_ecm_free). */
+void wk__txn_free(wk_ecm *ecm);
 
 #endif

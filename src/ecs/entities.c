@@ -34,16 +34,23 @@ static bool slot_alive(const wk_ecm *ecm, uint32_t index)
 static int slot_enliven(wk_ecm *ecm, uint32_t index, uint32_t gen, wk__table *t)
 {
     wk_entity e = wk__id(index, gen);
-    if (WK__VEC_PUSH(ecm->created, e))
+    if (ecm->txn && wk__txn_note_create(ecm, e, wk__slot(ecm, index)->gen))
         return WK_NOMEM;
+    if (WK__VEC_PUSH(ecm->created, e))
+        goto fail_drop_note;
     int64_t row = wk__table_append(t, e);
     if (row < 0) {
         ecm->created.count--;
-        return WK_NOMEM;
+        goto fail_drop_note;
     }
     *wk__slot(ecm, index) = (wk__record){.table = t->id, .row = (uint32_t)row, .gen = gen, .flags = WK__ALIVE | WK__NEW};
     ecm->alive++;
     return WK_OK;
+
+fail_drop_note:
+    if (ecm->txn)
+        wk__txn_drop(ecm);
+    return WK_NOMEM;
 }
 
 /* A new entity in a new row of table t, or WK_NULL_ENTITY. */
@@ -52,6 +59,10 @@ static wk_entity entity_new(wk_ecm *ecm, wk__table *t)
     /* Reuse a freed slot first; it may have been adopted since it was freed,
      * or lie below a create offset set since, so check before taking it. */
     while (ecm->free_slots.count) {
+        if (ecm->txn && wk__txn_note_pop(ecm)) {
+            wk__ecm_fail(ecm, WK_NOMEM, "out of memory creating an entity");
+            return WK_NULL_ENTITY;
+        }
         uint32_t index = ecm->free_slots.items[--ecm->free_slots.count];
         if (index < ecm->min_index || slot_alive(ecm, index))
             continue;
@@ -109,10 +120,14 @@ static wk__table *table_of(wk_ecm *ecm, const wk_type *types, size_t n)
  * the ECM's own columns before moving anything. */
 static wk_entity create_then_set(wk_ecm *ecm, const wk_type *types, const void *const *values, size_t n)
 {
+    wk__savepoint sp = ecm->txn ? wk__txn_savepoint(ecm) : (wk__savepoint){0};
     wk_entity e = wk_ecm_create(ecm);
     for (size_t k = 0; e && k < n; k++)
         if (wk_ecm_set(ecm, e, types[k], values[k]) < 0) {
-            wk__destroy_now(ecm, e, false);
+            if (ecm->txn)
+                wk__txn_undo_to(ecm, &sp);
+            else
+                wk__destroy_now(ecm, e, false);
             return WK_NULL_ENTITY;
         }
     return e;
@@ -131,6 +146,7 @@ wk_entity wk_ecm_create_with(wk_ecm *ecm, const wk_type *types, const void *cons
     for (size_t i = 0; values && t->count == t->cap && i < n; i++)
         if (values[i] && wk__table_holds(t, values[i]))
             return create_then_set(ecm, types, values, n);
+    wk__savepoint sp = ecm->txn ? wk__txn_savepoint(ecm) : (wk__savepoint){0};
     wk_entity e = entity_new(ecm, t);
     if (!e)
         return WK_NULL_ENTITY;
@@ -152,8 +168,12 @@ wk_entity wk_ecm_create_with(wk_ecm *ecm, const wk_type *types, const void *cons
         if (values[i] && ecm->types[types[i]].desc.hooks.copy &&
             wk__value_copy(ecm, types[i], wk__cell(t, c, row), values[i])) {
             memset(wk__cell(t, c, row), 0, t->columns[c].size);
-            wk__entity_free(ecm, e);
-            ecm->created.count--;
+            if (ecm->txn) {
+                wk__txn_undo_to(ecm, &sp);
+            } else {
+                wk__entity_free(ecm, e);
+                ecm->created.count--;
+            }
             wk__ecm_fail(ecm, WK_NOMEM, "out of memory copying %s", ecm->types[types[i]].desc.name);
             return WK_NULL_ENTITY;
         }
@@ -199,16 +219,23 @@ int wk__entity_adopt(wk_ecm *ecm, wk_entity e)
     return WK_OK;
 }
 
-void wk__entity_free(wk_ecm *ecm, wk_entity e)
+int wk__entity_free(wk_ecm *ecm, wk_entity e)
 {
     wk__record *r = wk__record_of(ecm, e);
     uint32_t index = wk__index(e);
-    wk__table_delete_row(ecm, ecm->tables[r->table], r->row);
+    wk__table *t = ecm->tables[r->table];
+    if (!ecm->txn)
+        wk__table_delete_row(ecm, t, r->row);
+    else if (wk__txn_note_destroy(ecm, e, r))
+        return WK_NOMEM;
+    else
+        wk__table_remove_row(ecm, t, r->row); /* the values moved to the log */
     wk__unlink(ecm, index);
     *r = (wk__record){.gen = r->gen + 1};
     ecm->alive--;
     /* A slot that cannot go back on the free list is simply never reused. */
     (void)WK__VEC_PUSH(ecm->free_slots, index);
+    return WK_OK;
 }
 
 int wk__touch(wk_ecm *ecm, wk__record *r, wk_entity e)

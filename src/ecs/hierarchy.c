@@ -34,6 +34,43 @@ static wk__link *link_ensure(wk_ecm *ecm, uint32_t index)
     return &(*seg)[index - (1u << k)];
 }
 
+/* Takes slot index out of its parent's child list and clears its parent and
+ * sibling links; its own children stay. */
+void wk__link_detach(wk_ecm *ecm, uint32_t index)
+{
+    wk__link *l = wk__link_of(ecm, index);
+    if (!l || !l->parent)
+        return;
+    wk__link *p = wk__link_of(ecm, l->parent);
+    if (l->prev)
+        wk__link_of(ecm, l->prev)->next = l->next;
+    else
+        p->first_child = l->next;
+    if (l->next)
+        wk__link_of(ecm, l->next)->prev = l->prev;
+    else
+        p->last_child = l->prev;
+    l->parent = l->prev = l->next = 0;
+}
+
+/* Makes slot index (detached, its link allocated) a child of parent, between
+ * the adjacent children prev and next (0: the list's start or end). */
+void wk__link_insert(wk_ecm *ecm, uint32_t index, uint32_t parent, uint32_t prev, uint32_t next)
+{
+    wk__link *l = wk__link_of(ecm, index), *p = wk__link_of(ecm, parent);
+    l->parent = parent;
+    l->prev = prev;
+    l->next = next;
+    if (prev)
+        wk__link_of(ecm, prev)->next = index;
+    else
+        p->first_child = index;
+    if (next)
+        wk__link_of(ecm, next)->prev = index;
+    else
+        p->last_child = index;
+}
+
 /* Detaches slot index from its parent and its children from it, and clears
  * its links. */
 void wk__unlink(wk_ecm *ecm, uint32_t index)
@@ -41,17 +78,7 @@ void wk__unlink(wk_ecm *ecm, uint32_t index)
     wk__link *l = wk__link_of(ecm, index);
     if (!l)
         return;
-    if (l->parent) {
-        wk__link *p = wk__link_of(ecm, l->parent);
-        if (l->prev)
-            wk__link_of(ecm, l->prev)->next = l->next;
-        else
-            p->first_child = l->next;
-        if (l->next)
-            wk__link_of(ecm, l->next)->prev = l->prev;
-        else
-            p->last_child = l->prev;
-    }
+    wk__link_detach(ecm, index);
     for (uint32_t c = l->first_child; c;) {
         wk__link *child = wk__link_of(ecm, c);
         c = child->next;
@@ -87,21 +114,13 @@ int wk_ecm_set_parent(wk_ecm *ecm, wk_entity child, wk_entity parent)
     if (!cl || (pi && !pl) || wk__touch(ecm, r, child))
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory setting the parent of entity %llu",
                             (unsigned long long)child);
-    /* Detach from the old parent only; the child keeps its own children. */
-    uint32_t first = cl->first_child, last = cl->last_child;
-    cl->first_child = cl->last_child = 0;
-    wk__unlink(ecm, ci);
-    cl->first_child = first;
-    cl->last_child = last;
-    if (!pi)
-        return WK_OK;
-    cl->parent = pi;
-    cl->prev = pl->last_child;
-    if (pl->last_child)
-        wk__link_of(ecm, pl->last_child)->next = ci;
-    else
-        pl->first_child = ci;
-    pl->last_child = ci;
+    if (ecm->txn && wk__txn_note_parent(ecm, child, cl))
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory recording the parent of entity %llu",
+                            (unsigned long long)child);
+    /* The child keeps its own children. */
+    wk__link_detach(ecm, ci);
+    if (pi)
+        wk__link_insert(ecm, ci, pi, pl->last_child, 0);
     return WK_OK;
 }
 

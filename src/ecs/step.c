@@ -86,6 +86,8 @@ int wk_ecm_set_changed(wk_ecm *ecm, wk_entity e, wk_type type, wk_change change)
                             type);
     if (change != WK_NO_CHANGE && wk__touch(ecm, r, e))
         return WK_NOMEM;
+    if (ecm->txn && wk__txn_note_change(ecm, e, type, t->columns[c].change[r->row]))
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory recording a change of entity %llu", (unsigned long long)e);
     t->columns[c].change[r->row] = (uint8_t)change;
     return WK_OK;
 }
@@ -173,12 +175,15 @@ int wk_ecm_end_step(wk_ecm *ecm)
 {
     if (ecm->iter_depth)
         return wk__ecm_fail(ecm, WK_BUSY, "cannot end the step while an iterator is open");
+    /* Ending the step forgets what a rollback would restore. */
+    if (ecm->txn)
+        return wk__ecm_fail(ecm, WK_BUSY, "cannot end the step while a transaction is open");
     /* Descendants of a recursive request were marked one by one, so each
      * marked entity goes alone; children of the others become roots. */
     for (size_t i = 0; i < ecm->marked.count; i++) {
         const wk__record *r = wk__record_of(ecm, ecm->marked.items[i]);
         if (r && (r->flags & WK__MARKED))
-            wk__entity_free(ecm, ecm->marked.items[i]);
+            (void)wk__entity_free(ecm, ecm->marked.items[i]); /* cannot fail outside a transaction */
     }
     settle(ecm, ecm->created.items, ecm->created.count);
     settle(ecm, ecm->touched.items, ecm->touched.count);

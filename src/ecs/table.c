@@ -254,31 +254,44 @@ void wk__table_destroy_value(const wk_ecm *ecm, wk_type type, void *value)
         destroy(value);
 }
 
-/* Fills row `row` with the last row and drops the last row. */
-static void fill_from_last(wk_ecm *ecm, wk__table *t, uint32_t row)
+/* Copies row src of t over row dst, values and change states as bytes, and
+ * tells the moved entity's record. */
+static void move_row(wk_ecm *ecm, wk__table *t, uint32_t dst, uint32_t src)
 {
-    uint32_t last = --t->count;
-    if (row == last)
-        return;
     for (uint32_t c = 0; c < t->type_count; c++) {
         wk__column *col = &t->columns[c];
         if (col->size)
-            memcpy(col->data + (size_t)row * col->size, col->data + (size_t)last * col->size, col->size);
-        col->change[row] = col->change[last];
+            memcpy(col->data + (size_t)dst * col->size, col->data + (size_t)src * col->size, col->size);
+        col->change[dst] = col->change[src];
     }
-    wk_entity moved = t->entities[last];
-    t->entities[row] = moved;
-    wk__slot(ecm, wk__index(moved))->row = row;
+    wk_entity moved = t->entities[src];
+    t->entities[dst] = moved;
+    wk__slot(ecm, wk__index(moved))->row = dst;
+}
+
+/* Fills row `row` with the last row and drops the last row. */
+void wk__table_remove_row(wk_ecm *ecm, wk__table *t, uint32_t row)
+{
+    uint32_t last = --t->count;
+    if (row != last)
+        move_row(ecm, t, row, last);
+}
+
+void wk__table_reopen_row(wk_ecm *ecm, wk__table *t, uint32_t row)
+{
+    uint32_t end = t->count++;
+    if (row != end)
+        move_row(ecm, t, end, row);
 }
 
 void wk__table_delete_row(wk_ecm *ecm, wk__table *t, uint32_t row)
 {
     for (uint32_t c = 0; c < t->type_count; c++)
         wk__table_destroy_value(ecm, t->types[c], wk__cell(t, (int32_t)c, row));
-    fill_from_last(ecm, t, row);
+    wk__table_remove_row(ecm, t, row);
 }
 
-int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added)
+int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added, void *removed)
 {
     wk__table *from = ecm->tables[r->table];
     uint32_t row = r->row;
@@ -305,7 +318,11 @@ int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added)
             dst->change[new_row] = src->change[row];
             i++, j++;
         } else if (a < b) {
-            wk__table_destroy_value(ecm, a, wk__cell(from, (int32_t)i, row));
+            void *cell = wk__cell(from, (int32_t)i, row);
+            if (removed && cell)
+                memcpy(removed, cell, from->columns[i].size);
+            else if (!removed)
+                wk__table_destroy_value(ecm, a, cell);
             i++;
         } else {
             wk__column *dst = &to->columns[j];
@@ -318,7 +335,7 @@ int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added)
             j++;
         }
     }
-    fill_from_last(ecm, from, row);
+    wk__table_remove_row(ecm, from, row);
     r->table = to->id;
     r->row = (uint32_t)new_row;
     return WK_OK;
