@@ -34,7 +34,8 @@ extern "C" {
     X(UNSUPPORTED_FORMAT, -12, "unsupported format")                  \
     X(MISSING_ASSETS, -13, "missing assets")                          \
     X(UNSUPPORTED_ASSETS, -14, "unsupported assets")                  \
-    X(UNSUPPORTED_ELEMENTS, -15, "unsupported elements")
+    X(UNSUPPORTED_ELEMENTS, -15, "unsupported elements")             \
+    X(PRECONDITION, -16, "the world is not in a state that allows this")
 
 enum wk_code {
 #define WK__CODE_ENUM(name, value, msg) WK_##name = (value),

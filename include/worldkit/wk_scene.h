@@ -92,6 +92,8 @@ typedef struct wk_scene_types {
     wk_type inertial;    /* wk_inertial */
     wk_type ns;          /* char *, owned: the namespace a spawned entity's interfaces live under */
     wk_type spawned;     /* tag: added by SpawnEntities, not by the world file */
+    wk_type object;      /* wk_object_info, on an object's base entity */
+    wk_type frame;       /* wk_frame_info, on a frame's entity */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {
@@ -116,6 +118,9 @@ typedef struct wk_scene_geometry {
 /* A scene with an empty ECM; NULL when out of memory. Free with wk_scene_free. */
 wk_scene *wk_scene_new(void);
 void wk_scene_free(wk_scene *s);
+/* A deep copy: the same entities with the same ids (cached poses are not
+ * copied); NULL when out of memory. */
+wk_scene *wk_scene_clone(const wk_scene *s);
 /* The scene's ECM, borrowed for the scene's life. */
 wk_ecm *wk_scene_ecm(wk_scene *s);
 const wk_scene_types *wk_scene_types_of(const wk_scene *s);
@@ -127,6 +132,182 @@ const char *wk_scene_name(const wk_scene *s, wk_entity e);
 /* The child of parent (WK_NULL_ENTITY: among root entities) with that local
  * name, or WK_NULL_ENTITY. */
 wk_entity wk_scene_child(const wk_scene *s, wk_entity parent, const char *name);
+
+/* ---- the object world ------------------------------------------------------
+ *
+ * The model of Intrinsic's ObjectWorldService over the same entities. An
+ * object is a subtree of entities whose top, its base entity, carries Object
+ * (wk_object_info); every entity below it belongs to it, up to the base
+ * entities of child objects. A frame is an entity carrying Frame, attached to
+ * an entity of its object or to another frame. The root object's base entity
+ * is the root entity, the ancestor of everything. Nothing is stored twice:
+ * which object an entity belongs to, an object's parent object and a frame's
+ * parent frame are read off the tree.
+ *
+ * Ids are opaque strings made from entity ids ("root" and "eid_root" for the
+ * root object and entity), so a cloned world keeps them and a lookup by id
+ * costs no index. Names: an object's name is unique among the objects and
+ * frames under its parent object (globally when it is a global alias); a
+ * frame's among the frames and child objects of its object; an entity's
+ * among its object's entities. Lookups by name go through an index.
+ *
+ * World poses are cached per entity and invalidated per subtree when a pose
+ * or a parent changes through these calls; reads fill the cache lazily and
+ * may run in parallel with each other (not with writes). Changes made to the
+ * ECM around these calls need wk_scene_refresh() before the next call. */
+
+#define WK_ID_MAX 32
+
+typedef enum wk_object_type {
+    WK_OBJECT_UNSPECIFIED = 0,
+    WK_OBJECT_ROOT = 1,
+    WK_OBJECT_PHYSICAL = 2,
+    WK_OBJECT_KINEMATIC = 3,
+} wk_object_type;
+
+typedef struct wk_object_info {
+    char *name; /* owned */
+    uint8_t type; /* wk_object_type */
+    bool name_is_global_alias;
+} wk_object_info;
+
+typedef struct wk_frame_info {
+    bool is_attachment_frame;
+} wk_frame_info;
+
+/* Makes the scene an object world whose root object's base is root (an
+ * existing entity, typically a loaded world's; WK_NULL_ENTITY creates one).
+ * Models below root become objects (kinematic when they hold a movable
+ * joint), SDF frames become frames. */
+int wk_scene_objects_init(wk_scene *s, wk_entity root, wk_status *st);
+/* Rebuilds the name index and forgets cached poses: needed after the ECM was
+ * changed other than through these calls (a state applied, a rollback). */
+int wk_scene_refresh(wk_scene *s);
+wk_entity wk_scene_root(const wk_scene *s);
+
+/* True for a name of letters, digits and underscores that starts with a
+ * letter and ends with a letter or digit. */
+bool wk_scene_name_valid(const char *name);
+
+/* Ids, written to out (WK_ID_MAX bytes). */
+void wk_scene_object_id(const wk_scene *s, wk_entity object, char *out);
+void wk_scene_frame_id(const wk_scene *s, wk_entity frame, char *out);
+void wk_scene_entity_id(const wk_scene *s, wk_entity e, char *out);
+
+/* A reference to an object, a frame or either (a node of the transform tree):
+ * by id, or by names. An object is named by object_name alone, a frame by its
+ * object's name and frame_name. */
+typedef struct wk_ref {
+    const char *id;
+    const char *object_name;
+    const char *frame_name;
+} wk_ref;
+
+/* Each resolves ref or fails with WK_NOT_FOUND (WK_INVALID for an empty or
+ * ambiguous reference), naming what it looked for. */
+int wk_scene_find_object(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk_status *st);
+int wk_scene_find_frame(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk_status *st);
+int wk_scene_find_node(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk_status *st);
+/* The object at the end of a path of object names from the root (n == 0:
+ * the root object). */
+int wk_scene_find_object_path(const wk_scene *s, const char *const *names, size_t n, wk_entity *out,
+                              wk_status *st);
+
+/* Selects entities of an object (ObjectEntityFilter). Nothing set selects the
+ * base entity. */
+typedef struct wk_entity_filter {
+    bool base, final, all;
+    const char *const *ids;
+    size_t id_count;
+    const char *const *names;
+    size_t name_count;
+} wk_entity_filter;
+
+/* Appends the entities of object that filter selects (filter may be NULL). */
+int wk_scene_filter(const wk_scene *s, wk_entity object, const wk_entity_filter *filter, wk_entity_list *out,
+                    wk_status *st);
+/* The one entity filter selects; WK_INVALID when it selects several. */
+int wk_scene_filter_one(const wk_scene *s, wk_entity object, const wk_entity_filter *filter, wk_entity *out,
+                        wk_status *st);
+
+bool wk_scene_is_object(const wk_scene *s, wk_entity e);
+bool wk_scene_is_frame(const wk_scene *s, wk_entity e);
+/* Borrowed until the object changes; NULL when e is not an object's base. */
+const wk_object_info *wk_scene_object_info(const wk_scene *s, wk_entity e);
+/* The base entity of the object e belongs to (e itself for a base entity). */
+wk_entity wk_scene_object_of(const wk_scene *s, wk_entity e);
+/* The parent object of an object (WK_NULL_ENTITY for the root object). */
+wk_entity wk_scene_parent_object(const wk_scene *s, wk_entity object);
+/* The frame a frame or object is attached to, or WK_NULL_ENTITY when it is
+ * attached to an entity of an object. */
+wk_entity wk_scene_parent_frame(const wk_scene *s, wk_entity node);
+/* The transform tree's parent of a node: its parent frame if it has one,
+ * else its (parent) object's base entity. */
+wk_entity wk_scene_parent_node(const wk_scene *s, wk_entity node);
+
+/* Each appends to out: every object (root first, parents before children);
+ * an object's child objects; its frames (also those attached through other
+ * frames); its entities (base first, frames included); a frame's child
+ * frames. */
+int wk_scene_objects(const wk_scene *s, wk_entity_list *out);
+int wk_scene_object_children(const wk_scene *s, wk_entity object, wk_entity_list *out);
+int wk_scene_object_frames(const wk_scene *s, wk_entity object, wk_entity_list *out);
+int wk_scene_object_entities(const wk_scene *s, wk_entity object, wk_entity_list *out);
+int wk_scene_frame_children(const wk_scene *s, wk_entity frame, wk_entity_list *out);
+
+typedef struct wk_object_desc {
+    const char *name;
+    wk_entity parent;        /* an entity of the parent object or a frame; NULL: the root entity */
+    wk_pose pose;            /* parent object's base _T_ the new object; zero: identity */
+    bool name_is_global_alias;
+    const char *entity_name; /* the object's single entity; NULL: the object's name */
+    const wk_scene_geometry *geometry; /* optional */
+    const char *uri;                   /* optional mesh uri */
+} wk_object_desc;
+
+/* Creates a PHYSICAL_OBJECT of one entity. Fails with WK_INVALID (bad
+ * name, pose or parent) or WK_EXISTS (name taken), changing nothing. */
+int wk_scene_create_object(wk_scene *s, const wk_object_desc *desc, wk_entity *out, wk_status *st);
+/* Deletes an object, its entities and its frames; with force also the
+ * objects attached to it (recursively), else WK_PRECONDITION if there are. */
+int wk_scene_delete_object(wk_scene *s, wk_entity object, bool force, wk_status *st);
+
+typedef struct wk_frame_desc {
+    const char *name;
+    wk_entity parent; /* a frame, or an entity of an object (NULL: the root entity) */
+    wk_pose pose;     /* parent object's base (or parent frame) _T_ the frame; zero: identity */
+    bool is_attachment_frame;
+} wk_frame_desc;
+
+int wk_scene_create_frame(wk_scene *s, const wk_frame_desc *desc, wk_entity *out, wk_status *st);
+/* Deletes a frame; with force also the frames attached to it, else
+ * WK_PRECONDITION if there are. Objects attached to deleted frames move to
+ * the frame's parent, keeping their world poses. */
+int wk_scene_delete_frame(wk_scene *s, wk_entity frame, bool force, wk_status *st);
+int wk_scene_set_attachment_frame(wk_scene *s, wk_entity frame, bool is_attachment_frame, wk_status *st);
+
+/* Renames an object (global_alias: its name_is_global_alias) or a frame. */
+int wk_scene_rename(wk_scene *s, wk_entity node, const char *name, bool global_alias, wk_status *st);
+/* Attaches an object or frame to parent (an entity of another object, or a
+ * frame), keeping its world pose. Fails with WK_INVALID for a parent inside
+ * the node's own subtree, WK_EXISTS when the name is taken there. */
+int wk_scene_reparent(wk_scene *s, wk_entity node, wk_entity parent, wk_status *st);
+
+/* The entity's pose in the world frame, from the cache. */
+wk_pose wk_scene_pose(const wk_scene *s, wk_entity e);
+/* a_T_b between two entities. */
+wk_pose wk_scene_transform(const wk_scene *s, wk_entity a, wk_entity b);
+/* The pose of e relative to the transform tree parent of the node it is:
+ * parent_t_this as ObjectWorldService reports it. */
+wk_pose wk_scene_node_pose(const wk_scene *s, wk_entity node);
+/* Sets e's ParentPose; WK_INVALID for a non-finite or non-unit pose. */
+int wk_scene_set_pose(wk_scene *s, wk_entity e, wk_pose parent_T_e, wk_status *st);
+/* Changes the pose of update (an object's base or a frame) relative to its
+ * parent so that a_T_b becomes a_T_b. update may be WK_NULL_ENTITY when one
+ * of a and b is the transform tree parent of the other (the child moves);
+ * otherwise it must be an ancestor (or the node itself) of exactly one of
+ * them, else WK_INVALID. */
+int wk_scene_update_transform(wk_scene *s, wk_entity a, wk_entity b, wk_entity update, wk_pose a_T_b, wk_status *st);
 
 #ifdef __cplusplus
 }

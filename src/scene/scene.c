@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "worldkit/wk_scene.h"
+#include "scene/scene_internal.h"
 
 const char *wk_node_kind_name(wk_node_kind kind)
 {
@@ -14,11 +14,6 @@ const char *wk_node_kind_name(wk_node_kind kind)
     };
     return (unsigned)kind < WK_NODE_KIND_COUNT ? names[kind] : "unknown";
 }
-
-struct wk_scene {
-    wk_ecm *ecm;
-    wk_scene_types types;
-};
 
 /* Hooks of the owned-string components (Name, Uri). */
 static int str_copy(void *dst, const void *src)
@@ -61,6 +56,47 @@ static int str_deserialize(void *dst, const uint8_t *bytes, size_t len)
 
 static const wk_type_hooks string_hooks = {str_copy, str_destroy, str_equal, str_serialize, str_deserialize};
 
+/* Hooks of Object: its name is owned; serialized as type, alias flag, name. */
+static int object_copy(void *dst, const void *src)
+{
+    const wk_object_info *from = src;
+    wk_object_info *to = dst;
+    *to = *from;
+    return str_copy(&to->name, &from->name);
+}
+
+static void object_destroy(void *value)
+{
+    free(((wk_object_info *)value)->name);
+}
+
+static bool object_equal(const void *a, const void *b)
+{
+    const wk_object_info *x = a, *y = b;
+    return x->type == y->type && x->name_is_global_alias == y->name_is_global_alias && str_equal(&x->name, &y->name);
+}
+
+static int object_serialize(const void *value, wk_buf *out)
+{
+    const wk_object_info *o = value;
+    uint8_t head[2] = {o->type, o->name_is_global_alias};
+    int rc = wk_buf_append(out, head, sizeof head);
+    return rc ? rc : str_serialize(&o->name, out);
+}
+
+static int object_deserialize(void *dst, const uint8_t *bytes, size_t len)
+{
+    wk_object_info *o = dst;
+    if (len < 2 || bytes[0] > WK_OBJECT_KINEMATIC || bytes[1] > 1)
+        return WK_PARSE;
+    o->type = bytes[0];
+    o->name_is_global_alias = bytes[1];
+    return str_deserialize(&o->name, bytes + 2, len - 2);
+}
+
+static const wk_type_hooks object_hooks = {object_copy, object_destroy, object_equal, object_serialize,
+                                           object_deserialize};
+
 static int register_types(wk_ecm *ecm, wk_scene_types *t)
 {
     const struct {
@@ -78,6 +114,8 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
         {&t->inertial, {.name = "Inertial", .size = sizeof(wk_inertial)}},
         {&t->ns, {.name = "Namespace", .size = sizeof(char *), .hooks = string_hooks}},
         {&t->spawned, {.name = "Spawned"}},
+        {&t->object, {.name = "Object", .size = sizeof(wk_object_info), .hooks = object_hooks}},
+        {&t->frame, {.name = "Frame", .size = sizeof(wk_frame_info)}},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = wk_ecm_register(ecm, &table[i].desc, table[i].id);
@@ -92,6 +130,10 @@ wk_scene *wk_scene_new(void)
     wk_scene *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    if (wk__pose_cache_init(&s->poses)) {
+        free(s);
+        return NULL;
+    }
     s->ecm = wk_ecm_new();
     if (!s->ecm || register_types(s->ecm, &s->types)) {
         wk_scene_free(s);
@@ -105,7 +147,28 @@ void wk_scene_free(wk_scene *s)
     if (!s)
         return;
     wk_ecm_free(s->ecm);
+    wk__index_free(&s->object_names);
+    wk__pose_cache_free(&s->poses);
     free(s);
+}
+
+wk_scene *wk_scene_clone(const wk_scene *s)
+{
+    wk_scene *copy = calloc(1, sizeof *copy);
+    if (!copy)
+        return NULL;
+    if (wk__pose_cache_init(&copy->poses)) {
+        free(copy);
+        return NULL;
+    }
+    copy->types = s->types;
+    copy->root = s->root;
+    copy->ecm = wk_ecm_clone(s->ecm);
+    if (!copy->ecm || wk__index_copy(&copy->object_names, &s->object_names)) {
+        wk_scene_free(copy);
+        return NULL;
+    }
+    return copy;
 }
 
 wk_ecm *wk_scene_ecm(wk_scene *s)

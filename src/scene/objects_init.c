@@ -1,0 +1,87 @@
+/* objects_init.c — turning a scene (empty, or loaded from a world file) into
+ * an object world, and refreshing the derived indexes after changes made
+ * below the scene's calls. */
+#include <string.h>
+
+#include "scene/scene_internal.h"
+
+static bool movable(wk_joint_type type)
+{
+    return type != WK_JOINT_FIXED;
+}
+
+/* Whether the object (a model) holds a joint that moves. */
+static int has_movable_joint(const wk_scene *s, wk_entity e, bool inside, void *ctx)
+{
+    (void)ctx;
+    const wk_scene_joint *j = inside ? wk_ecm_get(s->ecm, e, s->types.joint) : NULL;
+    return j && movable(j->type);
+}
+
+static uint8_t kind_of(const wk_scene *s, wk_entity e)
+{
+    const uint8_t *kind = wk_ecm_get(s->ecm, e, s->types.kind);
+    return kind ? *kind : WK_NODE_KIND_COUNT;
+}
+
+/* Marks the models below e as objects and the SDF frames as frames, top
+ * down so that each model knows its joints once its child models are
+ * objects. */
+static int adopt(wk_scene *s, wk_entity e)
+{
+    for (wk_entity c = wk_ecm_first_child(s->ecm, e); c; c = wk_ecm_next_sibling(s->ecm, c)) {
+        int rc = WK_OK;
+        if (kind_of(s, c) == WK_NODE_MODEL) {
+            wk_object_info info = {(char *)wk__entity_name(s, c), WK_OBJECT_PHYSICAL, false};
+            rc = wk_ecm_set(s->ecm, c, s->types.object, &info);
+        } else if (kind_of(s, c) == WK_NODE_FRAME) {
+            rc = wk_ecm_set(s->ecm, c, s->types.frame, &(wk_frame_info){false});
+        }
+        if (rc < 0 || (rc = adopt(s, c)))
+            return rc;
+    }
+    return WK_OK;
+}
+
+static int classify(wk_scene *s)
+{
+    wk_entity_list objects = {0};
+    int rc = wk_scene_objects(s, &objects);
+    for (size_t i = 1; rc == WK_OK && i < objects.count; i++) {
+        wk_object_info *info = wk_ecm_get(s->ecm, objects.items[i], s->types.object);
+        if (wk__walk_object(s, objects.items[i], has_movable_joint, NULL))
+            info->type = WK_OBJECT_KINEMATIC;
+    }
+    wk_entity_list_free(&objects);
+    return rc;
+}
+
+int wk_scene_objects_init(wk_scene *s, wk_entity root, wk_status *st)
+{
+    if (s->root)
+        return wk_fail(st, WK_EXISTS, "the scene is an object world already");
+    if (root && !wk_ecm_exists(s->ecm, root))
+        return wk_fail(st, WK_NOT_FOUND, "root entity %llu does not exist", (unsigned long long)root);
+    if (!root) {
+        const char *name = "root";
+        uint8_t kind = WK_NODE_WORLD;
+        root = wk_ecm_create_with(s->ecm, (wk_type[]){s->types.name, s->types.kind},
+                                  (const void *[]){&name, &kind}, 2);
+        if (!root)
+            return wk_fail(st, WK_NOMEM, "creating the root entity: %s", wk_ecm_errmsg(s->ecm));
+    }
+    wk_object_info info = {"root", WK_OBJECT_ROOT, false};
+    int rc = wk_ecm_set(s->ecm, root, s->types.object, &info);
+    s->root = root;
+    if (rc >= 0 && (rc = adopt(s, root)) == WK_OK && (rc = classify(s)) == WK_OK)
+        rc = wk_scene_refresh(s);
+    if (rc < 0)
+        return wk_fail(st, rc, "making an object world: %s", wk_ecm_errmsg(s->ecm));
+    return WK_OK;
+}
+
+int wk_scene_refresh(wk_scene *s)
+{
+    wk__pose_cache_clear(&s->poses);
+    return wk__names_rebuild(s);
+}

@@ -1,0 +1,149 @@
+/* pose_cache.c — world poses cached per entity, filled lazily by readers
+ * and invalidated per subtree by writers.
+ *
+ * Readers may run in parallel (the store holds a world's read lock): a
+ * clean read is two atomic loads and a copy; a miss fills the chain of
+ * missing ancestors under the fill lock. Writers hold the world exclusively,
+ * so invalidation needs no lock. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/scene_internal.h"
+
+static unsigned segment_of(uint32_t index)
+{
+    return 31u - (unsigned)__builtin_clz(index);
+}
+
+static wk__pose_slot *slot_of(const wk__pose_cache *c, wk_entity e)
+{
+    uint32_t index = (uint32_t)e;
+    if (!index)
+        return NULL;
+    unsigned k = segment_of(index);
+    wk__pose_slot *seg = atomic_load_explicit(&c->segments[k], memory_order_acquire);
+    return seg ? &seg[index - (1u << k)] : NULL;
+}
+
+static wk__pose_slot *slot_ensure(wk__pose_cache *c, wk_entity e)
+{
+    wk__pose_slot *slot = slot_of(c, e);
+    if (slot || !(uint32_t)e)
+        return slot;
+    unsigned k = segment_of((uint32_t)e);
+    wk__pose_slot *seg = calloc((size_t)1 << k, sizeof *seg);
+    if (!seg)
+        return NULL;
+    atomic_store_explicit(&c->segments[k], seg, memory_order_release);
+    return &seg[(uint32_t)e - (1u << k)];
+}
+
+int wk__pose_cache_init(wk__pose_cache *c)
+{
+    memset(c, 0, sizeof *c);
+    return pthread_mutex_init(&c->fill, NULL) ? WK_NOMEM : WK_OK;
+}
+
+void wk__pose_cache_free(wk__pose_cache *c)
+{
+    for (unsigned k = 0; k < WK__POSE_SEGMENTS; k++)
+        free(atomic_load(&c->segments[k]));
+    free(c->chain);
+    pthread_mutex_destroy(&c->fill);
+}
+
+void wk__pose_cache_clear(wk__pose_cache *c)
+{
+    for (unsigned k = 0; k < WK__POSE_SEGMENTS; k++) {
+        wk__pose_slot *seg = atomic_load(&c->segments[k]);
+        for (size_t i = 0; seg && i < (size_t)1 << k; i++)
+            atomic_store_explicit(&seg[i].valid_for, 0, memory_order_relaxed);
+    }
+}
+
+static bool valid(const wk__pose_slot *slot, wk_entity e)
+{
+    return slot && atomic_load_explicit(&slot->valid_for, memory_order_acquire) == e;
+}
+
+static wk_pose local_pose(const wk_scene *s, wk_entity e)
+{
+    const wk_pose *p = wk_ecm_get(s->ecm, e, s->types.parent_pose);
+    return p ? *p : wk_pose_identity();
+}
+
+/* Fills the slots of e and of its uncached ancestors, top down, and returns
+ * e's pose. Called with the fill lock held. */
+static wk_pose fill(const wk_scene *s, wk_entity e)
+{
+    wk__pose_cache *c = (wk__pose_cache *)&s->poses; /* the cache is not the scene's state */
+    size_t n = 0;
+    wk_entity x = e;
+    for (; x && !valid(slot_of(c, x), x); x = wk_ecm_parent(s->ecm, x)) {
+        if (n == c->chain_cap) {
+            size_t cap = c->chain_cap ? c->chain_cap * 2 : 64;
+            wk_entity *chain = realloc(c->chain, cap * sizeof *chain);
+            if (!chain)
+                return wk_scene_world_pose(s, e); /* correct, just not cached */
+            c->chain = chain;
+            c->chain_cap = cap;
+        }
+        c->chain[n++] = x;
+    }
+    wk_pose pose = x ? slot_of(c, x)->pose : wk_pose_identity();
+    while (n--) {
+        wk_entity y = c->chain[n];
+        pose = wk_pose_compose(pose, local_pose(s, y));
+        wk__pose_slot *slot = slot_ensure(c, y);
+        if (slot) {
+            slot->pose = pose;
+            atomic_store_explicit(&slot->valid_for, y, memory_order_release);
+        }
+    }
+    return pose;
+}
+
+wk_pose wk__pose_of(const wk_scene *s, wk_entity e)
+{
+    const wk__pose_slot *slot = slot_of(&s->poses, e);
+    if (valid(slot, e))
+        return slot->pose;
+    pthread_mutex_t *lock = (pthread_mutex_t *)&s->poses.fill;
+    pthread_mutex_lock(lock);
+    wk_pose pose = fill(s, e);
+    pthread_mutex_unlock(lock);
+    return pose;
+}
+
+/* Clears e's slot; true when it was valid, so its subtree may hold valid
+ * slots too. */
+static bool forget(wk_scene *s, wk_entity e)
+{
+    wk__pose_slot *slot = slot_of(&s->poses, e);
+    if (!valid(slot, e))
+        return false;
+    atomic_store_explicit(&slot->valid_for, 0, memory_order_relaxed);
+    return true;
+}
+
+void wk__pose_invalidate(wk_scene *s, wk_entity e)
+{
+    if (!forget(s, e))
+        return;
+    /* Depth first over the subtree, without a stack: down to the first
+     * child, else across to the next sibling, else up until one has one. */
+    wk_entity x = wk_ecm_first_child(s->ecm, e);
+    while (x) {
+        wk_entity next = forget(s, x) ? wk_ecm_first_child(s->ecm, x) : WK_NULL_ENTITY;
+        while (!next && x != e) {
+            next = wk_ecm_next_sibling(s->ecm, x);
+            if (!next)
+                x = wk_ecm_parent(s->ecm, x);
+            else
+                break;
+        }
+        if (x == e && !next)
+            break;
+        x = next;
+    }
+}

@@ -1,0 +1,88 @@
+/* scene_internal.h — what the files of src/scene share: the scene itself,
+ * its cache of world poses and its index of object names. */
+#ifndef WK_SCENE_INTERNAL_H
+#define WK_SCENE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "base/hash_index.h"
+#include "worldkit/wk_scene.h"
+
+#define WK__POSE_SEGMENTS 32
+
+/* A cached world pose, valid while valid_for holds the entity's id: a slot
+ * reused by a newer entity is invalid for it without anyone clearing it. */
+typedef struct wk__pose_slot {
+    wk_pose pose;
+    _Atomic uint64_t valid_for;
+} wk__pose_slot;
+
+/* Slots by entity slot index, in segments that never move (segment k holds
+ * indices [2^k, 2^(k+1))), so readers follow a segment pointer without a lock
+ * while another reader fills a slot under the fill lock. Invariant: a valid
+ * slot's parent slot is valid too, so invalidating a subtree stops at the
+ * first invalid node. */
+typedef struct wk__pose_cache {
+    _Atomic(wk__pose_slot *) segments[WK__POSE_SEGMENTS];
+    pthread_mutex_t fill;
+    wk_entity *chain; /* scratch of the fill, under the lock */
+    size_t chain_cap;
+} wk__pose_cache;
+
+struct wk_scene {
+    wk_ecm *ecm;
+    wk_scene_types types;
+    wk_entity root;           /* the root object's base; 0 until wk_scene_objects_init */
+    wk__index object_names;   /* hash of an object's name -> its base entity */
+    wk__pose_cache poses;
+};
+
+int wk__pose_cache_init(wk__pose_cache *c);
+void wk__pose_cache_free(wk__pose_cache *c);
+void wk__pose_cache_clear(wk__pose_cache *c);
+/* e's world pose, filling the cache. */
+wk_pose wk__pose_of(const wk_scene *s, wk_entity e);
+/* Forgets the cached poses of e and everything below it. */
+void wk__pose_invalidate(wk_scene *s, wk_entity e);
+
+uint64_t wk__object_name_hash(const char *name);
+/* The object name index; 0 or WK_NOMEM. */
+int wk__names_add(wk_scene *s, wk_entity object);
+void wk__names_remove(wk_scene *s, wk_entity object);
+int wk__names_rebuild(wk_scene *s);
+
+/* The object name and the entity name of e (the object's for a base
+ * entity), or "". */
+const char *wk__object_name(const wk_scene *s, wk_entity object);
+const char *wk__entity_name(const wk_scene *s, wk_entity e);
+
+/* Whether name is free among the objects and frames directly under object
+ * (except, which is being renamed or moved); when the name is a global
+ * alias, or meant to become one, also among all objects. Fails with
+ * WK_INVALID for a malformed name and WK_EXISTS for a taken one. */
+int wk__name_free(const wk_scene *s, wk_entity object, const char *name, bool global_alias, wk_entity except,
+                  wk_status *st);
+
+/* Calls fn for every entity of object (base first, then depth first), not
+ * descending into child objects, whose bases are passed with inside false.
+ * Stops at and returns fn's first nonzero result. */
+typedef int (*wk__walk_fn)(const wk_scene *s, wk_entity e, bool inside, void *ctx);
+int wk__walk_object(const wk_scene *s, wk_entity object, wk__walk_fn fn, void *ctx);
+
+/* parent_T_child for a child posed relative to the base of parent's object,
+ * or to parent itself when it is a frame. */
+wk_pose wk__pose_under(const wk_scene *s, wk_entity parent, wk_pose base_T_child);
+/* Whether parent can take a new object or frame. */
+int wk__check_parent(const wk_scene *s, wk_entity parent, wk_status *st);
+
+/* Checks what creating an object or frame (what) called name under *parent
+ * (NULL: the root entity) posed base_T_node needs, and gives its
+ * parent_T_node. */
+int wk__prepare_node(const wk_scene *s, const char *what, const char *name, bool global_alias, wk_entity *parent,
+                     wk_pose base_T_node, wk_pose *parent_T_node, wk_status *st);
+
+/* A desc's pose, with an all-zero rotation read as "none given". */
+wk_pose wk__desc_pose(wk_pose p);
+
+#endif

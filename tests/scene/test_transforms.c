@@ -1,0 +1,171 @@
+/* test_transforms.c — the transform tree: cached world poses agree with the
+ * uncached walk after any sequence of changes, a_T_b between any nodes, the
+ * rule of UpdateTransform for which node moves, and entity filters. */
+#include <stdlib.h>
+
+#include "scene/object_world.h"
+
+static double uniform(unsigned *seed, double lo, double hi)
+{
+    return lo + (hi - lo) * (double)rand_r(seed) / RAND_MAX;
+}
+
+static wk_pose random_pose(unsigned *seed)
+{
+    return at(uniform(seed, -2, 2), uniform(seed, -2, 2), uniform(seed, -2, 2), uniform(seed, -3, 3),
+              uniform(seed, -1.5, 1.5), uniform(seed, -3, 3));
+}
+
+static void cache_follows_every_change(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    enum { N = 200 };
+    wk_entity nodes[N + 1] = {wk_scene_root(s)};
+    unsigned seed = 7;
+    char name[16];
+    for (int i = 1; i <= N; i++) {
+        snprintf(name, sizeof name, "n%d", i);
+        wk_entity parent = nodes[rand_r(&seed) % i];
+        nodes[i] = i % 3 ? object_at(s, name, parent, random_pose(&seed)) : frame_at(s, name, parent, random_pose(&seed));
+        REQUIRE(nodes[i]);
+    }
+    wk_status st;
+    for (int round = 0; round < 300; round++) {
+        /* Read some poses (filling the cache), then change one thing. */
+        for (int k = 0; k < 5; k++)
+            wk_scene_pose(s, nodes[rand_r(&seed) % (N + 1)]);
+        wk_entity x = nodes[1 + rand_r(&seed) % N];
+        if (round % 2)
+            CHECK_INT(wk_scene_set_pose(s, x, random_pose(&seed), &st), ==, WK_OK);
+        else
+            wk_scene_reparent(s, x, nodes[rand_r(&seed) % (N + 1)], &st); /* may be refused: below itself */
+        for (int i = 0; i <= N; i++)
+            CHECK_POSE_NEAR(wk_scene_pose(s, nodes[i]), wk_scene_world_pose(s, nodes[i]), 1e-9);
+    }
+    wk_entity a = nodes[17], b = nodes[123];
+    CHECK_POSE_NEAR(wk_scene_transform(s, a, b),
+                    wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(s, a)), wk_scene_world_pose(s, b)), 1e-9);
+    CHECK_INT(wk_scene_set_pose(s, a, (wk_pose){{0, 0, 0}, {2, 0, 0, 0}}, &st), ==, WK_INVALID);
+    wk_scene_free(s);
+}
+
+static void update_neighbours(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_entity table = object_at(s, "table", 0, at(1, 0, 0, 0, 0, 0.3));
+    wk_entity cup = object_at(s, "cup", table, at(0, 0, 1, 0, 0, 0));
+    wk_entity handle = frame_at(s, "handle", cup, at(0.05, 0, 0, 0, 0, 0));
+    REQUIRE(table && cup && handle);
+    wk_pose want = at(0.2, -0.1, 0.9, 0, 0, 1);
+    wk_status st;
+    /* table is cup's parent: cup moves, table stays. */
+    wk_pose table_world = wk_scene_pose(s, table);
+    CHECK_INT(wk_scene_update_transform(s, table, cup, 0, want, &st), ==, WK_OK);
+    CHECK_POSE_NEAR(wk_scene_transform(s, table, cup), want, 1e-12);
+    CHECK_POSE_NEAR(wk_scene_pose(s, table), table_world, 1e-12);
+    /* The other way round: still cup, the child, moves. */
+    CHECK_INT(wk_scene_update_transform(s, cup, table, 0, want, &st), ==, WK_OK);
+    CHECK_POSE_NEAR(wk_scene_transform(s, cup, table), want, 1e-12);
+    CHECK_POSE_NEAR(wk_scene_pose(s, table), table_world, 1e-12);
+    /* table and handle are not neighbours. */
+    CHECK_INT(wk_scene_update_transform(s, table, handle, 0, want, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "neighbours") != NULL);
+    CHECK_INT(wk_scene_update_transform(s, table, cup, 0, (wk_pose){{INFINITY, 0, 0}, {1, 0, 0, 0}}, &st), ==,
+              WK_INVALID);
+    wk_scene_free(s);
+}
+
+static void update_through_an_ancestor(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_entity robot = object_at(s, "robot", 0, at(0, 0, 0, 0, 0, 0));
+    wk_entity tool = object_at(s, "tool", robot, at(0, 0, 1, 0, 0.5, 0));
+    wk_entity tcp = frame_at(s, "tcp", tool, at(0, 0, 0.2, 0, 0, 0));
+    wk_entity cell = object_at(s, "cell", 0, at(3, 0, 0, 0, 0, 0));
+    wk_entity target = frame_at(s, "target", cell, at(0.5, 0.5, 0.1, 3.14159, 0, 0));
+    REQUIRE(robot && tool && tcp && cell && target);
+    wk_pose want = at(0, 0, 0.05, 0, 0, 0);
+    wk_status st;
+    /* Move the robot so that the tcp is 5 cm from the target. */
+    wk_pose target_world = wk_scene_pose(s, target);
+    CHECK_INT(wk_scene_update_transform(s, target, tcp, robot, want, &st), ==, WK_OK);
+    CHECK_POSE_NEAR(wk_scene_transform(s, target, tcp), want, 1e-9);
+    CHECK_POSE_NEAR(wk_scene_pose(s, target), target_world, 1e-12);
+    CHECK_POSE_NEAR(wk_scene_node_pose(s, tool), at(0, 0, 1, 0, 0.5, 0), 1e-12);
+    /* Or the cell, the target's side. */
+    wk_pose want2 = at(0.1, 0, 0, 0, 0, 0);
+    CHECK_INT(wk_scene_update_transform(s, tcp, target, cell, want2, &st), ==, WK_OK);
+    CHECK_POSE_NEAR(wk_scene_transform(s, tcp, target), want2, 1e-9);
+    /* An ancestor of both, of neither, or root: refused. */
+    CHECK_INT(wk_scene_update_transform(s, tcp, target, wk_scene_root(s), want, &st), ==, WK_INVALID);
+    wk_entity other = object_at(s, "other", 0, wk_pose_identity());
+    CHECK_INT(wk_scene_update_transform(s, tcp, target, other, want, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "neither") != NULL);
+    wk_entity under_both = object_at(s, "shared", 0, wk_pose_identity());
+    REQUIRE(under_both);
+    CHECK_INT(wk_scene_reparent(s, robot, under_both, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_reparent(s, cell, under_both, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_update_transform(s, tcp, target, under_both, want, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "both") != NULL);
+    wk_scene_free(s);
+}
+
+static wk_entity add_link(wk_scene *s, wk_entity parent, const char *name)
+{
+    const wk_scene_types *t = wk_scene_types_of(s);
+    wk_pose pose = at(0, 0, 0.3, 0, 0, 0);
+    wk_entity e = wk_ecm_create_with(wk_scene_ecm(s), (wk_type[]){t->name, t->parent_pose},
+                                     (const void *[]){&name, &pose}, 2);
+    if (e)
+        wk_ecm_set_parent(wk_scene_ecm(s), e, parent);
+    return e;
+}
+
+static void entity_filters(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_entity arm = object_at(s, "arm", 0, wk_pose_identity());
+    wk_entity l1 = add_link(s, arm, "l1"), l2 = add_link(s, l1, "l2");
+    REQUIRE(arm && l1 && l2);
+    REQUIRE(frame_at(s, "tool_frame", l2, wk_pose_identity()));
+    wk_entity e = 0;
+    wk_status st;
+    CHECK_INT(wk_scene_filter_one(s, arm, NULL, &e, &st), ==, WK_OK);
+    CHECK_U64(e, ==, arm);
+    CHECK_INT(wk_scene_filter_one(s, arm, &(wk_entity_filter){.final = true}, &e, &st), ==, WK_OK);
+    CHECK_U64(e, ==, l2);
+    const char *names[] = {"l1"};
+    CHECK_INT(wk_scene_filter_one(s, arm, &(wk_entity_filter){.names = names, .name_count = 1}, &e, &st), ==, WK_OK);
+    CHECK_U64(e, ==, l1);
+    char id[WK_ID_MAX];
+    wk_scene_entity_id(s, l2, id);
+    const char *ids[] = {id};
+    CHECK_INT(wk_scene_filter_one(s, arm, &(wk_entity_filter){.ids = ids, .id_count = 1}, &e, &st), ==, WK_OK);
+    CHECK_U64(e, ==, l2);
+    const char *missing[] = {"l9"};
+    CHECK_INT(wk_scene_filter_one(s, arm, &(wk_entity_filter){.names = missing, .name_count = 1}, &e, &st), ==,
+              WK_NOT_FOUND);
+    CHECK(strstr(st.message, "l9") != NULL);
+    wk_entity_list list = {0};
+    CHECK_INT(wk_scene_filter(s, arm, &(wk_entity_filter){.all = true}, &list, &st), ==, WK_OK);
+    CHECK_INT(list.count, ==, 4);
+    wk_entity_list_free(&list);
+    CHECK_INT(wk_scene_filter_one(s, arm, &(wk_entity_filter){.base = true, .final = true}, &e, &st), ==, WK_INVALID);
+    /* A second leaf: no unique final entity. */
+    REQUIRE(add_link(s, l1, "l3"));
+    CHECK_INT(wk_scene_filter_one(s, arm, &(wk_entity_filter){.final = true}, &e, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "2 final") != NULL);
+    wk_scene_free(s);
+}
+
+static const wk_test_case cases[] = {
+    {"cache_follows_every_change", cache_follows_every_change},
+    {"update_neighbours", update_neighbours},
+    {"update_through_an_ancestor", update_through_an_ancestor},
+    {"entity_filters", entity_filters},
+};
+WK_TEST_MAIN(cases)
