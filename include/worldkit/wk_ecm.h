@@ -300,6 +300,15 @@ int wk_ecm_txn_rollback(wk_ecm *ecm);
 /* True while a transaction is open. */
 bool wk_ecm_txn_open(const wk_ecm *ecm);
 
+/* A counter that grows with every change made through this API: entities
+ * created or destroyed, components added, set to a different value or
+ * removed, parents, change states, removal marks, the create offset, the end
+ * of a step, a rollback (which moves it forward, not back). A cache of
+ * something derived from the ECM is current while the counter has not moved.
+ * Writes through pointers into component data do not move it. Each ECM
+ * counts on its own from 0, clones too. */
+uint64_t wk_ecm_version(const wk_ecm *ecm);
+
 /* ---- state ------------------------------------------------------------- */
 
 typedef struct wk_state_desc {
@@ -309,6 +318,10 @@ typedef struct wk_state_desc {
     size_t type_count;
     bool changed_only; /* only what changed this step (ChangedState) */
 } wk_state_desc;
+
+/* True when a and b, two values of type, are equal: by the type's equal
+ * hook, else bytewise. */
+bool wk_ecm_values_equal(const wk_ecm *ecm, wk_type type, const void *a, const void *b);
 
 /* Appends the serialized state (a worldkit.ecs.State message) to out. A full
  * state of every entity and type is marked complete: applying it removes the

@@ -103,6 +103,7 @@ static int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, c
         unstage(&s);
     }
     mark_changed(ecm, r, e, t, c);
+    ecm->version++;
     return 1;
 }
 

@@ -38,6 +38,11 @@ const char *wk_ecm_errmsg(const wk_ecm *ecm)
     return ecm->err.message;
 }
 
+uint64_t wk_ecm_version(const wk_ecm *ecm)
+{
+    return ecm->version;
+}
+
 int wk_entity_list_push(wk_entity_list *list, wk_entity e)
 {
     return wk__list_push(list, e);

@@ -144,7 +144,8 @@ struct wk_ecm {
     int iter_depth;
     WK__VEC(wk__deferred) deferred;
 
-    wk__txn *txn; /* the open transaction, or NULL */
+    wk__txn *txn;     /* the open transaction, or NULL */
+    uint64_t version; /* wk_ecm_version */
 
     wk_status err;
 };
@@ -307,6 +308,9 @@ int wk__txn_note_parent(wk_ecm *ecm, wk_entity child, const wk__link *old);
 /* Called before the top of the free-slot list is popped. */
 int wk__txn_note_pop(wk_ecm *ecm);
 void wk__txn_drop(wk_ecm *ecm);
+/* Fault injection for tests: when not zero, counts down on every attempt to
+ * record, and the attempt that brings it to zero fails as out of memory. */
+extern size_t wk__txn_fail_countdown;
 
 /* A point inside a transaction that a failed compound mutation (create_with,
  * a recursive destroy) goes back to, so that it fails without effect. */

@@ -45,6 +45,7 @@ static int slot_enliven(wk_ecm *ecm, uint32_t index, uint32_t gen, wk__table *t)
     }
     *wk__slot(ecm, index) = (wk__record){.table = t->id, .row = (uint32_t)row, .gen = gen, .flags = WK__ALIVE | WK__NEW};
     ecm->alive++;
+    ecm->version++;
     return WK_OK;
 
 fail_drop_note:
@@ -188,6 +189,7 @@ int wk_ecm_set_create_offset(wk_ecm *ecm, uint64_t offset)
                             (unsigned long long)offset);
     ecm->min_index = (uint32_t)offset;
     ecm->next_index = (uint32_t)offset;
+    ecm->version++;
     return WK_OK;
 }
 
@@ -233,6 +235,7 @@ int wk__entity_free(wk_ecm *ecm, wk_entity e)
     wk__unlink(ecm, index);
     *r = (wk__record){.gen = r->gen + 1};
     ecm->alive--;
+    ecm->version++;
     /* A slot that cannot go back on the free list is simply never reused. */
     (void)WK__VEC_PUSH(ecm->free_slots, index);
     return WK_OK;

@@ -111,16 +111,19 @@ int wk_ecm_set_parent(wk_ecm *ecm, wk_entity child, wk_entity parent)
         return WK_OK;
     wk__link *cl = link_ensure(ecm, ci);
     wk__link *pl = pi ? link_ensure(ecm, pi) : NULL;
-    if (!cl || (pi && !pl) || wk__touch(ecm, r, child))
+    if (!cl || (pi && !pl) || (ecm->txn && wk__txn_note_parent(ecm, child, cl)))
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory setting the parent of entity %llu",
                             (unsigned long long)child);
-    if (ecm->txn && wk__txn_note_parent(ecm, child, cl))
-        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory recording the parent of entity %llu",
-                            (unsigned long long)child);
+    if (wk__touch(ecm, r, child)) {
+        if (ecm->txn)
+            wk__txn_drop(ecm);
+        return WK_NOMEM;
+    }
     /* The child keeps its own children. */
     wk__link_detach(ecm, ci);
     if (pi)
         wk__link_insert(ecm, ci, pi, pl->last_child, 0);
+    ecm->version++;
     return WK_OK;
 }
 

@@ -12,6 +12,7 @@ static int mark(wk_ecm *ecm, wk_entity e)
     if (WK__VEC_PUSH(ecm->marked, e))
         return WK_NOMEM;
     r->flags |= WK__MARKED;
+    ecm->version++;
     return WK_OK;
 }
 
@@ -84,11 +85,15 @@ int wk_ecm_set_changed(wk_ecm *ecm, wk_entity e, wk_type type, wk_change change)
     if (c < 0)
         return wk__ecm_fail(ecm, WK_NOT_FOUND, "entity %llu has no component of type %u", (unsigned long long)e,
                             type);
-    if (change != WK_NO_CHANGE && wk__touch(ecm, r, e))
-        return WK_NOMEM;
     if (ecm->txn && wk__txn_note_change(ecm, e, type, t->columns[c].change[r->row]))
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory recording a change of entity %llu", (unsigned long long)e);
+    if (change != WK_NO_CHANGE && wk__touch(ecm, r, e)) {
+        if (ecm->txn)
+            wk__txn_drop(ecm);
+        return WK_NOMEM;
+    }
     t->columns[c].change[r->row] = (uint8_t)change;
+    ecm->version++;
     return WK_OK;
 }
 
@@ -192,5 +197,6 @@ int wk_ecm_end_step(wk_ecm *ecm)
     ecm->touched.count = 0;
     ecm->destroyed.count = 0;
     ecm->removed_components.count = 0;
+    ecm->version++;
     return WK_OK;
 }

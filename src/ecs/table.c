@@ -337,6 +337,7 @@ int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added,
     }
     wk__table_remove_row(ecm, from, row);
     r->table = to->id;
+    ecm->version++;
     r->row = (uint32_t)new_row;
     return WK_OK;
 }

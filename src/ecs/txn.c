@@ -105,11 +105,21 @@ static size_t next_at(const wk__txn *x)
     return align_up(x->len, ENTRY_ALIGN);
 }
 
+size_t wk__txn_fail_countdown;
+
+/* True when fault injection says this allocation fails. */
+static bool injected_failure(void)
+{
+    return wk__txn_fail_countdown && --wk__txn_fail_countdown == 0;
+}
+
 /* Appends an entry at offset at (next_at) whose payload ends at end, zeroed
  * but for op and entity; NULL when out of memory. */
 static entry *push(wk_ecm *ecm, size_t at, size_t end, uint8_t op, wk_entity e)
 {
     wk__txn *x = ecm->txn;
+    if (injected_failure())
+        return NULL;
     if (end > x->cap) {
         size_t cap = x->cap ? x->cap : LOG_ALIGN;
         while (cap < end)
@@ -243,7 +253,7 @@ int wk__txn_note_pop(wk_ecm *ecm)
     wk__txn *x = ecm->txn;
     if (ecm->free_slots.count != x->free_low)
         return WK_OK;
-    if (WK__VEC_PUSH(x->free_saved, ecm->free_slots.items[ecm->free_slots.count - 1]))
+    if (injected_failure() || WK__VEC_PUSH(x->free_saved, ecm->free_slots.items[ecm->free_slots.count - 1]))
         return WK_NOMEM;
     x->free_low--;
     return WK_OK;
@@ -542,6 +552,9 @@ int wk_ecm_txn_rollback(wk_ecm *ecm)
      * state), but none of their components exists any more. */
     for (wk_type t = 1; t <= ecm->type_count; t++)
         ecm->types[t].in_use = t <= x->type_count && x->in_use[t];
+    /* Forward, not back to its value at begin: whatever was derived from the
+     * transaction's states must not pass for current. */
+    ecm->version++;
     txn_free(ecm);
     return WK_OK;
 }

@@ -2,8 +2,10 @@
  * after long random runs of them leaves the ECM as it was (byte-equal full
  * and changed-only states, wk_ecm_equal, the same ids, child order, step
  * tracking and next ids); a commit keeps what a run without a transaction
- * would have done; misuse is refused. Values with hooks are strings, so ASan
+ * would have done; a mutation whose record fails (injected out of memory)
+ * changes nothing; misuse is refused. Values with hooks are strings, so ASan
  * sees any leak or double free on either path. */
+#include "ecs/ecm_internal.h" /* wk__txn_fail_countdown */
 #include "ecs/fixture.h"
 #include "wk_test.h"
 
@@ -609,6 +611,78 @@ static void random_runs_commit_like_plain_calls(void)
     }
 }
 
+/* Every so often recording fails, as out of memory would: the mutation must
+ * then fail without a trace, and the rollback still restore everything. */
+static void failed_records_have_no_effect(void)
+{
+    for (uint64_t seed = 200; seed <= 205; seed++) {
+        fixture f = fixture_new();
+        REQUIRE(f.ecm);
+        static pool p;
+        p.count = 0;
+        uint64_t rng = seed;
+        random_world(&f, NULL, &p, &rng, 300);
+        snapshot start = take(f.ecm);
+        CHECK_INT(wk_ecm_txn_begin(f.ecm), ==, WK_OK);
+        int faults = 0;
+        for (int i = 0; i < 300; i++) {
+            snapshot before = take(f.ecm);
+            wk__txn_fail_countdown = 1 + next_random(&rng) % 3;
+            random_op(&f, NULL, &p, &rng);
+            bool fault = wk__txn_fail_countdown == 0;
+            wk__txn_fail_countdown = 0;
+            if (!fault) {
+                drop(&before);
+                continue;
+            }
+            faults++;
+            if (!restored(&f, &before))
+                fprintf(stderr, "    seed %llu, op %d failed with an effect\n", (unsigned long long)seed, i);
+        }
+        CHECK_INT(faults, >, 20);
+        CHECK_INT(wk_ecm_txn_rollback(f.ecm), ==, WK_OK);
+        restored(&f, &start);
+        wk_ecm_free(f.ecm);
+    }
+}
+
+/* The version moves with every change, and forward on rollback. */
+static void version_counts_changes(void)
+{
+    world w = world_new();
+    wk_ecm *ecm = w.f.ecm;
+    REQUIRE(ecm);
+    uint64_t v = wk_ecm_version(ecm);
+#define MOVES(call)                                    \
+    do {                                               \
+        call;                                          \
+        CHECK_U64(wk_ecm_version(ecm), >, v);          \
+        v = wk_ecm_version(ecm);                       \
+    } while (0)
+#define STAYS(call)                                    \
+    do {                                               \
+        call;                                          \
+        CHECK_U64(wk_ecm_version(ecm), ==, v);         \
+    } while (0)
+    STAYS(wk_ecm_get(ecm, w.link[0], w.f.pos));
+    STAYS(wk_ecm_set(ecm, w.link[0], w.f.pos, &(vec){0, 0, 0})); /* equal already */
+    STAYS(wk_ecm_set_parent(ecm, w.link[0], w.robot));            /* parent already */
+    STAYS(wk_ecm_destroy(ecm, WK_NULL_ENTITY, false));
+    MOVES(wk_ecm_set(ecm, w.link[0], w.f.pos, &(vec){1, 0, 0}));
+    MOVES(wk_ecm_set(ecm, w.link[0], w.f.vel, &(vec){1, 0, 0}));
+    MOVES(wk_ecm_remove(ecm, w.link[0], w.f.vel));
+    MOVES(wk_ecm_set_parent(ecm, w.link[0], WK_NULL_ENTITY));
+    MOVES(wk_ecm_set_changed(ecm, w.link[0], w.f.pos, WK_PERIODIC_CHANGE));
+    MOVES(wk_ecm_request_remove(ecm, w.link[2], false));
+    MOVES(wk_ecm_txn_begin(ecm); wk_ecm_create(ecm));
+    MOVES(wk_ecm_destroy(ecm, w.robot, true));
+    MOVES(wk_ecm_txn_rollback(ecm));
+    MOVES(wk_ecm_end_step(ecm));
+#undef MOVES
+#undef STAYS
+    wk_ecm_free(ecm);
+}
+
 static const wk_test_case cases[] = {
     {"misuse_is_refused", misuse_is_refused},
     {"each_mutation_rolls_back", each_mutation_rolls_back},
@@ -617,6 +691,8 @@ static const wk_test_case cases[] = {
     {"failed_mutation_has_no_effect", failed_mutation_has_no_effect},
     {"random_runs_roll_back", random_runs_roll_back},
     {"random_runs_commit_like_plain_calls", random_runs_commit_like_plain_calls},
+    {"failed_records_have_no_effect", failed_records_have_no_effect},
+    {"version_counts_changes", version_counts_changes},
 };
 
 WK_TEST_MAIN(cases)
