@@ -11,6 +11,7 @@
 
 #include "worldkit/wk_base.h"
 #include "worldkit/wk_scene.h"
+#include "worldkit/wk_sim.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +46,40 @@ extern "C" {
 /* srv/SpawnEntities, the overall result when any entry failed */
 #define WK_SPAWN_ENTITIES_FAILED 150
 
+/* srv/SetSimulationState; the states are wk_sim_state's (wk_sim.h) */
+#define WK_SET_STATE_ALREADY_IN_TARGET_STATE 101
+#define WK_SET_STATE_STATE_TRANSITION_ERROR 102
+#define WK_SET_STATE_INCORRECT_TRANSITION 103
+
+/* srv/ResetSimulation, the request's scope: a combination of TIME, STATE
+ * and SPAWNED, or DEFAULT or ALL for everything */
+#define WK_RESET_SCOPE_DEFAULT 0
+#define WK_RESET_SCOPE_TIME 1
+#define WK_RESET_SCOPE_STATE 2
+#define WK_RESET_SCOPE_SPAWNED 4
+#define WK_RESET_SCOPE_ALL 255
+
+/* srv/SetEntityState */
+#define WK_SET_ENTITY_STATE_INVALID_POSE 101
+
+/* msg/SimulatorFeatures: those worldkit can list (GetSimulatorFeatures) */
+#define WK_FEATURE_SPAWNING 0
+#define WK_FEATURE_SPAWNING_RESOURCE_STRING 9
+#define WK_FEATURE_ENTITY_STATE_GETTING 10
+#define WK_FEATURE_ENTITY_STATE_SETTING 11
+#define WK_FEATURE_SIMULATION_RESET 20
+#define WK_FEATURE_SIMULATION_RESET_TIME 21
+#define WK_FEATURE_SIMULATION_RESET_STATE 22
+#define WK_FEATURE_SIMULATION_RESET_SPAWNED 23
+#define WK_FEATURE_SIMULATION_STATE_GETTING 24
+#define WK_FEATURE_SIMULATION_STATE_SETTING 25
+#define WK_FEATURE_SIMULATION_STATE_PAUSE 26
+#define WK_FEATURE_STEP_SIMULATION_SINGLE 31
+#define WK_FEATURE_STEP_SIMULATION_MULTIPLE 32
+#define WK_FEATURE_STEP_SIMULATION_ACTION 33
+#define WK_FEATURE_WORLD_LOADING 40
+#define WK_FEATURE_WORLD_RESOURCE_STRING 41
+
 typedef struct wk_api wk_api;
 
 /* A new service endpoint holding an empty world named "default"; NULL when
@@ -52,15 +87,34 @@ typedef struct wk_api wk_api;
 wk_api *wk_api_new(void);
 void wk_api_free(wk_api *api);
 
-/* Calls the service named service ("LoadWorld", "SpawnEntities") with a
- * serialized request and appends the serialized response to out. Returns
- * WK_NOT_FOUND for an unknown service and WK_PARSE for a request that does
- * not parse (nothing is appended then), WK_NOMEM, or WK_OK: the outcome of
- * the service itself is in the response's Result. */
+/* Calls the service named service ("LoadWorld", "SpawnEntities",
+ * "GetSimulatorFeatures", "GetSimulationState", "SetSimulationState",
+ * "StepSimulation", "SimulateSteps", "ResetSimulation", "GetEntityState",
+ * "SetEntityState") with a serialized request and appends the serialized
+ * response to out. Returns WK_NOT_FOUND for an unknown service and WK_PARSE
+ * for a request that does not parse (nothing is appended then), WK_NOMEM, or
+ * WK_OK: the outcome of the service itself is in the response's Result.
+ * "SimulateSteps" is the SimulateSteps action run to its end: its request is
+ * a SimulateStepsGoal, its response a SimulateStepsResult. */
 int wk_api_call(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_buf *out);
 
-/* The current world's scene and its root entity, borrowed until the next
- * LoadWorld. */
+/* Receives a serialized SimulateStepsFeedback after each step; returning
+ * false cancels the rest of the steps. */
+typedef bool (*wk_api_feedback_fn)(const uint8_t *feedback, size_t len, void *ctx);
+
+/* The SimulateSteps action with its feedback: as wk_api_call(api,
+ * "SimulateSteps", goal, len, out), and fn (which may be NULL) is called
+ * after every step. A transport streams the feedback from fn (a ROS action
+ * server publishes it, a gRPC server writes it to a server stream) and sends
+ * out as the final result; a cancelled run answers OPERATION_FAILED, saying
+ * how many steps were done. The call returns once all steps are done, so a
+ * server runs it on a thread of its own. */
+int wk_api_simulate_steps(wk_api *api, const uint8_t *goal, size_t len, wk_api_feedback_fn fn, void *ctx,
+                          wk_buf *out);
+
+/* The current world's simulation, its scene and its root entity, borrowed
+ * until the next LoadWorld. */
+wk_sim *wk_api_sim(wk_api *api);
 wk_scene *wk_api_scene(wk_api *api);
 wk_entity wk_api_world(const wk_api *api);
 

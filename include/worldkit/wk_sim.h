@@ -4,8 +4,9 @@
  * step runs the registered systems in three phases, in this order:
  *   1. pre-update:  levels load and unload around the performers (built in),
  *                   then the systems registered for this phase;
- *   2. update:      kinematic motion integrates every Velocity (built in),
- *                   then the systems registered for this phase;
+ *   2. update:      kinematic motion integrates every Acceleration into its
+ *                   Velocity and every Velocity into its ParentPose (built
+ *                   in), then the systems registered for this phase;
  *   3. post-update: the systems registered for this phase;
  * and then ends the ECM's step: entities marked for removal (unloaded levels
  * among them) are removed, newness and change states are cleared. So a
@@ -54,6 +55,30 @@ typedef struct wk_velocity {
     bool body_frame;
 } wk_velocity;
 
+/* A rate of change of an entity's Velocity, which the motion system adds to
+ * it every step. It changes the Velocity's numbers as they are, so it is in
+ * the Velocity's frame, and it acts only on an entity that has a Velocity. */
+typedef struct wk_acceleration {
+    wk_vec3 linear;  /* m/s^2 */
+    wk_vec3 angular; /* rad/s^2 */
+} wk_acceleration;
+
+/* Where something is and how it moves relative to a frame, in that frame's
+ * axes: its pose, its velocity (the twist) and the velocity's rate of change
+ * as seen from the frame. */
+typedef struct wk_motion {
+    wk_pose pose;
+    wk_vec3 linear, angular;         /* m/s, rad/s */
+    wk_vec3 linear_acc, angular_acc; /* m/s^2, rad/s^2 */
+} wk_motion;
+
+/* The parts of a motion that wk_sim_set_motion applies; combine with |. */
+enum wk_motion_part {
+    WK_MOTION_POSE = 1,
+    WK_MOTION_TWIST = 2,
+    WK_MOTION_ACCELERATION = 4,
+};
+
 typedef struct wk_sim_desc {
     bool levels;       /* load and unload levels around performers */
     bool naive_levels; /* check every performer against every level, not
@@ -70,6 +95,30 @@ wk_scene *wk_sim_scene(wk_sim *sim);
 wk_entity wk_sim_world(const wk_sim *sim);
 /* The component type of wk_velocity, registered in the scene's ECM. */
 wk_type wk_sim_velocity_type(const wk_sim *sim);
+
+/* The component type of wk_acceleration, registered in the scene's ECM. */
+wk_type wk_sim_acceleration_type(const wk_sim *sim);
+
+/* The motion relative to frame's own reference of something that moves by
+ * rel relative to frame (rel in frame's axes), when frame moves by frame:
+ * frame's turning carries the thing round and adds centripetal and Coriolis
+ * terms to its acceleration. */
+wk_motion wk_motion_compose(const wk_motion *frame, const wk_motion *rel);
+/* The inverse of wk_motion_compose: rel from frame and the composed motion. */
+wk_motion wk_motion_relative(const wk_motion *frame, const wk_motion *composed);
+/* The entity's motion relative to the world entity: the ParentPose, Velocity
+ * and Acceleration of it and of its ancestors composed, so that a link moves
+ * with its model. The world entity itself (or WK_NULL_ENTITY) is at rest at
+ * the identity. */
+wk_motion wk_sim_motion(wk_sim *sim, wk_entity e);
+/* Gives e the parts of motion m (relative to the world entity) that parts
+ * selects, by writing its ParentPose, its Velocity (in the parent's frame) or
+ * its Acceleration relative to its parent's motion; the components of the
+ * other parts are left as they are. A Velocity that ends up zero with no
+ * Acceleration, and a zero Acceleration, are removed, so that a still entity
+ * costs the motion system nothing. m must be finite with a unit rotation.
+ * WK_NOT_FOUND for a missing entity or the world entity. */
+int wk_sim_set_motion(wk_sim *sim, wk_entity e, const wk_motion *m, unsigned parts);
 
 /* Adds a system to a phase, after those already there. */
 int wk_sim_add_system(wk_sim *sim, wk_phase phase, wk_system_fn fn, void *ctx);

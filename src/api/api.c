@@ -1,5 +1,6 @@
-/* api.c — the service endpoint: its world, the table of services, and one
- * call from request bytes to response bytes. */
+/* api.c — the service endpoint: its world, the table of services and the
+ * features each brings, one call from request bytes to response bytes, and
+ * the helpers every handler uses (allocation, result codes, names). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,16 +8,53 @@
 
 #include "api/api_internal.h"
 
-typedef int (*handler_fn)(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-
+/* The services, with the msg/SimulatorFeatures each one brings: the list
+ * GetSimulatorFeatures answers is this table's. */
 static const struct service {
     const char *name;
     const ProtobufCMessageDescriptor *request;
-    handler_fn handle;
+    wk__handler handle;
+    uint8_t feature_count;
+    uint32_t features[4];
 } services[] = {
-    {"LoadWorld", &simulation_interfaces__load_world_request__descriptor, wk__load_world},
-    {"SpawnEntities", &simulation_interfaces__spawn_entities_request__descriptor, wk__spawn_entities},
+    {"LoadWorld", &simulation_interfaces__load_world_request__descriptor, wk__load_world, 2,
+     {WK_FEATURE_WORLD_LOADING, WK_FEATURE_WORLD_RESOURCE_STRING}},
+    {"SpawnEntities", &simulation_interfaces__spawn_entities_request__descriptor, wk__spawn_entities, 2,
+     {WK_FEATURE_SPAWNING, WK_FEATURE_SPAWNING_RESOURCE_STRING}},
+    {"GetSimulatorFeatures", &simulation_interfaces__get_simulator_features_request__descriptor,
+     wk__get_simulator_features, 0, {0}},
+    {"GetSimulationState", &simulation_interfaces__get_simulation_state_request__descriptor,
+     wk__get_simulation_state, 1, {WK_FEATURE_SIMULATION_STATE_GETTING}},
+    {"SetSimulationState", &simulation_interfaces__set_simulation_state_request__descriptor,
+     wk__set_simulation_state, 2, {WK_FEATURE_SIMULATION_STATE_SETTING, WK_FEATURE_SIMULATION_STATE_PAUSE}},
+    {"StepSimulation", &simulation_interfaces__step_simulation_request__descriptor, wk__step_simulation, 2,
+     {WK_FEATURE_STEP_SIMULATION_SINGLE, WK_FEATURE_STEP_SIMULATION_MULTIPLE}},
+    {"SimulateSteps", &simulation_interfaces__simulate_steps_goal__descriptor, wk__simulate_steps, 1,
+     {WK_FEATURE_STEP_SIMULATION_ACTION}},
+    {"ResetSimulation", &simulation_interfaces__reset_simulation_request__descriptor, wk__reset_simulation, 4,
+     {WK_FEATURE_SIMULATION_RESET, WK_FEATURE_SIMULATION_RESET_TIME, WK_FEATURE_SIMULATION_RESET_STATE,
+      WK_FEATURE_SIMULATION_RESET_SPAWNED}},
+    {"GetEntityState", &simulation_interfaces__get_entity_state_request__descriptor, wk__get_entity_state, 1,
+     {WK_FEATURE_ENTITY_STATE_GETTING}},
+    {"SetEntityState", &simulation_interfaces__set_entity_state_request__descriptor, wk__set_entity_state, 1,
+     {WK_FEATURE_ENTITY_STATE_SETTING}},
 };
+
+#define SERVICE_COUNT (sizeof services / sizeof services[0])
+
+size_t wk__api_features(uint32_t *out, size_t cap)
+{
+    /* Features are small numbers: mark them, then read them out in order. */
+    bool seen[256] = {0};
+    for (size_t i = 0; i < SERVICE_COUNT; i++)
+        for (size_t k = 0; k < services[i].feature_count; k++)
+            seen[services[i].features[k]] = true;
+    size_t n = 0;
+    for (uint32_t f = 0; f < 256; f++)
+        if (seen[f] && n++ < cap)
+            out[n - 1] = f;
+    return n;
+}
 
 void *wk__call_alloc(wk__call *call, size_t size)
 {
@@ -64,12 +102,68 @@ SimulationInterfaces__Result *wk__call_result(wk__call *call, uint32_t code, con
     return r;
 }
 
+void *wk__call_response(wk__call *call, const ProtobufCMessageDescriptor *type, ProtobufCMessage **response)
+{
+    ProtobufCMessage *m = wk__call_alloc(call, type->sizeof_message);
+    if (m) {
+        type->message_init(m);
+        *response = m;
+    }
+    return m;
+}
+
+int wk__call_reply(wk__call *call, const ProtobufCMessageDescriptor *type, ProtobufCMessage **response,
+                   SimulationInterfaces__Result *result)
+{
+    const ProtobufCFieldDescriptor *field = protobuf_c_message_descriptor_get_field_by_name(type, "result");
+    ProtobufCMessage *m = wk__call_response(call, type, response);
+    if (!field || field->descriptor != &simulation_interfaces__result__descriptor)
+        return WK_INVALID; /* a type without a Result: a mistake in a handler */
+    if (!m || !result)
+        return WK_NOMEM;
+    *(SimulationInterfaces__Result **)(void *)((char *)m + field->offset) = result;
+    return WK_OK;
+}
+
 uint32_t wk__map_code(const wk__code_map *map, int code)
 {
     for (; map->code; map++)
         if (map->code == code)
             return map->result;
-    return WK_RESULT_OPERATION_FAILED;
+    return map->result;
+}
+
+const char *wk__state_name(uint32_t state)
+{
+    static const char *const names[] = {"stopped",  "playing",         "paused",
+                                        "quitting", "without a world", "loading a world"};
+    return state < sizeof names / sizeof names[0] ? names[state] : "in an unknown state";
+}
+
+wk_entity wk__api_entity(wk_api *api, const char *name)
+{
+    wk_entity e = wk_api_world(api);
+    char part[256];
+    if (!name || !name[0])
+        return WK_NULL_ENTITY;
+    while (e && *name) {
+        const char *sep = strstr(name, "::");
+        size_t len = sep ? (size_t)(sep - name) : strlen(name);
+        if (len >= sizeof part)
+            return WK_NULL_ENTITY;
+        memcpy(part, name, len);
+        part[len] = '\0';
+        e = wk_scene_child(wk_api_scene(api), e, part);
+        name = sep ? sep + 2 : name + len;
+    }
+    return e;
+}
+
+wk_entity wk__api_frame(wk_api *api, const char *frame)
+{
+    if (!frame || !frame[0] || !strcmp(frame, "world"))
+        return wk_api_world(api);
+    return wk__api_entity(api, frame);
 }
 
 int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
@@ -106,6 +200,11 @@ void wk_api_free(wk_api *api)
     free(api);
 }
 
+wk_sim *wk_api_sim(wk_api *api)
+{
+    return api->sim;
+}
+
 wk_scene *wk_api_scene(wk_api *api)
 {
     return wk_sim_scene(api->sim);
@@ -116,10 +215,12 @@ wk_entity wk_api_world(const wk_api *api)
     return wk_sim_world(api->sim);
 }
 
-int wk_api_call(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_buf *out)
+/* Unpacks the request, runs the service and packs its response. */
+static int dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
+                    void *ctx, wk_buf *out)
 {
     const struct service *s = NULL;
-    for (size_t i = 0; i < sizeof services / sizeof services[0] && !s; i++)
+    for (size_t i = 0; i < SERVICE_COUNT && !s; i++)
         if (!strcmp(services[i].name, service))
             s = &services[i];
     if (!s)
@@ -127,7 +228,7 @@ int wk_api_call(wk_api *api, const char *service, const uint8_t *request, size_t
     ProtobufCMessage *req = protobuf_c_message_unpack(s->request, NULL, len, request);
     if (!req)
         return WK_PARSE;
-    wk__call call = {0};
+    wk__call call = {.feedback = fn, .feedback_ctx = ctx};
     ProtobufCMessage *response = NULL;
     int rc = s->handle(api, &call, req, &response);
     if (rc == WK_OK && (call.failed || !response))
@@ -143,4 +244,15 @@ int wk_api_call(wk_api *api, const char *service, const uint8_t *request, size_t
     free(call.blocks);
     protobuf_c_message_free_unpacked(req, NULL);
     return rc;
+}
+
+int wk_api_call(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_buf *out)
+{
+    return dispatch(api, service, request, len, NULL, NULL, out);
+}
+
+int wk_api_simulate_steps(wk_api *api, const uint8_t *goal, size_t len, wk_api_feedback_fn fn, void *ctx,
+                          wk_buf *out)
+{
+    return dispatch(api, "SimulateSteps", goal, len, fn, ctx, out);
 }

@@ -1,6 +1,7 @@
 /* api_internal.h — what the service handlers of src/api share: the endpoint,
- * a per-call allocation list for the strings and arrays of a response, and
- * the mapping from worldkit codes to a service's result codes. */
+ * a per-call allocation list for the strings and arrays of a response, the
+ * mapping from worldkit codes to a service's result codes, entity lookup by
+ * name, and conversions between messages and worldkit's math types. */
 #ifndef WK_API_INTERNAL_H
 #define WK_API_INTERNAL_H
 
@@ -18,6 +19,8 @@ typedef struct wk__call {
     void **blocks;
     size_t count, cap;
     bool failed; /* out of memory somewhere */
+    wk_api_feedback_fn feedback; /* SimulateSteps' progress, or NULL */
+    void *feedback_ctx;
 } wk__call;
 
 void *wk__call_alloc(wk__call *call, size_t size);
@@ -25,22 +28,67 @@ char *wk__call_strdup(wk__call *call, const char *s);
 /* A Result with code and message (printf-style), owned by the call. */
 SimulationInterfaces__Result *wk__call_result(wk__call *call, uint32_t code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A new, initialised message of the type, owned by the call and stored in
+ * *response as well; NULL when out of memory. */
+void *wk__call_response(wk__call *call, const ProtobufCMessageDescriptor *type, ProtobufCMessage **response);
 
-/* A worldkit code and the result code a service gives for it. */
+/* Answers with a response of the type that carries only a Result: *response
+ * is a new message of that type with result in its `result` field. */
+int wk__call_reply(wk__call *call, const ProtobufCMessageDescriptor *type, ProtobufCMessage **response,
+                   SimulationInterfaces__Result *result);
+
+/* A worldkit code and the result code a service gives for it. A table ends
+ * with {0, fallback}: the result for every code it does not list. */
 typedef struct wk__code_map {
     int code;
     uint32_t result;
 } wk__code_map;
 
-/* The service's result for code; WK_RESULT_OPERATION_FAILED when unlisted. */
 uint32_t wk__map_code(const wk__code_map *map, int code);
 
 /* The handlers: each reads its request and fills *response in the call. */
+typedef int (*wk__handler)(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
 int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
 int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__get_simulator_features(wk_api *api, wk__call *call, const ProtobufCMessage *request,
+                               ProtobufCMessage **response);
+int wk__get_simulation_state(wk_api *api, wk__call *call, const ProtobufCMessage *request,
+                             ProtobufCMessage **response);
+int wk__set_simulation_state(wk_api *api, wk__call *call, const ProtobufCMessage *request,
+                             ProtobufCMessage **response);
+int wk__step_simulation(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__simulate_steps(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__reset_simulation(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__get_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__set_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+
+/* The features of every service in the table (msg/SimulatorFeatures codes),
+ * ascending: writes up to cap to out and returns how many there are. */
+size_t wk__api_features(uint32_t *out, size_t cap);
 
 /* Replaces the api's world with a simulation of desc (which it takes), or of
  * an empty world named "default" when desc is NULL. */
 int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st);
+
+/* The entity a name gives: a model, or a scoped `model::link::...`, as
+ * SpawnEntities names them; WK_NULL_ENTITY when unknown or empty. */
+wk_entity wk__api_entity(wk_api *api, const char *name);
+/* The entity a reference frame names: the world entity for "" and "world",
+ * else as wk__api_entity. */
+wk_entity wk__api_frame(wk_api *api, const char *frame);
+/* The state's name in messages ("paused"). */
+const char *wk__state_name(uint32_t state);
+
+/* messages.c: messages to math types, absent fields taking ROS's defaults
+ * (zero, and w = 1 for a quaternion), and back, owned by the call. */
+wk_pose wk__msg_to_pose(const SimulationInterfaces__Pose *msg);
+wk_vec3 wk__msg_to_vec3(const SimulationInterfaces__Vector3 *msg);
+SimulationInterfaces__Pose *wk__msg_pose(wk__call *call, wk_pose pose);
+SimulationInterfaces__Vector3 *wk__msg_vec3(wk__call *call, wk_vec3 v);
+/* A stamped header: seconds of simulated time and a frame name. */
+SimulationInterfaces__Header *wk__msg_header(wk__call *call, double seconds, const char *frame);
+/* What makes pose unusable (a position that is not finite, a rotation that
+ * is not a unit quaternion), written to why; false when it is fine. */
+bool wk__msg_pose_problem(wk_pose pose, char *why, size_t cap);
 
 #endif

@@ -12,7 +12,7 @@ static const wk__code_map load_world_codes[] = {
     {WK_MISSING_ASSETS, WK_LOAD_WORLD_MISSING_ASSETS},
     {WK_UNSUPPORTED_ASSETS, WK_LOAD_WORLD_UNSUPPORTED_ASSETS},
     {WK_UNSUPPORTED_ELEMENTS, WK_LOAD_WORLD_UNSUPPORTED_ELEMENTS},
-    {0, 0},
+    {0, WK_RESULT_OPERATION_FAILED},
 };
 
 int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)

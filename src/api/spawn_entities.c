@@ -19,7 +19,7 @@ static const wk__code_map spawn_codes[] = {
     {WK_UNSUPPORTED_ELEMENTS, WK_SPAWN_RESOURCE_PARSE_ERROR},
     {WK_MISSING_ASSETS, WK_SPAWN_MISSING_ASSETS},
     {WK_UNSUPPORTED_ASSETS, WK_SPAWN_UNSUPPORTED_ASSETS},
-    {0, 0},
+    {0, WK_RESULT_OPERATION_FAILED},
 };
 
 /* An entry's outcome: a result code, a message and the final name. */
@@ -103,27 +103,6 @@ static uint32_t choose_name(wk_api *api, const SimulationInterfaces__SpawnEntity
     }
 }
 
-/* The entity a reference frame names: "" or "world", a model, or a scoped
- * `model::link::...`; WK_NULL_ENTITY when unknown. */
-static wk_entity frame_entity(wk_api *api, const char *frame)
-{
-    if (!frame || !frame[0] || !strcmp(frame, "world"))
-        return wk_api_world(api);
-    wk_entity e = wk_api_world(api);
-    char part[256];
-    while (e && *frame) {
-        const char *sep = strstr(frame, "::");
-        size_t len = sep ? (size_t)(sep - frame) : strlen(frame);
-        if (len >= sizeof part)
-            return WK_NULL_ENTITY;
-        memcpy(part, frame, len);
-        part[len] = '\0';
-        e = wk_scene_child(wk_api_scene(api), e, part);
-        frame = sep ? sep + 2 : frame + len;
-    }
-    return e;
-}
-
 /* The pose of the entry relative to the world entity, or a refusal. */
 static uint32_t placement(wk_api *api, const SimulationInterfaces__SpawnEntityRequest *e, const wk_node *model,
                           wk_pose *world_T_model, outcome *o)
@@ -133,16 +112,12 @@ static uint32_t placement(wk_api *api, const SimulationInterfaces__SpawnEntityRe
         *world_T_model = model->world; /* where the file puts it */
         return WK_RESULT_OK;
     }
-    const SimulationInterfaces__Point *p = ps->pose->position;
-    const SimulationInterfaces__Quaternion *q = ps->pose->orientation;
-    wk_pose pose = {{p ? p->x : 0, p ? p->y : 0, p ? p->z : 0}, {q ? q->w : 1, q ? q->x : 0, q ? q->y : 0, q ? q->z : 0}};
-    if (!wk_vec3_is_finite(pose.p))
-        return refuse(o, WK_SPAWN_INVALID_POSE, "initial pose: the position is not finite");
-    if (!wk_quat_is_valid(pose.q))
-        return refuse(o, WK_SPAWN_INVALID_POSE, "initial pose: the orientation is not a unit quaternion (|q| = %.9g)",
-                      wk_quat_norm(pose.q));
+    wk_pose pose = wk__msg_to_pose(ps->pose);
+    char why[128];
+    if (wk__msg_pose_problem(pose, why, sizeof why))
+        return refuse(o, WK_SPAWN_INVALID_POSE, "initial pose: %s", why);
     const char *frame_name = ps->header && ps->header->frame_id ? ps->header->frame_id : "";
-    wk_entity frame = frame_entity(api, frame_name);
+    wk_entity frame = wk__api_frame(api, frame_name);
     if (!frame)
         return refuse(o, WK_RESULT_NOT_FOUND, "reference frame '%s' is not known to the world", frame_name);
     wk_pose world_T_frame = wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(wk_api_scene(api), wk_api_world(api))),

@@ -1,9 +1,27 @@
 /* motion.c — the kinematic motion system: every entity with a Velocity has
- * its ParentPose moved by it each step, a periodic change of the pose. A
+ * its ParentPose moved by it each step, a periodic change of the pose, and
+ * an Acceleration beside the Velocity changes the Velocity each step. A
  * physics engine, when one comes, takes this system's place. */
 #include <math.h>
 
 #include "sim/sim_internal.h"
+
+int wk__motion_init(wk_sim *sim, wk_status *st)
+{
+    wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    wk_type pose = wk_scene_types_of(sim->scene)->parent_pose;
+    if (wk_ecm_register(ecm, &(wk_type_desc){.name = "Velocity", .size = sizeof(wk_velocity)}, &sim->velocity) ||
+        wk_ecm_register(ecm, &(wk_type_desc){.name = "Acceleration", .size = sizeof(wk_acceleration)},
+                        &sim->acceleration))
+        return wk_fail(st, WK_NOMEM, "%s", wk_ecm_errmsg(ecm));
+    /* Two disjoint views, so that each loop walks whole columns and neither
+     * looks an Acceleration up per entity. */
+    sim->moving = wk_query_new(ecm, &(wk_query_desc){.with = {pose, sim->velocity}, .without = {sim->acceleration}});
+    sim->accelerating = wk_query_new(ecm, &(wk_query_desc){.with = {pose, sim->velocity, sim->acceleration}});
+    if (!sim->moving || !sim->accelerating)
+        return wk_fail(st, WK_NOMEM, "%s", wk_ecm_errmsg(ecm));
+    return WK_OK;
+}
 
 /* The rotation by angular velocity w over dt. */
 static wk_quat turn(wk_vec3 w, double dt)
@@ -33,6 +51,19 @@ static wk_pose integrate(wk_pose p, const wk_velocity *v, double dt)
     return p;
 }
 
+/* Moves the pose with the velocity it has halfway through the step, then
+ * updates the velocity: for a constant linear acceleration that is exact
+ * (x = v t + a t^2 / 2), whatever the step size. */
+static wk_pose accelerate(wk_pose p, wk_velocity *v, const wk_acceleration *a, double dt)
+{
+    wk_velocity mid = *v;
+    mid.linear = wk_vec3_add(v->linear, wk_vec3_scale(a->linear, dt / 2));
+    mid.angular = wk_vec3_add(v->angular, wk_vec3_scale(a->angular, dt / 2));
+    v->linear = wk_vec3_add(v->linear, wk_vec3_scale(a->linear, dt));
+    v->angular = wk_vec3_add(v->angular, wk_vec3_scale(a->angular, dt));
+    return integrate(p, &mid, dt);
+}
+
 void wk__motion_update(wk_sim *sim, double dt)
 {
     wk_ecm *ecm = wk_scene_ecm(sim->scene);
@@ -43,6 +74,16 @@ void wk__motion_update(wk_sim *sim, double dt)
         for (size_t i = 0; i < it.count; i++) {
             p[i] = integrate(p[i], &v[i], dt);
             wk_ecm_set_changed(ecm, it.entities[i], pose, WK_PERIODIC_CHANGE);
+        }
+    }
+    for (wk_iter it = wk_query_iter(sim->accelerating); wk_iter_next(&it);) {
+        wk_pose *p = wk_iter_column(&it, 0);
+        wk_velocity *v = wk_iter_column(&it, 1);
+        const wk_acceleration *a = wk_iter_column(&it, 2);
+        for (size_t i = 0; i < it.count; i++) {
+            p[i] = accelerate(p[i], &v[i], &a[i], dt);
+            wk_ecm_set_changed(ecm, it.entities[i], pose, WK_PERIODIC_CHANGE);
+            wk_ecm_set_changed(ecm, it.entities[i], sim->velocity, WK_PERIODIC_CHANGE);
         }
     }
 }

@@ -44,15 +44,8 @@ int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_st
     sim->dt = wk_desc_node(desc, 0)->settings.max_step_size;
     sim->scene = wk_scene_new();
     int rc = sim->scene ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory creating a simulation");
-    if (rc == WK_OK && wk_ecm_register(wk_scene_ecm(sim->scene),
-                                       &(wk_type_desc){.name = "Velocity", .size = sizeof(wk_velocity)}, &sim->velocity))
-        rc = wk_fail(st, WK_NOMEM, "%s", wk_ecm_errmsg(wk_scene_ecm(sim->scene)));
-    if (rc == WK_OK) {
-        const wk_scene_types *t = wk_scene_types_of(sim->scene);
-        sim->moving = wk_query_new(wk_scene_ecm(sim->scene), &(wk_query_desc){.with = {t->parent_pose, sim->velocity}});
-        if (!sim->moving)
-            rc = wk_fail(st, WK_NOMEM, "%s", wk_ecm_errmsg(wk_scene_ecm(sim->scene)));
-    }
+    if (rc == WK_OK)
+        rc = wk__motion_init(sim, st);
     if (rc == WK_OK)
         rc = wk__levels_init(sim, st);
     if (rc == WK_OK)
@@ -94,6 +87,11 @@ wk_entity wk_sim_world(const wk_sim *sim)
 wk_type wk_sim_velocity_type(const wk_sim *sim)
 {
     return sim->velocity;
+}
+
+wk_type wk_sim_acceleration_type(const wk_sim *sim)
+{
+    return sim->acceleration;
 }
 
 int wk_sim_add_system(wk_sim *sim, wk_phase phase, wk_system_fn fn, void *ctx)

@@ -34,8 +34,9 @@ struct wk_sim {
     wk_scene *scene;
     wk_world_desc *desc;
     wk_entity world;
-    wk_type velocity;
-    wk_query *moving; /* ParentPose and Velocity */
+    wk_type velocity, acceleration;
+    wk_query *moving;       /* ParentPose and Velocity, no Acceleration */
+    wk_query *accelerating; /* ParentPose, Velocity and Acceleration */
     wk__system *systems[WK_PHASE_COUNT];
     size_t system_count[WK_PHASE_COUNT];
     uint64_t iterations;
@@ -70,6 +71,7 @@ int wk__levels_update(wk_sim *sim);
 void wk__levels_forget(wk_sim *sim);
 
 /* motion.c */
+int wk__motion_init(wk_sim *sim, wk_status *st);
 void wk__motion_update(wk_sim *sim, double dt);
 
 #endif

@@ -9,14 +9,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const services[] = {"LoadWorld", "SpawnEntities"};
+    /* Append only: the corpus' first bytes index this list. */
+    static const char *const services[] = {
+        "LoadWorld",      "SpawnEntities",  "GetSimulatorFeatures", "GetSimulationState", "SetSimulationState",
+        "StepSimulation", "SimulateSteps",  "ResetSimulation",      "GetEntityState",     "SetEntityState",
+    };
+    const size_t count = sizeof services / sizeof services[0];
     if (size == 0)
         return 0;
     wk_api *api = wk_api_new();
     if (!api)
         return 0;
     wk_buf out = {0};
-    int rc = wk_api_call(api, services[data[0] % 2], data + 1, size - 1, &out);
+    int rc = wk_api_call(api, services[data[0] % count], data + 1, size - 1, &out);
     if (rc != WK_OK && rc != WK_PARSE && rc != WK_NOMEM)
         abort();
     if (rc == WK_OK && out.len == 0)

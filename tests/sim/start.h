@@ -21,4 +21,15 @@ static inline wk_sim *start(const char *file, bool levels)
     return sim;
 }
 
+/* A simulation of the world in text (levels off), or NULL (reason printed). */
+static inline wk_sim *start_string(const char *text)
+{
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    wk_sim *sim = NULL;
+    if (wk_desc_read(&(wk_read_desc){.resource_string = text}, &d, &st) || wk_sim_new(d, NULL, &sim, &st))
+        fprintf(stderr, "    %s\n", st.message);
+    return sim;
+}
+
 #endif

@@ -5,18 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "worldkit/wk_sim.h"
+#include "sim/start.h"
 #include "wk_test.h"
-
-static wk_sim *from_string(const char *text)
-{
-    wk_world_desc *d = NULL;
-    wk_status st = {0};
-    wk_sim *sim = NULL;
-    if (wk_desc_read(&(wk_read_desc){.resource_string = text}, &d, &st) || wk_sim_new(d, NULL, &sim, &st))
-        fprintf(stderr, "    %s\n", st.message);
-    return sim;
-}
 
 #define BOX_WORLD                                                                                              \
     "<sdf version='1.9'><world name='w'><physics name='p' type='ode'><max_step_size>0.01</max_step_size>"      \
@@ -62,7 +52,7 @@ static void post(wk_sim *sim, const wk_step_info *info, void *ctx)
 
 static void phases_and_end_of_step(void)
 {
-    wk_sim *sim = from_string(BOX_WORLD);
+    wk_sim *sim = start_string(BOX_WORLD);
     REQUIRE(sim);
     trace t = {0};
     /* Registered out of order: phases still run pre, update, post. */
@@ -90,7 +80,7 @@ static wk_pose pose_of(wk_sim *sim, const char *name)
 
 static void motion(void)
 {
-    wk_sim *sim = from_string(BOX_WORLD);
+    wk_sim *sim = start_string(BOX_WORLD);
     REQUIRE(sim);
     wk_scene *s = wk_sim_scene(sim);
     wk_entity box = wk_scene_child(s, wk_sim_world(sim), "box");
@@ -119,7 +109,7 @@ static void motion(void)
 
 static void step_size_defaults(void)
 {
-    wk_sim *sim = from_string("<sdf version='1.9'><world name='w'/></sdf>");
+    wk_sim *sim = start_string("<sdf version='1.9'><world name='w'/></sdf>");
     REQUIRE(sim);
     CHECK_NEAR(wk_sim_dt(sim), 0.001, 0);
     wk_sim_step(sim, 1000);

@@ -1,0 +1,53 @@
+/* simulation_state.c — GetSimulationState and SetSimulationState: the
+ * simulation's SimulationState and moves between STOPPED, PLAYING, PAUSED
+ * and QUITTING as wk_sim_set_state allows them. Stopping is pausing plus a
+ * reset of everything; QUITTING is final; NO_WORLD and LOADING_WORLD are
+ * states worldkit reports, never ones a client may ask for. */
+#include "api/api_internal.h"
+
+static const wk__code_map transition_codes[] = {
+    {WK_EXISTS, WK_SET_STATE_ALREADY_IN_TARGET_STATE},
+    {WK_INVALID, WK_SET_STATE_INCORRECT_TRANSITION},
+    {0, WK_SET_STATE_STATE_TRANSITION_ERROR}, /* the reset of a stop failed */
+};
+
+static SimulationInterfaces__SimulationState *state_msg(wk__call *call, wk_sim_state state)
+{
+    SimulationInterfaces__SimulationState *m = wk__call_alloc(call, sizeof *m);
+    if (m) {
+        simulation_interfaces__simulation_state__init(m);
+        m->has_state = true;
+        m->state = (uint32_t)state;
+    }
+    return m;
+}
+
+int wk__get_simulation_state(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
+{
+    (void)request;
+    SimulationInterfaces__GetSimulationStateResponse *resp =
+        wk__call_response(call, &simulation_interfaces__get_simulation_state_response__descriptor, response);
+    if (!resp)
+        return WK_NOMEM;
+    resp->state = state_msg(call, wk_sim_state_of(api->sim));
+    resp->result = wk__call_result(call, WK_RESULT_OK, "%s", "");
+    return WK_OK;
+}
+
+static SimulationInterfaces__Result *set_state(wk_api *api, wk__call *call, uint32_t target)
+{
+    if (target > WK_SIM_LOADING_WORLD)
+        return wk__call_result(call, WK_SET_STATE_INCORRECT_TRANSITION, "%u is not a SimulationState (0 to 5)", target);
+    wk_status st = {0};
+    int rc = wk_sim_set_state(api->sim, (wk_sim_state)target, &st);
+    return rc ? wk__call_result(call, wk__map_code(transition_codes, rc), "%s", st.message)
+              : wk__call_result(call, WK_RESULT_OK, "%s", "");
+}
+
+int wk__set_simulation_state(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
+{
+    const SimulationInterfaces__SetSimulationStateRequest *req = (const void *)request;
+    /* An absent state is ROS's default, 0: STOPPED. */
+    return wk__call_reply(call, &simulation_interfaces__set_simulation_state_response__descriptor, response,
+                          set_state(api, call, req->state ? req->state->state : WK_SIM_STOPPED));
+}

@@ -1,0 +1,96 @@
+/* test_reset_simulation.c — the ResetSimulation service: each scope and
+ * combination (TIME, STATE, SPAWNED, DEFAULT, ALL) resets what it names and
+ * nothing else, scopes with other bits are FEATURE_UNSUPPORTED and change
+ * nothing, and a reset keeps the simulation's state (paused here). */
+#include <string.h>
+
+#include "api/api_call.h"
+#include "wk_test.h"
+
+/* The box world, paused, with a spawned "crate" and the box driven 10 steps
+ * at 1 m/s along x: 0.1 s in, the box at x = 0.1. */
+static wk_api *driven_box(void)
+{
+    wk_api *api = wk_api_new();
+    if (!api || load_string(api, BOX_WORLD) != WK_RESULT_OK)
+        goto fail;
+    SimulationInterfaces__Resource res = SIMULATION_INTERFACES__RESOURCE__INIT;
+    res.resource_string = "<sdf version='1.9'><model name='crate'><link name='l'/></model></sdf>";
+    SimulationInterfaces__SpawnEntityRequest entry = SIMULATION_INTERFACES__SPAWN_ENTITY_REQUEST__INIT;
+    entry.entity_resource = &res;
+    SimulationInterfaces__SpawnEntityRequest *list[] = {&entry};
+    SimulationInterfaces__SpawnEntitiesResponse *spawned = spawn_entities(api, list, 1);
+    if (result_code(spawned, spawned ? spawned->result : NULL, NULL) != WK_RESULT_OK)
+        goto fail;
+    wk_motion drive = {.linear = {1, 0, 0}};
+    if (set_entity(api, "box", "", &drive, WK_MOTION_TWIST, NULL) != WK_RESULT_OK ||
+        set_state(api, WK_SIM_PAUSED, NULL) != WK_RESULT_OK || step_simulation(api, 10, NULL) != WK_RESULT_OK)
+        goto fail;
+    return api;
+fail:
+    wk_api_free(api);
+    return NULL;
+}
+
+static uint32_t reset(wk_api *api, uint32_t scope, char *msg)
+{
+    SimulationInterfaces__ResetSimulationRequest req = SIMULATION_INTERFACES__RESET_SIMULATION_REQUEST__INIT;
+    req.has_scope = true;
+    req.scope = scope;
+    return call_code(api, "ResetSimulation", &req.base, msg);
+}
+
+static void scopes(void)
+{
+    const uint32_t OK = WK_RESULT_OK, NO = WK_RESULT_FEATURE_UNSUPPORTED;
+    const struct {
+        uint32_t scope, code;
+        bool time, state, spawned; /* reset or not */
+    } cases[] = {
+        {WK_RESET_SCOPE_TIME, OK, true, false, false},
+        {WK_RESET_SCOPE_STATE, OK, false, true, false},
+        {WK_RESET_SCOPE_SPAWNED, OK, false, false, true},
+        {WK_RESET_SCOPE_TIME | WK_RESET_SCOPE_SPAWNED, OK, true, false, true},
+        {WK_RESET_SCOPE_STATE | WK_RESET_SCOPE_SPAWNED, OK, false, true, true},
+        {WK_RESET_SCOPE_DEFAULT, OK, true, true, true},
+        {WK_RESET_SCOPE_ALL, OK, true, true, true},
+        {8, NO, false, false, false},
+        {WK_RESET_SCOPE_TIME | 16, NO, false, false, false},
+        {127, NO, false, false, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wk_api *api = driven_box();
+        REQUIRE(api);
+        char msg[256];
+        uint32_t code = reset(api, cases[i].scope, msg);
+        wk_motion box;
+        bool ok = CHECK_INT(code, ==, cases[i].code);
+        ok &= CHECK(code == OK || strstr(msg, "is not ALL (255) or a combination") != NULL);
+        ok &= CHECK_NEAR(wk_sim_time(wk_api_sim(api)), cases[i].time ? 0 : 0.1, 1e-15);
+        ok &= CHECK_INT(get_entity(api, "box", &box, NULL), ==, WK_RESULT_OK);
+        ok &= CHECK_NEAR(box.pose.p.x, cases[i].state ? 0 : 0.1, 1e-12);
+        ok &= CHECK_NEAR(box.linear.x, cases[i].state ? 0 : 1, 0);
+        ok &= CHECK(!wk_scene_child(wk_api_scene(api), wk_api_world(api), "crate") == cases[i].spawned);
+        ok &= CHECK_INT(get_state(api), ==, WK_SIM_PAUSED);
+        if (!ok)
+            fprintf(stderr, "    scope %u: %s\n", cases[i].scope, msg);
+        wk_api_free(api);
+    }
+}
+
+static void absent_scope_is_everything(void)
+{
+    wk_api *api = driven_box();
+    REQUIRE(api);
+    SimulationInterfaces__ResetSimulationRequest req = SIMULATION_INTERFACES__RESET_SIMULATION_REQUEST__INIT;
+    CHECK_INT(call_code(api, "ResetSimulation", &req.base, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(wk_sim_iterations(wk_api_sim(api)), ==, 0);
+    CHECK(!wk_scene_child(wk_api_scene(api), wk_api_world(api), "crate"));
+    wk_api_free(api);
+}
+
+static const wk_test_case cases[] = {
+    {"scopes", scopes},
+    {"absent_scope_is_everything", absent_scope_is_everything},
+};
+WK_TEST_MAIN(cases)

@@ -1,0 +1,195 @@
+/* test_set_entity_state.c — the SetEntityState service: every refusal
+ * (NOT_FOUND for the entity and the frame, INVALID_POSE, OPERATION_FAILED
+ * for a non-finite twist or acceleration, motion for a static model, a frame
+ * that moves with the entity) changing nothing; the set_ flags; round trips
+ * through GetEntityState in the world and in another entity's frame; and
+ * twists and accelerations that the steps then integrate. */
+#include <math.h>
+#include <string.h>
+
+#include "api/api_call.h"
+#include "math/math_check.h"
+#include "wk_test.h"
+
+/* A box at the origin, a static post at x = 2, and a table turned 1.2 rad
+ * at (1, 2, 0.5) with its top 0.4 m up; 10 ms steps. */
+#define WORLD                                                                                                  \
+    "<sdf version='1.9'><world name='w'><physics name='p' type='ode'><max_step_size>0.01</max_step_size>"      \
+    "</physics><model name='box'><link name='l'/></model>"                                                     \
+    "<model name='post'><static>true</static><pose>2 0 0 0 0 0</pose><link name='l'/></model>"                 \
+    "<model name='table'><pose>1 2 0.5 0 0 1.2</pose><link name='top'><pose>0 0 0.4 0 0 0</pose></link></model>" \
+    "</world></sdf>"
+
+/* Whether the entity has a Velocity component. */
+static bool has_velocity(wk_api *api, const char *name)
+{
+    wk_entity e = wk_scene_child(wk_api_scene(api), wk_api_world(api), name);
+    return wk_ecm_has(wk_scene_ecm(wk_api_scene(api)), e, wk_sim_velocity_type(wk_api_sim(api)));
+}
+
+static wk_motion at(wk_vec3 p, double yaw)
+{
+    return (wk_motion){.pose = {p, wk_quat_from_rpy(0, 0, yaw)}};
+}
+
+static void refusals_change_nothing(void)
+{
+    wk_api *api = paused_api(WORLD);
+    REQUIRE(api);
+    const double nan = NAN;
+    wk_motion good = at((wk_vec3){0.5, 0, 0}, 0.3);
+    good.linear = (wk_vec3){1, 0, 0};
+    wk_motion far = good, tilted = good, zero_q = good, fast = good, jerky = good;
+    far.pose.p.y = INFINITY;
+    tilted.pose.q = (wk_quat){1, 0.2, 0, 0};
+    zero_q.pose.q = (wk_quat){0, 0, 0, 0};
+    fast.linear.x = nan;
+    jerky.angular_acc.z = nan;
+    const unsigned ALL = WK_MOTION_POSE | WK_MOTION_TWIST | WK_MOTION_ACCELERATION;
+    const struct {
+        const char *entity, *frame;
+        const wk_motion *m;
+        unsigned parts;
+        uint32_t code;
+        const char *needle;
+    } cases[] = {
+        {"nobody", "", &good, ALL, WK_RESULT_NOT_FOUND, "no entity named 'nobody'"},
+        {"", "", &good, ALL, WK_RESULT_NOT_FOUND, "no entity named ''"},
+        {"box", "nowhere", &good, ALL, WK_RESULT_NOT_FOUND, "entity 'box': reference frame 'nowhere'"},
+        {"box", "", &far, ALL, WK_SET_ENTITY_STATE_INVALID_POSE, "entity 'box': the position"},
+        {"box", "", &tilted, ALL, WK_SET_ENTITY_STATE_INVALID_POSE, "entity 'box': the orientation is not a unit"},
+        {"box", "", &zero_q, WK_MOTION_POSE, WK_SET_ENTITY_STATE_INVALID_POSE, "not a unit quaternion (|q| = 0)"},
+        {"box", "", &fast, ALL, WK_RESULT_OPERATION_FAILED, "entity 'box': the twist is not finite"},
+        {"box", "", &jerky, ALL, WK_RESULT_OPERATION_FAILED, "entity 'box': the acceleration is not finite"},
+        {"post", "", &good, WK_MOTION_TWIST, WK_RESULT_OPERATION_FAILED, "entity 'post' is static"},
+        {"post::l", "", &good, WK_MOTION_TWIST, WK_RESULT_OPERATION_FAILED, "entity 'post::l' is static"},
+        {"table", "table::top", &good, WK_MOTION_POSE, WK_RESULT_OPERATION_FAILED, "which moves with it"},
+        {"table", "table", &good, WK_MOTION_POSE, WK_RESULT_OPERATION_FAILED, "which moves with it"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char msg[256];
+        uint32_t code = set_entity(api, cases[i].entity, cases[i].frame, cases[i].m, cases[i].parts, msg);
+        if (!CHECK_INT(code, ==, cases[i].code) || !CHECK(strstr(msg, cases[i].needle) != NULL))
+            fprintf(stderr, "    case %zu: %s\n", i, msg);
+    }
+    /* Nothing moved, nothing was given a velocity. */
+    wk_motion box, post;
+    REQUIRE_INT(get_entity(api, "box", &box, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(get_entity(api, "post", &post, NULL), ==, WK_RESULT_OK);
+    CHECK_VEC3_NEAR(box.pose.p, ((wk_vec3){0, 0, 0}), 0);
+    CHECK_VEC3_NEAR(post.pose.p, ((wk_vec3){2, 0, 0}), 0);
+    CHECK(!has_velocity(api, "box"));
+    wk_api_free(api);
+}
+
+static void flags_choose_the_parts(void)
+{
+    wk_api *api = paused_api(WORLD);
+    REQUIRE(api);
+    wk_motion m = at((wk_vec3){3, 4, 5}, 1);
+    m.linear = (wk_vec3){1, 0, 0};
+    /* No flag: nothing happens, and that is a success. */
+    CHECK_INT(set_entity(api, "box", "", &m, 0, NULL), ==, WK_RESULT_OK);
+    wk_motion got;
+    REQUIRE_INT(get_entity(api, "box", &got, NULL), ==, WK_RESULT_OK);
+    CHECK_VEC3_NEAR(got.pose.p, ((wk_vec3){0, 0, 0}), 0);
+    CHECK_VEC3_NEAR(got.linear, ((wk_vec3){0, 0, 0}), 0);
+    /* The twist alone leaves the pose. */
+    CHECK_INT(set_entity(api, "box", "", &m, WK_MOTION_TWIST, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(get_entity(api, "box", &got, NULL), ==, WK_RESULT_OK);
+    CHECK_VEC3_NEAR(got.pose.p, ((wk_vec3){0, 0, 0}), 0);
+    CHECK_VEC3_NEAR(got.linear, m.linear, 1e-15);
+    /* A static model can be placed, and given a zero twist. */
+    wk_motion still = at((wk_vec3){2, 1, 0}, 0);
+    CHECK_INT(set_entity(api, "post", "", &still, WK_MOTION_POSE | WK_MOTION_TWIST, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(get_entity(api, "post", &got, NULL), ==, WK_RESULT_OK);
+    CHECK_VEC3_NEAR(got.pose.p, still.pose.p, 1e-15);
+    /* A zero twist stops the box and takes its Velocity away. */
+    wk_motion stop = {.pose = wk_pose_identity()};
+    CHECK_INT(set_entity(api, "box", "", &stop, WK_MOTION_TWIST, NULL), ==, WK_RESULT_OK);
+    CHECK(!has_velocity(api, "box"));
+    wk_api_free(api);
+}
+
+static void round_trips(void)
+{
+    wk_api *api = paused_api(WORLD);
+    REQUIRE(api);
+    wk_motion want = at((wk_vec3){0.5, -1, 2}, 0);
+    REQUIRE(wk_quat_normalize((wk_quat){0.8, 0.1, -0.4, 0.3}, &want.pose.q) == WK_OK);
+    want.linear = (wk_vec3){0.1, 0.2, 0.3};
+    want.angular = (wk_vec3){0, 0.5, -0.5};
+    want.linear_acc = (wk_vec3){0, 0, -9.81};
+    want.angular_acc = (wk_vec3){0.1, 0, 0};
+    const unsigned ALL = WK_MOTION_POSE | WK_MOTION_TWIST | WK_MOTION_ACCELERATION;
+    /* In the world frame, by "" and by "world". */
+    const char *world_names[] = {"", "world"};
+    for (size_t i = 0; i < 2; i++) {
+        wk_motion got;
+        REQUIRE_INT(set_entity(api, "box", world_names[i], &want, ALL, NULL), ==, WK_RESULT_OK);
+        REQUIRE_INT(get_entity(api, "box", &got, NULL), ==, WK_RESULT_OK);
+        CHECK_VEC3_NEAR(got.pose.p, want.pose.p, 1e-15);
+        CHECK(wk_quat_near(got.pose.q, want.pose.q, 1e-15));
+        CHECK_VEC3_NEAR(got.linear, want.linear, 1e-15);
+        CHECK_VEC3_NEAR(got.angular, want.angular, 1e-15);
+        CHECK_VEC3_NEAR(got.linear_acc, want.linear_acc, 1e-12);
+        CHECK_VEC3_NEAR(got.angular_acc, want.angular_acc, 1e-12);
+    }
+    /* In the frame of the table's top: the world pose is top's composed
+     * with the request's, the twist turned into world axes. */
+    wk_motion top;
+    REQUIRE_INT(get_entity(api, "table::top", &top, NULL), ==, WK_RESULT_OK);
+    wk_motion got;
+    REQUIRE_INT(set_entity(api, "box", "table::top", &want, ALL, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(get_entity(api, "box", &got, NULL), ==, WK_RESULT_OK);
+    wk_pose expect = wk_pose_compose(top.pose, want.pose);
+    CHECK_VEC3_NEAR(got.pose.p, expect.p, 1e-12);
+    CHECK(wk_quat_near(got.pose.q, expect.q, 1e-12));
+    CHECK_VEC3_NEAR(got.linear, wk_quat_rotate(top.pose.q, want.linear), 1e-12);
+    CHECK_VEC3_NEAR(got.linear_acc, wk_quat_rotate(top.pose.q, want.linear_acc), 1e-12);
+    /* And back: the pose in the top's frame is the one requested. */
+    wk_pose in_top = wk_pose_compose(wk_pose_inverse(top.pose), got.pose);
+    CHECK_VEC3_NEAR(in_top.p, want.pose.p, 1e-12);
+    CHECK(wk_quat_near(in_top.q, want.pose.q, 1e-12));
+    wk_api_free(api);
+}
+
+static void twist_moves_the_pose(void)
+{
+    wk_api *api = paused_api(WORLD);
+    REQUIRE(api);
+    /* 0.5 m/s along the table's own x (turned 1.2 rad), a turn of 0.25 rad/s. */
+    wk_motion m = {.pose = wk_pose_identity(), .linear = {0.5, 0, 0}, .angular = {0, 0, 0.25}};
+    REQUIRE_INT(set_entity(api, "box", "table", &m, WK_MOTION_TWIST, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(step_simulation(api, 200, NULL), ==, WK_RESULT_OK); /* 2 s */
+    wk_motion got;
+    REQUIRE_INT(get_entity(api, "box", &got, NULL), ==, WK_RESULT_OK);
+    CHECK_VEC3_NEAR(got.pose.p, ((wk_vec3){cos(1.2), sin(1.2), 0}), 1e-12);
+    CHECK_NEAR(wk_quat_to_rpy(got.pose.q).z, 0.5, 1e-12);
+    CHECK_VEC3_NEAR(got.linear, ((wk_vec3){0.5 * cos(1.2), 0.5 * sin(1.2), 0}), 1e-12);
+    wk_api_free(api);
+}
+
+static void acceleration_changes_the_twist(void)
+{
+    wk_api *api = paused_api(WORLD);
+    REQUIRE(api);
+    wk_motion m = {.pose = wk_pose_identity(), .linear = {1, 0, 0}, .linear_acc = {0, 0, -2}};
+    REQUIRE_INT(set_entity(api, "box", "", &m, WK_MOTION_TWIST | WK_MOTION_ACCELERATION, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(step_simulation(api, 150, NULL), ==, WK_RESULT_OK); /* 1.5 s */
+    wk_motion got;
+    REQUIRE_INT(get_entity(api, "box", &got, NULL), ==, WK_RESULT_OK);
+    CHECK_VEC3_NEAR(got.pose.p, ((wk_vec3){1.5, 0, -2.25}), 1e-12); /* v t, a t^2 / 2 */
+    CHECK_VEC3_NEAR(got.linear, ((wk_vec3){1, 0, -3}), 1e-12);
+    CHECK_VEC3_NEAR(got.linear_acc, m.linear_acc, 0);
+    wk_api_free(api);
+}
+
+static const wk_test_case cases[] = {
+    {"refusals_change_nothing", refusals_change_nothing},
+    {"flags_choose_the_parts", flags_choose_the_parts},
+    {"round_trips", round_trips},
+    {"twist_moves_the_pose", twist_moves_the_pose},
+    {"acceleration_changes_the_twist", acceleration_changes_the_twist},
+};
+WK_TEST_MAIN(cases)

@@ -1,0 +1,109 @@
+/* test_simulation_state.c — GetSimulationState and SetSimulationState: the
+ * state a new endpoint and a loaded world start in, the whole transition
+ * table with its result codes, stopping as a reset of everything, and
+ * requests without a state or with one the standard does not define. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api_call.h"
+#include "wk_test.h"
+
+enum { STOPPED, PLAYING, PAUSED, QUITTING, NO_WORLD, LOADING_WORLD, BOGUS = 9 };
+
+/* An endpoint brought to state from its start (STOPPED), or NULL. */
+static wk_api *api_in(uint32_t state)
+{
+    wk_api *api = wk_api_new();
+    char msg[256];
+    if (api && state != STOPPED && set_state(api, state, msg) != WK_RESULT_OK) {
+        fprintf(stderr, "    cannot reach state %u: %s\n", state, msg);
+        wk_api_free(api);
+        return NULL;
+    }
+    return api;
+}
+
+static void starts_stopped(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    CHECK_INT(get_state(api), ==, STOPPED);
+    /* A world loaded while playing leaves the simulation stopped; one that
+     * fails to load changes nothing. */
+    REQUIRE_INT(set_state(api, PLAYING, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(load_string(api, "<sdf version='1.9'><world name='w'/>"), ==, WK_LOAD_WORLD_RESOURCE_PARSE_ERROR);
+    CHECK_INT(get_state(api), ==, PLAYING);
+    CHECK_INT(load_string(api, "<sdf version='1.9'><world name='w'/></sdf>"), ==, WK_RESULT_OK);
+    CHECK_INT(get_state(api), ==, STOPPED);
+    wk_api_free(api);
+}
+
+static void transition_table(void)
+{
+    const uint32_t OK = WK_RESULT_OK, SAME = WK_SET_STATE_ALREADY_IN_TARGET_STATE,
+                   BAD = WK_SET_STATE_INCORRECT_TRANSITION;
+    const uint32_t targets[] = {STOPPED, PLAYING, PAUSED, QUITTING, NO_WORLD, LOADING_WORLD, BOGUS};
+    /* expected[from][target], in the order of targets. */
+    const uint32_t expected[4][7] = {
+        [STOPPED] = {SAME, OK, OK, OK, BAD, BAD, BAD},
+        [PLAYING] = {OK, SAME, OK, OK, BAD, BAD, BAD},
+        [PAUSED] = {OK, OK, SAME, OK, BAD, BAD, BAD},
+        [QUITTING] = {BAD, BAD, BAD, SAME, BAD, BAD, BAD},
+    };
+    for (uint32_t from = STOPPED; from <= QUITTING; from++)
+        for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
+            wk_api *api = api_in(from);
+            REQUIRE(api);
+            char msg[256];
+            uint32_t code = set_state(api, targets[t], msg);
+            uint32_t after = get_state(api);
+            bool ok = CHECK_INT(code, ==, expected[from][t]) &
+                      CHECK_INT(after, ==, code == OK ? targets[t] : from) & CHECK(code == OK || msg[0]);
+            if (!ok)
+                fprintf(stderr, "    from %u to %u: %s\n", from, targets[t], msg);
+            wk_api_free(api);
+        }
+}
+
+static void stopping_resets_everything(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    REQUIRE_INT(load_string(api, BOX_WORLD), ==, WK_RESULT_OK);
+    SimulationInterfaces__Resource res = SIMULATION_INTERFACES__RESOURCE__INIT;
+    res.resource_string = "<sdf version='1.9'><model name='crate'><link name='l'/></model></sdf>";
+    SimulationInterfaces__SpawnEntityRequest entry = SIMULATION_INTERFACES__SPAWN_ENTITY_REQUEST__INIT;
+    entry.entity_resource = &res;
+    SimulationInterfaces__SpawnEntityRequest *list[] = {&entry};
+    free_response(spawn_entities(api, list, 1));
+    REQUIRE(wk_scene_child(wk_api_scene(api), wk_api_world(api), "crate"));
+    REQUIRE_INT(set_state(api, PAUSED, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(step_simulation(api, 5, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(set_state(api, STOPPED, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(wk_sim_iterations(wk_api_sim(api)), ==, 0);
+    CHECK(!wk_scene_child(wk_api_scene(api), wk_api_world(api), "crate"));
+    CHECK(wk_scene_child(wk_api_scene(api), wk_api_world(api), "box"));
+    wk_api_free(api);
+}
+
+static void requests_without_a_state(void)
+{
+    wk_api *api = api_in(PLAYING);
+    REQUIRE(api);
+    /* No state in the request is ROS's default, 0: stop. */
+    SimulationInterfaces__SetSimulationStateRequest req = SIMULATION_INTERFACES__SET_SIMULATION_STATE_REQUEST__INIT;
+    CHECK_INT(call_code(api, "SetSimulationState", &req.base, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(get_state(api), ==, STOPPED);
+    char msg[256];
+    CHECK_INT(set_state(api, 1u << 20, msg), ==, WK_SET_STATE_INCORRECT_TRANSITION);
+    CHECK(strstr(msg, "1048576 is not a SimulationState") != NULL);
+    wk_api_free(api);
+}
+
+static const wk_test_case cases[] = {
+    {"starts_stopped", starts_stopped},
+    {"transition_table", transition_table},
+    {"stopping_resets_everything", stopping_resets_everything},
+    {"requests_without_a_state", requests_without_a_state},
+};
+WK_TEST_MAIN(cases)

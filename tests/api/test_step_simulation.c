@@ -1,0 +1,58 @@
+/* test_step_simulation.c — the StepSimulation service: steps only from
+ * PAUSED (OPERATION_FAILED, naming the state, otherwise), exactly N steps of
+ * the world's step size, still paused afterwards, and zero steps. */
+#include <string.h>
+
+#include "api/api_call.h"
+#include "wk_test.h"
+
+static void refused_unless_paused(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    REQUIRE_INT(load_string(api, BOX_WORLD), ==, WK_RESULT_OK);
+    const struct {
+        uint32_t state;
+        const char *needle;
+    } cases[] = {
+        {WK_SIM_STOPPED, "stopped"}, /* as the world starts */
+        {WK_SIM_PLAYING, "playing"},
+        {WK_SIM_QUITTING, "quitting"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char msg[256];
+        if (cases[i].state != WK_SIM_STOPPED)
+            REQUIRE_INT(set_state(api, cases[i].state, NULL), ==, WK_RESULT_OK);
+        CHECK_INT(step_simulation(api, 3, msg), ==, WK_RESULT_OPERATION_FAILED);
+        if (!CHECK(strstr(msg, cases[i].needle) != NULL))
+            fprintf(stderr, "    %s\n", msg);
+        CHECK_INT(wk_sim_iterations(wk_api_sim(api)), ==, 0);
+    }
+    wk_api_free(api);
+}
+
+static void steps_exactly_n(void)
+{
+    wk_api *api = paused_api(BOX_WORLD);
+    REQUIRE(api);
+    wk_sim *sim = wk_api_sim(api);
+    CHECK_INT(step_simulation(api, 7, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(wk_sim_iterations(sim), ==, 7);
+    CHECK_NEAR(wk_sim_time(sim), 7 * 0.01, 1e-15);
+    CHECK_INT(get_state(api), ==, WK_SIM_PAUSED);
+    CHECK_INT(step_simulation(api, 1, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(step_simulation(api, 0, NULL), ==, WK_RESULT_OK); /* nothing to do */
+    CHECK_INT(wk_sim_iterations(sim), ==, 8);
+    CHECK_NEAR(wk_sim_time(sim), 8 * 0.01, 1e-15);
+    /* A request without steps is zero steps too. */
+    SimulationInterfaces__StepSimulationRequest req = SIMULATION_INTERFACES__STEP_SIMULATION_REQUEST__INIT;
+    CHECK_INT(call_code(api, "StepSimulation", &req.base, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(wk_sim_iterations(sim), ==, 8);
+    wk_api_free(api);
+}
+
+static const wk_test_case cases[] = {
+    {"refused_unless_paused", refused_unless_paused},
+    {"steps_exactly_n", steps_exactly_n},
+};
+WK_TEST_MAIN(cases)
