@@ -108,7 +108,7 @@ typedef bool (*wk_api_feedback_fn)(const uint8_t *feedback, size_t len, void *ct
  * server publishes it, a gRPC server writes it to a server stream) and sends
  * out as the final result; a cancelled run answers OPERATION_FAILED, saying
  * how many steps were done. The call returns once all steps are done, so a
- * server runs it on a thread of its own. */
+ * server runs it on a thread of its own; fn must not call back into api. */
 int wk_api_simulate_steps(wk_api *api, const uint8_t *goal, size_t len, wk_api_feedback_fn fn, void *ctx,
                           wk_buf *out);
 

@@ -48,7 +48,8 @@ size_t wk__api_features(uint32_t *out, size_t cap)
     bool seen[256] = {0};
     for (size_t i = 0; i < SERVICE_COUNT; i++)
         for (size_t k = 0; k < services[i].feature_count; k++)
-            seen[services[i].features[k]] = true;
+            if (services[i].features[k] < 256) /* msg/SimulatorFeatures' codes all are */
+                seen[services[i].features[k]] = true;
     size_t n = 0;
     for (uint32_t f = 0; f < 256; f++)
         if (seen[f] && n++ < cap)
