@@ -309,6 +309,49 @@ int wk_scene_set_pose(wk_scene *s, wk_entity e, wk_pose parent_T_e, wk_status *s
  * them, else WK_INVALID. */
 int wk_scene_update_transform(wk_scene *s, wk_entity a, wk_entity b, wk_entity update, wk_pose a_T_b, wk_status *st);
 
+/* ---- atomic batches ----------------------------------------------------- */
+
+/* A batch makes a run of changes all or nothing (UpdateWorldResources): after
+ * begin, rollback puts the scene back exactly as it was (the same serialized
+ * state), commit keeps the changes. Not nestable: WK_BUSY when one is open. */
+int wk_scene_batch_begin(wk_scene *s, wk_status *st);
+int wk_scene_batch_commit(wk_scene *s);
+int wk_scene_batch_rollback(wk_scene *s);
+
+/* ---- comparing and syncing worlds --------------------------------------- */
+
+typedef enum wk_compare_mode {
+    WK_COMPARE_BY_ID,   /* objects and frames match by id: worlds branched by clones */
+    WK_COMPARE_BY_NAME, /* by full path of names: worlds built separately */
+} wk_compare_mode;
+
+typedef struct wk_modified {
+    wk_entity base, changed;
+    char *what; /* owned: what differs, in words */
+} wk_modified;
+
+/* What changed from a base world to a changed one. Objects and frames of the
+ * changed world are in added_* and the changed side of modified_*; of the
+ * base world in removed_*. Frames of added and removed objects are listed
+ * with them. */
+typedef struct wk_world_diff {
+    wk_entity_list added_objects, removed_objects, added_frames, removed_frames;
+    wk_modified *modified_objects, *modified_frames;
+    size_t modified_object_count, modified_frame_count;
+} wk_world_diff;
+
+int wk_scene_compare(const wk_scene *base, const wk_scene *changed, wk_compare_mode mode, wk_world_diff *out,
+                     wk_status *st);
+void wk_world_diff_free(wk_world_diff *d);
+
+/* Makes the object (or frame) ref names in from the same in to, with the same
+ * ids, entities, components and parents: created or overwritten, or deleted
+ * from to when from has no such object. Fails with WK_PRECONDITION, changing
+ * nothing, when its parent is not in to, or when one of its ids or its name
+ * is taken there by something else. */
+int wk_scene_sync_object(wk_scene *to, const wk_scene *from, const wk_ref *ref, wk_status *st);
+int wk_scene_sync_frame(wk_scene *to, const wk_scene *from, const wk_ref *ref, wk_status *st);
+
 #ifdef __cplusplus
 }
 #endif

@@ -93,3 +93,8 @@ bool wk__value_equal(const wk_ecm *ecm, wk_type type, const void *a, const void 
         return d->hooks.equal(a, b);
     return memcmp(a, b, d->size) == 0;
 }
+
+bool wk_ecm_values_equal(const wk_ecm *ecm, wk_type type, const void *a, const void *b)
+{
+    return wk__value_equal(ecm, type, a, b);
+}

@@ -1,0 +1,82 @@
+/* wk_store.h — the store layer: the set of worlds a server holds.
+ *
+ * A store keeps worlds by id (ObjectWorldService's world methods): create,
+ * list, clone, delete, swap, compare, sync. Each world is an object world
+ * (wk_scene) with metadata and its own reader-writer lock: a caller opens a
+ * world for reading (shared with other readers) or writing (exclusive), works
+ * on its scene through wk_scene.h, and closes it. All calls are thread-safe.
+ *
+ * The structure hash of a world is a hash of its content except poses and
+ * joint positions, computed when asked after a structural change: equal
+ * worlds hash equal (a clone and its source), a pose update leaves it. */
+#ifndef WK_STORE_H
+#define WK_STORE_H
+
+#include "worldkit/wk_formats.h"
+#include "worldkit/wk_scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WK_WORLD_ID_MAX 128
+
+typedef struct wk_store wk_store;
+typedef struct wk_world wk_world;
+
+typedef struct wk_world_meta {
+    char id[WK_WORLD_ID_MAX];
+    char structure_hash[17]; /* 16 hex digits */
+    int64_t last_update_ns;  /* wall clock, nanoseconds since 1970 */
+    bool has_user_tag;
+    char user_tag[256];
+} wk_world_meta;
+
+/* NULL when out of memory. */
+wk_store *wk_store_new(void);
+/* Frees every world; no world may be open. */
+void wk_store_free(wk_store *store);
+
+typedef struct wk_world_create_desc {
+    const char *id;       /* NULL or "": "World_<n>"; taken: "<id>_<n>" */
+    const char *user_tag; /* NULL: none */
+    wk_world_desc *file;  /* NULL: an empty world; else taken (also on failure) */
+} wk_world_create_desc;
+
+/* Creates a world and writes its id to id_out (WK_WORLD_ID_MAX bytes). Fails
+ * with WK_INVALID for an id outside [A-Za-z0-9_.-]{1,100}. */
+int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_out, wk_status *st);
+/* Clones world id as clone_id (NULL or "": a new id); an existing clone_id
+ * is replaced only with allow_overwrite (else WK_EXISTS). user_tag NULL
+ * keeps the source's. */
+int wk_store_clone(wk_store *store, const char *id, const char *clone_id, bool allow_overwrite,
+                   const char *user_tag, char *id_out, wk_status *st);
+/* Removes a world; callers that have it open finish first. */
+int wk_store_delete(wk_store *store, const char *id, wk_status *st);
+/* Exchanges the contents (scenes, user tags) of two worlds; ids stay. */
+int wk_store_swap(wk_store *store, const char *id, const char *other, wk_status *st);
+
+int wk_store_meta(wk_store *store, const char *id, wk_world_meta *out, wk_status *st);
+/* Metadata of every world, sorted by id, into *out (free()) and *count. */
+int wk_store_list(wk_store *store, wk_world_meta **out, size_t *count);
+
+/* Opens world id for reading or writing; NOT_FOUND for an unknown id. */
+int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st);
+/* Closes an open world. After writing, changed says whether anything was
+ * changed and structural whether the change was more than poses or joint
+ * positions: it updates last_update and the structure hash. */
+void wk_store_close(wk_world *w, bool changed, bool structural);
+/* The scene of an open world; borrowed until it is closed. Read-only unless
+ * opened for writing. */
+wk_scene *wk_world_scene(wk_world *w);
+const char *wk_world_id(const wk_world *w);
+
+/* CompareWorlds and SyncObject across two worlds of the store. */
+int wk_store_compare(wk_store *store, const char *base, const char *changed, wk_compare_mode mode,
+                     wk_world_diff *out, wk_status *st);
+int wk_store_sync(wk_store *store, const char *from, const char *to, const wk_ref *ref, bool frame, wk_status *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,282 @@
+/* store.c — the set of worlds: ids, lifetimes and locks.
+ *
+ * The store's own lock guards the list of worlds; each world has a
+ * reader-writer lock of its own and a reference count, so a world deleted or
+ * replaced while someone has it open lives until they close it. Lock order:
+ * the store's lock before any world's; two worlds by address. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/hash_index.h"
+#include "store/store_internal.h"
+
+int64_t wk__now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void wk__world_unref(wk_world *w)
+{
+    if (atomic_fetch_sub(&w->refs, 1) != 1)
+        return;
+    wk_scene_free(w->scene);
+    pthread_rwlock_destroy(&w->lock);
+    pthread_mutex_destroy(&w->meta_lock);
+    free(w);
+}
+
+/* A new world holding scene (taken), with one reference: the store's. */
+static wk_world *world_new(const char *id, wk_scene *scene, const char *user_tag)
+{
+    wk_world *w = calloc(1, sizeof *w);
+    if (!w || pthread_rwlock_init(&w->lock, NULL)) {
+        free(w);
+        wk_scene_free(scene);
+        return NULL;
+    }
+    if (pthread_mutex_init(&w->meta_lock, NULL)) {
+        pthread_rwlock_destroy(&w->lock);
+        free(w);
+        wk_scene_free(scene);
+        return NULL;
+    }
+    atomic_init(&w->refs, 1);
+    snprintf(w->id, sizeof w->id, "%s", id);
+    w->scene = scene;
+    w->has_user_tag = user_tag != NULL;
+    snprintf(w->user_tag, sizeof w->user_tag, "%s", user_tag ? user_tag : "");
+    w->last_update_ns = wk__now_ns();
+    w->hash_stale = true;
+    return w;
+}
+
+wk_store *wk_store_new(void)
+{
+    wk_store *store = calloc(1, sizeof *store);
+    if (store && pthread_rwlock_init(&store->lock, NULL)) {
+        free(store);
+        return NULL;
+    }
+    return store;
+}
+
+void wk_store_free(wk_store *store)
+{
+    if (!store)
+        return;
+    for (size_t i = 0; i < store->count; i++)
+        wk__world_unref(store->worlds[i]);
+    free(store->worlds);
+    pthread_rwlock_destroy(&store->lock);
+    free(store);
+}
+
+size_t wk__find_world(const wk_store *store, const char *id)
+{
+    size_t i = 0;
+    while (i < store->count && strcmp(store->worlds[i]->id, id) != 0)
+        i++;
+    return i;
+}
+
+static bool id_valid(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n > 100)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= 'A' && id[i] <= 'Z') || (id[i] >= '0' && id[i] <= '9') ||
+              id[i] == '_' || id[i] == '.' || id[i] == '-'))
+            return false;
+    return true;
+}
+
+/* A free id: want if free, else want (or "World") with the first free
+ * "_<n>" suffix; under the store's write lock. */
+static void pick_id(const wk_store *store, const char *want, char *out)
+{
+    if (want && *want && wk__find_world(store, want) == store->count) {
+        snprintf(out, WK_WORLD_ID_MAX, "%s", want);
+        return;
+    }
+    for (unsigned long n = 1;; n++) {
+        snprintf(out, WK_WORLD_ID_MAX, "%s_%lu", want && *want ? want : "World", n);
+        if (wk__find_world(store, out) == store->count)
+            return;
+    }
+}
+
+/* Puts w in the list, replacing the world at index at when at < count;
+ * under the store's write lock. */
+static int insert(wk_store *store, wk_world *w, size_t at)
+{
+    if (at < store->count) {
+        wk__world_unref(store->worlds[at]);
+        store->worlds[at] = w;
+        return WK_OK;
+    }
+    if (store->count == store->cap) {
+        size_t cap = store->cap ? store->cap * 2 : 8;
+        wk_world **worlds = realloc(store->worlds, cap * sizeof *worlds);
+        if (!worlds)
+            return WK_NOMEM;
+        store->worlds = worlds;
+        store->cap = cap;
+    }
+    store->worlds[store->count++] = w;
+    return WK_OK;
+}
+
+/* An object world from a file description (taken) or an empty one. */
+static int scene_from(wk_world_desc *file, wk_scene **out, wk_status *st)
+{
+    wk_scene *s = wk_scene_new();
+    wk_entity root = WK_NULL_ENTITY;
+    int rc = s ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory creating a world");
+    if (rc == WK_OK && file)
+        rc = wk_desc_instantiate(s, file, 0, WK_NULL_ENTITY, NULL, NULL, &root, st);
+    if (rc == WK_OK)
+        rc = wk_scene_objects_init(s, root, st);
+    wk_desc_free(file);
+    if (rc) {
+        wk_scene_free(s);
+        return rc;
+    }
+    *out = s;
+    return WK_OK;
+}
+
+int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_out, wk_status *st)
+{
+    if (desc->id && *desc->id && !id_valid(desc->id)) {
+        wk_desc_free(desc->file);
+        return wk_fail(st, WK_INVALID, "world id '%s' is not 1 to 100 of letters, digits, '_', '.', '-'", desc->id);
+    }
+    wk_scene *scene;
+    int rc = scene_from(desc->file, &scene, st);
+    if (rc)
+        return rc;
+    pthread_rwlock_wrlock(&store->lock);
+    char id[WK_WORLD_ID_MAX];
+    pick_id(store, desc->id, id);
+    wk_world *w = world_new(id, scene, desc->user_tag);
+    rc = w ? insert(store, w, store->count) : WK_NOMEM;
+    pthread_rwlock_unlock(&store->lock);
+    if (rc) {
+        if (w)
+            wk__world_unref(w);
+        return wk_fail(st, WK_NOMEM, "out of memory creating world '%s'", id);
+    }
+    snprintf(id_out, WK_WORLD_ID_MAX, "%s", id);
+    return WK_OK;
+}
+
+int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st)
+{
+    pthread_rwlock_rdlock(&store->lock);
+    size_t i = wk__find_world(store, id);
+    wk_world *w = i < store->count ? store->worlds[i] : NULL;
+    if (w)
+        atomic_fetch_add(&w->refs, 1);
+    pthread_rwlock_unlock(&store->lock);
+    if (!w)
+        return wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
+    if (write)
+        pthread_rwlock_wrlock(&w->lock);
+    else
+        pthread_rwlock_rdlock(&w->lock);
+    w->writing = write;
+    *out = w;
+    return WK_OK;
+}
+
+void wk_store_close(wk_world *w, bool changed, bool structural)
+{
+    if (w->writing && changed) {
+        w->last_update_ns = wk__now_ns();
+        if (structural) {
+            pthread_mutex_lock(&w->meta_lock);
+            w->hash_stale = true;
+            pthread_mutex_unlock(&w->meta_lock);
+        }
+    }
+    w->writing = false;
+    pthread_rwlock_unlock(&w->lock);
+    wk__world_unref(w);
+}
+
+wk_scene *wk_world_scene(wk_world *w)
+{
+    return w->scene;
+}
+
+const char *wk_world_id(const wk_world *w)
+{
+    return w->id;
+}
+
+int wk_store_clone(wk_store *store, const char *id, const char *clone_id, bool allow_overwrite,
+                   const char *user_tag, char *id_out, wk_status *st)
+{
+    if (clone_id && *clone_id && !id_valid(clone_id))
+        return wk_fail(st, WK_INVALID, "world id '%s' is not 1 to 100 of letters, digits, '_', '.', '-'", clone_id);
+    wk_world *source;
+    int rc = wk_store_open(store, id, false, &source, st);
+    if (rc)
+        return rc;
+    wk_scene *copy = wk_scene_clone(source->scene);
+    const char *tag = user_tag ? user_tag : source->has_user_tag ? source->user_tag : NULL;
+    char tag_copy[sizeof source->user_tag];
+    snprintf(tag_copy, sizeof tag_copy, "%s", tag ? tag : "");
+    wk_store_close(source, false, false);
+    if (!copy)
+        return wk_fail(st, WK_NOMEM, "out of memory cloning world '%s'", id);
+
+    pthread_rwlock_wrlock(&store->lock);
+    char new_id[WK_WORLD_ID_MAX];
+    size_t at = store->count;
+    if (clone_id && *clone_id) {
+        at = wk__find_world(store, clone_id);
+        snprintf(new_id, sizeof new_id, "%s", clone_id);
+        if (at < store->count && !allow_overwrite)
+            rc = wk_fail(st, WK_EXISTS, "world '%s' exists and allow_overwrite is not set", clone_id);
+    } else {
+        pick_id(store, id, new_id);
+    }
+    wk_world *w = NULL;
+    if (rc == WK_OK) {
+        w = world_new(new_id, copy, tag ? tag_copy : NULL);
+        copy = NULL; /* the world's now, or freed */
+        if (!w || insert(store, w, at))
+            rc = wk_fail(st, WK_NOMEM, "out of memory cloning world '%s'", id);
+    }
+    pthread_rwlock_unlock(&store->lock);
+    wk_scene_free(copy);
+    if (rc) {
+        if (w)
+            wk__world_unref(w);
+        return rc;
+    }
+    snprintf(id_out, WK_WORLD_ID_MAX, "%s", new_id);
+    return WK_OK;
+}
+
+int wk_store_delete(wk_store *store, const char *id, wk_status *st)
+{
+    pthread_rwlock_wrlock(&store->lock);
+    size_t i = wk__find_world(store, id);
+    wk_world *w = i < store->count ? store->worlds[i] : NULL;
+    if (w)
+        store->worlds[i] = store->worlds[--store->count];
+    pthread_rwlock_unlock(&store->lock);
+    if (!w)
+        return wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
+    wk__world_unref(w);
+    return WK_OK;
+}

@@ -1,0 +1,279 @@
+/* test_compare_sync.c — CompareWorlds by id and by name, with the words
+ * describing each modification, and SyncObject with every failure the
+ * seed lists; plus all-or-nothing batches. */
+#include <stdlib.h>
+
+#include "scene/object_world.h"
+#include "worldkit/wk_store.h"
+
+/* base: table { cup, frame edge }, shelf, global frame home */
+static wk_scene *base_world(void)
+{
+    wk_scene *s = new_world();
+    if (!s)
+        return NULL;
+    wk_entity table = object_at(s, "table", 0, at(1, 0, 0, 0, 0, 0));
+    object_at(s, "cup", table, at(0, 0, 0.8, 0, 0, 0));
+    frame_at(s, "edge", table, at(0.5, 0, 0.8, 0, 0, 0));
+    object_at(s, "shelf", 0, at(-2, 0, 0, 0, 0, 0));
+    frame_at(s, "home", 0, wk_pose_identity());
+    return s;
+}
+
+static bool listed(const wk_scene *s, const wk_entity_list *list, const char *name)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        const wk_object_info *o = wk_scene_object_info(s, list->items[i]);
+        const char *n = o ? o->name : wk_scene_name(s, list->items[i]);
+        if (n && strcmp(n, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void compare_by_id(void)
+{
+    wk_scene *a = base_world();
+    REQUIRE(a);
+    wk_scene *b = wk_scene_clone(a);
+    REQUIRE(b);
+    wk_world_diff d;
+    wk_status st;
+    REQUIRE_INT(wk_scene_compare(a, b, WK_COMPARE_BY_ID, &d, &st), ==, WK_OK);
+    CHECK_INT(d.added_objects.count + d.removed_objects.count + d.modified_object_count, ==, 0);
+    CHECK_INT(d.added_frames.count + d.removed_frames.count + d.modified_frame_count, ==, 0);
+    wk_world_diff_free(&d);
+
+    wk_entity cup = find_object(b, "cup"), table = find_object(b, "table"), shelf = find_object(b, "shelf");
+    CHECK_INT(wk_scene_set_pose(b, cup, at(0.1, 0, 0.8, 0, 0, 0), &st), ==, WK_OK);
+    CHECK_INT(wk_scene_rename(b, shelf, "rack", false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_delete_frame(b, find_frame(b, "table", "edge"), false, &st), ==, WK_OK);
+    REQUIRE(frame_at(b, "corner", table, wk_pose_identity()));
+    REQUIRE(object_at(b, "lamp", shelf, wk_pose_identity()));
+    CHECK_INT(wk_scene_set_pose(b, find_frame(b, "root", "home"), at(0, 1, 0, 0, 0, 0), &st), ==, WK_OK);
+    REQUIRE_INT(wk_scene_compare(a, b, WK_COMPARE_BY_ID, &d, &st), ==, WK_OK);
+    CHECK_INT(d.added_objects.count, ==, 1);
+    CHECK(listed(b, &d.added_objects, "lamp"));
+    CHECK_INT(d.removed_objects.count, ==, 0);
+    REQUIRE_INT(d.modified_object_count, ==, 2);
+    for (size_t i = 0; i < d.modified_object_count; i++) {
+        const char *what = d.modified_objects[i].what;
+        if (d.modified_objects[i].changed == cup)
+            CHECK(strstr(what, "ParentPose changed") != NULL);
+        else
+            CHECK(strstr(what, "renamed 'shelf' to 'rack'") != NULL);
+    }
+    CHECK(listed(b, &d.added_frames, "corner"));
+    CHECK(listed(a, &d.removed_frames, "edge"));
+    REQUIRE_INT(d.modified_frame_count, ==, 1);
+    CHECK(strstr(d.modified_frames[0].what, "ParentPose") != NULL);
+    wk_world_diff_free(&d);
+    wk_scene_free(a);
+    wk_scene_free(b);
+}
+
+static void compare_by_name(void)
+{
+    /* Built twice, separately: different ids, same names. */
+    wk_scene *a = base_world(), *b = new_world();
+    REQUIRE(a && b);
+    object_at(b, "filler", 0, wk_pose_identity()); /* shifts every id */
+    wk_status st;
+    CHECK_INT(wk_scene_delete_object(b, find_object(b, "filler"), false, &st), ==, WK_OK);
+    wk_entity table = object_at(b, "table", 0, at(1, 0, 0, 0, 0, 0));
+    object_at(b, "cup", table, at(0, 0, 0.9, 0, 0, 0)); /* moved up */
+    frame_at(b, "edge", table, at(0.5, 0, 0.8, 0, 0, 0));
+    wk_entity rack = object_at(b, "rack", 0, at(-2, 0, 0, 0, 0, 0)); /* shelf renamed: a new path */
+    object_at(b, "vase", rack, wk_pose_identity());
+    frame_at(b, "home", 0, wk_pose_identity());
+    wk_world_diff d;
+    REQUIRE_INT(wk_scene_compare(a, b, WK_COMPARE_BY_NAME, &d, &st), ==, WK_OK);
+    CHECK_INT(d.removed_objects.count, ==, 1);
+    CHECK(listed(a, &d.removed_objects, "shelf"));
+    CHECK_INT(d.added_objects.count, ==, 2); /* rack and, below it, vase */
+    CHECK(listed(b, &d.added_objects, "vase"));
+    REQUIRE_INT(d.modified_object_count, ==, 1);
+    CHECK(strstr(d.modified_objects[0].what, "ParentPose changed") != NULL);
+    CHECK_INT(d.modified_frame_count, ==, 0);
+    /* By id the same worlds look entirely different. */
+    wk_world_diff by_id;
+    REQUIRE_INT(wk_scene_compare(a, b, WK_COMPARE_BY_ID, &by_id, &st), ==, WK_OK);
+    CHECK(listed(a, &by_id.removed_objects, "table"));
+    CHECK(listed(b, &by_id.added_objects, "table"));
+    wk_world_diff_free(&by_id);
+    wk_world_diff_free(&d);
+    wk_scene_free(a);
+    wk_scene_free(b);
+}
+
+static bool same_state(wk_scene *a, wk_scene *b)
+{
+    wk_status why;
+    bool same = wk_ecm_equal(wk_scene_ecm(a), wk_scene_ecm(b), &why);
+    if (!same)
+        fprintf(stderr, "differ: %s\n", why.message);
+    return same;
+}
+
+static void sync_objects(void)
+{
+    wk_scene *from = base_world();
+    REQUIRE(from);
+    wk_scene *to = wk_scene_clone(from);
+    REQUIRE(to);
+    wk_status st;
+    /* Changed in from: moved, a frame added, an entity renamed. */
+    wk_entity table = find_object(from, "table");
+    CHECK_INT(wk_scene_set_pose(from, table, at(3, 3, 0, 0, 0, 1), &st), ==, WK_OK);
+    wk_entity grip = frame_at(from, "grip", table, wk_pose_identity());
+    REQUIRE(grip);
+    CHECK_INT(wk_scene_delete_frame(from, find_frame(from, "table", "edge"), false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_sync_object(to, from, &(wk_ref){.object_name = "table"}, &st), ==, WK_OK);
+    CHECK(same_state(from, to));
+    CHECK_U64(find_frame(to, "table", "grip"), ==, grip);
+    CHECK_U64(find_frame(to, "table", "edge"), ==, WK_NULL_ENTITY);
+    CHECK_POSE_NEAR(wk_scene_pose(to, find_object(to, "cup")), wk_scene_pose(from, find_object(from, "cup")), 1e-12);
+
+    /* New in from: created in to, same id. */
+    wk_entity lamp = object_at(from, "lamp", find_object(from, "shelf"), wk_pose_identity());
+    char id[WK_ID_MAX];
+    wk_scene_object_id(from, lamp, id);
+    CHECK_INT(wk_scene_sync_object(to, from, &(wk_ref){.id = id}, &st), ==, WK_OK);
+    CHECK_U64(find_object(to, "lamp"), ==, lamp);
+    /* Gone from from: gone from to. */
+    CHECK_INT(wk_scene_delete_object(from, lamp, false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_sync_object(to, from, &(wk_ref){.id = id}, &st), ==, WK_OK);
+    CHECK_U64(find_object(to, "lamp"), ==, WK_NULL_ENTITY);
+    CHECK(same_state(from, to));
+    CHECK_INT(wk_scene_sync_object(to, from, &(wk_ref){.id = id}, &st), ==, WK_NOT_FOUND);
+    wk_scene_free(from);
+    wk_scene_free(to);
+}
+
+static void sync_failures_change_nothing(void)
+{
+    wk_scene *from = base_world();
+    REQUIRE(from);
+    wk_scene *to = wk_scene_clone(from);
+    REQUIRE(to);
+    wk_status st;
+    /* The parent is not in the destination. */
+    wk_entity crate = object_at(from, "crate", 0, wk_pose_identity());
+    wk_entity box = object_at(from, "box", crate, wk_pose_identity());
+    REQUIRE(crate && box);
+    wk_scene *before = wk_scene_clone(to);
+    REQUIRE(before);
+    CHECK_INT(wk_scene_sync_object(to, from, &(wk_ref){.object_name = "box"}, &st), ==, WK_PRECONDITION);
+    CHECK(strstr(st.message, "parent") != NULL);
+    CHECK(same_state(before, to));
+    /* The same id is the same object, overwritten; but an id of one of its
+     * entities used by another object in the destination is a clash. */
+    wk_scene_free(from);
+    from = base_world();
+    REQUIRE(from);
+    crate = object_at(from, "crate", 0, wk_pose_identity());
+    wk_entity lid = frame_at(from, "lid", crate, wk_pose_identity());
+    wk_entity other1 = object_at(to, "other1", 0, wk_pose_identity());
+    wk_entity other2 = object_at(to, "other2", 0, wk_pose_identity());
+    REQUIRE(lid && other1 && other2);
+    CHECK_U64(other1, ==, crate); /* both worlds handed out the same ids */
+    CHECK_U64(other2, ==, lid);
+    wk_scene_free(before);
+    before = wk_scene_clone(to);
+    REQUIRE(before);
+    CHECK_INT(wk_scene_sync_object(to, from, &(wk_ref){.object_name = "crate"}, &st), ==, WK_PRECONDITION);
+    CHECK(strstr(st.message, "id") != NULL);
+    CHECK(same_state(before, to));
+    /* The name is taken in the destination by another object. */
+    CHECK_INT(wk_scene_delete_object(to, other1, false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_delete_object(to, other2, false, &st), ==, WK_OK);
+    REQUIRE(object_at(to, "crate", 0, wk_pose_identity()));
+    wk_scene_free(before);
+    before = wk_scene_clone(to);
+    REQUIRE(before);
+    CHECK_INT(wk_scene_sync_object(to, from, &(wk_ref){.object_name = "crate"}, &st), ==, WK_PRECONDITION);
+    CHECK(strstr(st.message, "crate") != NULL);
+    CHECK(same_state(before, to));
+    /* Same id: overwritten, renamed as the source has it. */
+    wk_entity same = object_at(from, "same", 0, wk_pose_identity());
+    wk_scene_free(to);
+    to = wk_scene_clone(from);
+    REQUIRE(to);
+    CHECK_INT(wk_scene_rename(to, same, "renamed", false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_sync_object(to, from, &(wk_ref){.object_name = "same"}, &st), ==, WK_OK);
+    CHECK_U64(find_object(to, "same"), ==, same);
+    CHECK(same_state(from, to));
+    CHECK_INT(wk_scene_sync_object(to, from, &(wk_ref){.id = "root"}, &st), ==, WK_INVALID);
+    wk_scene_free(before);
+    wk_scene_free(from);
+    wk_scene_free(to);
+}
+
+static void batch_all_or_nothing(void)
+{
+    wk_scene *s = base_world();
+    REQUIRE(s);
+    wk_buf before = {0}, after = {0};
+    REQUIRE_INT(wk_ecm_state(wk_scene_ecm(s), &(wk_state_desc){0}, &before), ==, WK_OK);
+    wk_status st;
+    REQUIRE_INT(wk_scene_batch_begin(s, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_batch_begin(s, &st), ==, WK_BUSY);
+    wk_entity table = find_object(s, "table");
+    CHECK_INT(wk_scene_rename(s, table, "desk", false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_delete_object(s, find_object(s, "shelf"), true, &st), ==, WK_OK);
+    CHECK(object_at(s, "chair", table, at(1, 1, 1, 0, 0, 0)) != WK_NULL_ENTITY);
+    CHECK_INT(wk_scene_set_pose(s, find_object(s, "cup"), at(9, 9, 9, 0, 0, 0), &st), ==, WK_OK);
+    CHECK_INT(wk_scene_batch_rollback(s), ==, WK_OK);
+    REQUIRE_INT(wk_ecm_state(wk_scene_ecm(s), &(wk_state_desc){0}, &after), ==, WK_OK);
+    CHECK_INT(after.len, ==, before.len);
+    CHECK(after.len == before.len && memcmp(after.data, before.data, before.len) == 0);
+    /* Names and cached poses follow the rollback. */
+    CHECK_U64(find_object(s, "table"), ==, table);
+    CHECK_U64(find_object(s, "desk"), ==, WK_NULL_ENTITY);
+    CHECK(find_object(s, "shelf") != WK_NULL_ENTITY);
+    CHECK_POSE_NEAR(wk_scene_pose(s, find_object(s, "cup")), at(1, 0, 0.8, 0, 0, 0), 1e-12);
+    /* Committed, the changes stay. */
+    REQUIRE_INT(wk_scene_batch_begin(s, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_rename(s, table, "desk", false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_batch_commit(s), ==, WK_OK);
+    CHECK_U64(find_object(s, "desk"), ==, table);
+    wk_buf_free(&before);
+    wk_buf_free(&after);
+    wk_scene_free(s);
+}
+
+static void store_compare_and_sync(void)
+{
+    wk_store *store = wk_store_new();
+    REQUIRE(store);
+    char id[WK_WORLD_ID_MAX];
+    wk_status st;
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = "live"}, id, &st), ==, WK_OK);
+    REQUIRE_INT(wk_store_clone(store, "live", "plan", false, NULL, id, &st), ==, WK_OK);
+    wk_world *w;
+    REQUIRE_INT(wk_store_open(store, "plan", true, &w, &st), ==, WK_OK);
+    wk_entity part = object_at(wk_world_scene(w), "part", 0, at(1, 0, 0, 0, 0, 0));
+    wk_store_close(w, true, true);
+    REQUIRE(part);
+    wk_world_diff d;
+    REQUIRE_INT(wk_store_compare(store, "live", "plan", WK_COMPARE_BY_ID, &d, &st), ==, WK_OK);
+    CHECK_INT(d.added_objects.count, ==, 1);
+    wk_world_diff_free(&d);
+    CHECK_INT(wk_store_sync(store, "plan", "live", &(wk_ref){.object_name = "part"}, false, &st), ==, WK_OK);
+    REQUIRE_INT(wk_store_compare(store, "live", "plan", WK_COMPARE_BY_ID, &d, &st), ==, WK_OK);
+    CHECK_INT(d.added_objects.count + d.modified_object_count, ==, 0);
+    wk_world_diff_free(&d);
+    CHECK_INT(wk_store_sync(store, "plan", "plan", &(wk_ref){.object_name = "part"}, false, &st), ==, WK_INVALID);
+    CHECK_INT(wk_store_sync(store, "plan", "gone", &(wk_ref){.object_name = "part"}, false, &st), ==, WK_NOT_FOUND);
+    wk_store_free(store);
+}
+
+static const wk_test_case cases[] = {
+    {"compare_by_id", compare_by_id},
+    {"compare_by_name", compare_by_name},
+    {"sync_objects", sync_objects},
+    {"sync_failures_change_nothing", sync_failures_change_nothing},
+    {"batch_all_or_nothing", batch_all_or_nothing},
+    {"store_compare_and_sync", store_compare_and_sync},
+};
+WK_TEST_MAIN(cases)
