@@ -84,10 +84,13 @@ static int fill_column(writer *w, const wk__table *t, uint32_t c, uint32_t row, 
 /* Points hook-serialized values at the scratch buffer once it stops growing. */
 static void fix_values(writer *w, Worldkit__Ecs__Column *cols, size_t ncols)
 {
+    /* Values that all serialized to nothing leave the buffer unallocated. */
+    static uint8_t nothing;
+    uint8_t *base = w->scratch.data ? w->scratch.data : &nothing;
     size_t offset = 0;
     for (size_t c = 0; c < ncols; c++)
         for (size_t i = 0; i < cols[c].n_values; i++) {
-            cols[c].values[i].data = w->scratch.data + offset;
+            cols[c].values[i].data = base + offset;
             offset += cols[c].values[i].len;
         }
 }

@@ -550,9 +550,14 @@ static void random_op(const fixture *fa, wk_ecm *b, pool *p, uint64_t *rng)
     CHECK_INT(ra, ==, rb);
 }
 
-/* A settled world of n random entities plus a step's worth of changes. */
+/* The pool of a random run; static, as it is too big for the stack. */
+static pool run_pool;
+
+/* A settled world made by ops random calls, plus a step's worth of changes;
+ * p starts empty. */
 static void random_world(const fixture *f, wk_ecm *twin, pool *p, uint64_t *rng, int ops)
 {
+    p->count = 0;
     for (int i = 0; i < ops; i++)
         random_op(f, twin, p, rng);
     CHECK_INT(wk_ecm_end_step(f->ecm), ==, WK_OK);
@@ -567,17 +572,15 @@ static void random_runs_roll_back(void)
     for (uint64_t seed = 1; seed <= 12; seed++) {
         fixture f = fixture_new();
         REQUIRE(f.ecm);
-        static pool p;
-        p.count = 0;
         uint64_t rng = seed;
-        random_world(&f, NULL, &p, &rng, 1500);
+        random_world(&f, NULL, &run_pool, &rng, 1500);
         /* A few transactions in a row, rolled back or committed. */
         for (int round = 0; round < 4; round++) {
             snapshot before = take(f.ecm);
             CHECK_INT(wk_ecm_txn_begin(f.ecm), ==, WK_OK);
             int ops = 500 + (int)(next_random(&rng) % 2500);
             for (int i = 0; i < ops; i++)
-                random_op(&f, NULL, &p, &rng);
+                random_op(&f, NULL, &run_pool, &rng);
             if (round == 2) {
                 CHECK_INT(wk_ecm_txn_commit(f.ecm), ==, WK_OK);
                 drop(&before);
@@ -596,13 +599,11 @@ static void random_runs_commit_like_plain_calls(void)
     for (uint64_t seed = 100; seed <= 105; seed++) {
         fixture f = fixture_new(), g = fixture_new();
         REQUIRE(f.ecm && g.ecm);
-        static pool p;
-        p.count = 0;
         uint64_t rng = seed;
-        random_world(&f, g.ecm, &p, &rng, 1000);
+        random_world(&f, g.ecm, &run_pool, &rng, 1000);
         CHECK_INT(wk_ecm_txn_begin(f.ecm), ==, WK_OK);
         for (int i = 0; i < 3000; i++)
-            random_op(&f, g.ecm, &p, &rng);
+            random_op(&f, g.ecm, &run_pool, &rng);
         CHECK_INT(wk_ecm_txn_commit(f.ecm), ==, WK_OK);
         snapshot want = take(g.ecm);
         restored(&f, &want);
@@ -618,17 +619,15 @@ static void failed_records_have_no_effect(void)
     for (uint64_t seed = 200; seed <= 205; seed++) {
         fixture f = fixture_new();
         REQUIRE(f.ecm);
-        static pool p;
-        p.count = 0;
         uint64_t rng = seed;
-        random_world(&f, NULL, &p, &rng, 300);
+        random_world(&f, NULL, &run_pool, &rng, 300);
         snapshot start = take(f.ecm);
         CHECK_INT(wk_ecm_txn_begin(f.ecm), ==, WK_OK);
         int faults = 0;
         for (int i = 0; i < 300; i++) {
             snapshot before = take(f.ecm);
             wk__txn_fail_countdown = 1 + next_random(&rng) % 3;
-            random_op(&f, NULL, &p, &rng);
+            random_op(&f, NULL, &run_pool, &rng);
             bool fault = wk__txn_fail_countdown == 0;
             wk__txn_fail_countdown = 0;
             if (!fault) {
