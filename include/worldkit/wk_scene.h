@@ -6,7 +6,10 @@
  * level and performer is one entity, a child of the entity it belongs to,
  * carrying Name (its local name), Kind (a wk_node_kind) and ParentPose
  * (parent_T_this), and as its kind calls for: Static (tag), Joint,
- * JointLinks, Geometry, Uri (mesh or heightmap uri), Inertial. A world pose
+ * JointLinks, Geometry, Uri (mesh or heightmap uri), Physics (a link's
+ * inertial, from the file's <inertial>, plus surface parameters). The root
+ * entity of an object world may carry CollisionSettings, an object's base
+ * entity UserData (see the object world's last section). A world pose
  * is the composition of ParentPose up the parent chain. The formats layer
  * fills scenes from world files (wk_desc_instantiate). */
 #ifndef WK_SCENE_H
@@ -89,11 +92,13 @@ typedef struct wk_scene_types {
     wk_type joint_links; /* wk_scene_joint_links */
     wk_type geometry;    /* wk_scene_geometry */
     wk_type uri;         /* char *, owned */
-    wk_type inertial;    /* wk_inertial */
+    wk_type physics;     /* wk_physics: a link's mass, inertia and surface */
     wk_type ns;          /* char *, owned: the namespace a spawned entity's interfaces live under */
     wk_type spawned;     /* tag: added by SpawnEntities, not by the world file */
     wk_type object;      /* wk_object_info, on an object's base entity */
     wk_type frame;       /* wk_frame_info, on a frame's entity */
+    wk_type collision;   /* wk_collision_settings, owned, on the root entity */
+    wk_type user_data;   /* wk_user_data, owned, on an object's base entity */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {
@@ -351,6 +356,212 @@ void wk_world_diff_free(wk_world_diff *d);
  * is taken there by something else. */
 int wk_scene_sync_object(wk_scene *to, const wk_scene *from, const wk_ref *ref, wk_status *st);
 int wk_scene_sync_frame(wk_scene *to, const wk_scene *from, const wk_ref *ref, wk_status *st);
+
+/* ---- collision settings, user data, object and entity properties -------
+ *
+ * Stored as components, so that clones, comparisons, serialized state and
+ * batches see them like any other: CollisionSettings on the root entity,
+ * UserData and Static (the simulation component) on an object's base entity,
+ * Physics and Geometry (with Uri) on the entities that have them. Each call
+ * checks everything first and changes nothing when it fails. Collision
+ * checking itself is not done here: these are the settings a checker reads. */
+
+/* -- collision settings (GetCollisionSettings, UpdateCollisionSettings,
+ *    ToggleCollisions) -- */
+
+typedef enum wk_collision_action {
+    WK_COLLISION_ACTION_UNSPECIFIED = 0, /* refused: a rule must say what it does */
+    WK_COLLISION_EXCLUDE = 1,            /* is_excluded: the pairs are not checked */
+    WK_COLLISION_MARGIN = 2,             /* margin: the pairs keep hard_margin apart */
+} wk_collision_action;
+
+/* One side's member of a rule (ObjectOrEntityReference, resolved): the whole
+ * object whose base entity is entity (whole_object: an ObjectReference; it
+ * covers the object's entities, not those of its child objects, including
+ * entities it gains later), or that one entity of an object (an
+ * EntityReference, or one entity an ObjectReferenceWithEntityFilter
+ * selects). */
+typedef struct wk_collision_ref {
+    wk_entity entity;
+    bool whole_object;
+} wk_collision_ref;
+
+/* A rule applies to every pair of an entity covered by left and one covered
+ * by right, either way round; an empty right means "anything else". */
+typedef struct wk_collision_rule {
+    const wk_collision_ref *left; /* at least one */
+    size_t left_count;
+    const wk_collision_ref *right;
+    size_t right_count;
+    wk_collision_action action;
+    double hard_margin; /* WK_COLLISION_MARGIN: in m, >= 0; ignored (stored as 0) otherwise */
+} wk_collision_rule;
+
+typedef struct wk_collision_settings {
+    bool disable_collision_checking;
+    bool has_minimum_margin; /* minimum_margin is set (>= 0); else stored as 0 */
+    double minimum_margin;
+    bool has_collision_check_spacing; /* collision_check_spacing is set (> 0); else stored as 0 */
+    double collision_check_spacing;
+    const wk_collision_rule *rules;
+    size_t rule_count;
+} wk_collision_settings;
+
+/* The world's collision settings, borrowed until the next structural change
+ * of the scene's ECM (any update below, deleting an object, a batch rolled
+ * back); all zero (checking on, no margin, no rules) when none were set.
+ * Copy them with wk_collision_settings_copy to keep them longer. */
+const wk_collision_settings *wk_scene_collision_settings(const wk_scene *s);
+/* Deep copy into dst (then owned: free with wk_collision_settings_fini);
+ * 0 or WK_NOMEM, leaving dst empty. */
+int wk_collision_settings_copy(wk_collision_settings *dst, const wk_collision_settings *src);
+void wk_collision_settings_fini(wk_collision_settings *settings);
+
+/* Replaces the settings with a copy of settings (no merge). Fails, changing
+ * nothing, with WK_PRECONDITION when the scene is not an object world;
+ * WK_INVALID for a negative or non-finite margin, a spacing that is not
+ * positive, a rule without action or without left side, a whole_object ref
+ * that is not an object's base, a ref to a frame; WK_NOT_FOUND for a ref to
+ * an entity that does not exist or belongs to no object. Messages name the
+ * rule by index ("collision rule 2: ..."). Settings equal to the default
+ * (all zero) remove the component. */
+int wk_scene_set_collision_settings(wk_scene *s, const wk_collision_settings *settings, wk_status *st);
+
+/* Whether an EXCLUDE rule covers the pair {x, y}: what a collision checker
+ * asks before checking the two (disable_collision_checking aside). */
+bool wk_scene_collisions_excluded(const wk_scene *s, wk_entity x, wk_entity y);
+
+typedef enum wk_toggle_mode {
+    WK_TOGGLE_UNSPECIFIED = 0, /* refused with WK_INVALID */
+    WK_TOGGLE_ENABLE = 1,
+    WK_TOGGLE_DISABLE = 2,
+} wk_toggle_mode;
+
+/* ToggleCollisions between the entities a (those object_a's filter selects)
+ * and the entities b. A pair is excluded when an EXCLUDE rule covers it.
+ * DISABLE: when every pair of an entity of a and a different one of b is
+ * excluded already, nothing changes; else one rule {left a, right b,
+ * EXCLUDE} is appended. ENABLE: every EXCLUDE rule covering such a pair is
+ * replaced, in place, by the rules that cover exactly its other pairs
+ * (whole-object refs stay whole where the object holds none of a and b,
+ * else become the refs of its remaining entities); nothing changes when no
+ * pair was excluded. A rule excluding a pair through an empty right side
+ * ("anything else") cannot be narrowed to "anything but b": ENABLE then
+ * fails with WK_PRECONDITION naming the rule, changing nothing. Margin
+ * rules are left alone. Fails with WK_INVALID for an unspecified mode, an
+ * empty a or b, or a frame; WK_NOT_FOUND for a missing entity. */
+int wk_scene_toggle_collisions(wk_scene *s, const wk_entity *a, size_t a_count, const wk_entity *b, size_t b_count,
+                               wk_toggle_mode mode, wk_status *st);
+
+/* -- user data (UpdateObjectProperties.user_data) -- */
+
+/* One entry of an object's user data: a key and a google.protobuf.Any. */
+typedef struct wk_user_datum {
+    const char *key;
+    const char *type_url; /* NULL is read as "" */
+    const uint8_t *value; /* the Any's value bytes */
+    size_t value_len;
+} wk_user_datum;
+
+/* An object's user data: entries sorted by key (strcmp order), keys unique.
+ * Sorting, not insertion order, makes two equal maps equal component
+ * values and the same bytes whatever order they were built in. */
+typedef struct wk_user_data {
+    const wk_user_datum *items;
+    size_t count;
+} wk_user_data;
+
+/* UpdateUserDataPolicy, with the same numbers. */
+typedef enum wk_user_data_policy {
+    WK_USER_DATA_UNSPECIFIED = 0,       /* as INSERT */
+    WK_USER_DATA_INSERT = 1,            /* WK_EXISTS, nothing changed, if any key exists */
+    WK_USER_DATA_INSERT_OR_UPDATE = 2,  /* inserts or overwrites */
+    WK_USER_DATA_REMOVE = 3,            /* removes the keys given (values ignored); missing keys are no error */
+    WK_USER_DATA_CLEAR_AND_REPLACE = 4, /* the entries given, and nothing else */
+    WK_USER_DATA_CLEAR_ALL = 5,         /* nothing (entries given are ignored) */
+} wk_user_data_policy;
+
+/* The object's user data, borrowed until the next structural change of the
+ * ECM; an empty map when it has none (or object is no object's base). */
+wk_user_data wk_scene_user_data(const wk_scene *s, wk_entity object);
+/* The entry of that key, borrowed likewise, or NULL. */
+const wk_user_datum *wk_scene_user_datum(const wk_scene *s, wk_entity object, const char *key);
+/* Updates the object's user data with n entries under policy. Fails,
+ * changing nothing, with WK_NOT_FOUND when object is no object's base,
+ * WK_INVALID for an unknown policy, a NULL key or a key given twice,
+ * WK_EXISTS (INSERT) naming the first key that exists. An empty result
+ * removes the component. */
+int wk_scene_update_user_data(wk_scene *s, wk_entity object, const wk_user_datum *entries, size_t n,
+                              wk_user_data_policy policy, wk_status *st);
+
+/* -- the simulation component (UpdateObjectProperties.simulation_component) --
+ *
+ * is_static is the Static tag that SDFormat's <static> puts on a model's
+ * entity, so an object loaded static reports is_static, and SetEntityState
+ * and the simulation see what UpdateObjectProperties sets. An object has a
+ * simulation component exactly when it is static: a component saying "not
+ * static" carries nothing to consider in simulation, which ObjectComponent
+ * reports as unset. */
+
+typedef struct wk_simulation_component {
+    bool is_static;
+} wk_simulation_component;
+
+/* Whether the object has a simulation component, written to *out (when not
+ * NULL; all false when it has none). */
+bool wk_scene_simulation(const wk_scene *s, wk_entity object, wk_simulation_component *out);
+/* Sets (creates or overrides) the object's simulation component. WK_NOT_FOUND
+ * for no object's base; WK_INVALID for the root object, whose static flag
+ * would freeze the whole world. */
+int wk_scene_set_simulation(wk_scene *s, wk_entity object, const wk_simulation_component *sim, wk_status *st);
+
+/* -- entity properties (UpdateEntityProperties: physics and geometry) -- */
+
+typedef struct wk_friction {
+    double mu, mu2;     /* unitless */
+    double slip1, slip2; /* m/s/N */
+    wk_vec3 fdir1;      /* first friction pyramid direction, in the collision's frame */
+} wk_friction;
+
+typedef struct wk_torsional {
+    double coefficient;
+    bool use_patch_radius;
+    double patch_radius;   /* used when use_patch_radius */
+    double surface_radius; /* used otherwise */
+    double ode_slip;
+} wk_torsional;
+
+/* A link's PhysicsComponent. The readers of world files fill mass,
+ * this_T_com and inertia from <inertial> (and URDF's and MJCF's
+ * equivalents); they do not read <surface>, whose parameters stay zero
+ * until UpdateEntityProperties sets them. A link without <inertial> has no
+ * Physics. */
+typedef struct wk_physics {
+    double mass_kg;
+    wk_pose this_T_com;    /* the centre of mass in the entity's frame */
+    double inertia[3][3];  /* about the centre of mass, in this_T_com's axes; symmetric */
+    wk_friction friction;
+    wk_torsional torsional;
+    double contact_kp, contact_kd;
+} wk_physics;
+
+/* The entity's physics, borrowed until the next structural change of the
+ * ECM, or NULL when it has none. */
+const wk_physics *wk_scene_physics(const wk_scene *s, wk_entity e);
+/* Replaces the physics of e, an entity of an object. Fails, changing
+ * nothing, with WK_PRECONDITION naming the entity and its object when e has
+ * no physics yet ("It is an error to set this if the associated entity does
+ * not already have a physics component"); WK_NOT_FOUND for a missing entity
+ * or one of no object; WK_INVALID for a frame, a non-finite value, a
+ * negative mass, a pose that is not a unit rotation or an inertia that is
+ * not symmetric. */
+int wk_scene_update_physics(wk_scene *s, wk_entity e, const wk_physics *physics, wk_status *st);
+/* Replaces the geometry of e (with uri: its Uri, removed when NULL). Fails
+ * like wk_scene_update_physics when e has no geometry yet, and with
+ * WK_INVALID for an unknown type, a non-finite or negative size, or a mesh
+ * or heightmap without uri. */
+int wk_scene_update_geometry(wk_scene *s, wk_entity e, const wk_scene_geometry *geometry, const char *uri,
+                             wk_status *st);
 
 #ifdef __cplusplus
 }

@@ -70,6 +70,7 @@ typedef struct extras {
     size_t n;
     wk_scene_joint joint;
     wk_scene_geometry geometry;
+    wk_physics physics;
     const char *uri;
 } extras;
 
@@ -89,8 +90,15 @@ static void collect_extras(const builder *b, const wk_node *n, extras *x)
             add_extra(x, t->is_static, NULL);
         break;
     case WK_NODE_LINK:
-        if (n->link.inertial.present)
-            add_extra(x, t->inertial, &n->link.inertial);
+        if (n->link.inertial.present) {
+            const wk_inertial *in = &n->link.inertial;
+            x->physics = (wk_physics){.mass_kg = in->mass,
+                                      .this_T_com = in->pose,
+                                      .inertia = {{in->ixx, in->ixy, in->ixz},
+                                                  {in->ixy, in->iyy, in->iyz},
+                                                  {in->ixz, in->iyz, in->izz}}};
+            add_extra(x, t->physics, &x->physics);
+        }
         break;
     case WK_NODE_JOINT: {
         const wk_joint_axis *a = &n->joint.axis[0];

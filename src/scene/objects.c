@@ -100,6 +100,8 @@ int wk_scene_delete_object(wk_scene *s, wk_entity object, bool force, wk_status 
     for (size_t i = 0; i < objects.count; i++)
         if ((rc = wk_scene_object_children(s, objects.items[i], &objects)))
             goto fail_nomem;
+    if ((rc = wk__collision_forget(s, object, st)))
+        goto done;
     for (size_t i = 0; i < objects.count; i++)
         wk__names_remove(s, objects.items[i]);
     wk__pose_invalidate(s, object);

@@ -111,11 +111,14 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
         {&t->joint_links, {.name = "JointLinks", .size = sizeof(wk_scene_joint_links)}},
         {&t->geometry, {.name = "Geometry", .size = sizeof(wk_scene_geometry)}},
         {&t->uri, {.name = "Uri", .size = sizeof(char *), .hooks = string_hooks}},
-        {&t->inertial, {.name = "Inertial", .size = sizeof(wk_inertial)}},
+        {&t->physics, {.name = "Physics", .size = sizeof(wk_physics), .hooks = wk__physics_hooks}},
         {&t->ns, {.name = "Namespace", .size = sizeof(char *), .hooks = string_hooks}},
         {&t->spawned, {.name = "Spawned"}},
         {&t->object, {.name = "Object", .size = sizeof(wk_object_info), .hooks = object_hooks}},
         {&t->frame, {.name = "Frame", .size = sizeof(wk_frame_info)}},
+        {&t->collision,
+         {.name = "CollisionSettings", .size = sizeof(wk_collision_settings), .hooks = wk__collision_hooks}},
+        {&t->user_data, {.name = "UserData", .size = sizeof(wk_user_data), .hooks = wk__user_data_hooks}},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = wk_ecm_register(ecm, &table[i].desc, table[i].id);

@@ -85,4 +85,16 @@ int wk__prepare_node(const wk_scene *s, const char *what, const char *name, bool
 /* A desc's pose, with an all-zero rotation read as "none given". */
 wk_pose wk__desc_pose(wk_pose p);
 
+/* Hooks of the components that own memory or hold padding (collision.c,
+ * user_data.c, properties.c). */
+extern const wk_type_hooks wk__collision_hooks;
+extern const wk_type_hooks wk__user_data_hooks;
+extern const wk_type_hooks wk__physics_hooks;
+
+/* Drops the collision rules' refs to top, to entities below it and to
+ * entities that no longer exist; a rule left with an empty side goes (an
+ * emptied right side would otherwise widen the rule to "anything else").
+ * Called before an object is deleted, so that a failure changes nothing. */
+int wk__collision_forget(wk_scene *s, wk_entity top, wk_status *st);
+
 #endif
