@@ -258,6 +258,8 @@ static void do_step_tracking(world *w)
     CHECK_INT(wk_ecm_set_changed(w->f.ecm, w->loose[0], w->f.vel, WK_NO_CHANGE), ==, WK_OK);
     CHECK_INT(wk_ecm_set_create_offset(w->f.ecm, 1000), ==, WK_OK);
     CHECK(wk_ecm_create(w->f.ecm) == 1000);
+    wk_ecm_request_remove_all(w->f.ecm);
+    CHECK(wk_ecm_is_marked_for_removal(w->f.ecm, w->link[2]));
 }
 
 static void do_create_then_destroy(world *w)
@@ -645,6 +647,32 @@ static void failed_records_have_no_effect(void)
     }
 }
 
+/* A type registered inside a transaction stays registered (the full state's
+ * header lists it), but nothing has it after the rollback. */
+static void registration_stays(void)
+{
+    world w = world_new();
+    wk_ecm *ecm = w.f.ecm;
+    REQUIRE(ecm);
+    wk_ecm *before = wk_ecm_clone(ecm);
+    REQUIRE(before);
+    CHECK_INT(wk_ecm_txn_begin(ecm), ==, WK_OK);
+    wk_type extra;
+    REQUIRE_INT(wk_ecm_register(ecm, &(wk_type_desc){.name = "Extra", .size = sizeof(int)}, &extra), ==, WK_OK);
+    wk_entity e = wk_ecm_create_with(ecm, &extra, (const void *[]){&(int){4}}, 1);
+    CHECK_INT(wk_ecm_set(ecm, w.robot, extra, &(int){5}), ==, 1);
+    CHECK(wk_ecm_type_in_use(ecm, extra));
+    CHECK_INT(wk_ecm_txn_rollback(ecm), ==, WK_OK);
+    CHECK_U64(wk_ecm_type_by_name(ecm, "Extra"), ==, extra);
+    CHECK(!wk_ecm_type_in_use(ecm, extra));
+    CHECK(!wk_ecm_exists(ecm, e));
+    CHECK(!wk_ecm_has(ecm, w.robot, extra));
+    CHECK(wk_ecm_equal(ecm, before, NULL) && wk_ecm_equal(before, ecm, NULL));
+    CHECK(same_tracking(&w.f, ecm, before));
+    wk_ecm_free(before);
+    wk_ecm_free(ecm);
+}
+
 /* The version moves with every change, and forward on rollback. */
 static void version_counts_changes(void)
 {
@@ -691,6 +719,7 @@ static const wk_test_case cases[] = {
     {"random_runs_roll_back", random_runs_roll_back},
     {"random_runs_commit_like_plain_calls", random_runs_commit_like_plain_calls},
     {"failed_records_have_no_effect", failed_records_have_no_effect},
+    {"registration_stays", registration_stays},
     {"version_counts_changes", version_counts_changes},
 };
 
