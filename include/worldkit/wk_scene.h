@@ -99,6 +99,8 @@ typedef struct wk_scene_types {
     wk_type frame;       /* wk_frame_info, on a frame's entity */
     wk_type collision;   /* wk_collision_settings, owned, on the root entity */
     wk_type user_data;   /* wk_user_data, owned, on an object's base entity */
+    wk_type kinematics;       /* wk_kinematics, on a joint of a kinematic object */
+    wk_type kinematic_object; /* wk_kinematic_object, owned, on a kinematic object's base entity */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {
@@ -562,6 +564,181 @@ int wk_scene_update_physics(wk_scene *s, wk_entity e, const wk_physics *physics,
  * or heightmap without uri. */
 int wk_scene_update_geometry(wk_scene *s, wk_entity e, const wk_scene_geometry *geometry, const char *uri,
                              wk_status *st);
+
+/* ---- kinematic objects -----------------------------------------------------
+ *
+ * A KINEMATIC_OBJECT holds joints: entities carrying Kinematics
+ * (wk_kinematics), each a degree of freedom (revolute: a rotation about its
+ * axis; prismatic: a translation along it) or fixed. A joint's ParentPose is
+ * always parent_t_inboard composed with its motion at its position, kept so
+ * by the calls below, so what hangs below a joint entity (the link it moves,
+ * frames, attached objects) follows it. The object's base entity carries
+ * KinematicObject (wk_kinematic_object): the order of its degrees of freedom
+ * (fixed joints are not in it), their system and application limits, named
+ * joint configurations, IK solvers and ISO flange frames. Positions live in
+ * the joints' Kinematics only.
+ *
+ * Positions and position limits are in radians (revolute) or meters
+ * (prismatic); the calls that set positions read revolute ones in degrees
+ * when asked, as UpdateObjectJoint(s)Request sends them. Velocity,
+ * acceleration and jerk limits are symmetric, and +inf (like min -inf and
+ * max +inf) means unlimited. Application limits are never more liberal than
+ * system limits: a change that would make them so is refused, not clamped.
+ *
+ * A model loaded from a world file that holds a movable joint becomes a
+ * kinematic object (wk_scene_objects_init). Each of its joints that joins
+ * two of its links (or the world and one) moves below its parent link (the
+ * base entity for the world) and its child link below the joint, both
+ * re-expressed so that every world pose at position 0 stays the file's.
+ * Revolute and continuous joints turn, prismatic ones slide; the others
+ * (fixed, ball, universal, screw, planar, floating, gearbox, revolute2) are
+ * held rigid as fixed joints. System and application limits come from the
+ * file's lower, upper and velocity (unlimited where it gives none); mimic
+ * couplings are not kept. A joint that does not fit (a link of a nested
+ * model, a loop) keeps the file's layout and is not a joint of the object.
+ *
+ * Failures: WK_NOT_FOUND for an object or joint that does not exist,
+ * WK_PRECONDITION when the object is not a kinematic object, WK_INVALID for
+ * a malformed request (wrong count, repeated name, NaN), WK_RANGE
+ * for a position outside its application limits or limits that break the
+ * rules above; messages name the object, the joint and the limit. Every call
+ * that changes something changes all of it or nothing. */
+
+typedef enum wk_joint_motion {
+    WK_JOINT_MOTION_UNDEFINED = 0, /* moves like fixed */
+    WK_JOINT_MOTION_REVOLUTE = 1,
+    WK_JOINT_MOTION_PRISMATIC = 2,
+    WK_JOINT_MOTION_FIXED = 3,
+} wk_joint_motion;
+
+/* Kinematics: the component of a joint entity (KinematicsComponent). */
+typedef struct wk_kinematics {
+    wk_pose parent_t_inboard; /* the joint's frame at position 0, in its parent entity's frame */
+    wk_vec3 axis;             /* unit, in the inboard frame */
+    double position;          /* raw_value: radians or meters */
+    uint32_t motion;          /* wk_joint_motion */
+    uint32_t reserved;        /* zero */
+} wk_kinematics;
+
+/* One joint's limits (one index of a JointLimits message). */
+typedef struct wk_joint_limit {
+    double min_position, max_position;
+    double max_velocity, max_acceleration, max_jerk;
+    double max_effort; /* always 0: not supported, as in ObjectWorldService */
+} wk_joint_limit;
+
+typedef struct wk_joint_configuration {
+    char *name;        /* owned by the component, unique within the object */
+    double *positions; /* owned: one per degree of freedom, radians or meters */
+} wk_joint_configuration;
+
+typedef struct wk_ik_solver {
+    char *key;           /* kinematic_solver_key; owned by the component */
+    wk_entity base, tip; /* entities of the object */
+} wk_ik_solver;
+
+/* KinematicObject: the component of a kinematic object's base entity. */
+typedef struct wk_kinematic_object {
+    uint32_t joint_count, configuration_count, ik_solver_count, flange_count;
+    wk_entity *joints;                  /* the degrees of freedom, in order */
+    wk_joint_limit *system_limits;      /* joint_count each */
+    wk_joint_limit *application_limits;
+    wk_joint_configuration *configurations;
+    wk_ik_solver *ik_solvers;
+    wk_entity *flange_frames; /* iso_flange_frames: frames of the object */
+} wk_kinematic_object;
+
+/* Borrowed until the entity changes; NULL when joint is not a joint. */
+const wk_kinematics *wk_scene_kinematics(const wk_scene *s, wk_entity joint);
+/* Borrowed until the object changes; NULL when object is not a kinematic
+ * object. */
+const wk_kinematic_object *wk_scene_kinematic_object(const wk_scene *s, wk_entity object);
+/* The number of degrees of freedom (0 for any other entity). */
+size_t wk_scene_joint_count(const wk_scene *s, wk_entity object);
+/* Appends the object's joint entities to out, in order. */
+int wk_scene_joints(const wk_scene *s, wk_entity object, wk_entity_list *out, wk_status *st);
+/* Writes the joint positions, in order, to out (room for n; WK_INVALID when
+ * n is less than the joint count). */
+int wk_scene_joint_positions(const wk_scene *s, wk_entity object, double *out, size_t n, wk_status *st);
+
+/* New values for some limits of some joints (JointLimitsUpdate): each array
+ * not NULL holds one value per joint updated and replaces those limits. */
+typedef struct wk_joint_limits_update {
+    const double *min_position, *max_position;
+    const double *max_velocity, *max_acceleration, *max_jerk;
+    const double *max_effort; /* only zeros are accepted */
+} wk_joint_limits_update;
+
+/* An update of joints (UpdateObjectJoints(Request)): the joints named in
+ * names, or, when names is NULL, all of them in order (count must then be
+ * the joint count). Limits are applied first; then every joint whose
+ * position or application limits changed must lie within its application
+ * limits. */
+typedef struct wk_joints_update {
+    const char *const *names;
+    size_t count;
+    const double *positions; /* NULL: unchanged */
+    bool degrees;            /* revolute positions are in degrees */
+    const wk_joint_limits_update *system, *application; /* NULL: unchanged */
+} wk_joints_update;
+
+int wk_scene_update_joints(wk_scene *s, wk_entity object, const wk_joints_update *update, wk_status *st);
+/* Shorthands of wk_scene_update_joints. */
+int wk_scene_set_joint_positions(wk_scene *s, wk_entity object, const char *const *names, const double *positions,
+                                 size_t n, bool degrees_for_revolute, wk_status *st);
+int wk_scene_set_joint_limits(wk_scene *s, wk_entity object, const char *const *names, size_t n,
+                              const wk_joint_limits_update *system, const wk_joint_limits_update *application,
+                              wk_status *st);
+
+/* A named joint configuration to set: one position per degree of freedom. */
+typedef struct wk_joint_configuration_desc {
+    const char *name;
+    const double *positions;
+    size_t count;
+} wk_joint_configuration_desc;
+
+/* Removes the configurations named in remove (WK_NOT_FOUND if one is
+ * missing), then sets those of set, replacing any of the same name
+ * (UpdateKinematicObjectPropertiesRequest). */
+int wk_scene_update_joint_configurations(wk_scene *s, wk_entity object, const char *const *remove,
+                                         size_t remove_count, const wk_joint_configuration_desc *set,
+                                         size_t set_count, wk_status *st);
+/* Replaces the object's IK solvers (kept as data: worldkit solves nothing);
+ * keys are copied, base and tip must be entities of the object. */
+int wk_scene_set_ik_solvers(wk_scene *s, wk_entity object, const wk_ik_solver *solvers, size_t n, wk_status *st);
+/* Replaces the object's ISO flange frames: frames of the object. */
+int wk_scene_set_flange_frames(wk_scene *s, wk_entity object, const wk_entity *frames, size_t n, wk_status *st);
+
+/* One joint of a kinematic object to create, with the link it moves: the
+ * joint entity hangs below its parent link, the link below the joint. */
+typedef struct wk_joint_desc {
+    const char *name;         /* the joint entity's name */
+    const char *link;         /* the name of the link entity it moves */
+    int parent;               /* index of the joint whose link it hangs from; -1: the base entity */
+    wk_joint_motion motion;   /* revolute, prismatic or fixed */
+    wk_vec3 axis;             /* zero: +z */
+    wk_pose parent_t_inboard; /* in the parent link's (or base's) frame; zero: identity */
+    wk_pose inboard_t_link;   /* the link in the joint's frame; zero: identity */
+    wk_joint_limit limits;    /* system and application limits; a zero field: unlimited */
+} wk_joint_desc;
+
+typedef struct wk_kinematic_object_desc {
+    const char *name;
+    wk_entity parent; /* as in wk_object_desc */
+    wk_pose pose;
+    bool name_is_global_alias;
+    const char *entity_name; /* the base entity; NULL: the object's name */
+    const wk_joint_desc *joints; /* parents before children */
+    size_t joint_count;
+} wk_kinematic_object_desc;
+
+/* Creates a KINEMATIC_OBJECT with its joints at position 0 (or at the
+ * limit nearest to 0 when the limits leave it out). Fails like
+ * wk_scene_create_object, and with WK_INVALID for a bad joint (name taken
+ * in the object, parent index, motion, axis, pose or limits), changing
+ * nothing. */
+int wk_scene_create_kinematic_object(wk_scene *s, const wk_kinematic_object_desc *desc, wk_entity *out,
+                                     wk_status *st);
 
 #ifdef __cplusplus
 }

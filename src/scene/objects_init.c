@@ -3,6 +3,7 @@
  * below the scene's calls. */
 #include <string.h>
 
+#include "scene/kinematics_internal.h"
 #include "scene/scene_internal.h"
 
 static bool movable(wk_joint_type type)
@@ -49,8 +50,10 @@ static int classify(wk_scene *s)
     int rc = wk_scene_objects(s, &objects);
     for (size_t i = 1; rc == WK_OK && i < objects.count; i++) {
         wk_object_info *info = wk_ecm_get(s->ecm, objects.items[i], s->types.object);
-        if (wk__walk_object(s, objects.items[i], has_movable_joint, NULL))
+        if (wk__walk_object(s, objects.items[i], has_movable_joint, NULL)) {
             info->type = WK_OBJECT_KINEMATIC;
+            rc = wk__kinematics_from_joints(s, objects.items[i]);
+        }
     }
     wk_entity_list_free(&objects);
     return rc;

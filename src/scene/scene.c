@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scene/kinematics_internal.h"
 #include "scene/scene_internal.h"
 
 const char *wk_node_kind_name(wk_node_kind kind)
@@ -119,6 +120,9 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
         {&t->collision,
          {.name = "CollisionSettings", .size = sizeof(wk_collision_settings), .hooks = wk__collision_hooks}},
         {&t->user_data, {.name = "UserData", .size = sizeof(wk_user_data), .hooks = wk__user_data_hooks}},
+        {&t->kinematics, {.name = "Kinematics", .size = sizeof(wk_kinematics), .hooks = wk__kinematics_hooks}},
+        {&t->kinematic_object,
+         {.name = "KinematicObject", .size = sizeof(wk_kinematic_object), .hooks = wk__kinematic_object_hooks}},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = wk_ecm_register(ecm, &table[i].desc, table[i].id);
