@@ -23,6 +23,8 @@ typedef struct differ {
     wk_type *type_in_b; /* base type id -> the changed world's id of that name */
     wk_type type_count; /* ids below this are mapped */
     wk_buf what;        /* the description being written */
+    /* Scratch of compare_object, kept from one object to the next. */
+    wk_entity_list ea, eb, fa, fb, removed, added;
 } differ;
 
 static const char *key_name(const wk_scene *s, wk_entity e, kind k)
@@ -52,6 +54,17 @@ typedef int (*pair_fn)(differ *d, wk_entity ea, wk_entity eb);
 static int match(differ *d, kind k, const wk_entity_list *la, const wk_entity_list *lb, pair_fn on_pair,
                  wk_entity_list *only_a, wk_entity_list *only_b)
 {
+    /* Worlds branched by a clone mostly list the same things in the same
+     * order: pair those directly, without building an index. */
+    size_t same = 0;
+    while (same < la->count && same < lb->count && same_key(d, la->items[same], lb->items[same], k))
+        same++;
+    if (same == la->count && same == lb->count) {
+        int rc = WK_OK;
+        for (size_t i = 0; rc == WK_OK && i < same; i++)
+            rc = on_pair(d, la->items[i], lb->items[i]);
+        return rc;
+    }
     wk__index index = {0};
     bool *taken = calloc(lb->count + 1, sizeof *taken);
     int rc = taken ? WK_OK : WK_NOMEM;
@@ -209,24 +222,18 @@ static int compare_object(differ *d, wk_entity oa, wk_entity ob)
         note(d, "name %s a global alias", ib->name_is_global_alias ? "became" : "is no longer");
     if (oa != d->a->root)
         compare_parent(d, oa, ob);
-    wk_entity_list ea = {0}, eb = {0}, fa = {0}, fb = {0}, removed = {0}, added = {0};
-    int rc = parts(d->a, oa, &ea, &fa);
+    d->ea.count = d->eb.count = d->fa.count = d->fb.count = d->removed.count = d->added.count = 0;
+    int rc = parts(d->a, oa, &d->ea, &d->fa);
     if (rc == WK_OK)
-        rc = parts(d->b, ob, &eb, &fb);
+        rc = parts(d->b, ob, &d->eb, &d->fb);
     if (rc == WK_OK)
-        rc = match(d, ENTITIES, &ea, &eb, compare_entity, &removed, &added);
-    note_count(&removed, d, "removed");
-    note_count(&added, d, "added");
+        rc = match(d, ENTITIES, &d->ea, &d->eb, compare_entity, &d->removed, &d->added);
+    note_count(&d->removed, d, "removed");
+    note_count(&d->added, d, "added");
     if (rc == WK_OK)
         rc = record(d, &d->out->modified_objects, &d->out->modified_object_count, oa, ob);
     if (rc == WK_OK)
-        rc = match(d, FRAMES, &fa, &fb, compare_frame, &d->out->removed_frames, &d->out->added_frames);
-    wk_entity_list_free(&ea);
-    wk_entity_list_free(&eb);
-    wk_entity_list_free(&fa);
-    wk_entity_list_free(&fb);
-    wk_entity_list_free(&removed);
-    wk_entity_list_free(&added);
+        rc = match(d, FRAMES, &d->fa, &d->fb, compare_frame, &d->out->removed_frames, &d->out->added_frames);
     return rc;
 }
 
@@ -317,6 +324,9 @@ int wk_scene_compare(const wk_scene *base, const wk_scene *changed, wk_compare_m
         rc = frames_of(changed, &out->added_objects, &out->added_frames);
     free(d.type_in_b);
     wk_buf_free(&d.what);
+    wk_entity_list *scratch[] = {&d.ea, &d.eb, &d.fa, &d.fb, &d.removed, &d.added};
+    for (size_t i = 0; i < sizeof scratch / sizeof *scratch; i++)
+        wk_entity_list_free(scratch[i]);
     if (rc) {
         wk_world_diff_free(out);
         return wk_fail(st, rc, "out of memory comparing worlds");

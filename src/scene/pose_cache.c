@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "scene/scene_internal.h"
 
 static unsigned segment_of(uint32_t index)
@@ -31,7 +32,7 @@ static wk__pose_slot *slot_ensure(wk__pose_cache *c, wk_entity e)
     if (slot || !(uint32_t)e)
         return slot;
     unsigned k = segment_of((uint32_t)e);
-    wk__pose_slot *seg = calloc((size_t)1 << k, sizeof *seg);
+    wk__pose_slot *seg = wk__mem_zalloc(((size_t)1 << k) * sizeof *seg);
     if (!seg)
         return NULL;
     atomic_store_explicit(&c->segments[k], seg, memory_order_release);
@@ -47,7 +48,7 @@ int wk__pose_cache_init(wk__pose_cache *c)
 void wk__pose_cache_free(wk__pose_cache *c)
 {
     for (unsigned k = 0; k < WK__POSE_SEGMENTS; k++)
-        free(atomic_load(&c->segments[k]));
+        wk__mem_free(atomic_load(&c->segments[k]), ((size_t)1 << k) * sizeof(wk__pose_slot));
     free(c->chain);
     pthread_mutex_destroy(&c->fill);
 }
