@@ -1,6 +1,7 @@
 # The README's commands. Each installs dependencies first, then drives CMake.
 #   make run    build (Release) and run the main job: load the bundled example world
-#   make check  build with ASan+UBSan and -Werror, run every test under CTest
+#   make check  build with ASan+UBSan and -Werror, run every test under CTest,
+#               then the multi-threaded store test again under ThreadSanitizer
 #   make bench  build (Release) and run every benchmark in bench/
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -16,13 +17,18 @@ $(BUILD)/release/build.ninja: | deps
 $(BUILD)/check/build.ninja: | deps
 	cmake -S . -B $(BUILD)/check -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWK_SANITIZE=ON -DWK_WERROR=ON
 
+$(BUILD)/tsan/build.ninja: | deps
+	cmake -S . -B $(BUILD)/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWK_TSAN=ON -DWK_WERROR=ON
+
 run: deps $(BUILD)/release/build.ninja
 	cmake --build $(BUILD)/release -j $(JOBS)
 	$(BUILD)/release/worldkit load examples/levels.sdf
 
-check: deps $(BUILD)/check/build.ninja
+check: deps $(BUILD)/check/build.ninja $(BUILD)/tsan/build.ninja
 	cmake --build $(BUILD)/check -j $(JOBS)
 	cd $(BUILD)/check && ctest --output-on-failure -j $(JOBS)
+	cmake --build $(BUILD)/tsan -j $(JOBS) --target store_test_concurrency
+	setarch "$$(uname -m)" -R $(BUILD)/tsan/tests/store_test_concurrency
 
 bench: deps $(BUILD)/release/build.ninja
 	cmake --build $(BUILD)/release -j $(JOBS)

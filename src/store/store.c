@@ -187,11 +187,12 @@ int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, w
     pthread_rwlock_unlock(&store->lock);
     if (!w)
         return wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
-    if (write)
+    if (write) {
         pthread_rwlock_wrlock(&w->lock);
-    else
+        w->writing = true; /* only ever written under the write lock */
+    } else {
         pthread_rwlock_rdlock(&w->lock);
-    w->writing = write;
+    }
     *out = w;
     return WK_OK;
 }
@@ -206,7 +207,8 @@ void wk_store_close(wk_world *w, bool changed, bool structural)
             pthread_mutex_unlock(&w->meta_lock);
         }
     }
-    w->writing = false;
+    if (w->writing)
+        w->writing = false;
     pthread_rwlock_unlock(&w->lock);
     wk__world_unref(w);
 }

@@ -116,8 +116,10 @@ static int open_two(wk_store *store, const char *id_a, bool write_a, const char 
     bool write_first = first == *a ? write_a : write_b, write_second = first == *a ? write_b : write_a;
     (write_first ? pthread_rwlock_wrlock : pthread_rwlock_rdlock)(&first->lock);
     (write_second ? pthread_rwlock_wrlock : pthread_rwlock_rdlock)(&second->lock);
-    (*a)->writing = write_a;
-    (*b)->writing = write_b;
+    if (write_a) /* written only by the holder of the write lock */
+        (*a)->writing = true;
+    if (write_b)
+        (*b)->writing = true;
     return WK_OK;
 }
 
