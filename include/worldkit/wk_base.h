@@ -17,28 +17,28 @@
 extern "C" {
 #endif
 
-/* X(NAME, value, default message) */
-#define WK_CODE_TABLE(X)                                              \
-    X(OK, 0, "success")                                               \
-    X(NOMEM, -1, "out of memory")                                     \
-    X(INVALID, -2, "invalid argument")                                \
-    X(NOT_FOUND, -3, "not found")                                     \
-    X(STALE, -4, "entity id is stale or was never created")           \
-    X(EXISTS, -5, "already exists")                                   \
-    X(MISMATCH, -6, "definition does not match the existing one")    \
-    X(PARSE, -7, "malformed input")                                   \
-    X(RANGE, -8, "value out of range")                                \
-    X(BUSY, -9, "not allowed while an iteration is open")            \
-    X(UNSUPPORTED, -10, "unsupported")                                \
-    X(NO_RESOURCE, -11, "neither a uri nor a resource string")       \
-    X(UNSUPPORTED_FORMAT, -12, "unsupported format")                  \
-    X(MISSING_ASSETS, -13, "missing assets")                          \
-    X(UNSUPPORTED_ASSETS, -14, "unsupported assets")                  \
-    X(UNSUPPORTED_ELEMENTS, -15, "unsupported elements")             \
-    X(PRECONDITION, -16, "the world is not in a state that allows this")
+/* X(NAME, value, gRPC status the code answers with, default message) */
+#define WK_CODE_TABLE(X)                                                                      \
+    X(OK, 0, OK, "success")                                                                   \
+    X(NOMEM, -1, RESOURCE_EXHAUSTED, "out of memory")                                         \
+    X(INVALID, -2, INVALID_ARGUMENT, "invalid argument")                                      \
+    X(NOT_FOUND, -3, NOT_FOUND, "not found")                                                  \
+    X(STALE, -4, NOT_FOUND, "entity id is stale or was never created")                        \
+    X(EXISTS, -5, ALREADY_EXISTS, "already exists")                                           \
+    X(MISMATCH, -6, FAILED_PRECONDITION, "definition does not match the existing one")        \
+    X(PARSE, -7, INVALID_ARGUMENT, "malformed input")                                         \
+    X(RANGE, -8, OUT_OF_RANGE, "value out of range")                                          \
+    X(BUSY, -9, FAILED_PRECONDITION, "not allowed while an iteration is open")                \
+    X(UNSUPPORTED, -10, UNIMPLEMENTED, "unsupported")                                         \
+    X(NO_RESOURCE, -11, INVALID_ARGUMENT, "neither a uri nor a resource string")              \
+    X(UNSUPPORTED_FORMAT, -12, INVALID_ARGUMENT, "unsupported format")                        \
+    X(MISSING_ASSETS, -13, NOT_FOUND, "missing assets")                                       \
+    X(UNSUPPORTED_ASSETS, -14, UNIMPLEMENTED, "unsupported assets")                           \
+    X(UNSUPPORTED_ELEMENTS, -15, UNIMPLEMENTED, "unsupported elements")                       \
+    X(PRECONDITION, -16, FAILED_PRECONDITION, "the world is not in a state that allows this")
 
 enum wk_code {
-#define WK__CODE_ENUM(name, value, msg) WK_##name = (value),
+#define WK__CODE_ENUM(name, value, grpc, msg) WK_##name = (value),
     WK_CODE_TABLE(WK__CODE_ENUM)
 #undef WK__CODE_ENUM
 };
@@ -47,6 +47,22 @@ enum wk_code {
 const char *wk_code_name(int code);
 /* The table's default message for a code. */
 const char *wk_strerror(int code);
+
+/* The gRPC status codes (grpc/status.h), by name, for servers and callers
+ * that answer in them. */
+enum wk_grpc_status {
+    WK_GRPC_OK = 0,
+    WK_GRPC_INVALID_ARGUMENT = 3,
+    WK_GRPC_NOT_FOUND = 5,
+    WK_GRPC_ALREADY_EXISTS = 6,
+    WK_GRPC_RESOURCE_EXHAUSTED = 8,
+    WK_GRPC_FAILED_PRECONDITION = 9,
+    WK_GRPC_OUT_OF_RANGE = 11,
+    WK_GRPC_UNIMPLEMENTED = 12,
+    WK_GRPC_INTERNAL = 13,
+};
+/* The gRPC status a code answers with; INTERNAL outside the table. */
+int wk_code_grpc(int code);
 
 #define WK_STATUS_MSG_MAX 256
 

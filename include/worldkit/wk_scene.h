@@ -265,7 +265,8 @@ int wk_scene_frame_children(const wk_scene *s, wk_entity frame, wk_entity_list *
 typedef struct wk_object_desc {
     const char *name;
     wk_entity parent;        /* an entity of the parent object or a frame; NULL: the root entity */
-    wk_pose pose;            /* parent object's base _T_ the new object; zero: identity */
+    wk_pose pose;            /* parent object's base _T_ the new object; zero: identity;
+                                ignored under an attachment frame, which the object snaps onto */
     bool name_is_global_alias;
     const char *entity_name; /* the object's single entity; NULL: the object's name */
     const wk_scene_geometry *geometry; /* optional */
@@ -296,7 +297,8 @@ int wk_scene_set_attachment_frame(wk_scene *s, wk_entity frame, bool is_attachme
 /* Renames an object (global_alias: its name_is_global_alias) or a frame. */
 int wk_scene_rename(wk_scene *s, wk_entity node, const char *name, bool global_alias, wk_status *st);
 /* Attaches an object or frame to parent (an entity of another object, or a
- * frame), keeping its world pose. Fails with WK_INVALID for a parent inside
+ * frame), keeping its world pose; an object attached to an attachment frame
+ * snaps onto it instead (identity pose relative to the frame). Fails with WK_INVALID for a parent inside
  * the node's own subtree, WK_EXISTS when the name is taken there. */
 int wk_scene_reparent(wk_scene *s, wk_entity node, wk_entity parent, wk_status *st);
 

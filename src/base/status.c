@@ -7,7 +7,7 @@
 const char *wk_code_name(int code)
 {
     switch (code) {
-#define WK__CODE_NAME(name, value, msg) \
+#define WK__CODE_NAME(name, value, grpc, msg) \
     case value:                         \
         return #name;
         WK_CODE_TABLE(WK__CODE_NAME)
@@ -19,13 +19,25 @@ const char *wk_code_name(int code)
 const char *wk_strerror(int code)
 {
     switch (code) {
-#define WK__CODE_MSG(name, value, msg) \
+#define WK__CODE_MSG(name, value, grpc, msg) \
     case value:                        \
         return msg;
         WK_CODE_TABLE(WK__CODE_MSG)
 #undef WK__CODE_MSG
     }
     return "unknown result code";
+}
+
+int wk_code_grpc(int code)
+{
+    switch (code) {
+#define WK__CODE_GRPC(name, value, grpc, msg) \
+    case value:                               \
+        return WK_GRPC_##grpc;
+        WK_CODE_TABLE(WK__CODE_GRPC)
+#undef WK__CODE_GRPC
+    }
+    return WK_GRPC_INTERNAL;
 }
 
 int wk_failv(wk_status *st, int code, const char *fmt, va_list ap)

@@ -76,7 +76,9 @@ int wk_scene_reparent(wk_scene *s, wk_entity node, wk_entity parent, wk_status *
         if (!object && (rc = carried_names_free(s, node, &(move_check){scope, st})))
             return rc;
     }
-    wk_pose parent_T_node = wk_scene_transform(s, parent, node);
+    /* An object attached to an attachment frame snaps onto it. */
+    wk_pose parent_T_node = object && wk__is_attachment_frame(s, parent) ? wk_pose_identity()
+                                                                         : wk_scene_transform(s, parent, node);
     if ((rc = wk_ecm_set_parent(s->ecm, node, parent)) < 0)
         return wk_fail(st, rc, "%s", wk_ecm_errmsg(s->ecm));
     return wk_scene_set_pose(s, node, parent_T_node, st);

@@ -36,6 +36,8 @@ int wk__prepare_node(const wk_scene *s, const char *what, const char *name, bool
     if ((rc = wk__name_free(s, wk_scene_object_of(s, *parent), name, global_alias, 0, st)))
         return rc;
     *parent_T_node = wk__pose_under(s, *parent, base_T_node);
+    if (strcmp(what, "object") == 0 && wk__is_attachment_frame(s, *parent))
+        *parent_T_node = wk_pose_identity(); /* snapped onto the frame */
     return WK_OK;
 }
 
@@ -112,4 +114,10 @@ fail_nomem:
 done:
     wk_entity_list_free(&objects);
     return rc;
+}
+
+bool wk__is_attachment_frame(const wk_scene *s, wk_entity e)
+{
+    const wk_frame_info *f = wk_ecm_get(s->ecm, e, s->types.frame);
+    return f && f->is_attachment_frame;
 }

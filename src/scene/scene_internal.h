@@ -82,6 +82,10 @@ int wk__check_parent(const wk_scene *s, wk_entity parent, wk_status *st);
 int wk__prepare_node(const wk_scene *s, const char *what, const char *name, bool global_alias, wk_entity *parent,
                      wk_pose base_T_node, wk_pose *parent_T_node, wk_status *st);
 
+/* Whether e is a frame designated as an attachment frame: objects attached
+ * to one snap onto it (parent_t_this identity). */
+bool wk__is_attachment_frame(const wk_scene *s, wk_entity e);
+
 /* A desc's pose, with an all-zero rotation read as "none given". */
 wk_pose wk__desc_pose(wk_pose p);
 

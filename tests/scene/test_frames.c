@@ -129,7 +129,34 @@ static void rename_and_reparent_frames(void)
     wk_scene_free(s);
 }
 
+static void objects_snap_onto_attachment_frames(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_entity gripper = object_at(s, "gripper", 0, at(0, 0, 1, 0, 0, 0.5));
+    wk_entity mount = frame_at(s, "mount", gripper, at(0, 0, 0.1, 0.2, 0, 0));
+    wk_entity part = object_at(s, "part", 0, at(3, 3, 0, 0, 0, 0));
+    REQUIRE(gripper && mount && part);
+    wk_status st;
+    REQUIRE_INT(wk_scene_set_attachment_frame(s, mount, true, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_reparent(s, part, mount, &st), ==, WK_OK);
+    CHECK_POSE_NEAR(wk_scene_node_pose(s, part), wk_pose_identity(), 1e-12);
+    CHECK_POSE_NEAR(wk_scene_pose(s, part), wk_scene_pose(s, mount), 1e-12);
+    wk_entity tool = WK_NULL_ENTITY;
+    CHECK_INT(wk_scene_create_object(s, &(wk_object_desc){.name = "tool", .parent = mount, .pose = at(1, 0, 0, 0, 0, 0)},
+                                     &tool, &st),
+              ==, WK_OK);
+    CHECK_POSE_NEAR(wk_scene_node_pose(s, tool), wk_pose_identity(), 1e-12);
+    /* A plain frame keeps the world pose instead. */
+    wk_entity plain = frame_at(s, "plain", gripper, at(0, 1, 0, 0, 0, 0));
+    wk_pose before = wk_scene_pose(s, part);
+    CHECK_INT(wk_scene_reparent(s, part, plain, &st), ==, WK_OK);
+    CHECK_POSE_NEAR(wk_scene_pose(s, part), before, 1e-12);
+    wk_scene_free(s);
+}
+
 static const wk_test_case cases[] = {
+    {"objects_snap_onto_attachment_frames", objects_snap_onto_attachment_frames},
     {"create_and_find", create_and_find},
     {"frame_under_a_link_of_its_object", frame_under_a_link_of_its_object},
     {"delete_frames", delete_frames},
