@@ -8,6 +8,8 @@ packages=(
   protobuf-c-compiler libprotobuf-c-dev
   libxml2-dev
   libsdformat-dev liburdfdom-dev libmujoco-dev libqhull-dev
+  libgrpc-dev protobuf-compiler protobuf-compiler-grpc libjansson-dev
+  python3-grpcio python3-protobuf
 )
 
 missing=()
