@@ -121,8 +121,8 @@ int wk_scene_frame_children(const wk_scene *s, wk_entity frame, wk_entity_list *
 
 int wk_scene_objects(const wk_scene *s, wk_entity_list *out)
 {
-    if (!s->root)
-        return WK_OK;
+    if (!wk_scene_is_object(s, s->root))
+        return WK_OK; /* not an object world, or its root lost its Object to a state applied */
     /* Breadth first over objects: parents before children. */
     size_t first = out->count;
     int rc = wk_entity_list_push(out, s->root);
