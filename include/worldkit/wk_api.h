@@ -62,11 +62,28 @@ extern "C" {
 /* srv/SetEntityState */
 #define WK_SET_ENTITY_STATE_INVALID_POSE 101
 
+/* srv/UnloadWorld and srv/GetCurrentWorld */
+#define WK_UNLOAD_WORLD_NO_WORLD_LOADED 101
+
+/* srv/GetAvailableWorlds */
+#define WK_AVAILABLE_WORLDS_DEFAULT_SOURCES_FAILED 101
+
 /* msg/SimulatorFeatures: those worldkit can list (GetSimulatorFeatures) */
 #define WK_FEATURE_SPAWNING 0
+#define WK_FEATURE_DELETING 1
+#define WK_FEATURE_NAMED_POSES 2
+#define WK_FEATURE_POSE_BOUNDS 3
+#define WK_FEATURE_ENTITY_TAGS 4
+#define WK_FEATURE_ENTITY_BOUNDS 5
+#define WK_FEATURE_ENTITY_BOUNDS_BOX 6
+#define WK_FEATURE_ENTITY_BOUNDS_CONVEX 7
+#define WK_FEATURE_ENTITY_CATEGORIES 8
 #define WK_FEATURE_SPAWNING_RESOURCE_STRING 9
 #define WK_FEATURE_ENTITY_STATE_GETTING 10
 #define WK_FEATURE_ENTITY_STATE_SETTING 11
+#define WK_FEATURE_ENTITY_INFO_GETTING 12
+#define WK_FEATURE_ENTITY_INFO_SETTING 13
+#define WK_FEATURE_SPAWNABLES 14
 #define WK_FEATURE_SIMULATION_RESET 20
 #define WK_FEATURE_SIMULATION_RESET_TIME 21
 #define WK_FEATURE_SIMULATION_RESET_STATE 22
@@ -79,6 +96,10 @@ extern "C" {
 #define WK_FEATURE_STEP_SIMULATION_ACTION 33
 #define WK_FEATURE_WORLD_LOADING 40
 #define WK_FEATURE_WORLD_RESOURCE_STRING 41
+#define WK_FEATURE_WORLD_TAGS 42
+#define WK_FEATURE_WORLD_UNLOADING 43
+#define WK_FEATURE_WORLD_INFO_GETTING 44
+#define WK_FEATURE_AVAILABLE_WORLDS 45
 
 typedef struct wk_api wk_api;
 
@@ -87,10 +108,8 @@ typedef struct wk_api wk_api;
 wk_api *wk_api_new(void);
 void wk_api_free(wk_api *api);
 
-/* Calls the service named service ("LoadWorld", "SpawnEntities",
- * "GetSimulatorFeatures", "GetSimulationState", "SetSimulationState",
- * "StepSimulation", "SimulateSteps", "ResetSimulation", "GetEntityState",
- * "SetEntityState") with a serialized request and appends the serialized
+/* Calls the service named service (the 22 of simulation_interfaces 2.1.0
+ * by their names: "LoadWorld", "SpawnEntities", "GetEntities", ...) with a serialized request and appends the serialized
  * response to out. Returns WK_NOT_FOUND for an unknown service and WK_PARSE
  * for a request that does not parse (nothing is appended then), WK_NOMEM, or
  * WK_OK: the outcome of the service itself is in the response's Result.
@@ -111,6 +130,11 @@ typedef bool (*wk_api_feedback_fn)(const uint8_t *feedback, size_t len, void *ct
  * server runs it on a thread of its own; fn must not call back into api. */
 int wk_api_simulate_steps(wk_api *api, const uint8_t *goal, size_t len, wk_api_feedback_fn fn, void *ctx,
                           wk_buf *out);
+
+/* What GetEntityBounds answers with: TYPE_BOX (1, the standard's default),
+ * TYPE_CONVEX_HULL (2) or TYPE_SPHERE (3), as msg/Bounds numbers them;
+ * WK_INVALID for any other. */
+int wk_api_set_bounds_type(wk_api *api, uint32_t type);
 
 /* The current world's simulation, its scene and its root entity, borrowed
  * until the next LoadWorld. */

@@ -101,6 +101,7 @@ typedef struct wk_scene_types {
     wk_type user_data;   /* wk_user_data, owned, on an object's base entity */
     wk_type kinematics;       /* wk_kinematics, on a joint of a kinematic object */
     wk_type kinematic_object; /* wk_kinematic_object, owned, on a kinematic object's base entity */
+    wk_type entity_info;      /* wk_entity_info, owned: category, description and tags */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {
@@ -271,6 +272,7 @@ typedef struct wk_object_desc {
     const char *entity_name; /* the object's single entity; NULL: the object's name */
     const wk_scene_geometry *geometry; /* optional */
     const char *uri;                   /* optional mesh uri */
+    const struct wk_physics *physics;  /* optional: the entity's Physics (see wk_scene_update_physics) */
 } wk_object_desc;
 
 /* Creates a PHYSICAL_OBJECT of one entity. Fails with WK_INVALID (bad
@@ -741,6 +743,37 @@ typedef struct wk_kinematic_object_desc {
  * nothing. */
 int wk_scene_create_kinematic_object(wk_scene *s, const wk_kinematic_object_desc *desc, wk_entity *out,
                                      wk_status *st);
+
+/* ---- entity info ------------------------------------------------------------
+ *
+ * What an entity is, as simulation_interfaces' EntityInfo says: a category,
+ * a description and tags, kept in the EntityInfo component (so clones,
+ * state and batches carry it). An entity without one has none set. */
+
+/* msg/EntityCategory's categories, same numbers (3 is not one). */
+enum wk_entity_category {
+    WK_CATEGORY_OBJECT = 0,
+    WK_CATEGORY_ROBOT = 1,
+    WK_CATEGORY_HUMAN = 2,
+    WK_CATEGORY_DYNAMIC_OBJECT = 4,
+    WK_CATEGORY_STATIC_OBJECT = 5,
+};
+
+typedef struct wk_entity_info {
+    uint32_t category; /* a wk_entity_category */
+    uint32_t tag_count;
+    const char *description; /* NULL is read as "" */
+    const char *const *tags;
+} wk_entity_info;
+
+bool wk_entity_category_valid(uint32_t category);
+/* The entity's info, borrowed until the next structural change of the ECM,
+ * or NULL when it has none. */
+const wk_entity_info *wk_scene_entity_info(const wk_scene *s, wk_entity e);
+/* Replaces the entity's info with a copy of info. Fails, changing nothing,
+ * with WK_NOT_FOUND for a missing entity, WK_INVALID for an unknown
+ * category or a NULL tag. */
+int wk_scene_set_entity_info(wk_scene *s, wk_entity e, const wk_entity_info *info, wk_status *st);
 
 #ifdef __cplusplus
 }

@@ -38,6 +38,32 @@ static const struct service {
      {WK_FEATURE_ENTITY_STATE_GETTING}},
     {"SetEntityState", &simulation_interfaces__set_entity_state_request__descriptor, wk__set_entity_state, 1,
      {WK_FEATURE_ENTITY_STATE_SETTING}},
+    {"SpawnEntity", &simulation_interfaces__spawn_entity_request__descriptor, wk__spawn_entity, 0, {0}},
+    {"DeleteEntity", &simulation_interfaces__delete_entity_request__descriptor, wk__delete_entity, 1,
+     {WK_FEATURE_DELETING}},
+    {"GetEntities", &simulation_interfaces__get_entities_request__descriptor, wk__get_entities, 4,
+     {WK_FEATURE_ENTITY_TAGS, WK_FEATURE_ENTITY_BOUNDS_BOX, WK_FEATURE_ENTITY_BOUNDS_CONVEX,
+      WK_FEATURE_ENTITY_CATEGORIES}},
+    {"GetEntitiesStates", &simulation_interfaces__get_entities_states_request__descriptor, wk__get_entities_states, 0,
+     {0}},
+    {"GetEntityInfo", &simulation_interfaces__get_entity_info_request__descriptor, wk__get_entity_info, 1,
+     {WK_FEATURE_ENTITY_INFO_GETTING}},
+    {"SetEntityInfo", &simulation_interfaces__set_entity_info_request__descriptor, wk__set_entity_info, 1,
+     {WK_FEATURE_ENTITY_INFO_SETTING}},
+    {"GetEntityBounds", &simulation_interfaces__get_entity_bounds_request__descriptor, wk__get_entity_bounds, 1,
+     {WK_FEATURE_ENTITY_BOUNDS}},
+    {"GetNamedPoses", &simulation_interfaces__get_named_poses_request__descriptor, wk__get_named_poses, 1,
+     {WK_FEATURE_NAMED_POSES}},
+    {"GetNamedPoseBounds", &simulation_interfaces__get_named_pose_bounds_request__descriptor,
+     wk__get_named_pose_bounds, 0, {0}},
+    {"GetSpawnables", &simulation_interfaces__get_spawnables_request__descriptor, wk__get_spawnables, 1,
+     {WK_FEATURE_SPAWNABLES}},
+    {"UnloadWorld", &simulation_interfaces__unload_world_request__descriptor, wk__unload_world, 1,
+     {WK_FEATURE_WORLD_UNLOADING}},
+    {"GetCurrentWorld", &simulation_interfaces__get_current_world_request__descriptor, wk__get_current_world, 1,
+     {WK_FEATURE_WORLD_INFO_GETTING}},
+    {"GetAvailableWorlds", &simulation_interfaces__get_available_worlds_request__descriptor,
+     wk__get_available_worlds, 1, {WK_FEATURE_AVAILABLE_WORLDS}},
 };
 
 #define SERVICE_COUNT (sizeof services / sizeof services[0])
@@ -231,7 +257,8 @@ static int dispatch(wk_api *api, const char *service, const uint8_t *request, si
         return WK_PARSE;
     wk__call call = {.feedback = fn, .feedback_ctx = ctx};
     ProtobufCMessage *response = NULL;
-    int rc = s->handle(api, &call, req, &response);
+    int rc = (wk__api_refuse_without_world(api, &call, s->name, &response) ? WK_OK
+                                                                     : s->handle(api, &call, req, &response));
     if (rc == WK_OK && (call.failed || !response))
         rc = WK_NOMEM;
     if (rc == WK_OK) {

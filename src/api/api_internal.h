@@ -12,6 +12,10 @@
 
 struct wk_api {
     wk_sim *sim; /* the current world */
+    /* simulation_interfaces' world services (worlds.c) */
+    bool unloaded;           /* UnloadWorld left no world: most services refuse */
+    char world_uri[4096];    /* the uri the current world was loaded from ("" for a string) */
+    uint32_t bounds_type;    /* what GetEntityBounds answers (wk_api_set_bounds_type); 0: TYPE_BOX */
 };
 
 /* Everything a response points to, freed once it is packed. */
@@ -61,6 +65,31 @@ int wk__simulate_steps(wk_api *api, wk__call *call, const ProtobufCMessage *requ
 int wk__reset_simulation(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
 int wk__get_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
 int wk__set_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__unload_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__get_current_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__get_available_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *request,
+                             ProtobufCMessage **response);
+int wk__get_spawnables(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__spawn_entity(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__delete_entity(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__get_entities(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__get_entities_states(wk_api *api, wk__call *call, const ProtobufCMessage *request,
+                            ProtobufCMessage **response);
+int wk__get_entity_info(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__set_entity_info(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__get_entity_bounds(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__get_named_poses(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
+int wk__get_named_pose_bounds(wk_api *api, wk__call *call, const ProtobufCMessage *request,
+                              ProtobufCMessage **response);
+
+/* worlds.c: records that a world was loaded from uri (NULL or "": a
+ * string); and, while no world is loaded, answers a service that needs one
+ * with INCORRECT_STATE in *response, returning true (false: run it). */
+void wk__api_world_loaded(wk_api *api, const char *uri);
+bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const char *service, ProtobufCMessage **response);
+/* entity_state.c: an EntityState of motion m in the world frame, stamped
+ * with the simulated time, owned by the call. */
+SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *call, const wk_motion *m);
 
 /* The features of every service in the table (msg/SimulatorFeatures codes),
  * ascending: writes up to cap to out and returns how many there are. */

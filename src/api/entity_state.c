@@ -33,7 +33,7 @@ static bool moves_with(wk_api *api, wk_entity frame, wk_entity e)
     return false;
 }
 
-static SimulationInterfaces__EntityState *state_msg(wk_api *api, wk__call *call, const wk_motion *m)
+SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *call, const wk_motion *m)
 {
     SimulationInterfaces__EntityState *s = wk__call_alloc(call, sizeof *s);
     SimulationInterfaces__Twist *twist = wk__call_alloc(call, sizeof *twist);
@@ -68,7 +68,7 @@ int wk__get_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *re
         return WK_OK;
     }
     wk_motion m = wk_sim_motion(api->sim, e);
-    resp->state = state_msg(api, call, &m);
+    resp->state = wk__msg_entity_state(api, call, &m);
     resp->result = wk__call_result(call, WK_RESULT_OK, "%s", "");
     return WK_OK;
 }

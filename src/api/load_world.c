@@ -1,7 +1,7 @@
 /* load_world.c — the LoadWorld service: reads a world file or string and,
  * when it reads, replaces the current world (every entity, spawned ones too)
  * and leaves the simulation stopped. A world that fails to read changes
- * nothing. */
+ * nothing (an endpoint without a world, after UnloadWorld, stays so). */
 #include "api/api_internal.h"
 
 static const wk__code_map load_world_codes[] = {
@@ -24,10 +24,13 @@ int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request,
     simulation_interfaces__load_world_response__init(resp);
     *response = &resp->base;
 
+    /* 2.1.0's world_resource, or the earlier fields when it is absent. */
+    const SimulationInterfaces__Resource *res = req->world_resource;
+    const char *uri = res ? res->uri : req->uri;
     wk_world_desc *desc = NULL;
     wk_status st = {0};
-    int rc = wk_desc_read(&(wk_read_desc){.uri = req->uri,
-                                          .resource_string = req->resource_string,
+    int rc = wk_desc_read(&(wk_read_desc){.uri = uri,
+                                          .resource_string = res ? res->resource_string : req->resource_string,
                                           .fail_on_unsupported_element = req->fail_on_unsupported_element,
                                           .ignore_missing_or_unsupported_assets =
                                               req->ignore_missing_or_unsupported_assets},
@@ -43,8 +46,9 @@ int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request,
         return WK_NOMEM;
     simulation_interfaces__world_resource__init(world);
     world->name = wk__call_strdup(call, wk_scene_name(wk_api_scene(api), wk_api_world(api)));
-    world->uri = wk__call_strdup(call, req->uri ? req->uri : "");
+    world->uri = wk__call_strdup(call, uri ? uri : "");
     resp->world = world;
+    wk__api_world_loaded(api, uri);
     resp->result = wk__call_result(call, WK_RESULT_OK, "%s", "");
     return WK_OK;
 }

@@ -29,7 +29,7 @@ int wk__get_simulation_state(wk_api *api, wk__call *call, const ProtobufCMessage
         wk__call_response(call, &simulation_interfaces__get_simulation_state_response__descriptor, response);
     if (!resp)
         return WK_NOMEM;
-    resp->state = state_msg(call, wk_sim_state_of(api->sim));
+    resp->state = state_msg(call, api->unloaded ? WK_SIM_NO_WORLD : wk_sim_state_of(api->sim));
     resp->result = wk__call_result(call, WK_RESULT_OK, "%s", "");
     return WK_OK;
 }

@@ -123,6 +123,7 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
         {&t->kinematics, {.name = "Kinematics", .size = sizeof(wk_kinematics), .hooks = wk__kinematics_hooks}},
         {&t->kinematic_object,
          {.name = "KinematicObject", .size = sizeof(wk_kinematic_object), .hooks = wk__kinematic_object_hooks}},
+        {&t->entity_info, {.name = "EntityInfo", .size = sizeof(wk_entity_info), .hooks = wk__entity_info_hooks}},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = wk_ecm_register(ecm, &table[i].desc, table[i].id);

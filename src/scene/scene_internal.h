@@ -94,6 +94,7 @@ wk_pose wk__desc_pose(wk_pose p);
 extern const wk_type_hooks wk__collision_hooks;
 extern const wk_type_hooks wk__user_data_hooks;
 extern const wk_type_hooks wk__physics_hooks;
+extern const wk_type_hooks wk__entity_info_hooks; /* entity_info.c */
 
 /* Drops the collision rules' refs to top, to entities below it and to
  * entities that no longer exist; a rule left with an empty side goes (an

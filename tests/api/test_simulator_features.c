@@ -1,7 +1,7 @@
 /* test_simulator_features.c — the GetSimulatorFeatures service: the
  * features of every service worldkit answers, once each and in order, none
- * it does not (deleting, named poses, bounds, world unloading), and the
- * formats SpawnEntities reads. */
+ * it does not (pose bounds, world tags, USD), and the formats
+ * SpawnEntities reads. */
 #include <string.h>
 
 #include "api/api_call.h"
@@ -19,9 +19,19 @@ static void lists_what_worldkit_does(void)
     REQUIRE(resp && resp->features);
     const uint32_t want[] = {
         WK_FEATURE_SPAWNING,
+        WK_FEATURE_DELETING,
+        WK_FEATURE_NAMED_POSES,
+        WK_FEATURE_ENTITY_TAGS,
+        WK_FEATURE_ENTITY_BOUNDS,
+        WK_FEATURE_ENTITY_BOUNDS_BOX,
+        WK_FEATURE_ENTITY_BOUNDS_CONVEX,
+        WK_FEATURE_ENTITY_CATEGORIES,
         WK_FEATURE_SPAWNING_RESOURCE_STRING,
         WK_FEATURE_ENTITY_STATE_GETTING,
         WK_FEATURE_ENTITY_STATE_SETTING,
+        WK_FEATURE_ENTITY_INFO_GETTING,
+        WK_FEATURE_ENTITY_INFO_SETTING,
+        WK_FEATURE_SPAWNABLES,
         WK_FEATURE_SIMULATION_RESET,
         WK_FEATURE_SIMULATION_RESET_TIME,
         WK_FEATURE_SIMULATION_RESET_STATE,
@@ -34,6 +44,9 @@ static void lists_what_worldkit_does(void)
         WK_FEATURE_STEP_SIMULATION_ACTION,
         WK_FEATURE_WORLD_LOADING,
         WK_FEATURE_WORLD_RESOURCE_STRING,
+        WK_FEATURE_WORLD_UNLOADING,
+        WK_FEATURE_WORLD_INFO_GETTING,
+        WK_FEATURE_AVAILABLE_WORLDS,
     };
     const SimulationInterfaces__SimulatorFeatures *f = resp->features;
     REQUIRE_INT(f->n_features, ==, sizeof want / sizeof want[0]);

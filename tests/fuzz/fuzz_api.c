@@ -13,6 +13,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const char *const services[] = {
         "LoadWorld",      "SpawnEntities",  "GetSimulatorFeatures", "GetSimulationState", "SetSimulationState",
         "StepSimulation", "SimulateSteps",  "ResetSimulation",      "GetEntityState",     "SetEntityState",
+        "SpawnEntity",    "DeleteEntity",   "GetEntities",          "GetEntitiesStates",  "GetEntityInfo",
+        "SetEntityInfo",  "GetEntityBounds", "GetNamedPoses",       "GetNamedPoseBounds", "GetSpawnables",
+        "UnloadWorld",    "GetCurrentWorld", "GetAvailableWorlds",
     };
     const size_t count = sizeof services / sizeof services[0];
     if (size == 0)

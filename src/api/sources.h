@@ -1,0 +1,40 @@
+/* sources.h — where GetAvailableWorlds and GetSpawnables look (sources.c):
+ * the folders of the resource path, sources a request names, and a bounded
+ * walk through a folder. */
+#ifndef WK_API_SOURCES_H
+#define WK_API_SOURCES_H
+
+#include <libxml/parser.h>
+
+#include "api/api_internal.h"
+
+/* Calls fn for each folder of WORLDKIT_RESOURCE_PATH, GZ_SIM_RESOURCE_PATH
+ * and SDF_PATH (the path formats/assets.c resolves model:// through), in
+ * that order, empty entries skipped; stops at fn's first nonzero answer and
+ * returns it. */
+int wk__resource_dirs(int (*fn)(const char *dir, void *ctx), void *ctx);
+
+/* The local path a source names: a path, or a file:// URI. false for any
+ * other scheme (*remote set: worldkit fetches nothing) or a path too long. */
+bool wk__source_path(const char *uri, char *out, size_t cap, bool *remote);
+
+/* Calls fn for every file and folder below root (not root itself), folders
+ * before what they hold, names starting with '.' skipped, at most
+ * WK__WALK_DEPTH levels down and WK__WALK_MAX entries in all; stops at fn's
+ * first nonzero answer and returns it. 0 when root is not a folder. */
+#define WK__WALK_DEPTH 4
+#define WK__WALK_MAX 20000
+int wk__walk(const char *root, int (*fn)(const char *path, bool is_dir, void *ctx), void *ctx);
+
+/* Whether path is a folder. */
+bool wk__is_dir(const char *path);
+
+/* The parsed file, with no network access, no DTD and no entities
+ * substituted; NULL when it is not XML. Free with xmlFreeDoc. */
+xmlDocPtr wk__read_xml(const char *path);
+
+/* The text of root's first child element called name, or NULL; free with
+ * xmlFree. */
+char *wk__xml_child_text(xmlNodePtr root, const char *name);
+
+#endif

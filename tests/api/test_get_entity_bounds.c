@@ -1,0 +1,179 @@
+/* test_get_entity_bounds.c — the GetEntityBounds service: the box, sphere
+ * and hull of each primitive (box, sphere, cylinder, capsule, ellipsoid) in
+ * the entity's frame, collisions posed and turned inside the model, a model
+ * posed in the world (bounds stay in its own frame), a plane (unbounded),
+ * a mesh (OPERATION_FAILED naming it), no collisions (the origin), unknown
+ * names, and wk_api_set_bounds_type. */
+#include <math.h>
+#include <string.h>
+
+#include "api/api_call.h"
+#include "math/math_check.h"
+#include "wk_test.h"
+
+#define COLLISION(name, pose, geometry)                                                              \
+    "<link name='" name "'><pose>" pose "</pose><collision name='c'><geometry>" geometry "</geometry>" \
+    "</collision></link>"
+
+/* Each model at x = 10 * i, turned, so that world poses would show. */
+#define SHAPES_WORLD                                                                                        \
+    "<sdf version='1.9'><world name='w'>"                                                                   \
+    "<model name='box'><pose>10 0 0 0 0 1</pose>" COLLISION("l", "0 0 0 0 0 0",                             \
+                                                            "<box><size>1 2 3</size></box>") "</model>"    \
+    "<model name='ball'><pose>20 0 0 0 0 0</pose>" COLLISION("l", "1 0 0 0 0 0",                          \
+                                                             "<sphere><radius>0.5</radius></sphere>")     \
+    "</model>"                                                                                              \
+    "<model name='can'>" COLLISION("l", "0 0 1 0 1.5707963267948966 0",                                    \
+                                   "<cylinder><radius>0.5</radius><length>2</length></cylinder>") "</model>" \
+    "<model name='pill'>" COLLISION("l", "0 0 0 0 0 0",                                                     \
+                                    "<capsule><radius>0.5</radius><length>2</length></capsule>") "</model>" \
+    "<model name='egg'>" COLLISION("l", "0 0 0 0 0 0",                                                      \
+                                   "<ellipsoid><radii>1 2 3</radii></ellipsoid>") "</model>"               \
+    "<model name='two'>" COLLISION("a", "-2 0 0 0 0 0", "<box><size>1 1 1</size></box>")                    \
+        COLLISION("b", "3 0 0 0 0 0", "<sphere><radius>1</radius></sphere>") "</model>"                     \
+    "<model name='turned'>" COLLISION("l", "0 0 0 0 0 0.7853981633974483",                                  \
+                                      "<box><size>2 2 1</size></box>") "</model>"                           \
+    "<model name='ground'>" COLLISION("l", "0 0 0 0 0 0", "<plane><normal>0 0 1</normal></plane>")         \
+    "</model>"                                                                                              \
+    "<model name='rock'>" COLLISION("l", "0 0 0 0 0 0", "<mesh><uri>https://x/rock.dae</uri></mesh>")      \
+    "</model>"                                                                                              \
+    "<model name='ghost'><pose>5 5 5 0 0 0</pose><link name='l'/></model>"                                 \
+    "</world></sdf>"
+
+static wk_api *shapes(void)
+{
+    wk_api *api = wk_api_new();
+    SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
+    req.resource_string = SHAPES_WORLD;
+    req.has_ignore_missing_or_unsupported_assets = true;
+    req.ignore_missing_or_unsupported_assets = true; /* the rock's mesh is remote */
+    SimulationInterfaces__LoadWorldResponse *resp = api ? load_world(api, &req) : NULL;
+    char msg[256];
+    if (result_code(resp, resp ? resp->result : NULL, msg) != WK_RESULT_OK) {
+        fprintf(stderr, "    load: %s\n", msg);
+        wk_api_free(api);
+        return NULL;
+    }
+    return api;
+}
+
+/* GetEntityBounds of name: its code, message and bounds (type, points). */
+static uint32_t bounds(wk_api *api, const char *name, uint32_t *type, wk_vec3 *points, size_t *n, char *msg)
+{
+    SimulationInterfaces__GetEntityBoundsRequest req = SIMULATION_INTERFACES__GET_ENTITY_BOUNDS_REQUEST__INIT;
+    req.entity = (char *)name;
+    SimulationInterfaces__GetEntityBoundsResponse *resp = (SimulationInterfaces__GetEntityBoundsResponse *)call_service(
+        api, "GetEntityBounds", &req.base, &simulation_interfaces__get_entity_bounds_response__descriptor);
+    *n = 0;
+    *type = 99;
+    if (resp && resp->bounds) {
+        *type = resp->bounds->type;
+        for (size_t i = 0; i < resp->bounds->n_points && i < 64; i++)
+            points[(*n)++] = vec3_of(resp->bounds->points[i]);
+    }
+    return result_code(resp, resp ? resp->result : NULL, msg);
+}
+
+/* The box of name: upper corner first, then lower. */
+static void check_box(wk_api *api, const char *name, wk_vec3 lo, wk_vec3 hi, double eps)
+{
+    uint32_t type;
+    wk_vec3 p[64];
+    size_t n;
+    char msg[256];
+    fprintf(stderr, "  %s\n", name);
+    REQUIRE_INT(bounds(api, name, &type, p, &n, msg), ==, WK_RESULT_OK);
+    CHECK_INT(type, ==, 1);
+    REQUIRE_INT(n, ==, 2);
+    CHECK_VEC3_NEAR(p[0], hi, eps);
+    CHECK_VEC3_NEAR(p[1], lo, eps);
+}
+
+static void boxes_of_each_primitive(void)
+{
+    wk_api *api = shapes();
+    REQUIRE(api);
+    /* In the model's own frame: its world pose (x = 10, yaw 1) is not in it. */
+    check_box(api, "box", (wk_vec3){-0.5, -1, -1.5}, (wk_vec3){0.5, 1, 1.5}, 1e-12);
+    check_box(api, "ball", (wk_vec3){0.5, -0.5, -0.5}, (wk_vec3){1.5, 0.5, 0.5}, 1e-12);
+    /* A cylinder laid along x at z = 1: length along x, radius across. */
+    check_box(api, "can", (wk_vec3){-1, -0.5, 0.5}, (wk_vec3){1, 0.5, 1.5}, 1e-12);
+    check_box(api, "pill", (wk_vec3){-0.5, -0.5, -1.5}, (wk_vec3){0.5, 0.5, 1.5}, 1e-12);
+    check_box(api, "egg", (wk_vec3){-1, -2, -3}, (wk_vec3){1, 2, 3}, 1e-12);
+    check_box(api, "two", (wk_vec3){-2.5, -1, -1}, (wk_vec3){4, 1, 1}, 1e-12);
+    /* A 2 x 2 box turned 45 degrees reaches sqrt(2) along x and y. */
+    check_box(api, "turned", (wk_vec3){-sqrt(2), -sqrt(2), -0.5}, (wk_vec3){sqrt(2), sqrt(2), 0.5}, 1e-12);
+    /* No collisions: the entity's origin alone. */
+    check_box(api, "ghost", (wk_vec3){0, 0, 0}, (wk_vec3){0, 0, 0}, 0);
+    wk_api_free(api);
+}
+
+static void spheres_and_hulls(void)
+{
+    wk_api *api = shapes();
+    REQUIRE(api);
+    uint32_t type;
+    wk_vec3 p[64];
+    size_t n;
+    REQUIRE_INT(wk_api_set_bounds_type(api, 3), ==, WK_OK);
+    REQUIRE_INT(bounds(api, "ball", &type, p, &n, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(type, ==, 3);
+    REQUIRE_INT(n, ==, 2);
+    CHECK_VEC3_NEAR(p[0], ((wk_vec3){1, 0, 0}), 1e-12);
+    CHECK_NEAR(p[1].x, 0.5, 1e-12);
+    REQUIRE_INT(bounds(api, "box", &type, p, &n, NULL), ==, WK_RESULT_OK);
+    CHECK_NEAR(p[1].x, sqrt(1 + 4 + 9) / 2, 1e-12);
+    /* Two primitives: centred on their box, reaching the farthest corner of
+     * the cube (farther than the ball's far side, 3.25). */
+    REQUIRE_INT(bounds(api, "two", &type, p, &n, NULL), ==, WK_RESULT_OK);
+    CHECK_VEC3_NEAR(p[0], ((wk_vec3){0.75, 0, 0}), 1e-12);
+    CHECK_NEAR(p[1].x, sqrt(3.25 * 3.25 + 0.5), 1e-12);
+
+    REQUIRE_INT(wk_api_set_bounds_type(api, 2), ==, WK_OK);
+    REQUIRE_INT(bounds(api, "box", &type, p, &n, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(type, ==, 2);
+    REQUIRE_INT(n, ==, 8); /* a box's hull is its corners */
+    for (size_t i = 0; i < n; i++) {
+        CHECK_NEAR(fabs(p[i].x), 0.5, 1e-12);
+        CHECK_NEAR(fabs(p[i].y), 1, 1e-12);
+        CHECK_NEAR(fabs(p[i].z), 1.5, 1e-12);
+    }
+    /* A cylinder's hull: a circumscribed octagonal prism, holding the
+     * cylinder but never reaching past r / cos(pi / 8). */
+    REQUIRE_INT(bounds(api, "pill", &type, p, &n, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(n, ==, 16);
+    for (size_t i = 0; i < n; i++) {
+        CHECK_NEAR(hypot(p[i].x, p[i].y), 0.5 / cos(PI / 8), 1e-12);
+        CHECK_NEAR(fabs(p[i].z), 1.5, 1e-12);
+    }
+    CHECK_INT(wk_api_set_bounds_type(api, 0), ==, WK_INVALID);
+    CHECK_INT(wk_api_set_bounds_type(api, 4), ==, WK_INVALID);
+    wk_api_free(api);
+}
+
+static void plane_mesh_and_unknown(void)
+{
+    wk_api *api = shapes();
+    REQUIRE(api);
+    uint32_t type;
+    wk_vec3 p[64];
+    size_t n;
+    char msg[256];
+    REQUIRE_INT(bounds(api, "ground", &type, p, &n, msg), ==, WK_RESULT_OK);
+    CHECK_INT(type, ==, 0); /* TYPE_EMPTY: unbounded */
+    CHECK_INT(n, ==, 0);
+    CHECK_INT(bounds(api, "rock", &type, p, &n, msg), ==, WK_RESULT_OPERATION_FAILED);
+    CHECK(strstr(msg, "'rock'") && strstr(msg, "collision 'c' is a mesh"));
+    CHECK_INT(bounds(api, "nobody", &type, p, &n, msg), ==, WK_RESULT_NOT_FOUND);
+    CHECK(strstr(msg, "'nobody'") != NULL);
+    /* A scoped name reaches a link: bounds in the link's frame. */
+    check_box(api, "ball::l", (wk_vec3){-0.5, -0.5, -0.5}, (wk_vec3){0.5, 0.5, 0.5}, 1e-12);
+    wk_api_free(api);
+}
+
+static const wk_test_case cases[] = {
+    {"boxes_of_each_primitive", boxes_of_each_primitive},
+    {"spheres_and_hulls", spheres_and_hulls},
+    {"plane_mesh_and_unknown", plane_mesh_and_unknown},
+};
+WK_TEST_MAIN(cases)
