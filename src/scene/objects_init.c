@@ -49,11 +49,15 @@ static int classify(wk_scene *s)
     wk_entity_list objects = {0};
     int rc = wk_scene_objects(s, &objects);
     for (size_t i = 1; rc == WK_OK && i < objects.count; i++) {
-        wk_object_info *info = wk_ecm_get(s->ecm, objects.items[i], s->types.object);
-        if (wk__walk_object(s, objects.items[i], has_movable_joint, NULL)) {
-            info->type = WK_OBJECT_KINEMATIC;
+        if (!wk__walk_object(s, objects.items[i], has_movable_joint, NULL))
+            continue;
+        /* Set, not written through the pointer: transactions and change
+         * tracking only see what goes through the ECM's calls. */
+        wk_object_info info = *wk_scene_object_info(s, objects.items[i]);
+        info.type = WK_OBJECT_KINEMATIC;
+        rc = wk_ecm_set(s->ecm, objects.items[i], s->types.object, &info);
+        if (rc >= 0)
             rc = wk__kinematics_from_joints(s, objects.items[i]);
-        }
     }
     wk_entity_list_free(&objects);
     return rc;
