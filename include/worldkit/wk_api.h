@@ -12,6 +12,7 @@
 #include "worldkit/wk_base.h"
 #include "worldkit/wk_scene.h"
 #include "worldkit/wk_sim.h"
+#include "worldkit/wk_store.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -212,6 +213,14 @@ bool wk_json_method_at(size_t i, wk_json_method *m);
  * directly or through their fields; NULL when none. ctx is unused: the
  * signature is wk_json_type_fn's. */
 const struct ProtobufCMessageDescriptor *wk_json_find_type(const char *full_name, void *ctx);
+
+/* The endpoint's store: the worlds ObjectWorldService acts on, by world_id
+ * (empty when the endpoint is new; a server creates its worlds there, e.g.
+ * "world" from its --world file). Borrowed for the endpoint's life; the
+ * store is thread-safe and locks each world itself, so its worlds are not
+ * guarded by the endpoint's lock. The simulation_interfaces services act on
+ * the simulation's own world (wk_api_scene), not on the store's, for now. */
+wk_store *wk_api_store(wk_api *api);
 
 #ifdef __cplusplus
 }

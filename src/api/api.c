@@ -216,6 +216,11 @@ wk_api *wk_api_new(void)
         free(api);
         return NULL;
     }
+    if (api && !(api->store = wk_store_new())) {
+        wk_sim_free(api->sim);
+        free(api);
+        return NULL;
+    }
     return api;
 }
 
@@ -223,6 +228,7 @@ void wk_api_free(wk_api *api)
 {
     if (!api)
         return;
+    wk_store_free(api->store);
     wk_sim_free(api->sim);
     free(api);
 }
@@ -230,6 +236,11 @@ void wk_api_free(wk_api *api)
 wk_sim *wk_api_sim(wk_api *api)
 {
     return api->sim;
+}
+
+wk_store *wk_api_store(wk_api *api)
+{
+    return api->store;
 }
 
 wk_scene *wk_api_scene(wk_api *api)

@@ -9,9 +9,11 @@
 #include "worldkit/wk_api.h"
 #include "worldkit/wk_formats.h"
 #include "worldkit/wk_sim.h"
+#include "worldkit/wk_store.h"
 
 struct wk_api {
     wk_sim *sim; /* the current world */
+    wk_store *store; /* ObjectWorldService's worlds, by id (ows.h); not the sim's world */
     /* simulation_interfaces' world services (worlds.c) */
     bool unloaded;           /* UnloadWorld left no world: most services refuse */
     char world_uri[4096];    /* the uri the current world was loaded from ("" for a string) */

@@ -1,0 +1,197 @@
+/* ows.h — what the ObjectWorldService handlers of src/api share: resolving
+ * the service's references (objects, frames, transform nodes, entities,
+ * entity filters, collision rule members) against a scene, rendering the
+ * scene as the service's messages (worlds, objects in the BASIC and FULL
+ * views, frames, entities, collision settings, poses), and the table of
+ * methods with the one entry that runs them.
+ *
+ * ObjectWorldService acts on the worlds of the endpoint's store (wk_store.h)
+ * by world_id, never on the simulation of simulation_interfaces. A handler
+ * opens the world it names (wk__ows_open), resolves references, calls the
+ * scene and renders the answer into messages owned by its wk__call. Failures
+ * are worldkit codes with a message naming what was looked for; a transport
+ * answers them with wk_code_grpc(code) (NOT_FOUND, ALREADY_EXISTS,
+ * INVALID_ARGUMENT, FAILED_PRECONDITION, ...). */
+#ifndef WK_API_OWS_H
+#define WK_API_OWS_H
+
+#include "api/api_internal.h"
+#include "intrinsic/world/proto/object_world_service.pb-c.h"
+#include "worldkit/wk_store.h"
+
+/* ---- references (ows_refs.c) ----------------------------------------------
+ *
+ * Each resolves a reference message against s, or fails, changing nothing,
+ * with WK_INVALID for a reference that holds nothing (or is NULL) and
+ * WK_NOT_FOUND naming what it looked for. Strings of the request are
+ * borrowed: a wk_ref filled from a message lives as long as the message. */
+
+/* ObjectReference (id, or by_name.object_name) to a wk_ref / an object's
+ * base entity. */
+int wk__ows_object_wkref(const IntrinsicProto__World__ObjectReference *msg, wk_ref *out, wk_status *st);
+int wk__ows_find_object(const wk_scene *s, const IntrinsicProto__World__ObjectReference *msg, wk_entity *out,
+                        wk_status *st);
+/* FrameReference (id, or by_name{object_name, frame_name}). */
+int wk__ows_frame_wkref(const IntrinsicProto__World__FrameReference *msg, wk_ref *out, wk_status *st);
+int wk__ows_find_frame(const wk_scene *s, const IntrinsicProto__World__FrameReference *msg, wk_entity *out,
+                       wk_status *st);
+/* TransformNodeReference (id of an object or frame, or by_name{object |
+ * frame}): an object's base entity or a frame's entity. */
+int wk__ows_node_wkref(const IntrinsicProto__World__TransformNodeReference *msg, wk_ref *out, wk_status *st);
+int wk__ows_find_node(const wk_scene *s, const IntrinsicProto__World__TransformNodeReference *msg, wk_entity *out,
+                      wk_status *st);
+/* ObjectFullPath: names from below the root down to the object (none: the
+ * root object). */
+int wk__ows_find_path(const wk_scene *s, const IntrinsicProto__World__ObjectFullPath *msg, wk_entity *out,
+                      wk_status *st);
+/* EntityReference ("eid_root" or an entity id): an entity of some object. */
+int wk__ows_find_entity(const wk_scene *s, const IntrinsicProto__World__EntityReference *msg, wk_entity *out,
+                        wk_status *st);
+
+/* ObjectEntityFilter to a wk_entity_filter (msg NULL: all zero, which
+ * selects the base entity). The id array is allocated in call; the strings
+ * are the message's. */
+int wk__ows_filter(wk__call *call, const IntrinsicProto__World__ObjectEntityFilter *msg, wk_entity_filter *out,
+                   wk_status *st);
+/* ObjectReferenceWithEntityFilter: the object in *object (may be NULL) and
+ * the entities its filter selects appended to entities (may be NULL). */
+int wk__ows_find_filtered(const wk_scene *s, wk__call *call,
+                          const IntrinsicProto__World__ObjectReferenceWithEntityFilter *msg, wk_entity *object,
+                          wk_entity_list *entities, wk_status *st);
+/* The entity a transform node and its optional filter give: a frame's
+ * entity; an object's base entity without a filter, else the one entity the
+ * filter selects (WK_INVALID when it selects several; a filter on a frame is
+ * refused likewise). GetTransform's and UpdateTransform's rule. */
+int wk__ows_find_node_entity(const wk_scene *s, wk__call *call,
+                             const IntrinsicProto__World__TransformNodeReference *node,
+                             const IntrinsicProto__World__ObjectEntityFilter *filter, wk_entity *out, wk_status *st);
+
+/* Collision rule members (ObjectOrEntityReference): object → the whole
+ * object; entity → that entity; object_with_filter → one ref per entity
+ * selected. Appended to *refs (grown with realloc; the caller frees it),
+ * *count updated. */
+int wk__ows_collision_refs(const wk_scene *s, wk__call *call,
+                           const IntrinsicProto__World__ObjectOrEntityReference *msg, wk_collision_ref **refs,
+                           size_t *count, wk_status *st);
+
+/* A Pose message to a wk_pose. An absent pose, position or orientation is
+ * the identity's part; a present orientation is read as it is (proto3
+ * peers send no w = 1 default, so a zero quaternion stays zero and is
+ * refused by whatever checks poses). */
+wk_pose wk__ows_pose_in(const IntrinsicProto__Pose *msg);
+
+/* ---- rendering (ows_render.c) ---------------------------------------------
+ *
+ * Every message is owned by call (NULL when out of memory, call->failed
+ * set). world_id fills the messages' world_id fields. */
+
+/* A new, initialised message of the type, owned by call; NULL when out of
+ * memory. An array of n elements of size bytes, zeroed, owned by call;
+ * NULL for n = 0 and when out of memory. */
+void *wk__ows_new(wk__call *call, const ProtobufCMessageDescriptor *type);
+void *wk__ows_array(wk__call *call, size_t n, size_t size);
+
+typedef enum wk__ows_view {
+    WK__OWS_BASIC = 1,
+    WK__OWS_FULL = 2,
+} wk__ows_view;
+
+/* A request's ObjectView: UNSPECIFIED (or absent) means BASIC. */
+wk__ows_view wk__ows_view_of(protobuf_c_boolean has, IntrinsicProto__World__ObjectView view);
+
+IntrinsicProto__Pose *wk__ows_pose(wk__call *call, wk_pose pose);
+IntrinsicProto__Vector3 *wk__ows_vector3(wk__call *call, wk_vec3 v);
+IntrinsicProto__World__WorldMetadata *wk__ows_metadata(wk__call *call, const wk_world_meta *meta);
+/* IdAndName of an object (its id and name) or a frame. */
+IntrinsicProto__World__IdAndName *wk__ows_object_id_name(wk__call *call, const wk_scene *s, wk_entity object);
+IntrinsicProto__World__IdAndName *wk__ows_frame_id_name(wk__call *call, const wk_scene *s, wk_entity frame);
+/* An ObjectReference by id, with the object's name as debug_hint. */
+IntrinsicProto__World__ObjectReference *wk__ows_object_ref(wk__call *call, const wk_scene *s, wk_entity object);
+IntrinsicProto__World__EntityReference *wk__ows_entity_ref(wk__call *call, const wk_scene *s, wk_entity e);
+/* The names from below the root down to object. */
+IntrinsicProto__World__ObjectFullPath *wk__ows_full_path(wk__call *call, const wk_scene *s, wk_entity object);
+
+/* An Object in a view. BASIC: id, name, type, parent, children, frames
+ * without parent_t_this, object_full_path, name_is_global_alias,
+ * parent_entity, and an object_component holding only parent_t_this (not
+ * for the root). FULL: all of BASIC with posed frames, the whole
+ * object_component (simulation_component when static, user_data),
+ * kinematic_object_component for a kinematic object, the entities map and
+ * root_entity_id. */
+IntrinsicProto__World__Object *wk__ows_object(wk__call *call, const wk_scene *s, const char *world_id,
+                                              wk_entity object, wk__ows_view view);
+/* A Frame; parent_t_this only with pose (FULL view and GetFrame). */
+IntrinsicProto__World__Frame *wk__ows_frame(wk__call *call, const wk_scene *s, const char *world_id, wk_entity frame,
+                                            bool pose);
+/* An Entity with the components it carries. */
+IntrinsicProto__World__Entity *wk__ows_entity(wk__call *call, const wk_scene *s, const char *world_id, wk_entity e);
+/* The entity's Geometry (and Uri) as a GeometryComponent, or NULL when it
+ * has none that the message can hold; the mapping is described at the top
+ * of ows_geometry.c. wk__ows_geometry_in reads one back (the uri borrowed
+ * from msg), failing with WK_UNSUPPORTED for what worldkit cannot keep. */
+IntrinsicProto__World__GeometryComponent *wk__ows_geometry(wk__call *call, const wk_scene *s, wk_entity e);
+int wk__ows_geometry_in(const IntrinsicProto__World__GeometryComponent *msg, wk_scene_geometry *out,
+                        const char **uri, wk_status *st);
+IntrinsicProto__World__CollisionSettings *wk__ows_collision_settings(wk__call *call, const wk_scene *s);
+/* Every object of s in a view, root first, parents before children, into
+ * *out (owned by call) and *count. */
+int wk__ows_objects(wk__call *call, const wk_scene *s, const char *world_id, wk__ows_view view,
+                    IntrinsicProto__World__Object ***out, size_t *count);
+
+/* ---- methods (ows.c) ------------------------------------------------------ */
+
+/* A handler reads its request and fills *response (a new message owned by
+ * call, see wk__call_response); it returns WK_OK or a code with st saying
+ * why, and then answers no message. */
+typedef int (*wk__ows_handler)(wk_api *api, wk__call *call, const ProtobufCMessage *request,
+                               ProtobufCMessage **response, wk_status *st);
+
+typedef struct wk__ows_method {
+    const char *name; /* "GetWorld": the path is "/intrinsic_proto.world.ObjectWorldService/<name>" */
+    const ProtobufCMessageDescriptor *request;
+    wk__ows_handler handle;
+} wk__ows_method;
+
+/* The method of that name (or full path), or NULL. */
+const wk__ows_method *wk__ows_find_method(const char *name);
+/* Runs a method on a serialized request, appending the packed response to
+ * out. Returns WK_OK, WK_NOT_FOUND for an unknown method, WK_PARSE for a
+ * request that does not parse, or the handler's code; st says why. Does not
+ * take the endpoint's lock: the store locks each world itself. */
+int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, wk_buf *out, wk_status *st);
+
+/* Opens the world named by world_id (WK_INVALID when empty, WK_NOT_FOUND
+ * when unknown) in the endpoint's store. */
+int wk__ows_open(wk_api *api, const char *world_id, bool write, wk_world **out, wk_status *st);
+
+/* The handlers (ows_read.c). */
+int wk__ows_get_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                      wk_status *st);
+int wk__ows_list_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                        wk_status *st);
+int wk__ows_create_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                         wk_status *st);
+int wk__ows_clone_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                        wk_status *st);
+int wk__ows_delete_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                         wk_status *st);
+int wk__ows_swap_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                       wk_status *st);
+int wk__ows_get_object(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                       wk_status *st);
+int wk__ows_list_objects(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                         wk_status *st);
+int wk__ows_get_frame(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                      wk_status *st);
+int wk__ows_list_frames(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                        wk_status *st);
+int wk__ows_get_transform(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                          wk_status *st);
+int wk__ows_get_collision_settings(wk_api *api, wk__call *call, const ProtobufCMessage *request,
+                                   ProtobufCMessage **response, wk_status *st);
+int wk__ows_compare_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                           wk_status *st);
+int wk__ows_sync_object(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                        wk_status *st);
+
+#endif
