@@ -319,6 +319,10 @@ int wk_scene_set_pose(wk_scene *s, wk_entity e, wk_pose parent_T_e, wk_status *s
  * otherwise it must be an ancestor (or the node itself) of exactly one of
  * them, else WK_INVALID. */
 int wk_scene_update_transform(wk_scene *s, wk_entity a, wk_entity b, wk_entity update, wk_pose a_T_b, wk_status *st);
+/* The node wk_scene_update_transform moves when given none: b when it is a
+ * node (an object's base or a frame) whose transform tree parent is the
+ * node a belongs to, a likewise, else WK_NULL_ENTITY. */
+wk_entity wk_scene_transform_child(const wk_scene *s, wk_entity a, wk_entity b);
 
 /* ---- atomic batches ----------------------------------------------------- */
 

@@ -54,13 +54,19 @@ int wk_scene_create_object(wk_scene *s, const wk_object_desc *desc, wk_entity *o
         return wk_fail(st, WK_INVALID, "entity name '%s' of new object '%s' is invalid", entity_name, desc->name);
     if (desc->geometry && desc->geometry->type == WK_GEOMETRY_MESH && !desc->uri)
         return wk_fail(st, WK_INVALID, "mesh geometry of new object '%s' has no uri", desc->name);
+    if (desc->physics && (rc = wk__physics_check(entity_name, desc->physics, st)))
+        return rc;
 
     const wk_scene_types *t = &s->types;
     uint8_t kind = WK_NODE_MODEL;
     wk_object_info info = {(char *)desc->name, WK_OBJECT_PHYSICAL, desc->name_is_global_alias};
-    wk_type types[6] = {t->name, t->kind, t->parent_pose, t->object};
-    const void *values[6] = {&entity_name, &kind, &parent_T_object, &info};
+    wk_type types[7] = {t->name, t->kind, t->parent_pose, t->object};
+    const void *values[7] = {&entity_name, &kind, &parent_T_object, &info};
     size_t n = 4;
+    if (desc->physics) {
+        types[n] = t->physics;
+        values[n++] = desc->physics;
+    }
     if (desc->geometry) {
         types[n] = t->geometry;
         values[n++] = desc->geometry;

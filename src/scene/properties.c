@@ -132,12 +132,8 @@ const wk_physics *wk_scene_physics(const wk_scene *s, wk_entity e)
     return wk_ecm_get(s->ecm, e, s->types.physics);
 }
 
-int wk_scene_update_physics(wk_scene *s, wk_entity e, const wk_physics *physics, wk_status *st)
+int wk__physics_check(const char *name, const wk_physics *physics, wk_status *st)
 {
-    int rc = check_target(s, e, s->types.physics, "physics", st);
-    if (rc)
-        return rc;
-    const char *name = wk__entity_name(s, e);
     double d[WK__PHYSICS_DOUBLES];
     physics_doubles(physics, d);
     for (size_t i = 0; i < WK__PHYSICS_DOUBLES; i++)
@@ -154,6 +150,17 @@ int wk_scene_update_physics(wk_scene *s, wk_entity e, const wk_physics *physics,
                 return wk_fail(st, WK_INVALID, "physics of entity '%s': inertia is not symmetric (%g at (%d,%d), %g "
                                "at (%d,%d))", name, a, i, j, b, j, i);
         }
+    return WK_OK;
+}
+
+int wk_scene_update_physics(wk_scene *s, wk_entity e, const wk_physics *physics, wk_status *st)
+{
+    int rc = check_target(s, e, s->types.physics, "physics", st);
+    if (rc)
+        return rc;
+    const char *name = wk__entity_name(s, e);
+    if ((rc = wk__physics_check(name, physics, st)))
+        return rc;
     rc = wk_ecm_set(s->ecm, e, s->types.physics, physics);
     return rc < 0 ? wk_fail(st, rc, "updating the physics of entity '%s': %s", name, wk_ecm_errmsg(s->ecm)) : WK_OK;
 }

@@ -89,6 +89,11 @@ bool wk__is_attachment_frame(const wk_scene *s, wk_entity e);
 /* A desc's pose, with an all-zero rotation read as "none given". */
 wk_pose wk__desc_pose(wk_pose p);
 
+/* What wk_scene_update_physics refuses in a physics value (non-finite,
+ * negative mass, bad centre of mass pose, asymmetric inertia), the message
+ * naming the entity name. */
+int wk__physics_check(const char *name, const wk_physics *physics, wk_status *st);
+
 /* Hooks of the components that own memory or hold padding (collision.c,
  * user_data.c, properties.c). */
 extern const wk_type_hooks wk__collision_hooks;

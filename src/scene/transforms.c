@@ -54,7 +54,7 @@ static bool ancestor_or_self(const wk_scene *s, wk_entity a, wk_entity e)
     return false;
 }
 
-static wk_entity neighbour_to_move(const wk_scene *s, wk_entity a, wk_entity b)
+wk_entity wk_scene_transform_child(const wk_scene *s, wk_entity a, wk_entity b)
 {
     wk_entity na = node_of(s, a), nb = node_of(s, b);
     if (b == nb && wk_scene_parent_node(s, nb) == na)
@@ -68,7 +68,7 @@ int wk_scene_update_transform(wk_scene *s, wk_entity a, wk_entity b, wk_entity u
 {
     if (!wk_pose_is_valid(a_T_b))
         return wk_fail(st, WK_INVALID, "a_t_b is not finite or its rotation is not a unit quaternion");
-    if (!update && !(update = neighbour_to_move(s, a, b)))
+    if (!update && !(update = wk_scene_transform_child(s, a, b)))
         return wk_fail(st, WK_INVALID,
                        "'%s' and '%s' are not neighbours in the transform tree (or one is refined below its node): "
                        "name the node to update",

@@ -187,6 +187,37 @@ static void geometry_updated(void)
     wk_scene_free(s);
 }
 
+/* wk_object_desc.physics: created with the object, checked like an update,
+ * and then updatable (an object created without it has none). */
+static void physics_on_creation(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_physics unit = {.mass_kg = 1, .this_T_com = wk_pose_identity(), .inertia = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+    wk_entity cube;
+    wk_status st;
+    REQUIRE_INT(wk_scene_create_object(s, &(wk_object_desc){.name = "cube", .physics = &unit}, &cube, &st), ==,
+                WK_OK);
+    const wk_physics *p = wk_scene_physics(s, cube);
+    REQUIRE(p);
+    CHECK_NEAR(p->mass_kg, 1, 0);
+    CHECK_NEAR(p->inertia[2][2], 1, 0);
+    wk_physics heavier = unit;
+    heavier.mass_kg = 3;
+    REQUIRE_INT(wk_scene_update_physics(s, cube, &heavier, &st), ==, WK_OK);
+    CHECK_NEAR(wk_scene_physics(s, cube)->mass_kg, 3, 0);
+
+    wk_physics negative = unit;
+    negative.mass_kg = -1;
+    wk_entity bad = WK_NULL_ENTITY;
+    CHECK_INT(wk_scene_create_object(s, &(wk_object_desc){.name = "bad", .entity_name = "body", .physics = &negative},
+                                     &bad, &st),
+              ==, WK_INVALID);
+    CHECK(strstr(st.message, "'body'") != NULL && strstr(st.message, "negative") != NULL);
+    CHECK(find_object(s, "bad") == WK_NULL_ENTITY);
+    wk_scene_free(s);
+}
+
 static void copies_and_damage(void)
 {
     wk_scene *s = load();
@@ -217,6 +248,7 @@ static const wk_test_case cases[] = {
     {"simulation_component", simulation_component},
     {"physics_from_file_and_updated", physics_from_file_and_updated},
     {"geometry_updated", geometry_updated},
+    {"physics_on_creation", physics_on_creation},
     {"copies_and_damage", copies_and_damage},
 };
 WK_TEST_MAIN(cases)

@@ -69,6 +69,11 @@ static void update_neighbours(void)
     CHECK_INT(wk_scene_update_transform(s, cup, table, 0, want, &st), ==, WK_OK);
     CHECK_POSE_NEAR(wk_scene_transform(s, cup, table), want, 1e-12);
     CHECK_POSE_NEAR(wk_scene_pose(s, table), table_world, 1e-12);
+    /* The node moved without being named, as the scene reports it. */
+    CHECK(wk_scene_transform_child(s, table, cup) == cup);
+    CHECK(wk_scene_transform_child(s, cup, table) == cup);
+    CHECK(wk_scene_transform_child(s, handle, cup) == handle);
+    CHECK(wk_scene_transform_child(s, table, handle) == WK_NULL_ENTITY);
     /* table and handle are not neighbours. */
     CHECK_INT(wk_scene_update_transform(s, table, handle, 0, want, &st), ==, WK_INVALID);
     CHECK(strstr(st.message, "neighbours") != NULL);
