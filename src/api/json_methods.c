@@ -59,7 +59,7 @@ int wk_json_find_method(const char *path, wk_json_method *m, wk_status *st)
         fill(d, (unsigned)(md - d->methods), m);
     }
     if (!found)
-        return wk_fail(st, WK_NOT_FOUND, "%s: no such method (`worldkit call` lists them)", path);
+        return wk_fail(st, WK_NOT_FOUND, "%s: no such method", path);
     return WK_OK;
 }
 

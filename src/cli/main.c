@@ -15,6 +15,18 @@ static const struct command {
      wk_cli_poses},
     {"run", "run WORLD [--levels] [--steps N] [--rtf X] [--velocity NAME vx vy vz] [--performer NAME]\n"
             "                       run the simulation loop, printing level and entity events", wk_cli_run},
+    {"call", "call [--server HOST:PORT] [--timeout SECONDS] METHOD [JSON|-]\n"
+             "                       call any RPC: the request in proto3 JSON, each response printed as JSON\n"
+             "                       (call --list: the methods; --server defaults to $WORLDKIT_SERVER, then\n"
+             "                       127.0.0.1:50051; the short forms below take --server and --timeout too)",
+     wk_cli_call},
+    {"worlds", "worlds                list the worlds (ObjectWorldService/ListWorlds)", wk_cli_worlds},
+    {"spawn", "spawn FILE [--name N] [--pose x y z roll pitch yaw]\n"
+              "                       spawn the model of FILE (SimulationInterfaces/SpawnEntities)", wk_cli_spawn},
+    {"tf", "tf A B [--world ID]   the pose of B in A; A, B: OBJECT or OBJECT/FRAME (GetTransform)", wk_cli_tf},
+    {"state", "state [playing|paused|stopped]\n"
+              "                       get or set the simulation state", wk_cli_state},
+    {"step", "step N                step a paused simulation N times (StepSimulation)", wk_cli_step},
 };
 
 static int usage(FILE *to)

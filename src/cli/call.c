@@ -1,0 +1,253 @@
+/* call.c — `worldkit call METHOD [JSON]`: any RPC of the services worldkit
+ * serves, its request given in proto3 JSON and each response printed as
+ * JSON, over gRPC's core C client. The method table and the mapping are
+ * the api layer's (wk_json_*); this file is the transport: one call with its
+ * batches of operations on a completion queue, a RECV_MESSAGE per response
+ * until the server closes the stream, then the status. */
+#include <errno.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/support/alloc.h>
+#include <grpc/support/time.h>
+#include <protobuf-c/protobuf-c.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "client.h"
+
+#define USAGE "call [--server HOST:PORT] [--timeout SECONDS] METHOD [JSON|-]   (call --list: the methods)"
+
+static bool seconds(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return end != s && !*end && !errno && *out >= 0;
+}
+
+bool wk_client_options(int *argc, char **argv, wk_client *c)
+{
+    const char *env = getenv("WORLDKIT_SERVER");
+    *c = (wk_client){.server = env && env[0] ? env : "127.0.0.1:50051"};
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp(argv[i], "--server") && i + 1 < *argc) {
+            c->server = argv[++i];
+        } else if (!strcmp(argv[i], "--timeout") && i + 1 < *argc) {
+            if (!seconds(argv[++i], &c->timeout)) {
+                fprintf(stderr, "worldkit: --timeout takes seconds, not '%s'\n", argv[i]);
+                return false;
+            }
+        } else {
+            argv[kept++] = argv[i];
+        }
+    }
+    *argc = kept;
+    return true;
+}
+
+static const char *status_name(grpc_status_code code)
+{
+    static const char *const names[] = {
+        "OK",           "CANCELLED",         "UNKNOWN",           "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+        "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+        "UNIMPLEMENTED", "INTERNAL",          "UNAVAILABLE",       "DATA_LOSS",        "UNAUTHENTICATED",
+    };
+    return (unsigned)code < sizeof names / sizeof names[0] ? names[code] : "UNKNOWN";
+}
+
+/* Runs one batch of ops on call and waits for it on cq. */
+static bool run_batch(grpc_call *call, grpc_completion_queue *cq, const grpc_op *ops, size_t n, void *tag)
+{
+    if (grpc_call_start_batch(call, ops, n, tag, NULL) != GRPC_CALL_OK)
+        return false;
+    grpc_event ev = grpc_completion_queue_next(cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+    return ev.type == GRPC_OP_COMPLETE && ev.tag == tag && ev.success;
+}
+
+/* Prints one response as JSON; false (reason printed) when it cannot. */
+static bool print_response(const wk_json_method *m, grpc_byte_buffer *bb, wk_buf *last)
+{
+    grpc_byte_buffer_reader reader;
+    if (!grpc_byte_buffer_reader_init(&reader, bb)) {
+        fprintf(stderr, "worldkit: %s: a response could not be read\n", m->name);
+        return false;
+    }
+    grpc_slice all = grpc_byte_buffer_reader_readall(&reader);
+    grpc_byte_buffer_reader_destroy(&reader);
+    const uint8_t *bytes = GRPC_SLICE_START_PTR(all);
+    size_t len = GRPC_SLICE_LENGTH(all);
+    wk_buf json = {0};
+    wk_status st = {0};
+    bool ok = wk_json_from_bytes(m->output, bytes, len, &(wk_json_desc){.indent = 2}, &json, &st) == WK_OK;
+    if (ok)
+        printf("%s\n", (const char *)json.data);
+    else
+        fprintf(stderr, "worldkit: %s: the response is not JSON: %s\n", m->name, st.message);
+    if (ok && last) {
+        last->len = 0;
+        ok = wk_buf_append(last, bytes, len) == WK_OK;
+    }
+    wk_buf_free(&json);
+    grpc_slice_unref(all);
+    return ok;
+}
+
+/* The call's batches: the request out and the initial metadata in, then a
+ * message at a time until there is none, then the status. */
+static int exchange(grpc_call *call, grpc_completion_queue *cq, const wk_json_method *m, const uint8_t *request,
+                    size_t len, wk_buf *last)
+{
+    grpc_slice body = grpc_slice_from_copied_buffer(len ? (const char *)request : "", len);
+    grpc_byte_buffer *send = grpc_raw_byte_buffer_create(&body, 1);
+    grpc_slice_unref(body);
+    grpc_metadata_array initial, trailing;
+    grpc_metadata_array_init(&initial);
+    grpc_metadata_array_init(&trailing);
+    grpc_op ops[4] = {{.op = GRPC_OP_SEND_INITIAL_METADATA},
+                      {.op = GRPC_OP_SEND_MESSAGE, .data.send_message.send_message = send},
+                      {.op = GRPC_OP_SEND_CLOSE_FROM_CLIENT},
+                      {.op = GRPC_OP_RECV_INITIAL_METADATA, .data.recv_initial_metadata.recv_initial_metadata = &initial}};
+    /* A failed batch is not the end: the status below says why. */
+    bool streaming = run_batch(call, cq, ops, 4, (void *)1);
+    grpc_byte_buffer_destroy(send);
+    int rc = 0;
+    while (streaming) {
+        grpc_byte_buffer *recv = NULL;
+        grpc_op op = {.op = GRPC_OP_RECV_MESSAGE, .data.recv_message.recv_message = &recv};
+        if (!run_batch(call, cq, &op, 1, (void *)2) || !recv)
+            break;
+        if (!print_response(m, recv, last))
+            rc = 1;
+        grpc_byte_buffer_destroy(recv);
+        fflush(stdout);
+    }
+    grpc_status_code status = GRPC_STATUS_UNKNOWN;
+    grpc_slice details = grpc_empty_slice();
+    const char *error = NULL;
+    grpc_op op = {.op = GRPC_OP_RECV_STATUS_ON_CLIENT,
+                  .data.recv_status_on_client = {.trailing_metadata = &trailing,
+                                                 .status = &status,
+                                                 .status_details = &details,
+                                                 .error_string = &error}};
+    if (!run_batch(call, cq, &op, 1, (void *)3)) {
+        fprintf(stderr, "worldkit: %s: the call ended without a status\n", m->name);
+        rc = 1;
+    } else if (status != GRPC_STATUS_OK) {
+        fprintf(stderr, "worldkit: %s: %s: %.*s\n", m->name, status_name(status), (int)GRPC_SLICE_LENGTH(details),
+                (const char *)GRPC_SLICE_START_PTR(details));
+        rc = 1;
+    }
+    grpc_slice_unref(details);
+    gpr_free((void *)error);
+    grpc_metadata_array_destroy(&initial);
+    grpc_metadata_array_destroy(&trailing);
+    return rc;
+}
+
+int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *request, size_t len, wk_buf *last)
+{
+    char path[512];
+    if ((size_t)snprintf(path, sizeof path, "/%s/%s", m->service, m->name) >= sizeof path) {
+        fprintf(stderr, "worldkit: %s: method name too long\n", m->name);
+        return 1;
+    }
+    grpc_init();
+    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
+    grpc_channel *channel = grpc_channel_create(c->server, creds, NULL);
+    grpc_channel_credentials_release(creds);
+    grpc_completion_queue *cq = grpc_completion_queue_create_for_next(NULL);
+    gpr_timespec deadline = gpr_inf_future(GPR_CLOCK_REALTIME);
+    if (c->timeout > 0)
+        deadline = gpr_time_add(gpr_now(GPR_CLOCK_REALTIME),
+                                gpr_time_from_micros((int64_t)(c->timeout * 1e6), GPR_TIMESPAN));
+    grpc_slice method = grpc_slice_from_copied_string(path);
+    grpc_call *call =
+        grpc_channel_create_call(channel, NULL, GRPC_PROPAGATE_DEFAULTS, cq, method, NULL, deadline, NULL);
+    grpc_slice_unref(method);
+    int rc = 1;
+    if (call) {
+        rc = exchange(call, cq, m, request, len, last);
+        grpc_call_unref(call);
+    } else {
+        fprintf(stderr, "worldkit: %s: the call could not be made on %s\n", m->name, c->server);
+    }
+    grpc_completion_queue_shutdown(cq);
+    while (grpc_completion_queue_next(cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN)
+        ;
+    grpc_completion_queue_destroy(cq);
+    grpc_channel_destroy(channel);
+    grpc_shutdown();
+    return rc;
+}
+
+/* The request text: the argument, standard input for "-", "{}" for none. */
+static char *request_text(const char *arg, size_t *len)
+{
+    if (!arg || strcmp(arg, "-")) {
+        const char *text = arg ? arg : "{}";
+        *len = strlen(text);
+        return strdup(text);
+    }
+    wk_buf in = {0};
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+        if (wk_buf_append(&in, chunk, n)) {
+            wk_buf_free(&in);
+            return NULL;
+        }
+    *len = in.len;
+    if (wk_buf_append(&in, "", 1)) {
+        wk_buf_free(&in);
+        return NULL;
+    }
+    return (char *)in.data;
+}
+
+static void list_methods(void)
+{
+    wk_json_method m;
+    for (size_t i = 0; wk_json_method_at(i, &m); i++)
+        printf("%s/%s  %s -> %s\n", m.service, m.name, m.input->name, m.output->name);
+}
+
+int wk_cli_call(int argc, char **argv)
+{
+    wk_client c;
+    if (!wk_client_options(&argc, argv, &c))
+        return 2;
+    if (argc == 2 && !strcmp(argv[1], "--list")) {
+        list_methods();
+        return 0;
+    }
+    if (argc < 2 || argc > 3 || argv[1][0] == '-') {
+        fprintf(stderr, "usage: worldkit " USAGE "\n");
+        return 2;
+    }
+    wk_json_method m;
+    wk_status st = {0};
+    if (wk_json_find_method(argv[1], &m, &st)) {
+        fprintf(stderr, "worldkit: %s (worldkit call --list lists them)\n", st.message);
+        return 2;
+    }
+    size_t len = 0;
+    char *text = request_text(argc == 3 ? argv[2] : NULL, &len);
+    if (!text) {
+        fprintf(stderr, "worldkit: out of memory\n");
+        return 1;
+    }
+    wk_buf request = {0};
+    int rc = wk_json_to_bytes(m.input, text, len, NULL, &request, &st);
+    free(text);
+    if (rc) {
+        fprintf(stderr, "worldkit: %s request: %s\n", m.input->name, st.message);
+        return 2;
+    }
+    rc = wk_client_call(&c, &m, request.data, request.len, NULL);
+    wk_buf_free(&request);
+    return rc;
+}

@@ -1,0 +1,266 @@
+/* call_short.c — the short forms of `worldkit call` for daily use: each
+ * builds its request message from its arguments and calls one method, then
+ * prints the response as `call` does.
+ *
+ *   worlds                       ObjectWorldService/ListWorlds
+ *   spawn FILE [--name N] [--pose x y z roll pitch yaw]
+ *                                SimulationInterfaces/SpawnEntities
+ *   tf A B [--world ID]          ObjectWorldService/GetTransform (a_t_b)
+ *   state [playing|paused|stopped]
+ *                                SimulationInterfaces/Get|SetSimulationState
+ *   step N                       SimulationInterfaces/StepSimulation
+ *
+ * For the simulation_interfaces methods the exit status also reflects the
+ * response's Result: 1 when it is not OK, with its message on stderr. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "client.h"
+#include "intrinsic/world/proto/object_world_service.pb-c.h"
+#include "simulation_interfaces/simulation_interfaces.pb-c.h"
+#include "worldkit/wk_math.h"
+#include "worldkit/wk_sim.h"
+
+static int usage(const char *text)
+{
+    fprintf(stderr, "usage: worldkit %s [--server HOST:PORT] [--timeout SECONDS]\n", text);
+    return 2;
+}
+
+static bool number(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return end != s && !*end && !errno;
+}
+
+/* A non-zero Result in the response's `result` field, reported. */
+static int check_result(const wk_json_method *m, const wk_buf *response)
+{
+    const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field_by_name(m->output, "result");
+    if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE || f->descriptor != &simulation_interfaces__result__descriptor)
+        return 0;
+    ProtobufCMessage *r = protobuf_c_message_unpack(m->output, NULL, response->len, response->data);
+    if (!r)
+        return 1; /* printed as JSON already, so it did parse: out of memory */
+    const SimulationInterfaces__Result *result = *(SimulationInterfaces__Result **)((char *)r + f->offset);
+    int rc = 0;
+    if (result && result->result != WK_RESULT_OK) {
+        fprintf(stderr, "worldkit: %s: result %u: %s\n", m->name, (unsigned)result->result,
+                result->error_message ? result->error_message : "");
+        rc = 1;
+    }
+    protobuf_c_message_free_unpacked(r, NULL);
+    return rc;
+}
+
+/* Calls the method at path with request, printing the response. */
+static int call(const wk_client *c, const char *path, const ProtobufCMessage *request)
+{
+    wk_json_method m;
+    wk_status st = {0};
+    if (wk_json_find_method(path, &m, &st)) {
+        fprintf(stderr, "worldkit: %s\n", st.message);
+        return 1;
+    }
+    wk_buf bytes = {0}, response = {0};
+    size_t size = protobuf_c_message_get_packed_size(request);
+    if (wk_buf_reserve(&bytes, size ? size : 1)) {
+        fprintf(stderr, "worldkit: out of memory\n");
+        return 1;
+    }
+    bytes.len = protobuf_c_message_pack(request, bytes.data);
+    int rc = wk_client_call(c, &m, bytes.data, bytes.len, &response);
+    if (rc == 0 && response.data)
+        rc = check_result(&m, &response);
+    wk_buf_free(&bytes);
+    wk_buf_free(&response);
+    return rc;
+}
+
+int wk_cli_worlds(int argc, char **argv)
+{
+    wk_client c;
+    if (!wk_client_options(&argc, argv, &c))
+        return 2;
+    if (argc != 1)
+        return usage("worlds");
+    IntrinsicProto__World__ListWorldsRequest req = INTRINSIC_PROTO__WORLD__LIST_WORLDS_REQUEST__INIT;
+    return call(&c, "intrinsic_proto.world.ObjectWorldService/ListWorlds", &req.base);
+}
+
+int wk_cli_spawn(int argc, char **argv)
+{
+    static const char use[] = "spawn FILE [--name NAME] [--pose x y z roll pitch yaw]";
+    wk_client c;
+    if (!wk_client_options(&argc, argv, &c))
+        return 2;
+    const char *file = NULL, *name = NULL;
+    double pose[6];
+    bool posed = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--name") && i + 1 < argc) {
+            name = argv[++i];
+        } else if (!strcmp(argv[i], "--pose") && i + 6 < argc) {
+            for (int k = 0; k < 6; k++)
+                if (!number(argv[++i], &pose[k]))
+                    return usage(use);
+            posed = true;
+        } else if (argv[i][0] != '-' && !file) {
+            file = argv[i];
+        } else {
+            return usage(use);
+        }
+    }
+    if (!file)
+        return usage(use);
+    /* The server reads the file: give it a path that does not depend on
+     * where this command runs. */
+    char *uri = realpath(file, NULL);
+    if (!uri) {
+        fprintf(stderr, "worldkit: %s: %s\n", file, strerror(errno));
+        return 1;
+    }
+    SimulationInterfaces__Resource resource = SIMULATION_INTERFACES__RESOURCE__INIT;
+    resource.uri = uri;
+    SimulationInterfaces__Point position = SIMULATION_INTERFACES__POINT__INIT;
+    SimulationInterfaces__Quaternion orientation = SIMULATION_INTERFACES__QUATERNION__INIT;
+    SimulationInterfaces__Pose p = SIMULATION_INTERFACES__POSE__INIT;
+    SimulationInterfaces__PoseStamped stamped = SIMULATION_INTERFACES__POSE_STAMPED__INIT;
+    SimulationInterfaces__SpawnEntityRequest spawn = SIMULATION_INTERFACES__SPAWN_ENTITY_REQUEST__INIT;
+    spawn.entity_resource = &resource;
+    /* Without a name, the file's own is used, made unique if taken. */
+    spawn.name = (char *)name;
+    spawn.has_allow_renaming = 1;
+    spawn.allow_renaming = name == NULL;
+    if (posed) {
+        wk_quat q = wk_quat_from_rpy(pose[3], pose[4], pose[5]);
+        position = (SimulationInterfaces__Point)SIMULATION_INTERFACES__POINT__INIT;
+        position.has_x = position.has_y = position.has_z = 1;
+        position.x = pose[0], position.y = pose[1], position.z = pose[2];
+        orientation.has_x = orientation.has_y = orientation.has_z = orientation.has_w = 1;
+        orientation.x = q.x, orientation.y = q.y, orientation.z = q.z, orientation.w = q.w;
+        p.position = &position;
+        p.orientation = &orientation;
+        stamped.pose = &p;
+        spawn.initial_pose = &stamped;
+    }
+    SimulationInterfaces__SpawnEntityRequest *spawns[] = {&spawn};
+    SimulationInterfaces__SpawnEntitiesRequest req = SIMULATION_INTERFACES__SPAWN_ENTITIES_REQUEST__INIT;
+    req.n_spawn_requests = 1;
+    req.spawn_requests = spawns;
+    int rc = call(&c, "simulation_interfaces.SimulationInterfaces/SpawnEntities", &req.base);
+    free(uri);
+    return rc;
+}
+
+/* A node of the transform tree by name: "OBJECT" or "OBJECT/FRAME". The
+ * strings point into name, whose '/' becomes '\0'. */
+typedef struct node_ref {
+    IntrinsicProto__World__ObjectReferenceByName object;
+    IntrinsicProto__World__FrameReferenceByName frame;
+    IntrinsicProto__World__TransformNodeReferenceByName by_name;
+    IntrinsicProto__World__TransformNodeReference ref;
+} node_ref;
+
+static void node_by_name(node_ref *n, char *name)
+{
+    n->object = (IntrinsicProto__World__ObjectReferenceByName)INTRINSIC_PROTO__WORLD__OBJECT_REFERENCE_BY_NAME__INIT;
+    n->frame = (IntrinsicProto__World__FrameReferenceByName)INTRINSIC_PROTO__WORLD__FRAME_REFERENCE_BY_NAME__INIT;
+    n->by_name = (IntrinsicProto__World__TransformNodeReferenceByName)
+        INTRINSIC_PROTO__WORLD__TRANSFORM_NODE_REFERENCE_BY_NAME__INIT;
+    n->ref = (IntrinsicProto__World__TransformNodeReference)INTRINSIC_PROTO__WORLD__TRANSFORM_NODE_REFERENCE__INIT;
+    char *slash = strchr(name, '/');
+    if (slash) {
+        *slash = '\0';
+        n->frame.object_name = name;
+        n->frame.frame_name = slash + 1;
+        n->by_name.transform_node_reference_by_name_case =
+            INTRINSIC_PROTO__WORLD__TRANSFORM_NODE_REFERENCE_BY_NAME__TRANSFORM_NODE_REFERENCE_BY_NAME_FRAME;
+        n->by_name.frame = &n->frame;
+    } else {
+        n->object.object_name = name;
+        n->by_name.transform_node_reference_by_name_case =
+            INTRINSIC_PROTO__WORLD__TRANSFORM_NODE_REFERENCE_BY_NAME__TRANSFORM_NODE_REFERENCE_BY_NAME_OBJECT;
+        n->by_name.object = &n->object;
+    }
+    n->ref.transform_node_reference_case =
+        INTRINSIC_PROTO__WORLD__TRANSFORM_NODE_REFERENCE__TRANSFORM_NODE_REFERENCE_BY_NAME;
+    n->ref.by_name = &n->by_name;
+}
+
+int wk_cli_tf(int argc, char **argv)
+{
+    static const char use[] = "tf A B [--world ID]   (A, B: OBJECT or OBJECT/FRAME; prints a_t_b)";
+    wk_client c;
+    if (!wk_client_options(&argc, argv, &c))
+        return 2;
+    char *names[2] = {NULL, NULL};
+    const char *world = "world";
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--world") && i + 1 < argc)
+            world = argv[++i];
+        else if (argv[i][0] != '-' && n < 2)
+            names[n++] = argv[i];
+        else
+            return usage(use);
+    }
+    if (n != 2)
+        return usage(use);
+    node_ref a, b;
+    node_by_name(&a, names[0]);
+    node_by_name(&b, names[1]);
+    IntrinsicProto__World__GetTransformRequest req = INTRINSIC_PROTO__WORLD__GET_TRANSFORM_REQUEST__INIT;
+    req.world_id = (char *)world;
+    req.node_a = &a.ref;
+    req.node_b = &b.ref;
+    return call(&c, "intrinsic_proto.world.ObjectWorldService/GetTransform", &req.base);
+}
+
+int wk_cli_state(int argc, char **argv)
+{
+    static const char use[] = "state [playing|paused|stopped]";
+    static const struct {
+        const char *name;
+        wk_sim_state state;
+    } states[] = {{"stopped", WK_SIM_STOPPED}, {"playing", WK_SIM_PLAYING}, {"paused", WK_SIM_PAUSED}};
+    wk_client c;
+    if (!wk_client_options(&argc, argv, &c))
+        return 2;
+    if (argc == 1) {
+        SimulationInterfaces__GetSimulationStateRequest get = SIMULATION_INTERFACES__GET_SIMULATION_STATE_REQUEST__INIT;
+        return call(&c, "simulation_interfaces.SimulationInterfaces/GetSimulationState", &get.base);
+    }
+    for (size_t i = 0; argc == 2 && i < sizeof states / sizeof states[0]; i++)
+        if (!strcmp(argv[1], states[i].name)) {
+            SimulationInterfaces__SimulationState state = SIMULATION_INTERFACES__SIMULATION_STATE__INIT;
+            state.has_state = 1;
+            state.state = (uint32_t)states[i].state;
+            SimulationInterfaces__SetSimulationStateRequest set =
+                SIMULATION_INTERFACES__SET_SIMULATION_STATE_REQUEST__INIT;
+            set.state = &state;
+            return call(&c, "simulation_interfaces.SimulationInterfaces/SetSimulationState", &set.base);
+        }
+    return usage(use);
+}
+
+int wk_cli_step(int argc, char **argv)
+{
+    wk_client c;
+    if (!wk_client_options(&argc, argv, &c))
+        return 2;
+    char *end = "";
+    errno = 0;
+    unsigned long long steps = argc == 2 && argv[1][0] >= '0' && argv[1][0] <= '9' ? strtoull(argv[1], &end, 10) : 0;
+    if (argc != 2 || !steps || *end || errno)
+        return usage("step N   (N >= 1)");
+    SimulationInterfaces__StepSimulationRequest req = SIMULATION_INTERFACES__STEP_SIMULATION_REQUEST__INIT;
+    req.has_steps = 1;
+    req.steps = steps;
+    return call(&c, "simulation_interfaces.SimulationInterfaces/StepSimulation", &req.base);
+}

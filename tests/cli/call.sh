@@ -1,0 +1,86 @@
+#!/bin/sh
+# call.sh — `worldkit call` and its short forms against a real server: starts
+# `worldkit serve` on a free port, runs the client as people do, and checks
+# exit status and output of each run. Usage: call.sh WORLDKIT MODEL_FILE
+set -u
+wk=$1
+model=$2
+dir=$(mktemp -d)
+"$wk" serve --listen 127.0.0.1:0 >"$dir/serve.out" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+tries=0
+until grep -q "serving on" "$dir/serve.out" 2>/dev/null; do
+    tries=$((tries + 1))
+    if [ $tries -gt 100 ] || ! kill -0 $pid 2>/dev/null; then
+        echo "FAIL: the server did not start:"
+        cat "$dir/serve.out"
+        exit 1
+    fi
+    sleep 0.1
+done
+WORLDKIT_SERVER=$(sed -n 's/.*serving on //p' "$dir/serve.out")
+export WORLDKIT_SERVER
+
+# run STATUS COMMAND...: runs `worldkit COMMAND...`, which must exit with
+# STATUS; its output is in $dir/out and $dir/err.
+run() {
+    want=$1
+    shift
+    "$wk" "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    if [ $got -ne "$want" ]; then
+        fail "worldkit $* exited $got, not $want"
+        cat "$dir/out" "$dir/err"
+    fi
+}
+
+# has FILE TEXT: the file holds the fixed text.
+has() {
+    grep -qF -- "$2" "$dir/$1" || { fail "no '$2' in the $1 of the last run:"; cat "$dir/$1"; }
+}
+
+run 0 call GetSimulationState '{}'
+has out '"state": 0'
+run 0 call simulation_interfaces.SimulationInterfaces/GetSimulatorFeatures
+has out '"spawnFormats": ['
+
+run 0 spawn "$model" --name box --pose 1 2 3 0 0 0
+has out '"entityName": "box"'
+run 0 call /simulation_interfaces.SimulationInterfaces/GetEntityState '{"entity": "box"}'
+has out '"x": 1,'
+has out '"y": 2,'
+has out '"z": 3'
+run 1 spawn "$model" --name box
+has err 'worldkit: SpawnEntities: result 150:'
+
+run 0 state paused
+run 0 step 3
+run 0 state
+has out '"state": 2'
+echo '{"steps": "2"}' | "$wk" call SimulateSteps - >"$dir/out" 2>"$dir/err" || fail "SimulateSteps from stdin"
+[ "$(grep -c '"completedSteps"' "$dir/out")" -eq 2 ] || { fail "SimulateSteps streamed:"; cat "$dir/out"; }
+has out '"remainingSteps": "0"'
+run 0 state playing
+run 1 step 1
+has err 'worldkit: StepSimulation: result 4:'
+
+run 2 call StepSimulation '{"steps": "x"}'
+has err 'simulation_interfaces.StepSimulationRequest request: steps: expected an integer'
+run 2 call NoSuchMethod
+has err 'NoSuchMethod: no such method'
+run 2 state sideways
+run 0 call --list
+has out 'intrinsic_proto.world.ObjectWorldService/GetTransform  intrinsic_proto.world.GetTransformRequest'
+run 1 call --server 127.0.0.1:1 GetSimulationState
+has err 'GetSimulationState: UNAVAILABLE'
+
+[ $failures -eq 0 ] && echo "all client checks passed"
+exit $failures
