@@ -58,6 +58,12 @@ int wk__ows_filter(wk__call *call, const IntrinsicProto__World__ObjectEntityFilt
 int wk__ows_find_filtered(const wk_scene *s, wk__call *call,
                           const IntrinsicProto__World__ObjectReferenceWithEntityFilter *msg, wk_entity *object,
                           wk_entity_list *entities, wk_status *st);
+/* The one entity an ObjectReferenceWithEntityFilter selects (no filter: the
+ * object's base entity), as parent_object and UpdateEntityProperties.entity
+ * need it; WK_INVALID when the filter selects several. */
+int wk__ows_find_filtered_one(const wk_scene *s, wk__call *call,
+                              const IntrinsicProto__World__ObjectReferenceWithEntityFilter *msg, wk_entity *out,
+                              wk_status *st);
 /* The entity a transform node and its optional filter give: a frame's
  * entity; an object's base entity without a filter, else the one entity the
  * filter selects (WK_INVALID when it selects several; a filter on a frame is
@@ -163,6 +169,15 @@ int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t
 /* Opens the world named by world_id (WK_INVALID when empty, WK_NOT_FOUND
  * when unknown) in the endpoint's store. */
 int wk__ows_open(wk_api *api, const char *world_id, bool write, wk_world **out, wk_status *st);
+
+/* The mutations (ows_batch.c): the one handler of every method that
+ * changes a world (CreateObject, DeleteObject, ..., ToggleCollisions; the
+ * request type picks what it does), run atomically, and
+ * UpdateWorldResources, their all-or-nothing sequence. */
+int wk__ows_mutate(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
+                   wk_status *st);
+int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCMessage *request,
+                                   ProtobufCMessage **response, wk_status *st);
 
 /* The handlers (ows_read.c). */
 int wk__ows_get_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,

@@ -190,6 +190,18 @@ int wk__ows_find_filtered(const wk_scene *s, wk__call *call,
     return rc;
 }
 
+int wk__ows_find_filtered_one(const wk_scene *s, wk__call *call,
+                              const IntrinsicProto__World__ObjectReferenceWithEntityFilter *msg, wk_entity *out,
+                              wk_status *st)
+{
+    wk_entity object;
+    wk_entity_filter filter;
+    int rc = wk__ows_find_filtered(s, call, msg, &object, NULL, st);
+    if (rc == WK_OK)
+        rc = wk__ows_filter(call, msg->entity_filter, &filter, st);
+    return rc ? rc : wk_scene_filter_one(s, object, &filter, out, st);
+}
+
 int wk__ows_find_node_entity(const wk_scene *s, wk__call *call,
                              const IntrinsicProto__World__TransformNodeReference *node,
                              const IntrinsicProto__World__ObjectEntityFilter *filter, wk_entity *out, wk_status *st)
