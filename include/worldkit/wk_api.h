@@ -104,9 +104,22 @@ extern "C" {
 
 typedef struct wk_api wk_api;
 
+/* Options of an endpoint; zero is the default. */
+typedef struct wk_api_desc {
+    bool levels; /* worlds load and unload their levels around performers */
+} wk_api_desc;
+
 /* A new service endpoint holding an empty world named "default"; NULL when
- * out of memory. Free with wk_api_free. */
+ * out of memory. Free with wk_api_free. wk_api_new() is
+ * wk_api_new_desc(NULL).
+ *
+ * Threads: the service calls (wk_api_call, wk_api_simulate_steps,
+ * wk_api_invoke, wk_api_play) may come from any number of threads. They act
+ * on the one current simulation, which is not thread-safe, so each holds the
+ * endpoint's lock from the moment its request has parsed until its response
+ * is packed: calls run one at a time, in the order they get the lock. */
 wk_api *wk_api_new(void);
+wk_api *wk_api_new_desc(const wk_api_desc *desc);
 void wk_api_free(wk_api *api);
 
 /* Calls the service named service (the 22 of simulation_interfaces 2.1.0
@@ -137,8 +150,72 @@ int wk_api_simulate_steps(wk_api *api, const uint8_t *goal, size_t len, wk_api_f
  * WK_INVALID for any other. */
 int wk_api_set_bounds_type(wk_api *api, uint32_t type);
 
+/* Where wk_api_invoke sends a method's answer. The caller sets write and
+ * ctx (and check if it wants to); wk_api_invoke fills status and message.
+ *
+ * A unary method writes exactly one message when its status is OK and none
+ * otherwise. A server-streaming method writes any number: SimulateSteps writes
+ * a SimulateStepsUpdate per step done, holding its feedback, and a last one
+ * holding the result. */
+typedef struct wk_api_sink {
+    /* Receives one serialized response message, borrowed for the call.
+     * Returning false says the receiver is gone (the client cancelled): a
+     * stream stops at its next message. */
+    bool (*write)(void *ctx, const uint8_t *msg, size_t len);
+    /* Optional: asked once the call holds the endpoint's lock, just before
+     * the method runs, so that a call that waited for the lock past its
+     * deadline or its client does not act. Answers 0 to go on, or the gRPC
+     * status to answer with instead (DEADLINE_EXCEEDED, CANCELLED). */
+    int (*check)(void *ctx);
+    void *ctx;
+    int status;                      /* out: a gRPC status, WK_GRPC_OK when the method ran */
+    char message[WK_STATUS_MSG_MAX]; /* out: why, when status is not OK */
+} wk_api_sink;
+
+/* Calls a method by its full gRPC path, "/<package>.<Service>/<Method>"
+ * (e.g. "/simulation_interfaces.SimulationInterfaces/LoadWorld"), with a
+ * serialized request, and answers through sink. Returns sink->status:
+ * UNIMPLEMENTED for a path no row of the method table names,
+ * INVALID_ARGUMENT for a request that does not parse as the method's
+ * request type, RESOURCE_EXHAUSTED when out of memory, the check's status,
+ * or OK: the outcome of the service itself is in the response's Result, as
+ * with wk_api_call. It returns when the method is done (for SimulateSteps,
+ * after all its steps), so a transport calls it from a thread that may
+ * block. */
+int wk_api_invoke(wk_api *api, const char *method, const uint8_t *request, size_t len, wk_api_sink *sink);
+
+/* Whether wk_api_invoke serves method; *server_streaming (which may be
+ * NULL) says whether it may write more than one message. */
+bool wk_api_has_method(const char *method, bool *server_streaming);
+/* Whether wk_api_invoke serves any method of the service named by its full
+ * name ("simulation_interfaces.SimulationInterfaces"). */
+bool wk_api_has_service(const char *service);
+
+/* The clock of the current simulation, as wk_api_play leaves it. */
+typedef struct wk_api_clock {
+    wk_sim_state state;
+    uint64_t iterations; /* steps since the world loaded or time reset */
+    uint64_t done;       /* steps this call ran */
+    double dt;           /* the step size, seconds */
+    double rtf;          /* the world's real_time_factor */
+} wk_api_clock;
+
+/* The simulation loop of a PLAYING world, for the thread of a transport that
+ * drives it: when the current simulation is PLAYING, runs up to steps steps
+ * under the endpoint's lock, so calls get in between two calls of it. Fills
+ * *clock (which may be NULL) in any state; steps = 0 only reads it. Returns
+ * WK_OK or a failed step's code (the world is then as the step left it). The
+ * pacing is the caller's: see wk_api_clock's dt and rtf. */
+int wk_api_play(wk_api *api, uint64_t steps, wk_api_clock *clock);
+
+/* What GetEntityBounds answers with: TYPE_BOX (1, the standard's default),
+ * TYPE_CONVEX_HULL (2) or TYPE_SPHERE (3), as msg/Bounds numbers them;
+ * WK_INVALID for any other. */
+int wk_api_set_bounds_type(wk_api *api, uint32_t type);
+
 /* The current world's simulation, its scene and its root entity, borrowed
- * until the next LoadWorld. */
+ * until the next LoadWorld. They are not guarded by the endpoint's lock:
+ * use them only while no other thread calls the endpoint. */
 wk_sim *wk_api_sim(wk_api *api);
 wk_scene *wk_api_scene(wk_api *api);
 wk_entity wk_api_world(const wk_api *api);

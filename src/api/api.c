@@ -1,6 +1,7 @@
 /* api.c — the service endpoint: its world, the table of services and the
  * features each brings, one call from request bytes to response bytes, and
- * the helpers every handler uses (allocation, result codes, names). */
+ * the helpers every handler uses (allocation, result codes, names), and the
+ * lock that makes one call at a time act on the world. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,7 +201,7 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
                                  &desc, st);
     wk_sim *sim = NULL;
     if (rc == WK_OK)
-        rc = wk_sim_new(desc, NULL, &sim, st);
+        rc = wk_sim_new(desc, &(wk_sim_desc){.levels = api->levels}, &sim, st);
     if (rc)
         return rc;
     wk_sim_free(api->sim);
@@ -208,20 +209,33 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
     return WK_OK;
 }
 
-wk_api *wk_api_new(void)
+wk_api *wk_api_new_desc(const wk_api_desc *desc)
 {
     wk_api *api = calloc(1, sizeof *api);
     wk_status st;
-    if (api && wk__api_set_world(api, NULL, &st)) {
-        free(api);
+    if (!api)
         return NULL;
-    }
-    if (api && !(api->store = wk_store_new())) {
-        wk_sim_free(api->sim);
-        free(api);
-        return NULL;
-    }
+    api->levels = desc && desc->levels;
+    if (pthread_mutex_init(&api->lock, NULL))
+        goto fail_free_api;
+    if (wk__api_set_world(api, NULL, &st))
+        goto fail_destroy_lock;
+    if (!(api->store = wk_store_new()))
+        goto fail_free_sim;
     return api;
+
+fail_free_sim:
+    wk_sim_free(api->sim);
+fail_destroy_lock:
+    pthread_mutex_destroy(&api->lock);
+fail_free_api:
+    free(api);
+    return NULL;
+}
+
+wk_api *wk_api_new(void)
+{
+    return wk_api_new_desc(NULL);
 }
 
 void wk_api_free(wk_api *api)
@@ -230,6 +244,7 @@ void wk_api_free(wk_api *api)
         return;
     wk_store_free(api->store);
     wk_sim_free(api->sim);
+    pthread_mutex_destroy(&api->lock);
     free(api);
 }
 
@@ -253,9 +268,10 @@ wk_entity wk_api_world(const wk_api *api)
     return wk_sim_world(api->sim);
 }
 
-/* Unpacks the request, runs the service and packs its response. */
-static int dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
-                    void *ctx, wk_buf *out)
+/* Unpacks the request, runs the service under the endpoint's lock and packs
+ * its response. The lock is taken after parsing, which needs no world. */
+int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
+                     void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out)
 {
     const struct service *s = NULL;
     for (size_t i = 0; i < SERVICE_COUNT && !s; i++)
@@ -268,7 +284,10 @@ static int dispatch(wk_api *api, const char *service, const uint8_t *request, si
         return WK_PARSE;
     wk__call call = {.feedback = fn, .feedback_ctx = ctx};
     ProtobufCMessage *response = NULL;
-    int rc = (wk__api_refuse_without_world(api, &call, s->name, &response) ? WK_OK
+    pthread_mutex_lock(&api->lock);
+    int rc = check ? check(check_ctx) : 0;
+    if (rc == 0)
+        rc = (wk__api_refuse_without_world(api, &call, s->name, &response) ? WK_OK
                                                                      : s->handle(api, &call, req, &response));
     if (rc == WK_OK && (call.failed || !response))
         rc = WK_NOMEM;
@@ -278,6 +297,7 @@ static int dispatch(wk_api *api, const char *service, const uint8_t *request, si
         if (rc == WK_OK)
             out->len += protobuf_c_message_pack(response, out->data + out->len);
     }
+    pthread_mutex_unlock(&api->lock);
     for (size_t i = 0; i < call.count; i++)
         free(call.blocks[i]);
     free(call.blocks);
@@ -287,11 +307,11 @@ static int dispatch(wk_api *api, const char *service, const uint8_t *request, si
 
 int wk_api_call(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_buf *out)
 {
-    return dispatch(api, service, request, len, NULL, NULL, out);
+    return wk__api_dispatch(api, service, request, len, NULL, NULL, NULL, NULL, out);
 }
 
 int wk_api_simulate_steps(wk_api *api, const uint8_t *goal, size_t len, wk_api_feedback_fn fn, void *ctx,
                           wk_buf *out)
 {
-    return dispatch(api, "SimulateSteps", goal, len, fn, ctx, out);
+    return wk__api_dispatch(api, "SimulateSteps", goal, len, fn, ctx, NULL, NULL, out);
 }

@@ -5,6 +5,8 @@
 #ifndef WK_API_INTERNAL_H
 #define WK_API_INTERNAL_H
 
+#include <pthread.h>
+
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
 #include "worldkit/wk_api.h"
 #include "worldkit/wk_formats.h"
@@ -12,8 +14,10 @@
 #include "worldkit/wk_store.h"
 
 struct wk_api {
-    wk_sim *sim; /* the current world */
-    wk_store *store; /* ObjectWorldService's worlds, by id (ows.h); not the sim's world */
+    wk_sim *sim;          /* the current world */
+    wk_store *store;      /* ObjectWorldService's worlds, by id (ows.h); not the sim's world */
+    bool levels;          /* worlds run their levels (wk_api_desc) */
+    pthread_mutex_t lock; /* held by every service call: the sim is not thread-safe */
     /* simulation_interfaces' world services (worlds.c) */
     bool unloaded;           /* UnloadWorld left no world: most services refuse */
     char world_uri[4096];    /* the uri the current world was loaded from ("" for a string) */
@@ -92,6 +96,15 @@ bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const char *servi
 /* entity_state.c: an EntityState of motion m in the world frame, stamped
  * with the simulated time, owned by the call. */
 SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *call, const wk_motion *m);
+
+/* Runs the service named service (wk_api_call's names) on a serialized
+ * request, under the endpoint's lock, appending the packed response to out.
+ * fn receives SimulateSteps' feedback (may be NULL). check (may be NULL) is
+ * asked under the lock before the service runs: a non-zero answer (a gRPC
+ * status, positive) is returned as it is, nothing having run. Otherwise
+ * returns as wk_api_call. */
+int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
+                     void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out);
 
 /* The features of every service in the table (msg/SimulatorFeatures codes),
  * ascending: writes up to cap to out and returns how many there are. */

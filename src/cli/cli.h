@@ -7,6 +7,7 @@
 int wk_cli_load(int argc, char **argv);
 int wk_cli_poses(int argc, char **argv);
 int wk_cli_run(int argc, char **argv);
+int wk_cli_serve(int argc, char **argv);
 /* The gRPC client: `call` and its short forms (call.c, call_short.c). */
 int wk_cli_call(int argc, char **argv);
 int wk_cli_worlds(int argc, char **argv);

@@ -15,6 +15,8 @@ static const struct command {
      wk_cli_poses},
     {"run", "run WORLD [--levels] [--steps N] [--rtf X] [--velocity NAME vx vy vz] [--performer NAME]\n"
             "                       run the simulation loop, printing level and entity events", wk_cli_run},
+    {"serve", "serve [--listen ADDR] [--world FILE] [--levels] [--data DIR] [--verbose] [...]\n"
+              "                       serve the services over gRPC until SIGINT or SIGTERM (serve --help)", wk_cli_serve},
     {"call", "call [--server HOST:PORT] [--timeout SECONDS] METHOD [JSON|-]\n"
              "                       call any RPC: the request in proto3 JSON, each response printed as JSON\n"
              "                       (call --list: the methods; --server defaults to $WORLDKIT_SERVER, then\n"

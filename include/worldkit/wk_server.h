@@ -1,0 +1,76 @@
+/* wk_server.h — the server layer: the api's services over gRPC.
+ *
+ * A server listens on one address with HTTP/2 (gRPC's core C library) and
+ * answers every method of wk_api_invoke's table, plus the standard health
+ * service grpc.health.v1.Health/Check. Each call runs on one of a small pool
+ * of worker threads; a further thread runs the current world's simulation
+ * loop while it is PLAYING, paced at its real-time factor. Shutting down
+ * refuses new calls and lets those in flight finish.
+ *
+ * Transport security is not there yet: a server listens only on a loopback
+ * address (127.0.0.0/8, ::1, localhost) or a unix socket, and refuses any
+ * other with WK_UNSUPPORTED. */
+#ifndef WK_SERVER_H
+#define WK_SERVER_H
+
+#include "worldkit/wk_api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wk_server wk_server;
+
+/* What a server tells its on_call hook about one call. */
+typedef struct wk_server_call {
+    const char *method; /* its full path, borrowed for the hook's call */
+    bool done;          /* false as it starts, true once its status is sent */
+    int status;         /* the gRPC status sent, when done */
+    double seconds;     /* from start to status, when done */
+} wk_server_call;
+
+/* Options of a server; zero is the default. */
+typedef struct wk_server_desc {
+    const char *listen;       /* "host:port"; port 0 picks a free one. Default "127.0.0.1:50051" */
+    size_t max_request_bytes; /* larger requests fail RESOURCE_EXHAUSTED. Default 16 MiB */
+    int workers;              /* calls served at once. Default 4 */
+    double rtf;               /* real-time factor of a PLAYING world: 0 for the world's own
+                                 (its real_time_factor, 1 unless the file says), negative
+                                 for as fast as possible */
+    double shutdown_grace;    /* seconds calls in flight get to finish at shutdown before they
+                                 are cancelled. Default 30 */
+    /* Called from a worker thread as each call starts and ends; must be
+     * thread-safe. NULL for none. */
+    void (*on_call)(const wk_server_call *call, void *ctx);
+    void *ctx;
+} wk_server_desc;
+
+/* Starts serving api (borrowed until wk_server_free) as desc says (NULL for
+ * the defaults). Fails with WK_UNSUPPORTED for an address that is not local,
+ * WK_INVALID when the address cannot be bound, or WK_NOMEM; st says which. */
+int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk_status *st);
+
+/* The port bound (what port 0 became), and "host:port" with it, borrowed for
+ * the server's life. */
+int wk_server_port(const wk_server *server);
+const char *wk_server_address(const wk_server *server);
+
+/* Stops taking calls, waits for those in flight (cancelling them once the
+ * shutdown grace has passed), and stops the threads. Safe to call more than
+ * once, and from any thread but the server's own. */
+void wk_server_shutdown(wk_server *server);
+/* Shuts down (if not yet) and frees. NULL is a no-op. */
+void wk_server_free(wk_server *server);
+
+/* Signals for a process that is a server: wk_server_block_signals blocks
+ * SIGINT and SIGTERM in the calling thread, so that threads started after it
+ * (the server's, gRPC's) inherit the mask and the signals wait for
+ * wk_server_wait_signal, which returns the number of the first to arrive.
+ * Call the first before wk_server_start. */
+int wk_server_block_signals(void);
+int wk_server_wait_signal(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

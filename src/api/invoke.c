@@ -1,0 +1,157 @@
+/* invoke.c — the one entry a transport calls: a method's full gRPC path, in
+ * one table, to the function that serves it, and the outcome as a gRPC
+ * status. A method's own outcome (NOT_FOUND for an unknown entity, say)
+ * travels in its response's Result with status OK; a status other than OK
+ * says the method did not run, or ran out of memory.
+ *
+ * Rows for the simulation_interfaces services call them by their
+ * wk_api_call names; other services add rows with functions of their own. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api/api_internal.h"
+
+struct method;
+typedef int (*method_fn)(wk_api *api, const struct method *m, const uint8_t *request, size_t len,
+                         wk_api_sink *sink);
+
+static int unary(wk_api *api, const struct method *m, const uint8_t *request, size_t len, wk_api_sink *sink);
+static int simulate_steps(wk_api *api, const struct method *m, const uint8_t *request, size_t len,
+                          wk_api_sink *sink);
+
+#define SI_PATH(method) "/simulation_interfaces.SimulationInterfaces/" method
+
+static const struct method {
+    const char *path;
+    method_fn serve;
+    const char *name; /* the function's argument: wk_api_call's service name */
+    bool streaming;   /* writes more than one message */
+} methods[] = {
+    {SI_PATH("LoadWorld"), unary, "LoadWorld", false},
+    {SI_PATH("SpawnEntities"), unary, "SpawnEntities", false},
+    {SI_PATH("GetSimulatorFeatures"), unary, "GetSimulatorFeatures", false},
+    {SI_PATH("GetSimulationState"), unary, "GetSimulationState", false},
+    {SI_PATH("SetSimulationState"), unary, "SetSimulationState", false},
+    {SI_PATH("StepSimulation"), unary, "StepSimulation", false},
+    {SI_PATH("SimulateSteps"), simulate_steps, "SimulateSteps", true},
+    {SI_PATH("ResetSimulation"), unary, "ResetSimulation", false},
+    {SI_PATH("GetEntityState"), unary, "GetEntityState", false},
+    {SI_PATH("SetEntityState"), unary, "SetEntityState", false},
+};
+
+#define METHOD_COUNT (sizeof methods / sizeof methods[0])
+
+static const struct method *find(const char *path)
+{
+    for (size_t i = 0; path && i < METHOD_COUNT; i++)
+        if (!strcmp(methods[i].path, path))
+            return &methods[i];
+    return NULL;
+}
+
+bool wk_api_has_method(const char *method, bool *server_streaming)
+{
+    const struct method *m = find(method);
+    if (m && server_streaming)
+        *server_streaming = m->streaming;
+    return m != NULL;
+}
+
+bool wk_api_has_service(const char *service)
+{
+    size_t n = service ? strlen(service) : 0;
+    for (size_t i = 0; n && i < METHOD_COUNT; i++)
+        if (!strncmp(methods[i].path + 1, service, n) && methods[i].path[n + 1] == '/')
+            return true;
+    return false;
+}
+
+static int answer(wk_api_sink *sink, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int answer(wk_api_sink *sink, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sink->message, sizeof sink->message, fmt, ap);
+    va_end(ap);
+    return sink->status = status;
+}
+
+/* The status for what wk__api_dispatch returned: the check's answer as it
+ * is (positive), a worldkit code through the code table. */
+static int finish(wk_api_sink *sink, const struct method *m, int rc)
+{
+    if (rc > 0)
+        return answer(sink, rc, "%s did not run: the call was over when its turn came", m->path);
+    if (rc == WK_PARSE)
+        return answer(sink, WK_GRPC_INVALID_ARGUMENT, "%s: the request does not parse", m->path);
+    if (rc)
+        return answer(sink, wk_code_grpc(rc), "%s: %s", m->path, wk_strerror(rc));
+    return answer(sink, WK_GRPC_OK, "%s", "");
+}
+
+static int unary(wk_api *api, const struct method *m, const uint8_t *request, size_t len, wk_api_sink *sink)
+{
+    wk_buf out = {0};
+    int rc = wk__api_dispatch(api, m->name, request, len, NULL, NULL, sink->check, sink->ctx, &out);
+    /* A receiver that is gone has nothing left to tell: the status is the
+     * method's all the same. */
+    if (rc == WK_OK)
+        (void)sink->write(sink->ctx, out.data, out.len);
+    wk_buf_free(&out);
+    return finish(sink, m, rc);
+}
+
+/* Writes a packed SimulateStepsFeedback, or the SimulateStepsResult when
+ * result, as the stream's message: a SimulateStepsUpdate holding it. */
+static bool write_update(wk_api_sink *sink, bool result, const uint8_t *bytes, size_t len)
+{
+    SimulationInterfaces__SimulateStepsUpdate update = SIMULATION_INTERFACES__SIMULATE_STEPS_UPDATE__INIT;
+    ProtobufCMessage *inner = protobuf_c_message_unpack(
+        result ? &simulation_interfaces__simulate_steps_result__descriptor
+               : &simulation_interfaces__simulate_steps_feedback__descriptor,
+        NULL, len, bytes);
+    if (!inner)
+        return false;
+    if (result) {
+        update.update_case = SIMULATION_INTERFACES__SIMULATE_STEPS_UPDATE__UPDATE_RESULT;
+        update.result = (SimulationInterfaces__SimulateStepsResult *)inner;
+    } else {
+        update.update_case = SIMULATION_INTERFACES__SIMULATE_STEPS_UPDATE__UPDATE_FEEDBACK;
+        update.feedback = (SimulationInterfaces__SimulateStepsFeedback *)inner;
+    }
+    wk_buf out = {0};
+    bool ok = wk_buf_reserve(&out, protobuf_c_message_get_packed_size(&update.base)) == WK_OK;
+    if (ok) {
+        out.len = protobuf_c_message_pack(&update.base, out.data);
+        ok = sink->write(sink->ctx, out.data, out.len);
+    }
+    wk_buf_free(&out);
+    protobuf_c_message_free_unpacked(inner, NULL);
+    return ok;
+}
+
+static bool feedback(const uint8_t *bytes, size_t len, void *ctx)
+{
+    return write_update(ctx, false, bytes, len);
+}
+
+static int simulate_steps(wk_api *api, const struct method *m, const uint8_t *request, size_t len,
+                          wk_api_sink *sink)
+{
+    wk_buf out = {0};
+    int rc = wk__api_dispatch(api, m->name, request, len, feedback, sink, sink->check, sink->ctx, &out);
+    if (rc == WK_OK)
+        (void)write_update(sink, true, out.data, out.len);
+    wk_buf_free(&out);
+    return finish(sink, m, rc);
+}
+
+int wk_api_invoke(wk_api *api, const char *method, const uint8_t *request, size_t len, wk_api_sink *sink)
+{
+    const struct method *m = find(method);
+    if (!m)
+        return answer(sink, WK_GRPC_UNIMPLEMENTED, "no method %.200s", method ? method : "(null)");
+    return m->serve(api, m, request, len, sink);
+}

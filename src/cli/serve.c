@@ -1,0 +1,163 @@
+/* serve.c — `worldkit serve`: the api's services over gRPC until SIGINT or
+ * SIGTERM, after which calls in flight finish and the process exits 0. The
+ * world given with --world loads through LoadWorld, the service a client
+ * would call, so that it loads exactly as a client's would. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "simulation_interfaces/simulation_interfaces.pb-c.h"
+#include "worldkit/wk_server.h"
+
+#define USAGE                                                                                         \
+    "serve [--listen ADDR] [--world FILE] [--levels] [--rtf X] [--workers N] [--max-request-mib N]\n" \
+    "                       [--data DIR] [--verbose]"
+
+static const char help[] =
+    "usage: worldkit " USAGE "\n"
+    "\n"
+    "Serves simulation_interfaces.SimulationInterfaces and grpc.health.v1.Health over gRPC\n"
+    "until SIGINT or SIGTERM; calls in flight then finish, new ones are refused, and the\n"
+    "process exits 0. Prints \"worldkit: serving on HOST:PORT\" once it takes calls.\n"
+    "\n"
+    "  --listen ADDR          host:port to listen on (default 127.0.0.1:50051; port 0 picks a\n"
+    "                         free one). Loopback or unix: only, until TLS and tokens exist\n"
+    "  --world FILE           a world (SDFormat, URDF, MJCF) to load, as LoadWorld would\n"
+    "  --levels               load and unload levels around performers\n"
+    "  --rtf X                real-time factor of a PLAYING world (default: the world's own,\n"
+    "                         1 unless the file says; 0: as fast as possible)\n"
+    "  --workers N            calls served at once (default 4)\n"
+    "  --max-request-mib N    larger requests fail RESOURCE_EXHAUSTED (default 16)\n"
+    "  --data DIR             not used yet: worlds live in memory only, nothing is saved\n"
+    "  --verbose              print a line per call: method, status, milliseconds\n";
+
+typedef struct serve_args {
+    wk_server_desc server;
+    const char *world;
+    const char *data;
+    bool levels;
+    bool verbose;
+} serve_args;
+
+static bool number(const char *s, double *out)
+{
+    char *end;
+    *out = strtod(s, &end);
+    return end != s && *end == '\0';
+}
+
+/* 0 when parsed, 1 for --help, -1 for a mistake. */
+static int parse(int argc, char **argv, serve_args *a)
+{
+    *a = (serve_args){0};
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double x;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h"))
+            return 1;
+        if (!strcmp(o, "--levels"))
+            a->levels = true;
+        else if (!strcmp(o, "--verbose"))
+            a->verbose = true;
+        else if (!v)
+            return -1;
+        else if (!strcmp(o, "--listen"))
+            a->server.listen = v;
+        else if (!strcmp(o, "--world"))
+            a->world = v;
+        else if (!strcmp(o, "--data"))
+            a->data = v;
+        else if (!strcmp(o, "--rtf") && number(v, &x) && x >= 0)
+            a->server.rtf = x > 0 ? x : -1; /* the server's "as fast as possible" is negative */
+        else if (!strcmp(o, "--workers") && number(v, &x) && x >= 1 && x <= 256)
+            a->server.workers = (int)x;
+        else if (!strcmp(o, "--max-request-mib") && number(v, &x) && x >= 1 && x <= 2047)
+            a->server.max_request_bytes = (size_t)(x * 1048576);
+        else
+            return -1;
+        i++;
+    }
+    return 0;
+}
+
+/* The gRPC status codes' names (grpc/status.h), by number. */
+static const char *const status_names[] = {
+    "OK",      "CANCELLED",         "UNKNOWN",        "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+    "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
+    "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+};
+
+static void log_call(const wk_server_call *call, void *ctx)
+{
+    (void)ctx;
+    if (!call->done)
+        return;
+    unsigned n = sizeof status_names / sizeof status_names[0];
+    fprintf(stderr, "worldkit: %s %s %.3f ms\n", call->method,
+            call->status >= 0 && (unsigned)call->status < n ? status_names[call->status] : "UNKNOWN",
+            call->seconds * 1e3);
+}
+
+/* Loads path through LoadWorld; 0 when its Result is OK. */
+static int load(wk_api *api, const char *path)
+{
+    SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
+    req.uri = (char *)path;
+    uint8_t *bytes = malloc(protobuf_c_message_get_packed_size(&req.base) + 1);
+    wk_buf out = {0};
+    int rc = bytes ? wk_api_call(api, "LoadWorld", bytes, protobuf_c_message_pack(&req.base, bytes), &out) : WK_NOMEM;
+    free(bytes);
+    SimulationInterfaces__LoadWorldResponse *resp =
+        rc ? NULL : simulation_interfaces__load_world_response__unpack(NULL, out.len, out.data);
+    wk_buf_free(&out);
+    const SimulationInterfaces__Result *r = resp ? resp->result : NULL;
+    if (!r || r->result != WK_RESULT_OK)
+        fprintf(stderr, "worldkit: %s: LoadWorld answered %u: %s\n", path, r ? r->result : 0,
+                r && r->error_message ? r->error_message : wk_strerror(rc ? rc : WK_NOMEM));
+    rc = r && r->result == WK_RESULT_OK ? 0 : 1;
+    if (resp)
+        simulation_interfaces__load_world_response__free_unpacked(resp, NULL);
+    return rc;
+}
+
+int wk_cli_serve(int argc, char **argv)
+{
+    serve_args a;
+    int parsed = parse(argc, argv, &a);
+    if (parsed) {
+        fputs(help, parsed > 0 ? stdout : stderr);
+        return parsed > 0 ? 0 : 2;
+    }
+    if (a.data)
+        fprintf(stderr, "worldkit: --data %s: not used yet; worlds live in memory only\n", a.data);
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.levels = a.levels});
+    if (!api) {
+        fprintf(stderr, "worldkit: NOMEM: out of memory\n");
+        return 1;
+    }
+    if (a.world && load(api, a.world)) {
+        wk_api_free(api);
+        return 1;
+    }
+    if (a.verbose)
+        a.server.on_call = log_call;
+    /* Before any thread starts, so that all of them leave the signals to
+     * the wait below. */
+    wk_server_block_signals();
+    wk_server *server;
+    wk_status st = {0};
+    if (wk_server_start(api, &a.server, &server, &st)) {
+        fprintf(stderr, "worldkit: %s: %s\n", wk_code_name(st.code), st.message);
+        wk_api_free(api);
+        return 1;
+    }
+    printf("worldkit: serving on %s\n", wk_server_address(server));
+    fflush(stdout);
+    int sig = wk_server_wait_signal();
+    fprintf(stderr, "worldkit: %s: finishing the calls in flight\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    wk_server_free(server);
+    wk_api_free(api);
+    return 0;
+}

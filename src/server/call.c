@@ -1,0 +1,236 @@
+/* call.c — one call's life on its worker: receive the request, check the
+ * deadline, run the method (the server's own health check, or any other
+ * through wk_api_invoke), then send the initial metadata, the response
+ * message(s) and the status. Every batch is waited for on the worker's
+ * queue before the next starts. A GRPC_OP_RECV_CLOSE_ON_SERVER batch is
+ * started first and completes early only when the call is cancelled
+ * (client gone, deadline passed), which is how a call that waited for the
+ * world's lock, or a stream between two messages, learns it should stop.
+ *
+ * A unary method's reply is held and goes out in the same batch as the
+ * initial metadata and the status; a stream sends each message as the
+ * method writes it, so a slow reader slows the stream rather than filling
+ * memory. */
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/support/alloc.h>
+#include <grpc/support/time.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "server/server_internal.h"
+
+/* The methods the server answers itself, looked up before the api's. */
+static const struct local_method {
+    const char *path;
+    int (*serve)(wk_server *server, const uint8_t *request, size_t len, wk_api_sink *sink);
+} local_methods[] = {
+    {"/grpc.health.v1.Health/Check", wk__health_check},
+};
+
+/* Tags of the batches of the call a worker serves (its only one). */
+static char tag_recv, tag_close, tag_send;
+
+typedef struct call {
+    wk__worker *worker;
+    wk__call_slot *slot;
+    char *method;           /* the path, NUL-terminated (gpr_free) */
+    bool streaming;         /* messages go out as they are written */
+    bool metadata_sent;
+    bool closed;            /* the close batch completed */
+    int cancelled;          /* what it says: whether the call ended otherwise than by our status */
+    bool broken;            /* a batch failed: the call is over */
+    grpc_byte_buffer *held; /* a unary reply, sent with the status */
+} call;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Waits on the worker's queue for tag, noting the close batch if it
+ * completes first; the event's success. */
+static bool wait_for(call *c, void *tag)
+{
+    if (tag == &tag_close && c->closed)
+        return true;
+    for (;;) {
+        grpc_event ev = grpc_completion_queue_next(c->worker->cq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);
+        if (ev.type != GRPC_OP_COMPLETE)
+            return false; /* the queue shut down, which it does only once no call is served */
+        if (ev.tag == &tag_close)
+            c->closed = true;
+        if (ev.tag == tag)
+            return ev.success != 0;
+    }
+}
+
+/* Whether the call is over for its client: cancelled, past its deadline, or
+ * broken. Between batches the close batch is the only one that can have
+ * completed, so a look at the queue that does not wait finds it. */
+static bool gone(call *c)
+{
+    if (!c->closed) {
+        grpc_event ev = grpc_completion_queue_next(c->worker->cq, gpr_time_0(GPR_CLOCK_MONOTONIC), NULL);
+        if (ev.type == GRPC_OP_COMPLETE && ev.tag == &tag_close)
+            c->closed = true;
+    }
+    /* Before our status is sent, a closed call is a cancelled one. */
+    return c->broken || c->closed;
+}
+
+static bool expired(const call *c)
+{
+    gpr_timespec deadline = gpr_convert_clock_type(c->slot->details.deadline, GPR_CLOCK_MONOTONIC);
+    return gpr_time_cmp(deadline, gpr_now(GPR_CLOCK_MONOTONIC)) <= 0;
+}
+
+/* wk_api_sink's check: asked once the method holds the world's lock. */
+static int check(void *ctx)
+{
+    call *c = ctx;
+    if (expired(c))
+        return GRPC_STATUS_DEADLINE_EXCEEDED;
+    return gone(c) ? GRPC_STATUS_CANCELLED : 0;
+}
+
+/* Sends, in one batch, the initial metadata unless sent already, msg if not
+ * NULL (which it takes) and the status if status is not NULL, and waits for
+ * it to complete. */
+static bool send(call *c, grpc_byte_buffer *msg, const grpc_status_code *status, const char *details)
+{
+    grpc_op ops[3];
+    size_t n = 0;
+    memset(ops, 0, sizeof ops);
+    if (!c->metadata_sent) {
+        ops[n++].op = GRPC_OP_SEND_INITIAL_METADATA;
+        c->metadata_sent = true;
+    }
+    if (msg) {
+        ops[n].op = GRPC_OP_SEND_MESSAGE;
+        ops[n++].data.send_message.send_message = msg;
+    }
+    grpc_slice text = grpc_empty_slice();
+    if (status) {
+        text = grpc_slice_from_copied_string(details);
+        ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+        ops[n].data.send_status_from_server.status = *status;
+        ops[n++].data.send_status_from_server.status_details = &text;
+    }
+    bool ok = grpc_call_start_batch(c->slot->call, ops, n, &tag_send, NULL) == GRPC_CALL_OK && wait_for(c, &tag_send);
+    grpc_slice_unref(text);
+    if (msg)
+        grpc_byte_buffer_destroy(msg);
+    c->broken |= !ok;
+    return ok;
+}
+
+/* wk_api_sink's write. */
+static bool write_message(void *ctx, const uint8_t *bytes, size_t len)
+{
+    call *c = ctx;
+    if (c->broken)
+        return false;
+    grpc_slice s = len ? grpc_slice_from_copied_buffer((const char *)bytes, len) : grpc_empty_slice();
+    grpc_byte_buffer *msg = grpc_raw_byte_buffer_create(&s, 1);
+    grpc_slice_unref(s);
+    /* A unary method writes once; should one write twice, both go out. */
+    if (c->held)
+        send(c, c->held, NULL, NULL);
+    c->held = msg;
+    if (c->streaming) {
+        c->held = NULL;
+        send(c, msg, NULL, NULL);
+    }
+    return !gone(c);
+}
+
+static void report(const call *c, bool done, int status, double seconds)
+{
+    const wk_server_desc *d = &c->worker->server->desc;
+    if (d->on_call)
+        d->on_call(&(wk_server_call){.method = c->method, .done = done, .status = status, .seconds = seconds},
+                   d->ctx);
+}
+
+/* Runs the method on the request's bytes. */
+static void run(call *c, grpc_byte_buffer *payload, wk_api_sink *sink)
+{
+    grpc_byte_buffer_reader reader;
+    if (!grpc_byte_buffer_reader_init(&reader, payload)) {
+        sink->status = GRPC_STATUS_INTERNAL;
+        snprintf(sink->message, sizeof sink->message, "the request could not be read");
+        return;
+    }
+    grpc_slice request = grpc_byte_buffer_reader_readall(&reader);
+    grpc_byte_buffer_reader_destroy(&reader);
+    const uint8_t *bytes = GRPC_SLICE_START_PTR(request);
+    size_t len = GRPC_SLICE_LENGTH(request);
+    wk_server *s = c->worker->server;
+    const struct local_method *local = NULL;
+    for (size_t i = 0; i < sizeof local_methods / sizeof local_methods[0] && !local; i++)
+        if (!strcmp(local_methods[i].path, c->method))
+            local = &local_methods[i];
+    if (local) {
+        local->serve(s, bytes, len, sink);
+    } else {
+        wk_api_has_method(c->method, &c->streaming);
+        wk_api_invoke(s->api, c->method, bytes, len, sink);
+    }
+    grpc_slice_unref(request);
+}
+
+void wk__call_serve(wk__worker *w, wk__call_slot *slot)
+{
+    call c = {.worker = w, .slot = slot, .method = grpc_slice_to_c_string(slot->details.method)};
+    double t0 = now();
+    report(&c, false, 0, 0);
+
+    grpc_byte_buffer *payload = NULL;
+    grpc_op close_op = {.op = GRPC_OP_RECV_CLOSE_ON_SERVER, .data.recv_close_on_server.cancelled = &c.cancelled};
+    grpc_op recv_op = {.op = GRPC_OP_RECV_MESSAGE, .data.recv_message.recv_message = &payload};
+    bool closing = grpc_call_start_batch(slot->call, &close_op, 1, &tag_close, NULL) == GRPC_CALL_OK;
+    bool received = grpc_call_start_batch(slot->call, &recv_op, 1, &tag_recv, NULL) == GRPC_CALL_OK &&
+                    wait_for(&c, &tag_recv);
+
+    wk_api_sink sink = {.write = write_message, .check = check, .ctx = &c};
+    if (!received || gone(&c)) {
+        c.broken = true;
+        sink.status = GRPC_STATUS_CANCELLED;
+    } else if (!payload) {
+        sink.status = GRPC_STATUS_INVALID_ARGUMENT;
+        snprintf(sink.message, sizeof sink.message, "%s: no request message", c.method);
+    } else if (expired(&c)) {
+        sink.status = GRPC_STATUS_DEADLINE_EXCEEDED;
+        snprintf(sink.message, sizeof sink.message, "%s: the deadline passed before the call ran", c.method);
+    } else {
+        run(&c, payload, &sink);
+    }
+
+    grpc_byte_buffer *reply = c.held;
+    if (reply && sink.status != GRPC_STATUS_OK) {
+        grpc_byte_buffer_destroy(reply);
+        reply = NULL;
+    }
+    grpc_status_code status = (grpc_status_code)sink.status;
+    if (!c.broken)
+        send(&c, reply, &status, sink.message);
+    else if (reply)
+        grpc_byte_buffer_destroy(reply);
+    /* A call that broke may still be open on our side: cancelling it makes
+     * sure the close batch completes. */
+    if (c.broken)
+        grpc_call_cancel(slot->call, NULL);
+    if (closing)
+        wait_for(&c, &tag_close);
+    report(&c, true, c.broken && status == GRPC_STATUS_OK ? GRPC_STATUS_CANCELLED : status, now() - t0);
+
+    if (payload)
+        grpc_byte_buffer_destroy(payload);
+    gpr_free(c.method);
+    grpc_call_unref(slot->call);
+    grpc_call_details_destroy(&slot->details);
+    grpc_metadata_array_destroy(&slot->metadata);
+}

@@ -1,0 +1,148 @@
+/* loop.c — the thread that runs the current world while it is PLAYING.
+ *
+ * It steps in small batches through wk_api_play, each under the api's lock,
+ * so calls get in between batches. Pacing keeps simulated time at rtf times
+ * wall-clock time since an anchor: the wall time and iteration at which the
+ * thread last found the world PLAYING with a clock it did not expect (just
+ * started playing, or stepped, reset or loaded by a call in between). When it
+ * falls further behind than BEHIND_MAX allows, it drops the backlog and
+ * anchors again, running as fast as it can rather than catching up in a
+ * burst. Outside PLAYING it looks again every IDLE seconds. */
+#include <time.h>
+
+#include "server/server_internal.h"
+
+#define IDLE 0.01       /* seconds between looks at a world that is not PLAYING */
+#define BATCH 64        /* steps at most per hold of the lock */
+#define FAST_REST 20e-6 /* seconds between batches as fast as possible, for calls to get the lock */
+#define BEHIND_MAX 0.25 /* wall seconds of steps it may owe before it anchors again */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Sleeps up to seconds, less if stop is asked; whether it is. */
+static bool rest(wk__loop *l, double seconds)
+{
+    pthread_mutex_lock(&l->lock);
+    if (!l->stop && seconds > 0) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        long long ns = until.tv_nsec + (long long)(seconds * 1e9);
+        until.tv_sec += (time_t)(ns / 1000000000);
+        until.tv_nsec = (long)(ns % 1000000000);
+        pthread_cond_timedwait(&l->wake, &l->lock, &until);
+    }
+    bool stop = l->stop;
+    pthread_mutex_unlock(&l->lock);
+    return stop;
+}
+
+/* Where the thread is in the world's time. */
+typedef struct pace {
+    bool anchored;
+    double wall0;     /* wall time at the anchor */
+    uint64_t iter0;   /* iterations at the anchor */
+    uint64_t expected; /* iterations the next look should find */
+} pace;
+
+/* Decides, from the clock, how many steps the next batch runs and how long
+ * to rest before it. */
+static uint64_t plan(pace *p, const wk_api_clock *c, double rtf, double *rest_for)
+{
+    double t = now();
+    *rest_for = IDLE;
+    if (c->state != WK_SIM_PLAYING) {
+        p->anchored = false;
+        return 0;
+    }
+    if (!p->anchored || c->iterations != p->expected)
+        *p = (pace){.anchored = true, .wall0 = t, .iter0 = c->iterations};
+    uint64_t steps = 0;
+    if (rtf <= 0 || c->dt <= 0) {
+        steps = BATCH;
+        *rest_for = FAST_REST;
+    } else {
+        double due = (t - p->wall0) * rtf / c->dt; /* steps since the anchor */
+        uint64_t target = p->iter0 + (uint64_t)due;
+        if (target > c->iterations && (double)(target - c->iterations) * c->dt / rtf > BEHIND_MAX) {
+            *p = (pace){.anchored = true, .wall0 = t, .iter0 = c->iterations};
+            target = c->iterations;
+        }
+        if (target > c->iterations) {
+            steps = target - c->iterations < BATCH ? target - c->iterations : BATCH;
+            *rest_for = 0;
+        } else {
+            /* Until the next step is due, but look at least every IDLE. */
+            double next = p->wall0 + (double)(c->iterations + 1 - p->iter0) * c->dt / rtf;
+            *rest_for = next - t < IDLE ? next - t : IDLE;
+        }
+    }
+    p->expected = c->iterations + steps;
+    return steps;
+}
+
+static void *loop_main(void *arg)
+{
+    wk__loop *l = arg;
+    pace p = {0};
+    uint64_t steps = 0;
+    for (;;) {
+        wk_api_clock clock;
+        double rest_for;
+        int rc = wk_api_play(l->api, steps, &clock);
+        double rtf = l->rtf > 0 ? l->rtf : l->rtf < 0 ? 0 : clock.rtf;
+        steps = plan(&p, &clock, rtf, &rest_for);
+        if (rc) {
+            /* A step failed: the world stays as the step left it, and the
+             * next look tries again after a pause rather than spinning. */
+            steps = 0;
+            p.anchored = false;
+            rest_for = IDLE;
+        }
+        if (rest(l, rest_for))
+            return NULL;
+    }
+}
+
+int wk__loop_start(wk__loop *l, wk_api *api, double rtf)
+{
+    *l = (wk__loop){.api = api, .rtf = rtf};
+    pthread_condattr_t attr;
+    if (pthread_condattr_init(&attr))
+        return WK_NOMEM;
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    int rc = pthread_cond_init(&l->wake, &attr);
+    pthread_condattr_destroy(&attr);
+    if (rc)
+        return WK_NOMEM;
+    if (pthread_mutex_init(&l->lock, NULL))
+        goto fail_destroy_cond;
+    if (pthread_create(&l->thread, NULL, loop_main, l))
+        goto fail_destroy_lock;
+    l->started = true;
+    return WK_OK;
+
+fail_destroy_lock:
+    pthread_mutex_destroy(&l->lock);
+fail_destroy_cond:
+    pthread_cond_destroy(&l->wake);
+    return WK_NOMEM;
+}
+
+void wk__loop_stop(wk__loop *l)
+{
+    if (!l->started)
+        return;
+    pthread_mutex_lock(&l->lock);
+    l->stop = true;
+    pthread_cond_signal(&l->wake);
+    pthread_mutex_unlock(&l->lock);
+    pthread_join(l->thread, NULL);
+    pthread_mutex_destroy(&l->lock);
+    pthread_cond_destroy(&l->wake);
+    l->started = false;
+}

@@ -1,0 +1,171 @@
+/* server.c — a server's life: options and their defaults, the gRPC server
+ * bound to a local address with its request size limit, the workers and the
+ * simulation loop's thread, and the graceful shutdown: no new calls, those
+ * in flight finish (or are cancelled once the grace has passed), then the
+ * threads stop and the queues drain. */
+#include <grpc/grpc_security.h>
+#include <grpc/support/time.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "server/server_internal.h"
+
+#define DEFAULT_LISTEN "127.0.0.1:50051"
+#define DEFAULT_MAX_REQUEST_BYTES ((size_t)16 << 20)
+#define DEFAULT_WORKERS 4
+#define DEFAULT_GRACE 30.0
+
+static char shutdown_tag;
+
+static wk_server_desc with_defaults(const wk_server_desc *desc)
+{
+    wk_server_desc d = desc ? *desc : (wk_server_desc){0};
+    if (!d.listen || !d.listen[0])
+        d.listen = DEFAULT_LISTEN;
+    if (!d.max_request_bytes)
+        d.max_request_bytes = DEFAULT_MAX_REQUEST_BYTES;
+    if (d.workers <= 0)
+        d.workers = DEFAULT_WORKERS;
+    if (d.shutdown_grace <= 0)
+        d.shutdown_grace = DEFAULT_GRACE;
+    return d;
+}
+
+/* Shuts a completion queue down, takes what is left on it, and frees it. */
+static void drain(grpc_completion_queue *cq)
+{
+    if (!cq)
+        return;
+    grpc_completion_queue_shutdown(cq);
+    while (grpc_completion_queue_next(cq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL).type != GRPC_QUEUE_SHUTDOWN)
+        ;
+    grpc_completion_queue_destroy(cq);
+}
+
+/* Frees a server that was never started (no listener, no thread). */
+static void discard(wk_server *s)
+{
+    grpc_server_destroy(s->grpc);
+    for (int i = 0; i < s->worker_count; i++)
+        drain(s->workers[i].cq);
+    grpc_completion_queue_shutdown(s->shutdown_cq);
+    grpc_completion_queue_destroy(s->shutdown_cq);
+    grpc_shutdown();
+    pthread_mutex_destroy(&s->shutdown_lock);
+    free(s->workers);
+    free(s);
+}
+
+int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk_status *st)
+{
+    *out = NULL;
+    wk_server_desc d = with_defaults(desc);
+    if (!wk__address_is_local(d.listen))
+        return wk_fail(st, WK_UNSUPPORTED,
+                       "%s is not a loopback address: serving other machines takes TLS and client tokens, which "
+                       "worldkit does not have yet; listen on 127.0.0.1, ::1, localhost or a unix socket",
+                       d.listen);
+    if (d.max_request_bytes > INT_MAX)
+        return wk_fail(st, WK_RANGE, "a request size limit of %zu bytes is past gRPC's %d", d.max_request_bytes,
+                       INT_MAX);
+    wk_server *s = calloc(1, sizeof *s);
+    if (!s || !(s->workers = calloc((size_t)d.workers, sizeof *s->workers)) ||
+        pthread_mutex_init(&s->shutdown_lock, NULL)) {
+        if (s)
+            free(s->workers);
+        free(s);
+        return wk_fail(st, WK_NOMEM, "out of memory starting a server");
+    }
+    s->api = api;
+    s->desc = d;
+    atomic_init(&s->stopping, false);
+
+    grpc_init();
+    grpc_arg limit = {.type = GRPC_ARG_INTEGER,
+                      .key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
+                      .value.integer = (int)d.max_request_bytes};
+    s->grpc = grpc_server_create(&(grpc_channel_args){.num_args = 1, .args = &limit}, NULL);
+    s->shutdown_cq = grpc_completion_queue_create_for_pluck(NULL);
+    for (; s->worker_count < d.workers; s->worker_count++) {
+        wk__worker *w = &s->workers[s->worker_count];
+        *w = (wk__worker){.server = s, .cq = grpc_completion_queue_create_for_next(NULL)};
+        grpc_server_register_completion_queue(s->grpc, w->cq, NULL);
+    }
+    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
+    s->port = grpc_server_add_http2_port(s->grpc, d.listen, creds);
+    grpc_server_credentials_release(creds);
+    if (s->port <= 0) {
+        discard(s);
+        return wk_fail(st, WK_INVALID, "cannot listen on %s: the port is taken, or it is no address", d.listen);
+    }
+    wk__address_with_port(d.listen, s->port, s->address, sizeof s->address);
+    s->desc.listen = s->address; /* the caller's string is borrowed only for this call */
+    grpc_server_start(s->grpc);
+
+    for (int i = 0; i < s->worker_count; i++) {
+        if (pthread_create(&s->workers[i].thread, NULL, wk__worker_main, &s->workers[i]))
+            goto fail_shutdown;
+        s->workers[i].started = true;
+    }
+    if (wk__loop_start(&s->loop, api, d.rtf))
+        goto fail_shutdown;
+    *out = s;
+    return WK_OK;
+
+fail_shutdown:
+    wk_server_free(s);
+    return wk_fail(st, WK_NOMEM, "cannot start the server's threads");
+}
+
+int wk_server_port(const wk_server *server)
+{
+    return server->port;
+}
+
+const char *wk_server_address(const wk_server *server)
+{
+    return server->address;
+}
+
+void wk_server_shutdown(wk_server *s)
+{
+    pthread_mutex_lock(&s->shutdown_lock);
+    if (s->down) {
+        pthread_mutex_unlock(&s->shutdown_lock);
+        return;
+    }
+    atomic_store(&s->stopping, true);
+    /* Refuses new calls and fails the workers' pending requests for one (so
+     * each worker ends once its call is done); notifies when no call is
+     * left. */
+    grpc_server_shutdown_and_notify(s->grpc, s->shutdown_cq, &shutdown_tag);
+    gpr_timespec grace = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
+                                      gpr_time_from_millis((int64_t)(s->desc.shutdown_grace * 1e3), GPR_TIMESPAN));
+    grpc_event ev = grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, grace, NULL);
+    if (ev.type == GRPC_QUEUE_TIMEOUT) {
+        grpc_server_cancel_all_calls(s->grpc);
+        grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);
+    }
+    for (int i = 0; i < s->worker_count; i++)
+        if (s->workers[i].started)
+            pthread_join(s->workers[i].thread, NULL);
+    wk__loop_stop(&s->loop);
+    grpc_server_destroy(s->grpc);
+    for (int i = 0; i < s->worker_count; i++)
+        drain(s->workers[i].cq);
+    grpc_completion_queue_shutdown(s->shutdown_cq);
+    grpc_completion_queue_destroy(s->shutdown_cq);
+    s->down = true;
+    pthread_mutex_unlock(&s->shutdown_lock);
+}
+
+void wk_server_free(wk_server *s)
+{
+    if (!s)
+        return;
+    wk_server_shutdown(s);
+    pthread_mutex_destroy(&s->shutdown_lock);
+    free(s->workers);
+    free(s);
+    grpc_shutdown();
+}

@@ -1,0 +1,167 @@
+/* test_serve.c — `worldkit serve` as people (and the Python tests) run it:
+ * a child process that prints the address it serves on, answers calls, and
+ * on SIGTERM lets a stream in flight finish and exits 0; a remote listen
+ * address refused; --help. */
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "server/client.h"
+#include "simulation_interfaces/simulation_interfaces.pb-c.h"
+#include "worldkit/wk_api.h"
+#include "wk_test.h"
+
+#define SI "/simulation_interfaces.SimulationInterfaces/"
+
+typedef struct child {
+    pid_t pid;
+    int out, err; /* its stdout and stderr */
+} child;
+
+/* Runs `worldkit serve` with args (NULL-terminated). */
+static bool spawn(child *c, const char *const *args)
+{
+    int out[2], err[2];
+    if (pipe(out) || pipe(err))
+        return false;
+    const char *argv[16] = {WK_CLI, "serve"};
+    for (int i = 0; args[i] && i < 13; i++)
+        argv[i + 2] = args[i];
+    c->pid = fork();
+    if (c->pid == 0) {
+        dup2(out[1], 1);
+        dup2(err[1], 2);
+        close(out[0]), close(err[0]), close(out[1]), close(err[1]);
+        execv(WK_CLI, (char *const *)argv);
+        _exit(127);
+    }
+    close(out[1]), close(err[1]);
+    c->out = out[0];
+    c->err = err[0];
+    return c->pid > 0;
+}
+
+/* Reads fd into buf until a newline, EOF or 30 s. */
+static void read_line(int fd, char *buf, size_t cap)
+{
+    size_t n = 0;
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    while (n + 1 < cap && poll(&p, 1, 30000) == 1 && read(fd, buf + n, 1) == 1 && buf[n] != '\n')
+        n++;
+    buf[n] = '\0';
+}
+
+/* Waits for the child to end; its exit status, or -1 if a signal ended it. */
+static int finish(child *c)
+{
+    int status = 0;
+    waitpid(c->pid, &status, 0);
+    close(c->out), close(c->err);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Counts a SimulateSteps stream, and stops the server after its first
+ * message. */
+typedef struct stream_count {
+    pid_t server;
+    size_t feedbacks, ok_results;
+} stream_count;
+
+static bool count_updates(const uint8_t *bytes, size_t len, void *ctx)
+{
+    stream_count *n = ctx;
+    SimulationInterfaces__SimulateStepsUpdate *u =
+        simulation_interfaces__simulate_steps_update__unpack(NULL, len, bytes);
+    if (!u)
+        return false;
+    if (u->update_case == SIMULATION_INTERFACES__SIMULATE_STEPS_UPDATE__UPDATE_FEEDBACK && n->feedbacks++ == 0)
+        kill(n->server, SIGTERM);
+    else if (u->update_case == SIMULATION_INTERFACES__SIMULATE_STEPS_UPDATE__UPDATE_RESULT && u->result->result)
+        n->ok_results += u->result->result->result == WK_RESULT_OK;
+    simulation_interfaces__simulate_steps_update__free_unpacked(u, NULL);
+    return true;
+}
+
+static void serves_then_stops_on_sigterm(void)
+{
+    child c;
+    const char *args[] = {"--listen", "127.0.0.1:0", "--world", WK_TEST_WORLDS "/nested.sdf", "--levels", NULL};
+    REQUIRE(spawn(&c, args));
+    char line[256];
+    read_line(c.out, line, sizeof line);
+    const char *prefix = "worldkit: serving on 127.0.0.1:";
+    if (!CHECK(!strncmp(line, prefix, strlen(prefix)))) {
+        fprintf(stderr, "    first line: %s\n", line);
+        kill(c.pid, SIGKILL);
+        finish(&c);
+        return;
+    }
+    grpc_init();
+    grpc_channel *ch = client_connect(line + strlen("worldkit: serving on "));
+
+    /* The world of --world is there. */
+    SimulationInterfaces__GetEntityStateRequest get = SIMULATION_INTERFACES__GET_ENTITY_STATE_REQUEST__INIT;
+    get.entity = "robot::arm::gripper::palm";
+    uint8_t bytes[128];
+    size_t len = protobuf_c_message_pack(&get.base, bytes);
+    reply r = {0};
+    CHECK_INT(client_call(ch, SI "GetEntityState", bytes, len, client_deadline_ms(30000), &r), ==, GRPC_STATUS_OK);
+    SimulationInterfaces__GetEntityStateResponse *resp =
+        simulation_interfaces__get_entity_state_response__unpack(NULL, r.last.len, r.last.data);
+    CHECK(resp && resp->result && resp->result->result == WK_RESULT_OK);
+    if (resp)
+        simulation_interfaces__get_entity_state_response__free_unpacked(resp, NULL);
+    reply_free(&r);
+
+    /* SIGTERM arrives after the stream's first message: the stream still
+     * runs to its result, then the process exits 0. */
+    static const uint8_t pause[] = {0x0a, 0x02, 0x08, WK_SIM_PAUSED}; /* state { state: PAUSED } */
+    r = (reply){0};
+    CHECK_INT(client_call(ch, SI "SetSimulationState", pause, sizeof pause, client_deadline_ms(30000), &r), ==,
+              GRPC_STATUS_OK);
+    reply_free(&r);
+    SimulationInterfaces__SimulateStepsGoal goal = SIMULATION_INTERFACES__SIMULATE_STEPS_GOAL__INIT;
+    goal.has_steps = true;
+    goal.steps = 2000;
+    len = protobuf_c_message_pack(&goal.base, bytes);
+    stream_count counts = {.server = c.pid};
+    r = (reply){.on_message = count_updates, .ctx = &counts};
+    CHECK_INT(client_call(ch, SI "SimulateSteps", bytes, len, client_deadline_ms(60000), &r), ==, GRPC_STATUS_OK);
+    CHECK_U64(counts.feedbacks, ==, 2000);
+    CHECK_U64(counts.ok_results, ==, 1);
+    reply_free(&r);
+    CHECK_INT(finish(&c), ==, 0);
+    grpc_channel_destroy(ch);
+    grpc_shutdown();
+}
+
+static void refuses_a_remote_address(void)
+{
+    child c;
+    const char *args[] = {"--listen", "0.0.0.0:50051", NULL};
+    REQUIRE(spawn(&c, args));
+    char line[512];
+    read_line(c.err, line, sizeof line);
+    CHECK(strstr(line, "UNSUPPORTED") && strstr(line, "TLS"));
+    CHECK_INT(finish(&c), ==, 1);
+}
+
+static void help(void)
+{
+    child c;
+    const char *args[] = {"--help", NULL};
+    REQUIRE(spawn(&c, args));
+    char line[256];
+    read_line(c.out, line, sizeof line);
+    CHECK(strstr(line, "usage: worldkit serve") != NULL);
+    CHECK_INT(finish(&c), ==, 0);
+}
+
+static const wk_test_case cases[] = {
+    {"serves_then_stops_on_sigterm", serves_then_stops_on_sigterm},
+    {"refuses_a_remote_address", refuses_a_remote_address},
+    {"help", help},
+};
+
+WK_TEST_MAIN(cases)
