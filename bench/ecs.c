@@ -3,8 +3,9 @@
  * Velocity (each three doubles), iterating a query over one and over both of
  * them (next to the same update over two plain C arrays, the floor), reading a
  * component of random entities, adding and removing a third component on
- * random entities, serializing the full state, cloning the ECM and destroying
- * every entity; and, on a world of 100,000, a transaction of 1,000 mixed
+ * random entities, serializing the full state, cloning the ECM, diffing it
+ * against a clone with 1% of its positions changed and destroying every
+ * entity; and, on a world of 100,000, a transaction of 1,000 mixed
  * mutations rolled back. Each figure is the best of several repetitions timed with
  * CLOCK_MONOTONIC: the fast loops repeat for at least ten runs and 100 ms,
  * the heavy ones run three to five times (create and destroy on a fresh ECM
@@ -495,6 +496,51 @@ static void bench_clone(const world *w)
     report("ecs.clone", best * 1e9 / (double)w->n, "ns/entity");
 }
 
+/* ---- diff -------------------------------------------------------------- */
+
+#define DIFF_CHANGES (N / 100)
+
+typedef struct diff_ctx {
+    const wk_ecm *a, *b;
+    size_t reported;
+} diff_ctx;
+
+static int diff_count(const wk_ecm_diff_entry *e, void *ctx)
+{
+    (void)e;
+    ((diff_ctx *)ctx)->reported++;
+    return 0;
+}
+
+static void diff_run(void *ctx)
+{
+    diff_ctx *c = ctx;
+    c->reported = 0;
+    check_rc(c->a, wk_ecm_diff(c->a, c->b, diff_count, c), 0, "wk_ecm_diff");
+}
+
+/* The world against a clone with 1% of its positions changed: the diff
+ * must report exactly those entities. */
+static void bench_diff(const world *w)
+{
+    wk_ecm *copy = wk_ecm_clone(w->ecm);
+    if (!copy)
+        die("wk_ecm_clone failed: %s", wk_ecm_errmsg(w->ecm));
+    wk_entity *order = shuffled_ids(w);
+    for (size_t k = 0; k < DIFF_CHANGES; k++) {
+        vec3 p = {1e300, (double)k, 0}; /* far from any position the kernels make */
+        check_rc(copy, wk_ecm_set(copy, order[k], w->pos, &p), 1, "wk_ecm_set");
+    }
+    diff_ctx c = {w->ecm, copy, 0};
+    const bench b = {NULL, diff_run, NULL};
+    double best = best_time(&b, &c, 5, 0);
+    if (c.reported != DIFF_CHANGES)
+        die("wk_ecm_diff reported %zu entities, not %d", c.reported, DIFF_CHANGES);
+    report("ecs.diff_1m", best * 1e3, "ms");
+    free(order);
+    wk_ecm_free(copy);
+}
+
 /* A populated world whose creation step has ended, so its entities are no
  * longer new, as in a running simulation. */
 static void settled_world(world *w)
@@ -619,6 +665,7 @@ int main(void)
     bench_random(&w, done);
     bench_serialize(&w);
     bench_clone(&w);
+    bench_diff(&w);
     world_free(&w);
 
     bench_destroy();

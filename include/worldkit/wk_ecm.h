@@ -342,6 +342,54 @@ wk_ecm *wk_ecm_clone(const wk_ecm *ecm);
  * the first difference found is described there. */
 bool wk_ecm_equal(const wk_ecm *a, const wk_ecm *b, wk_status *why);
 
+/* ---- differences between two ECMs ------------------------------------- */
+
+/* How an entity differs from one ECM to the other. An id is the same entity
+ * in both only with the same generation: when b's slot holds another
+ * generation, a's entity is reported only in a and b's only in b. */
+typedef enum wk_ecm_diff_kind {
+    WK_DIFF_ONLY_A = 1, /* alive in a, not in b */
+    WK_DIFF_ONLY_B = 2, /* alive in b, not in a */
+    WK_DIFF_CHANGED = 3, /* in both; its parent, its set of types or a value differs */
+} wk_ecm_diff_kind;
+
+/* One reported entity. For WK_DIFF_CHANGED, the lists say what differs
+ * (any may be empty, not all together with parent_changed false); for the
+ * other kinds they are empty. Types match by name (and size: a type of the
+ * same name and another size is another type). The lists are borrowed for
+ * the duration of the callback. */
+typedef struct wk_ecm_diff_entry {
+    wk_entity entity;
+    wk_ecm_diff_kind kind;
+    bool parent_changed;
+    const wk_type *changed; /* a's ids of the types both have with unequal values */
+    size_t changed_count;
+    const wk_type *removed; /* a's ids of the types only a has */
+    size_t removed_count;
+    const wk_type *added; /* b's ids of the types only b has */
+    size_t added_count;
+} wk_ecm_diff_entry;
+
+/* Called once per differing entity; a nonzero result stops the diff, which
+ * returns it. The callback may read a and b but must not change them. */
+typedef int (*wk_ecm_diff_fn)(const wk_ecm_diff_entry *entry, void *ctx);
+
+/* Reports every entity alive in only one of a and b, and every entity in
+ * both whose parent, set of component types or any component value differs
+ * (values compared with a's equal hooks, else bytewise; change states are not
+ * compared). Order: the entities only in a or only in b first, by slot, then
+ * the changed ones in a's storage order.
+ *
+ * It costs O(entities) with memory read in order: the records of both side
+ * by side, then each table of a beside the table of b with the same types.
+ * Between an ECM and its clone (same type ids, same tables, same rows) every
+ * unchanged row is matched without a lookup and a plain column is compared a
+ * block of rows per memcmp; a row that moved is found through b's records.
+ * Returns 0, the callback's nonzero result, or WK_NOMEM. It writes nothing
+ * to either ECM, not even an error message, so readers holding a world's
+ * read lock may run it at the same time. */
+int wk_ecm_diff(const wk_ecm *a, const wk_ecm *b, wk_ecm_diff_fn fn, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -240,6 +240,8 @@ int wk__touch(wk_ecm *ecm, wk__record *r, wk_entity e);
 
 /* table.c */
 wk__table *wk__table_for_types(wk_ecm *ecm, const wk_type *types, uint32_t n);
+/* The table for exactly these types (ascending), or NULL; never creates one. */
+wk__table *wk__table_find(const wk_ecm *ecm, const wk_type *types, uint32_t n);
 wk__table *wk__table_with(wk_ecm *ecm, wk__table *from, wk_type type);
 wk__table *wk__table_without(wk_ecm *ecm, wk__table *from, wk_type type);
 /* Appends a row with uninitialised values; returns its index or -1 (OOM). */

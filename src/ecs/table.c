@@ -35,6 +35,11 @@ static wk__table *index_find(const wk_ecm *ecm, const wk_type *types, uint32_t n
     }
 }
 
+wk__table *wk__table_find(const wk_ecm *ecm, const wk_type *types, uint32_t n)
+{
+    return index_find(ecm, types, n);
+}
+
 static void index_put(wk_ecm *ecm, const wk__table *t)
 {
     uint32_t mask = ecm->table_index_cap - 1;

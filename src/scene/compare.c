@@ -2,11 +2,14 @@
  * modified from one world to another, matched by id or by name, with each
  * modification described in words.
  *
- * By id, every object of one world is looked up by id in the other. By name,
- * the object trees are matched top down: children of matched objects by
- * name, so an object is the same when its full path is. Within a matched
- * pair, entities and frames are matched the same way, and their components
- * compared value by value through the types' equal hooks. */
+ * By id, the ECMs' own diff (wk_ecm_diff, a sequential walk of both worlds'
+ * tables) names the entities that differ; only the objects owning one of
+ * them, in either world, are examined, so an untouched object costs nothing
+ * beyond the diff. By name, the object trees are matched top down: children
+ * of matched objects by name, so an object is the same when its full path
+ * is. Within a matched pair, entities and frames are matched the same way
+ * (by id or by name), and their components compared value by value through
+ * the types' equal hooks. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,10 @@ typedef struct differ {
     wk_type *type_in_b; /* base type id -> the changed world's id of that name */
     wk_type type_count; /* ids below this are mapped */
     wk_buf what;        /* the description being written */
+    /* By id: the entities in both worlds that the ECM diff found different;
+     * matched entities not in it are equal and need no description. NULL:
+     * compare every matched pair. */
+    const wk__index *reported;
     /* Scratch of compare_object, kept from one object to the next. */
     wk_entity_list ea, eb, fa, fb, removed, added;
 } differ;
@@ -175,8 +182,13 @@ static int record(differ *d, wk_modified **list, size_t *count, wk_entity ea, wk
 
 /* ---- frames, entities, objects ----------------------------------------- */
 
+/* True when the diff has shown e to be the same in both worlds. */
+static bool known_equal(const differ *d, wk_entity e);
+
 static int compare_frame(differ *d, wk_entity fa, wk_entity fb)
 {
+    if (known_equal(d, fa))
+        return WK_OK;
     const char *na = wk__entity_name(d->a, fa), *nb = wk__entity_name(d->b, fb);
     if (strcmp(na, nb) != 0)
         note(d, "renamed '%s' to '%s'", na, nb);
@@ -187,6 +199,8 @@ static int compare_frame(differ *d, wk_entity fa, wk_entity fb)
 
 static int compare_entity(differ *d, wk_entity ea, wk_entity eb)
 {
+    if (known_equal(d, ea))
+        return WK_OK;
     char label[WK_STATUS_MSG_MAX];
     snprintf(label, sizeof label, "entity '%s'", wk__entity_name(d->a, ea));
     /* The base entity's Object is compared field by field by the caller. */
@@ -211,7 +225,9 @@ static void note_count(const wk_entity_list *list, differ *d, const char *what)
         note(d, "%zu entit%s %s", list->count, list->count == 1 ? "y" : "ies", what);
 }
 
-static int compare_object(differ *d, wk_entity oa, wk_entity ob)
+/* Notes what differs in the object's own description: its Object and the
+ * entity it is attached to. */
+static void compare_object_info(differ *d, wk_entity oa, wk_entity ob)
 {
     const wk_object_info *ia = wk_scene_object_info(d->a, oa), *ib = wk_scene_object_info(d->b, ob);
     if (strcmp(ia->name, ib->name) != 0)
@@ -222,6 +238,11 @@ static int compare_object(differ *d, wk_entity oa, wk_entity ob)
         note(d, "name %s a global alias", ib->name_is_global_alias ? "became" : "is no longer");
     if (oa != d->a->root)
         compare_parent(d, oa, ob);
+}
+
+static int compare_object(differ *d, wk_entity oa, wk_entity ob)
+{
+    compare_object_info(d, oa, ob);
     d->ea.count = d->eb.count = d->fa.count = d->fb.count = d->removed.count = d->added.count = 0;
     int rc = parts(d->a, oa, &d->ea, &d->fa);
     if (rc == WK_OK)
@@ -271,10 +292,10 @@ static int compare_tree(differ *d, wk_entity oa, wk_entity ob)
     return rc;
 }
 
-static int compare_objects(differ *d)
+/* By id, every object of one world looked up in the other: the path taken
+ * when the diff cannot tell which objects changed. */
+static int compare_all_by_id(differ *d)
 {
-    if (d->mode == WK_COMPARE_BY_NAME)
-        return compare_tree(d, d->a->root, d->b->root);
     wk_entity_list la = {0}, lb = {0};
     int rc = wk_scene_objects(d->a, &la);
     if (rc == WK_OK)
@@ -284,6 +305,309 @@ static int compare_objects(differ *d)
     wk_entity_list_free(&la);
     wk_entity_list_free(&lb);
     return rc;
+}
+
+/* ---- by id, through the ECM diff ---------------------------------------- */
+
+/* An object the diff touched. When nothing that changed can have moved an
+ * entity into or out of it, and at most one of its entities other than
+ * frames changed, its changes are described from the diff alone; otherwise
+ * (walk) its entities and frames are listed in both worlds and matched, as
+ * the full comparison does, which also puts several entities' notes in the
+ * order of the object's tree. */
+typedef struct node {
+    wk_entity object;
+    long depth;      /* below the root entity, for parents-before-children order */
+    bool walk;
+    size_t entities; /* changed entities that are not frames */
+} node;
+
+/* An entity changed in place (same object, same parent, frame or not as
+ * before), in the order the diff reported it. */
+typedef struct change {
+    wk_entity object, entity;
+    size_t seq;
+    bool frame;
+} change;
+
+typedef struct touched {
+    const differ *d;
+    wk__index reported; /* entities in both that differ */
+    wk__index seen;     /* object -> its place in nodes + 1 */
+    node *nodes;
+    size_t node_count, node_cap;
+    change *changes;
+    size_t change_count, change_cap;
+    wk_entity_list removed, added;
+} touched;
+
+/* The diff's callback result asking for the full comparison instead. */
+#define FULL_COMPARISON 1
+
+static uint64_t entity_hash(wk_entity e)
+{
+    return wk__hash(&e, sizeof e, 0);
+}
+
+static bool in_set(const wk__index *set, wk_entity e)
+{
+    size_t cursor = 0;
+    for (uint64_t v; (v = wk__index_next(set, entity_hash(e), &cursor));)
+        if (v == e)
+            return true;
+    return false;
+}
+
+static bool known_equal(const differ *d, wk_entity e)
+{
+    return d->reported && !in_set(d->reported, e);
+}
+
+/* How many parents up e meets the root entity, or -1 when it is not below
+ * it: an object not below the root is not in the object world. */
+static long depth(const wk_scene *s, wk_entity e)
+{
+    long n = 0;
+    for (; e; e = wk_ecm_parent(s->ecm, e), n++)
+        if (e == s->root)
+            return n;
+    return -1;
+}
+
+/* Grows an array of items of size bytes to hold one more; 0 or WK_NOMEM. */
+static int grow(void **items, size_t *cap, size_t count, size_t size)
+{
+    if (count < *cap)
+        return WK_OK;
+    size_t n = *cap ? *cap * 2 : 64;
+    void *grown = realloc(*items, n * size);
+    if (!grown)
+        return WK_NOMEM;
+    *items = grown;
+    *cap = n;
+    return WK_OK;
+}
+
+/* The node of object (made when new), or NULL when out of memory. */
+static node *touch(touched *t, wk_entity object)
+{
+    size_t cursor = 0;
+    for (uint64_t i; (i = wk__index_next(&t->seen, entity_hash(object), &cursor));)
+        if (t->nodes[i - 1].object == object)
+            return &t->nodes[i - 1];
+    if (grow((void **)&t->nodes, &t->node_cap, t->node_count, sizeof *t->nodes) ||
+        wk__index_add(&t->seen, entity_hash(object), t->node_count + 1))
+        return NULL;
+    t->nodes[t->node_count] = (node){.object = object};
+    return &t->nodes[t->node_count++];
+}
+
+/* Marks the object (if any) to be walked. */
+static int walk(touched *t, wk_entity object)
+{
+    node *n = object ? touch(t, object) : NULL;
+    if (n)
+        n->walk = true;
+    return !object || n ? WK_OK : WK_NOMEM;
+}
+
+static bool has_type(const wk_type *types, size_t n, wk_type type)
+{
+    for (size_t i = 0; i < n; i++)
+        if (types[i] == type)
+            return true;
+    return false;
+}
+
+/* An entity only in the base world belonged to an object there, which it
+ * left (or it was that object's base: the object is removed); one only in
+ * the changed world joined an object there (or is a new object's base).
+ * One in both belongs to an object in each: when it may have moved (a new
+ * parent, Object or Frame gained or lost, another owner) both objects'
+ * members must be matched anew, else it is a change in place. */
+static int on_entity(const wk_ecm_diff_entry *x, void *ctx)
+{
+    touched *t = ctx;
+    const wk_scene *a = t->d->a, *b = t->d->b;
+    wk_entity e = x->entity, oa = WK_NULL_ENTITY, ob = WK_NULL_ENTITY;
+    bool in_a = x->kind != WK_DIFF_ONLY_B, in_b = x->kind != WK_DIFF_ONLY_A;
+    bool object_a = in_a && wk_scene_is_object(a, e), object_b = in_b && wk_scene_is_object(b, e);
+    int rc = WK_OK;
+    if (x->kind == WK_DIFF_CHANGED) {
+        /* A node moved into or out of the tree under the root takes its
+         * whole subtree along, which the diff does not list: rare enough
+         * (the scene's own calls never do it) to compare everything. */
+        if (x->parent_changed && (depth(a, e) < 0) != (depth(b, e) < 0))
+            return FULL_COMPARISON;
+        rc = wk__index_add(&t->reported, entity_hash(e), e);
+    }
+    if (in_a && object_a && !object_b)
+        rc = rc ? rc : wk_entity_list_push(&t->removed, e);
+    else if (in_a)
+        oa = wk_scene_object_of(a, e);
+    if (in_b && object_b && !object_a)
+        rc = rc ? rc : wk_entity_list_push(&t->added, e);
+    else if (in_b)
+        ob = wk_scene_object_of(b, e);
+    bool moved = x->kind != WK_DIFF_CHANGED || x->parent_changed || object_a != object_b || oa != ob ||
+                 has_type(x->removed, x->removed_count, a->types.frame) ||
+                 has_type(x->added, x->added_count, b->types.frame);
+    if (rc || moved)
+        return rc ? rc : walk(t, oa) ? WK_NOMEM : walk(t, ob);
+    if (!oa)
+        return WK_OK; /* not part of any object */
+    node *n = touch(t, oa);
+    if (!n || grow((void **)&t->changes, &t->change_cap, t->change_count, sizeof *t->changes))
+        return WK_NOMEM;
+    bool frame = wk_scene_is_frame(a, e);
+    n->entities += !frame;
+    t->changes[t->change_count] = (change){oa, e, t->change_count, frame};
+    t->change_count++;
+    return WK_OK;
+}
+
+static int by_rank(const void *x, const void *y)
+{
+    const node *p = x, *q = y;
+    if (p->depth != q->depth)
+        return p->depth < q->depth ? -1 : 1;
+    return p->object < q->object ? -1 : p->object > q->object;
+}
+
+static int by_object(const void *x, const void *y)
+{
+    const change *p = x, *q = y;
+    if (p->object != q->object)
+        return p->object < q->object ? -1 : 1;
+    return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+
+/* Keeps the nodes of objects in both object worlds, parents before children
+ * (by depth, then id), as wk_scene_objects lists them. Depth in the base
+ * world only: unless the diff asked for the full comparison, no entity in
+ * both worlds moved into or out of the tree under the root (a move of one of
+ * its ancestors would have been reported and checked), so it is below the
+ * root in both or in neither. */
+static void rank_nodes(touched *t)
+{
+    const differ *d = t->d;
+    size_t kept = 0;
+    for (size_t i = 0; i < t->node_count; i++) {
+        node n = t->nodes[i];
+        n.depth = wk_scene_is_object(d->a, n.object) && wk_scene_is_object(d->b, n.object) ? depth(d->a, n.object) : -1;
+        if (n.depth >= 0)
+            t->nodes[kept++] = n;
+    }
+    t->node_count = kept;
+    if (kept) /* nodes may be NULL, which qsort must not be given */
+        qsort(t->nodes, kept, sizeof *t->nodes, by_rank);
+}
+
+/* The same for a list of objects of one world. */
+static int rank_list(const wk_scene *s, wk_entity_list *list)
+{
+    node *r = malloc((list->count + 1) * sizeof *r);
+    if (!r)
+        return WK_NOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < list->count; i++) {
+        long depth_i = wk_scene_is_object(s, list->items[i]) ? depth(s, list->items[i]) : -1;
+        if (depth_i >= 0)
+            r[n++] = (node){.object = list->items[i], .depth = depth_i};
+    }
+    qsort(r, n, sizeof *r, by_rank);
+    for (size_t i = 0; i < n; i++)
+        list->items[i] = r[i].object;
+    list->count = n;
+    free(r);
+    return WK_OK;
+}
+
+/* Describes an object changed in place from its changes (count of them,
+ * from changes): the object's own description, its one changed entity
+ * other than a frame (if any), then its changed frames. */
+static int describe(differ *d, wk_entity object, const change *changes, size_t count)
+{
+    compare_object_info(d, object, object);
+    for (size_t i = 0; i < count; i++)
+        if (!changes[i].frame)
+            compare_entity(d, changes[i].entity, changes[i].entity);
+    int rc = record(d, &d->out->modified_objects, &d->out->modified_object_count, object, object);
+    for (size_t i = 0; rc == WK_OK && i < count; i++)
+        if (changes[i].frame)
+            rc = compare_frame(d, changes[i].entity, changes[i].entity);
+    return rc;
+}
+
+static int append(wk_entity_list *to, const wk_entity_list *from)
+{
+    int rc = WK_OK;
+    for (size_t i = 0; rc == WK_OK && i < from->count; i++)
+        rc = wk_entity_list_push(to, from->items[i]);
+    return rc;
+}
+
+static int compare_touched(differ *d, touched *t)
+{
+    rank_nodes(t);
+    if (t->change_count)
+        qsort(t->changes, t->change_count, sizeof *t->changes, by_object);
+    d->reported = &t->reported;
+    int rc = WK_OK;
+    for (size_t i = 0; rc == WK_OK && i < t->node_count; i++) {
+        const node *n = &t->nodes[i];
+        if (n->walk || n->entities > 1) {
+            rc = compare_object(d, n->object, n->object);
+            continue;
+        }
+        /* The node's changes: a run of the sorted changes, found by bisection. */
+        size_t lo = 0, hi = t->change_count;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (t->changes[mid].object < n->object)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        size_t end = lo;
+        while (end < t->change_count && t->changes[end].object == n->object)
+            end++;
+        rc = describe(d, n->object, t->changes + lo, end - lo);
+    }
+    d->reported = NULL;
+    if (rc == WK_OK)
+        rc = rank_list(d->a, &t->removed);
+    if (rc == WK_OK)
+        rc = rank_list(d->b, &t->added);
+    if (rc == WK_OK)
+        rc = append(&d->out->removed_objects, &t->removed);
+    if (rc == WK_OK)
+        rc = append(&d->out->added_objects, &t->added);
+    return rc;
+}
+
+/* By id: only the objects the diff touched are examined. */
+static int compare_by_id(differ *d)
+{
+    /* Another root, or one that lost its Object (to a state applied): the
+     * object lists of the two worlds are nothing alike. */
+    if (d->a->root != d->b->root || !wk_scene_is_object(d->a, d->a->root) || !wk_scene_is_object(d->b, d->b->root))
+        return compare_all_by_id(d);
+    touched t = {.d = d};
+    int rc = wk_ecm_diff(d->a->ecm, d->b->ecm, on_entity, &t);
+    rc = rc == FULL_COMPARISON ? compare_all_by_id(d) : rc ? rc : compare_touched(d, &t);
+    wk__index_free(&t.reported);
+    wk__index_free(&t.seen);
+    free(t.nodes);
+    free(t.changes);
+    wk_entity_list_free(&t.removed);
+    wk_entity_list_free(&t.added);
+    return rc;
+}
+
+static int compare_objects(differ *d)
+{
+    return d->mode == WK_COMPARE_BY_NAME ? compare_tree(d, d->a->root, d->b->root) : compare_by_id(d);
 }
 
 /* The frames of the objects in objects, appended to frames. */

@@ -106,6 +106,290 @@ static void compare_by_name(void)
     wk_scene_free(b);
 }
 
+/* The name of a listed object or frame. */
+static const char *node_name(const wk_scene *s, wk_entity e)
+{
+    const wk_object_info *o = wk_scene_object_info(s, e);
+    const char *n = o ? o->name : wk_scene_name(s, e);
+    return n ? n : "?";
+}
+
+/* A formatted line in its own allocation. */
+static char *line_of(const char *label, const char *name, const char *what)
+{
+    size_t len = strlen(label) + strlen(name) + (what ? strlen(what) + 2 : 0) + 2;
+    char *line = malloc(len);
+    if (!line)
+        abort();
+    snprintf(line, len, "%s %s%s%s", label, name, what ? ": " : "", what ? what : "");
+    return line;
+}
+
+static int by_line(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The whole diff as sorted lines, "<list> <name>[: <what>]", one string:
+ * the same for two diffs that say the same in another order. */
+static char *dump(const wk_scene *a, const wk_scene *b, const wk_world_diff *d)
+{
+    size_t n = d->added_objects.count + d->removed_objects.count + d->added_frames.count + d->removed_frames.count +
+               d->modified_object_count + d->modified_frame_count;
+    char **lines = calloc(n + 1, sizeof *lines);
+    size_t k = 0, total = 1;
+    const struct {
+        const char *label;
+        const wk_entity_list *list;
+        const wk_scene *s;
+    } lists[] = {{"added_object", &d->added_objects, b},
+                 {"removed_object", &d->removed_objects, a},
+                 {"added_frame", &d->added_frames, b},
+                 {"removed_frame", &d->removed_frames, a}};
+    for (size_t l = 0; l < 4; l++)
+        for (size_t i = 0; i < lists[l].list->count; i++)
+            lines[k++] = line_of(lists[l].label, node_name(lists[l].s, lists[l].list->items[i]), NULL);
+    for (size_t i = 0; i < d->modified_object_count; i++)
+        lines[k++] = line_of("modified_object", node_name(b, d->modified_objects[i].changed), d->modified_objects[i].what);
+    for (size_t i = 0; i < d->modified_frame_count; i++)
+        lines[k++] = line_of("modified_frame", node_name(b, d->modified_frames[i].changed), d->modified_frames[i].what);
+    qsort(lines, n, sizeof *lines, by_line);
+    for (size_t i = 0; i < n; i++)
+        total += strlen(lines[i]) + 1;
+    char *out = calloc(total, 1);
+    for (size_t i = 0; i < n; i++) {
+        strcat(out, lines[i]);
+        strcat(out, "\n");
+        free(lines[i]);
+    }
+    free(lines);
+    return out;
+}
+
+/* Compares base with changed by id and checks the sorted dump. */
+static void check_by_id(const wk_scene *a, const wk_scene *b, const char *want)
+{
+    wk_world_diff d;
+    wk_status st;
+    if (!CHECK_INT(wk_scene_compare(a, b, WK_COMPARE_BY_ID, &d, &st), ==, WK_OK))
+        return;
+    char *got = dump(a, b, &d);
+    CHECK_STR(got, want);
+    free(got);
+    wk_world_diff_free(&d);
+}
+
+/* An entity of an object's own, beside its base: made through the ECM. */
+static wk_entity extra_entity(wk_scene *s, wk_entity parent, const char *name)
+{
+    const wk_scene_types *t = wk_scene_types_of(s);
+    wk_pose pose = wk_pose_identity();
+    uint8_t kind = WK_NODE_LINK;
+    wk_entity e = wk_ecm_create_with(wk_scene_ecm(s), (wk_type[]){t->name, t->kind, t->parent_pose},
+                                     (const void *[]){&name, &kind, &pose}, 3);
+    if (!e || wk_ecm_set_parent(wk_scene_ecm(s), e, parent) || wk_scene_refresh(s))
+        return WK_NULL_ENTITY;
+    return e;
+}
+
+/* An entity moved from one object to another changes both; an object's base
+ * that stops being one makes a removed object and an entity more for its
+ * parent object. */
+static void compare_entity_moved_between_objects(void)
+{
+    wk_scene *a = base_world();
+    REQUIRE(a);
+    wk_entity leg = extra_entity(a, find_object(a, "table"), "leg");
+    REQUIRE(leg);
+    wk_scene *b = wk_scene_clone(a);
+    REQUIRE(b);
+    REQUIRE_INT(wk_ecm_set_parent(wk_scene_ecm(b), leg, find_object(b, "shelf")), ==, WK_OK);
+    REQUIRE_INT(wk_scene_refresh(b), ==, WK_OK);
+    check_by_id(a, b,
+                "modified_object shelf: 1 entity added\n"
+                "modified_object table: 1 entity removed\n");
+    /* And back: the same in the other direction. */
+    check_by_id(b, a,
+                "modified_object shelf: 1 entity removed\n"
+                "modified_object table: 1 entity added\n");
+
+    wk_scene_free(b);
+    b = wk_scene_clone(a);
+    REQUIRE(b);
+    wk_entity cup = find_object(b, "cup");
+    REQUIRE_INT(wk_ecm_remove(wk_scene_ecm(b), cup, wk_scene_types_of(b)->object), ==, 1);
+    REQUIRE_INT(wk_scene_refresh(b), ==, WK_OK);
+    check_by_id(a, b,
+                "modified_object table: 1 entity added\n"
+                "removed_object cup\n");
+    wk_scene_free(a);
+    wk_scene_free(b);
+}
+
+/* A frame moved to another object leaves the first (with the frames
+ * attached to it) and is added to the second; an object moved is attached
+ * elsewhere and posed anew relative to its new parent. */
+static void compare_frame_and_object_moved(void)
+{
+    wk_scene *a = base_world();
+    REQUIRE(a);
+    wk_entity edge = find_frame(a, "table", "edge");
+    REQUIRE(frame_at(a, "tip", edge, wk_pose_identity()));
+    wk_scene *b = wk_scene_clone(a);
+    REQUIRE(b);
+    wk_status st;
+    CHECK_INT(wk_scene_reparent(b, edge, find_object(b, "shelf"), &st), ==, WK_OK);
+    check_by_id(a, b,
+                "added_frame edge\n"
+                "added_frame tip\n"
+                "removed_frame edge\n"
+                "removed_frame tip\n");
+    CHECK_INT(wk_scene_reparent(b, find_object(b, "cup"), find_object(b, "shelf"), &st), ==, WK_OK);
+    check_by_id(a, b,
+                "added_frame edge\n"
+                "added_frame tip\n"
+                "modified_object cup: attached to 'shelf' instead of 'table'; entity 'cup': ParentPose changed\n"
+                "removed_frame edge\n"
+                "removed_frame tip\n");
+    /* A frame moved under another frame of its own object is modified. */
+    wk_scene_free(b);
+    b = wk_scene_clone(a);
+    REQUIRE(b);
+    wk_entity corner = frame_at(a, "corner", find_object(a, "table"), wk_pose_identity());
+    REQUIRE(corner && frame_at(b, "corner", find_object(b, "table"), wk_pose_identity()) == corner);
+    CHECK_INT(wk_scene_reparent(b, find_frame(b, "table", "tip"), corner, &st), ==, WK_OK);
+    check_by_id(a, b, "modified_frame tip: attached to 'corner' instead of 'edge'; frame: ParentPose changed\n");
+    wk_scene_free(a);
+    wk_scene_free(b);
+}
+
+/* Moving a joint of a kinematic object changes the joint's entity, which
+ * makes the object modified; objects attached to its links are not. */
+static void compare_kinematic_joint_moved(void)
+{
+    wk_scene *a = new_world();
+    REQUIRE(a);
+    const wk_joint_desc joints[] = {
+        {.name = "shoulder", .link = "upper", .parent = -1, .motion = WK_JOINT_MOTION_REVOLUTE},
+        {.name = "slide", .link = "hand", .parent = 0, .motion = WK_JOINT_MOTION_PRISMATIC, .axis = {1, 0, 0}},
+    };
+    wk_entity arm;
+    wk_status st;
+    REQUIRE_INT(wk_scene_create_kinematic_object(a, &(wk_kinematic_object_desc){.name = "arm", .joints = joints,
+                                                                                  .joint_count = 2},
+                                                 &arm, &st),
+                ==, WK_OK);
+    wk_entity hand = wk_scene_child(a, wk_scene_child(a, wk_scene_child(a, wk_scene_child(a, arm, "shoulder"), "upper"),
+                                                      "slide"),
+                                    "hand");
+    REQUIRE(hand);
+    REQUIRE(object_at(a, "cup", hand, wk_pose_identity()));
+    wk_scene *b = wk_scene_clone(a);
+    REQUIRE(b);
+    const char *slide[] = {"slide"};
+    CHECK_INT(wk_scene_set_joint_positions(b, arm, slide, (double[]){0.25}, 1, false, &st), ==, WK_OK);
+    wk_world_diff d;
+    REQUIRE_INT(wk_scene_compare(a, b, WK_COMPARE_BY_ID, &d, &st), ==, WK_OK);
+    CHECK_INT(d.added_objects.count + d.removed_objects.count + d.modified_frame_count, ==, 0);
+    REQUIRE_INT(d.modified_object_count, ==, 1);
+    CHECK_U64(d.modified_objects[0].changed, ==, arm);
+    CHECK(strstr(d.modified_objects[0].what, "entity 'slide'") != NULL);
+    CHECK(strstr(d.modified_objects[0].what, "entity 'shoulder'") == NULL);
+    wk_world_diff_free(&d);
+    wk_scene_free(a);
+    wk_scene_free(b);
+}
+
+/* A subtree taken out from under the root entity is no longer in the object
+ * world: removed, child objects and frames too. */
+static void compare_subtree_detached(void)
+{
+    wk_scene *a = base_world();
+    REQUIRE(a);
+    wk_scene *b = wk_scene_clone(a);
+    REQUIRE(b);
+    REQUIRE_INT(wk_ecm_set_parent(wk_scene_ecm(b), find_object(b, "table"), WK_NULL_ENTITY), ==, WK_OK);
+    REQUIRE_INT(wk_scene_refresh(b), ==, WK_OK);
+    check_by_id(a, b,
+                "removed_frame edge\n"
+                "removed_object cup\n"
+                "removed_object table\n");
+    check_by_id(b, a,
+                "added_frame edge\n"
+                "added_object cup\n"
+                "added_object table\n");
+    wk_scene_free(a);
+    wk_scene_free(b);
+}
+
+/* Worlds branched by a clone and changed without renames or moves say the
+ * same compared by id and by name: random changes checked both ways. */
+static void compare_by_id_agrees_with_by_name(void)
+{
+    for (unsigned seed = 1; seed <= 8; seed++) {
+        wk_scene *a = new_world();
+        REQUIRE(a);
+        wk_entity nodes[200];
+        size_t n = 1;
+        nodes[0] = wk_scene_root(a);
+        unsigned state = seed;
+        char name[32];
+        for (; n < 120; n++) {
+            state = state * 1103515245u + 12345u;
+            wk_entity parent = nodes[(state >> 8) % n];
+            snprintf(name, sizeof name, "n%zu", n);
+            wk_pose pose = at((double)(state % 7), 0, 0, 0, 0, 0);
+            nodes[n] = n % 3 ? object_at(a, name, parent, pose) : frame_at(a, name, parent, pose);
+            REQUIRE(nodes[n]);
+        }
+        wk_scene *b = wk_scene_clone(a);
+        REQUIRE(b);
+        wk_status st;
+        for (size_t k = 0; k < 30; k++) {
+            state = state * 1103515245u + 12345u;
+            wk_entity e = nodes[1 + (state >> 8) % (n - 1)];
+            if (!wk_ecm_exists(wk_scene_ecm(b), e))
+                continue;
+            snprintf(name, sizeof name, "new%u_%zu", seed, k);
+            switch ((state >> 4) % 5) {
+            case 0:
+                wk_scene_set_pose(b, e, at(0, (double)k, 0, 0, 0, 0), &st);
+                break;
+            case 1:
+                object_at(b, name, e, wk_pose_identity());
+                break;
+            case 2:
+                frame_at(b, name, e, wk_pose_identity());
+                break;
+            case 3:
+                if (wk_scene_is_object(b, e))
+                    wk_scene_delete_object(b, e, true, &st);
+                else
+                    wk_scene_delete_frame(b, e, true, &st);
+                break;
+            case 4:
+                if (wk_scene_is_frame(b, e))
+                    wk_scene_set_attachment_frame(b, e, true, &st);
+                else
+                    extra_entity(b, e, name);
+                break;
+            }
+        }
+        wk_world_diff by_id, by_name;
+        REQUIRE_INT(wk_scene_compare(a, b, WK_COMPARE_BY_ID, &by_id, &st), ==, WK_OK);
+        REQUIRE_INT(wk_scene_compare(a, b, WK_COMPARE_BY_NAME, &by_name, &st), ==, WK_OK);
+        char *x = dump(a, b, &by_id), *y = dump(a, b, &by_name);
+        CHECK(strlen(x) > 100);
+        CHECK_STR(x, y);
+        free(x);
+        free(y);
+        wk_world_diff_free(&by_id);
+        wk_world_diff_free(&by_name);
+        wk_scene_free(a);
+        wk_scene_free(b);
+    }
+}
+
 static bool same_state(wk_scene *a, wk_scene *b)
 {
     wk_status why;
@@ -271,6 +555,11 @@ static void store_compare_and_sync(void)
 static const wk_test_case cases[] = {
     {"compare_by_id", compare_by_id},
     {"compare_by_name", compare_by_name},
+    {"compare_entity_moved_between_objects", compare_entity_moved_between_objects},
+    {"compare_frame_and_object_moved", compare_frame_and_object_moved},
+    {"compare_kinematic_joint_moved", compare_kinematic_joint_moved},
+    {"compare_subtree_detached", compare_subtree_detached},
+    {"compare_by_id_agrees_with_by_name", compare_by_id_agrees_with_by_name},
     {"sync_objects", sync_objects},
     {"sync_failures_change_nothing", sync_failures_change_nothing},
     {"batch_all_or_nothing", batch_all_or_nothing},
