@@ -636,7 +636,7 @@ int wk_scene_compare(const wk_scene *base, const wk_scene *changed, wk_compare_m
                      wk_status *st)
 {
     memset(out, 0, sizeof *out);
-    if (!base->root || !changed->root)
+    if (!wk_scene_is_object(base, base->root) || !wk_scene_is_object(changed, changed->root))
         return wk_fail(st, WK_PRECONDITION, "only object worlds can be compared");
     differ d = {.a = base, .b = changed, .mode = mode, .out = out};
     int rc = map_types(&d);
