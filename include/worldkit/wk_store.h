@@ -62,6 +62,12 @@ int wk_store_list(wk_store *store, wk_world_meta **out, size_t *count);
 
 /* Opens world id for reading or writing; NOT_FOUND for an unknown id. */
 int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st);
+/* Opens two different worlds at once (WK_INVALID for the same id), locking
+ * them in the order every caller of the store shares, so that two callers
+ * opening the same pair cannot deadlock (opening one, then the other, can).
+ * Close each with wk_store_close. */
+int wk_store_open_pair(wk_store *store, const char *id_a, bool write_a, const char *id_b, bool write_b,
+                       wk_world **a, wk_world **b, wk_status *st);
 /* Closes an open world. After writing, changed says whether anything was
  * changed and structural whether the change was more than poses or joint
  * positions: it updates last_update and the structure hash. */

@@ -5,12 +5,16 @@
  * says the method did not run, or ran out of memory.
  *
  * Rows for the simulation_interfaces services call them by their
- * wk_api_call names; other services add rows with functions of their own. */
+ * wk_api_call names; other services add rows with functions of their own.
+ * ObjectWorldService keeps its methods in a table of its own (ows.c), run
+ * by ows_unary: its outcome is the gRPC status itself, as the service
+ * answers in statuses, not in Results. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "api/api_internal.h"
+#include "api/ows.h"
 
 struct method;
 typedef int (*method_fn)(wk_api *api, const struct method *m, const uint8_t *request, size_t len,
@@ -42,6 +46,15 @@ static const struct method {
 
 #define METHOD_COUNT (sizeof methods / sizeof methods[0])
 
+#define OWS_SERVICE "intrinsic_proto.world.ObjectWorldService"
+#define OWS_PREFIX "/" OWS_SERVICE "/"
+
+/* Whether path is a full path of an ObjectWorldService method. */
+static bool is_ows(const char *path)
+{
+    return path && !strncmp(path, OWS_PREFIX, sizeof OWS_PREFIX - 1) && wk__ows_find_method(path);
+}
+
 static const struct method *find(const char *path)
 {
     for (size_t i = 0; path && i < METHOD_COUNT; i++)
@@ -55,12 +68,16 @@ bool wk_api_has_method(const char *method, bool *server_streaming)
     const struct method *m = find(method);
     if (m && server_streaming)
         *server_streaming = m->streaming;
-    return m != NULL;
+    if (!m && is_ows(method) && server_streaming)
+        *server_streaming = false;
+    return m != NULL || is_ows(method);
 }
 
 bool wk_api_has_service(const char *service)
 {
     size_t n = service ? strlen(service) : 0;
+    if (n && !strcmp(service, OWS_SERVICE))
+        return true;
     for (size_t i = 0; n && i < METHOD_COUNT; i++)
         if (!strncmp(methods[i].path + 1, service, n) && methods[i].path[n + 1] == '/')
             return true;
@@ -148,8 +165,28 @@ static int simulate_steps(wk_api *api, const struct method *m, const uint8_t *re
     return finish(sink, m, rc);
 }
 
+/* An ObjectWorldService method. It takes no endpoint lock (the store locks
+ * each world), so the check is asked just before it runs. */
+static int ows_unary(wk_api *api, const char *path, const uint8_t *request, size_t len, wk_api_sink *sink)
+{
+    int rc = sink->check ? sink->check(sink->ctx) : 0;
+    if (rc > 0)
+        return answer(sink, rc, "%s did not run: the call was over when its turn came", path);
+    wk_buf out = {0};
+    wk_status st = {0};
+    rc = wk__ows_call(api, path, request, len, &out, &st);
+    if (rc == WK_OK)
+        (void)sink->write(sink->ctx, out.data, out.len);
+    wk_buf_free(&out);
+    if (rc)
+        return answer(sink, wk_code_grpc(rc), "%s", st.message[0] ? st.message : wk_strerror(rc));
+    return answer(sink, WK_GRPC_OK, "%s", "");
+}
+
 int wk_api_invoke(wk_api *api, const char *method, const uint8_t *request, size_t len, wk_api_sink *sink)
 {
+    if (is_ows(method))
+        return ows_unary(api, method, request, len, sink);
     const struct method *m = find(method);
     if (!m)
         return answer(sink, WK_GRPC_UNIMPLEMENTED, "no method %.200s", method ? method : "(null)");

@@ -51,6 +51,19 @@ IntrinsicProto__Pose *wk__ows_pose(wk__call *call, wk_pose pose)
     return m;
 }
 
+/* parent_t_this of an object or frame: its ParentPose, read as stored, when
+ * its transform tree parent is its entity's parent (nearly always), so
+ * that a pose written is read back bit for bit; else composed through the
+ * world poses (an object hanging from an inner entity of its parent). */
+static wk_pose node_pose(const wk_scene *s, wk_entity node)
+{
+    wk_ecm *ecm = wk_scene_ecm((wk_scene *)s);
+    const wk_pose *pose = wk_ecm_get(ecm, node, wk_scene_types_of(s)->parent_pose);
+    if (pose && wk_ecm_parent(ecm, node) == wk_scene_parent_node(s, node))
+        return *pose;
+    return wk_scene_node_pose(s, node);
+}
+
 IntrinsicProto__Vector3 *wk__ows_vector3(wk__call *call, wk_vec3 v)
 {
     IntrinsicProto__Vector3 *m = wk__ows_new(call, &intrinsic_proto__vector3__descriptor);
@@ -189,7 +202,7 @@ IntrinsicProto__World__Frame *wk__ows_frame(wk__call *call, const wk_scene *s, c
     m->name = dup(call, wk_scene_name(s, frame));
     m->object = wk__ows_object_id_name(call, s, object);
     if (pose)
-        m->parent_t_this = wk__ows_pose(call, wk_scene_node_pose(s, frame));
+        m->parent_t_this = wk__ows_pose(call, node_pose(s, frame));
     wk_entity parent = wk_scene_parent_frame(s, frame);
     if (parent)
         m->parent_frame = wk__ows_frame_id_name(call, s, parent);
@@ -390,7 +403,7 @@ static IntrinsicProto__World__ObjectComponent *object_component(wk__call *call, 
         wk__ows_new(call, &intrinsic_proto__world__object_component__descriptor);
     if (!m)
         return NULL;
-    m->parent_t_this = wk__ows_pose(call, wk_scene_node_pose(s, object));
+    m->parent_t_this = wk__ows_pose(call, node_pose(s, object));
     if (!full || object == wk_scene_root(s))
         return m;
     wk_simulation_component sim;

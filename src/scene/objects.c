@@ -6,7 +6,9 @@
 
 wk_pose wk__pose_under(const wk_scene *s, wk_entity parent, wk_pose base_T_child)
 {
-    if (wk_scene_is_frame(s, parent))
+    /* Under a frame or the base itself the pose is kept as given, bit for
+     * bit: composing with base_T_base would round it. */
+    if (wk_scene_is_frame(s, parent) || wk_scene_object_of(s, parent) == parent)
         return base_T_child;
     wk_pose base_T_parent = wk_scene_transform(s, wk_scene_object_of(s, parent), parent);
     return wk_pose_compose(wk_pose_inverse(base_T_parent), base_T_child);

@@ -123,6 +123,12 @@ static int open_two(wk_store *store, const char *id_a, bool write_a, const char 
     return WK_OK;
 }
 
+int wk_store_open_pair(wk_store *store, const char *id_a, bool write_a, const char *id_b, bool write_b,
+                       wk_world **a, wk_world **b, wk_status *st)
+{
+    return open_two(store, id_a, write_a, id_b, write_b, a, b, st);
+}
+
 int wk_store_swap(wk_store *store, const char *id, const char *other, wk_status *st)
 {
     if (strcmp(id, other) == 0)
