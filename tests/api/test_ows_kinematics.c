@@ -1,0 +1,318 @@
+/* test_ows_kinematics.c — ObjectWorldService's updates of kinematic objects:
+ * UpdateObjectJoints (revolute positions in degrees stored in radians,
+ * prismatic ones in metres, an order by joint_names, application and system
+ * limits, counts that do not match, positions outside the limits, objects
+ * that are not kinematic), UpdateObjectJoint through UpdateWorldResources,
+ * and UpdateKinematicObjectProperties (named configurations, the IK solver
+ * key, what worldkit does not keep refused by name), each refusal leaving
+ * the world's serialized state as it was. */
+#include <math.h>
+
+#include "api/ows_client.h"
+
+/* World "w" with a kinematic object "arm": j1 revolute about z (limits
+ * +-2 rad) moving l1, j2 prismatic along x (0 to 0.5 m) moving l2 on l1;
+ * an IK solver from the base to l2; and a plain object "crate". */
+static wk_api *arm_world(void)
+{
+    wk_api *api = wk_api_new();
+    if (!api || !ows_world(api)) {
+        wk_api_free(api);
+        return NULL;
+    }
+    wk_world *w;
+    wk_status st;
+    int rc = wk_store_open(wk_api_store(api), "w", true, &w, &st);
+    if (rc == WK_OK) {
+        wk_scene *s = wk_world_scene(w);
+        const wk_joint_desc joints[] = {
+            {.name = "j1", .link = "l1", .parent = -1, .motion = WK_JOINT_MOTION_REVOLUTE, .axis = {0, 0, 1},
+             .limits = {.min_position = -2, .max_position = 2, .max_velocity = 1}},
+            {.name = "j2", .link = "l2", .parent = 0, .motion = WK_JOINT_MOTION_PRISMATIC, .axis = {1, 0, 0},
+             .parent_t_inboard = {{0, 0, 1}, {1, 0, 0, 0}}, .limits = {.min_position = 0, .max_position = 0.5}},
+        };
+        wk_entity arm, crate;
+        rc = wk_scene_create_kinematic_object(s, &(wk_kinematic_object_desc){.name = "arm", .joints = joints,
+                                                                             .joint_count = 2},
+                                              &arm, &st);
+        if (rc == WK_OK)
+            rc = wk_scene_create_object(s, &(wk_object_desc){.name = "crate"}, &crate, &st);
+        wk_entity_list all = {0};
+        if (rc == WK_OK && (rc = wk_scene_object_entities(s, arm, &all)) == WK_OK) {
+            const wk_ik_solver solver = {"first", arm, all.items[all.count - 1]};
+            rc = wk_scene_set_ik_solvers(s, arm, &solver, 1, &st);
+        }
+        wk_entity_list_free(&all);
+        wk_store_close(w, rc == WK_OK, true);
+    }
+    if (rc) {
+        fprintf(stderr, "    arm_world: %s\n", st.message);
+        wk_api_free(api);
+        return NULL;
+    }
+    return api;
+}
+
+/* The arm's joint positions (radians and metres). */
+static void positions(wk_api *api, double out[2])
+{
+    out[0] = out[1] = NAN;
+    wk_world *w;
+    wk_status st;
+    if (wk_store_open(wk_api_store(api), "w", false, &w, &st))
+        return;
+    wk_scene *s = wk_world_scene(w);
+    wk_entity arm;
+    if (wk_scene_find_object(s, &(wk_ref){.object_name = "arm"}, &arm, &st) == WK_OK)
+        (void)wk_scene_joint_positions(s, arm, out, 2, &st);
+    wk_store_close(w, false, false);
+}
+
+static const wk_kinematic_object *arm_of(wk_api *api, wk_world **w)
+{
+    wk_status st;
+    wk_entity arm;
+    if (wk_store_open(wk_api_store(api), "w", false, w, &st))
+        return NULL;
+    wk_scene *s = wk_world_scene(*w);
+    return wk_scene_find_object(s, &(wk_ref){.object_name = "arm"}, &arm, &st) ? NULL
+                                                                               : wk_scene_kinematic_object(s, arm);
+}
+
+static void joint_positions(void)
+{
+    wk_api *api = arm_world();
+    REQUIRE(api);
+    double q[2];
+    /* In order: 90 degrees and 0.1 m; the reply in FULL shows radians. */
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[90,0.1],'view':'FULL'}",
+               WK_GRPC_OK, "'jointPositions':[1.5707963267948");
+    positions(api, q);
+    CHECK_NEAR(q[0], M_PI / 2, 1e-12);
+    CHECK_NEAR(q[1], 0.1, 1e-12);
+    /* By name, in another order. */
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointNames':['j2','j1'],"
+               "'jointPositions':[0.25,-45]}",
+               WK_GRPC_OK, "'name':'arm'");
+    positions(api, q);
+    CHECK_NEAR(q[0], -M_PI / 4, 1e-12);
+    CHECK_NEAR(q[1], 0.25, 1e-12);
+
+    wk_buf before = ows_state(api, "w");
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[10]}",
+               WK_GRPC_INVALID_ARGUMENT, "UpdateObjectJoints 'arm': 1 joint positions for 2 joints");
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointNames':['j1'],'jointPositions':[1,2]}",
+               WK_GRPC_INVALID_ARGUMENT, "2 joint positions for 1 joint names");
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointNames':['j9'],'jointPositions':[1]}",
+               WK_GRPC_NOT_FOUND, "j9");
+    /* 180 degrees is past j1's 2 rad. */
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[180,0]}",
+               WK_GRPC_OUT_OF_RANGE, "j1");
+    OWS_EXPECT(api, "UpdateObjectJoints", "{'worldId':'w','object':{'byName':{'objectName':'arm'}}}",
+               WK_GRPC_INVALID_ARGUMENT, "none of joint_positions, joint_application_limits and joint_system_limits");
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'crate'}},'jointPositions':[1]}",
+               WK_GRPC_FAILED_PRECONDITION, "object 'crate' is not a kinematic object");
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'robot'}},'jointPositions':[1]}", WK_GRPC_NOT_FOUND,
+               "robot");
+    CHECK(ows_unchanged(api, "w", &before));
+    wk_api_free(api);
+}
+
+static void joint_limits(void)
+{
+    wk_api *api = arm_world();
+    REQUIRE(api);
+    /* Application limits narrowed within the system's, by name. */
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointNames':['j1'],"
+               "'jointApplicationLimits':{'minPosition':{'values':[-1]},'maxPosition':{'values':[1]}}}",
+               WK_GRPC_OK, NULL);
+    wk_world *w;
+    const wk_kinematic_object *k = arm_of(api, &w);
+    REQUIRE(k);
+    CHECK_NEAR(k->application_limits[0].min_position, -1, 0);
+    CHECK_NEAR(k->application_limits[0].max_position, 1, 0);
+    CHECK_NEAR(k->system_limits[0].max_position, 2, 0);
+    wk_store_close(w, false, false);
+    /* 80 degrees is within the system limits, not the application ones. */
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[80,0]}",
+               WK_GRPC_OUT_OF_RANGE, "j1");
+    /* Wider application limits than the system's are refused; a list of
+     * the wrong length too. */
+    wk_buf before = ows_state(api, "w");
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},"
+               "'jointApplicationLimits':{'maxPosition':{'values':[3,0.5]}}}",
+               WK_GRPC_OUT_OF_RANGE, "j1");
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},"
+               "'jointSystemLimits':{'maxVelocity':{'values':[3]}}}",
+               WK_GRPC_INVALID_ARGUMENT, "joint_system_limits.max_velocity holds 1 values for 2 joints");
+    CHECK(ows_unchanged(api, "w", &before));
+    /* System and application limits together, positions checked against
+     * the new ones. */
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[150,0.2],"
+               "'jointSystemLimits':{'maxPosition':{'values':[3,0.5]}},"
+               "'jointApplicationLimits':{'maxPosition':{'values':[3,0.5]}}}",
+               WK_GRPC_OK, NULL);
+    double q[2];
+    positions(api, q);
+    CHECK_NEAR(q[0], 150 * M_PI / 180, 1e-12);
+    wk_api_free(api);
+}
+
+/* Joint positions alone leave the structure hash; limits change it. */
+static void structure_hash(void)
+{
+    wk_api *api = arm_world();
+    REQUIRE(api);
+    wk_world_meta m0, m1, m2;
+    wk_status st;
+    REQUIRE_INT(wk_store_meta(wk_api_store(api), "w", &m0, &st), ==, WK_OK);
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[30,0.3]}", WK_GRPC_OK, NULL);
+    REQUIRE_INT(wk_store_meta(wk_api_store(api), "w", &m1, &st), ==, WK_OK);
+    CHECK_STR(m1.structure_hash, m0.structure_hash);
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},"
+               "'jointApplicationLimits':{'maxVelocity':{'values':[0.5,0.5]}}}",
+               WK_GRPC_OK, NULL);
+    REQUIRE_INT(wk_store_meta(wk_api_store(api), "w", &m2, &st), ==, WK_OK);
+    CHECK(strcmp(m2.structure_hash, m1.structure_hash) != 0);
+    wk_api_free(api);
+}
+
+/* UpdateObjectJoint exists only as a case of UpdateWorldResources. */
+static void one_joint(void)
+{
+    wk_api *api = arm_world();
+    REQUIRE(api);
+    OWS_EXPECT(api, "UpdateWorldResources",
+               "{'worldId':'w','worldUpdates':{'updates':[{'updateObjectJoint':{'object':{'byName':{'objectName':'arm'}},"
+               "'jointName':'j1','jointPosition':-30}}]}}",
+               WK_GRPC_OK, "'name':'arm'");
+    double q[2];
+    positions(api, q);
+    CHECK_NEAR(q[0], -M_PI / 6, 1e-12);
+    CHECK_NEAR(q[1], 0, 0);
+    OWS_EXPECT(api, "UpdateWorldResources",
+               "{'worldId':'w','worldUpdates':{'updates':[{'updateObjectJoint':{'object':{'byName':{'objectName':'arm'}},"
+               "'jointName':'j2'}}]}}",
+               WK_GRPC_INVALID_ARGUMENT, "update 0 (update_object_joint): UpdateObjectJoint 'arm': joint_position of "
+                                         "joint 'j2' is not set");
+    OWS_EXPECT(api, "UpdateWorldResources",
+               "{'worldId':'w','worldUpdates':{'updates':[{'updateObjectJoint':{'object':{'byName':{'objectName':'arm'}},"
+               "'jointPosition':1}}]}}",
+               WK_GRPC_INVALID_ARGUMENT, "joint_name is not set");
+    OWS_EXPECT(api, "UpdateWorldResources",
+               "{'worldId':'w','worldUpdates':{'updates':[{'updateObjectJoint':{'object':{'byName':{'objectName':'arm'}},"
+               "'jointName':'j2','jointPosition':0.9}}]}}",
+               WK_GRPC_OUT_OF_RANGE, "j2");
+    wk_api_free(api);
+}
+
+static void kinematic_properties(void)
+{
+    wk_api *api = arm_world();
+    REQUIRE(api);
+    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'view':'FULL',"
+               "'namedJointConfigurationsToSet':[{'name':'home','jointPositions':[0,0]},"
+               "{'name':'reach','jointPositions':[1,0.4]}]}",
+               WK_GRPC_OK, "'namedJointConfigurations':[{'name':'home'");
+    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'namedJointConfigurationsToRemove':['home'],"
+               "'namedJointConfigurationsToSet':[{'name':'reach','jointPositions':[0.5,0.2]}],"
+               "'robotKinematicsUpdate':{'ikSolverKey':'second'}}",
+               WK_GRPC_OK, NULL);
+    wk_world *w;
+    const wk_kinematic_object *k = arm_of(api, &w);
+    REQUIRE(k);
+    CHECK_INT(k->configuration_count, ==, 1);
+    if (k->configuration_count == 1) {
+        CHECK_STR(k->configurations[0].name, "reach");
+        CHECK_NEAR(k->configurations[0].positions[0], 0.5, 0);
+    }
+    CHECK(k->ik_solver_count == 1 && strcmp(k->ik_solvers[0].key, "second") == 0);
+    wk_store_close(w, false, false);
+
+    wk_buf before = ows_state(api, "w");
+    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'namedJointConfigurationsToRemove':['home']}",
+               WK_GRPC_NOT_FOUND, "home");
+    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},"
+               "'namedJointConfigurationsToSet':[{'name':'short','jointPositions':[1]}]}",
+               WK_GRPC_INVALID_ARGUMENT, "UpdateKinematicObjectProperties 'arm': ");
+    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'cartesianLimits':{},"
+               "'namedJointConfigurationsToRemove':['reach']}",
+               WK_GRPC_UNIMPLEMENTED, "UpdateKinematicObjectProperties 'arm': cartesian_limits is not supported");
+    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'mountedPayload':{'massKg':2}}",
+               WK_GRPC_UNIMPLEMENTED, "mounted_payload is not supported");
+    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},"
+               "'robotKinematicsUpdate':{'robotEntityUpdates':{'entities':[{'entityName':'l1'}]}}}",
+               WK_GRPC_UNIMPLEMENTED, "robot_kinematics_update.robot_entity_updates is not supported");
+    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
+               "{'worldId':'w','object':{'byName':{'objectName':'crate'}},"
+               "'namedJointConfigurationsToSet':[{'name':'home','jointPositions':[]}]}",
+               WK_GRPC_FAILED_PRECONDITION, "object 'crate' is not a kinematic object");
+    CHECK(ows_unchanged(api, "w", &before));
+    wk_api_free(api);
+}
+
+/* A parent_object's filter must pick exactly one entity of the arm. */
+static void parent_filters(void)
+{
+    wk_api *api = arm_world();
+    REQUIRE(api);
+    const char *box = "'createSingleEntityObject':{'geometryComponent':" OWS_SHAPE("'sphere':{'radius':0.1}") "}";
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{'worldId':'w','name':'tool','parentObject':{'reference':{'byName':{'objectName':'arm'}},"
+             "'entityFilter':{'includeAllEntities':true}},%s}",
+             box);
+    OWS_EXPECT(api, "CreateObject", json, WK_GRPC_INVALID_ARGUMENT, "CreateObject 'tool': parent_object: ");
+    snprintf(json, sizeof json,
+             "{'worldId':'w','name':'tool','parentObject':{'reference':{'byName':{'objectName':'arm'}},"
+             "'entityFilter':{'entityNames':['l2']}},'parentObjectTCreatedObject':{'position':{'x':0.1}},%s}",
+             box);
+    OWS_EXPECT(api, "CreateObject", json, WK_GRPC_OK, "'name':'tool'");
+    /* The tool hangs from l2: moving j2 moves it. */
+    wk_world *w;
+    wk_status st;
+    wk_entity tool;
+    REQUIRE_INT(wk_store_open(wk_api_store(api), "w", false, &w, &st), ==, WK_OK);
+    REQUIRE_INT(wk_scene_find_object(wk_world_scene(w), &(wk_ref){.object_name = "tool"}, &tool, &st), ==, WK_OK);
+    double x0 = wk_scene_pose(wk_world_scene(w), tool).p.x;
+    wk_store_close(w, false, false);
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointNames':['j2'],'jointPositions':[0.3]}",
+               WK_GRPC_OK, NULL);
+    REQUIRE_INT(wk_store_open(wk_api_store(api), "w", false, &w, &st), ==, WK_OK);
+    CHECK_NEAR(wk_scene_pose(wk_world_scene(w), tool).p.x, x0 + 0.3, 1e-12);
+    wk_store_close(w, false, false);
+    wk_api_free(api);
+}
+
+static const wk_test_case cases[] = {
+    {"parent_filters", parent_filters},
+    {"joint_positions", joint_positions},
+    {"joint_limits", joint_limits},
+    {"structure_hash", structure_hash},
+    {"one_joint", one_joint},
+    {"kinematic_properties", kinematic_properties},
+};
+WK_TEST_MAIN(cases)

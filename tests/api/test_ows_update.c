@@ -1,0 +1,492 @@
+/* test_ows_update.c — ObjectWorldService's single mutations through the
+ * method table, each with its success and its refusals (gRPC status and a
+ * message naming the object, frame or world): CreateObject (geometry,
+ * default physics, parent entity filters, user data, a collision rule,
+ * create_from_scene_object unimplemented), DeleteObject (force, moving
+ * children up), UpdateObjectName, ReparentObject (filter, frame, the
+ * deprecated new_parent, snapping onto attachment frames),
+ * UpdateObjectProperties, UpdateEntityProperties, the frame methods,
+ * UpdateTransform's rule, and that a refused call leaves the world's
+ * serialized state as it was. */
+#include <math.h>
+
+#include "api/ows_client.h"
+
+/* A box of 1 x 2 x 3 m and a sphere of radius 0.25 m. */
+#define BOX OWS_SHAPE("'box':{'size':{'x':1,'y':2,'z':3}}")
+#define SPHERE OWS_SHAPE("'sphere':{'radius':0.25}")
+
+/* CreateObject of a box called name under parent (a JSON
+ * ObjectReferenceWithEntityFilter, or NULL: the root) at x along x. */
+static int create_box(wk_api *api, const char *name, const char *parent, double x)
+{
+    char json[2048];
+    snprintf(json, sizeof json,
+             "{'worldId':'w','name':'%s',%s%s%s'parentObjectTCreatedObject':{'position':{'x':%g}},"
+             "'createSingleEntityObject':{'geometryComponent':" BOX "}}",
+             name, parent ? "'parentObject':" : "", parent ? parent : "", parent ? "," : "", x);
+    ows_answer a;
+    int status = ows_call(api, "CreateObject", json, &a);
+    if (status)
+        fprintf(stderr, "    CreateObject %s: %d %s\n", name, status, a.message);
+    wk_buf_free(&a.json);
+    return status;
+}
+
+/* The endpoint with world "w" holding table (at x = 1), cup on table (at
+ * x = 0.5 along it) and a frame "shelf" of root at z = 2. */
+static wk_api *table_world(void)
+{
+    wk_api *api = wk_api_new();
+    if (!api || !ows_world(api) || create_box(api, "table", NULL, 1) ||
+        create_box(api, "cup", "{'reference':{'byName':{'objectName':'table'}}}", 0.5) ||
+        !OWS_EXPECT(api, "CreateFrame",
+                    "{'worldId':'w','newFrameName':'shelf','parentObject':{'id':'root'},"
+                    "'parentTNewFrame':{'position':{'z':2}}}",
+                    WK_GRPC_OK, "'name':'shelf'")) {
+        wk_api_free(api);
+        return NULL;
+    }
+    return api;
+}
+
+/* Opens world "w" for reading: its scene in *s; close with wk_store_close. */
+static wk_world *peek(wk_api *api, wk_scene **s)
+{
+    wk_world *w = NULL;
+    wk_status st;
+    if (wk_store_open(wk_api_store(api), "w", false, &w, &st) == WK_OK)
+        *s = wk_world_scene(w);
+    return w;
+}
+
+static wk_entity object_named(const wk_scene *s, const char *name)
+{
+    wk_entity e = WK_NULL_ENTITY;
+    wk_status st;
+    return wk_scene_find_object(s, &(wk_ref){.object_name = name}, &e, &st) ? WK_NULL_ENTITY : e;
+}
+
+static void create_object(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    /* The FULL view: the entity with its geometry and default physics. */
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'ball','view':'FULL','createSingleEntityObject':{'entityLocalName':'body',"
+               "'geometryComponent':" SPHERE "},'userData':{'colour':{'@type':'type.example.com/test.Colour',"
+               "'value':'cmVk'}}}",
+               WK_GRPC_OK, "'name':'body'");
+    wk_scene *s;
+    wk_world *w = peek(api, &s);
+    REQUIRE(w);
+    wk_entity ball = object_named(s, "ball");
+    CHECK(ball != WK_NULL_ENTITY);
+    const wk_physics *p = wk_scene_physics(s, ball);
+    CHECK(p && p->mass_kg == 1 && p->inertia[1][1] == 1 && p->friction.mu == 1);
+    CHECK(wk_scene_user_datum(s, ball, "colour") != NULL);
+    CHECK_NEAR(wk_scene_pose(s, object_named(s, "cup")).p.x, 1.5, 1e-12);
+    wk_store_close(w, false, false);
+
+    /* Refusals, each naming what it is about. */
+    wk_buf before = ows_state(api, "w");
+    OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'table','createSingleEntityObject':{'geometryComponent':" BOX "}}",
+               WK_GRPC_ALREADY_EXISTS, "'table'");
+    OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'9lives','createSingleEntityObject':{'geometryComponent':" BOX "}}",
+               WK_GRPC_INVALID_ARGUMENT, "9lives");
+    OWS_EXPECT(api, "CreateObject", "{'worldId':'nowhere','name':'x','createSingleEntityObject':{'geometryComponent':" BOX "}}",
+               WK_GRPC_NOT_FOUND, "nowhere");
+    OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'bare','createSingleEntityObject':{}}",
+               WK_GRPC_INVALID_ARGUMENT, "CreateObject 'bare': create_single_entity_object has no geometry_component");
+    OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'none'}", WK_GRPC_INVALID_ARGUMENT,
+               "CreateObject 'none': object_spec is not set");
+    OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'scene','createFromSceneObject':{}}", WK_GRPC_UNIMPLEMENTED,
+               "CreateObject 'scene': create_from_scene_object is not supported");
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'lost','parentObject':{'reference':{'byName':{'objectName':'attic'}}},"
+               "'createSingleEntityObject':{'geometryComponent':" BOX "}}",
+               WK_GRPC_NOT_FOUND, "CreateObject 'lost': parent_object: ");
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'tilted','parentObjectTCreatedObject':{'orientation':{'x':1,'w':1}},"
+               "'createSingleEntityObject':{'geometryComponent':" BOX "}}",
+               WK_GRPC_INVALID_ARGUMENT, "CreateObject 'tilted': parent_object_t_created_object is not finite or");
+    /* A rule for the new entities that cannot be made takes the object
+     * back with it, and user data that clash likewise. */
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'rim','actionForObjectEntities':{'margin':{'hardMargin':-1}},"
+               "'createSingleEntityObject':{'geometryComponent':" BOX "}}",
+               WK_GRPC_INVALID_ARGUMENT, "CreateObject 'rim': action_for_object_entities: ");
+    CHECK(ows_unchanged(api, "w", &before));
+
+    /* action_for_object_entities: "new entities vs *". */
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'ghost','actionForObjectEntities':{'isExcluded':true},"
+               "'createSingleEntityObject':{'geometryComponent':" BOX "}}",
+               WK_GRPC_OK, "'name':'ghost'");
+    w = peek(api, &s);
+    REQUIRE(w);
+    const wk_collision_settings *cs = wk_scene_collision_settings(s);
+    CHECK_INT(cs->rule_count, ==, 1);
+    wk_entity ghost = object_named(s, "ghost");
+    if (cs->rule_count == 1) {
+        CHECK(cs->rules[0].left_count == 1 && cs->rules[0].left[0].entity == ghost && cs->rules[0].left[0].whole_object);
+        CHECK(cs->rules[0].right_count == 0 && cs->rules[0].action == WK_COLLISION_EXCLUDE);
+    }
+    CHECK(wk_scene_collisions_excluded(s, ghost, object_named(s, "table")));
+    wk_store_close(w, false, false);
+    wk_api_free(api);
+}
+
+/* The parent entity filter must pick exactly one entity; an attachment
+ * frame makes the new object snap onto it. */
+static void create_under_filters_and_frames(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'lid','parentObject':{'reference':{'byName':{'objectName':'table'}},"
+               "'entityFilter':{'includeBaseEntity':true,'entityNames':['table']}},"
+               "'createSingleEntityObject':{'geometryComponent':" BOX "}}",
+               WK_GRPC_OK, "'name':'lid'");
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'mug','parentObject':{'reference':{'byName':{'objectName':'table'}},"
+               "'entityFilter':{'entityNames':['leg']}},'createSingleEntityObject':{'geometryComponent':" BOX "}}",
+               WK_GRPC_NOT_FOUND, "leg");
+    OWS_EXPECT(api, "CreateFrame",
+               "{'worldId':'w','newFrameName':'dock','parentObject':{'byName':{'objectName':'table'}},"
+               "'parentTNewFrame':{'position':{'y':0.3}},'designateAsAttachmentFrame':true}",
+               WK_GRPC_OK, "'isAttachmentFrame':true");
+    wk_scene *s;
+    wk_world *w = peek(api, &s);
+    REQUIRE(w);
+    wk_status st;
+    wk_entity dock;
+    REQUIRE_INT(wk_scene_find_frame(s, &(wk_ref){.object_name = "table", .frame_name = "dock"}, &dock, &st), ==, WK_OK);
+    char id[WK_ID_MAX], json[1024];
+    wk_scene_entity_id(s, dock, id);
+    wk_store_close(w, false, false);
+    /* Created under the frame (ReparentObject's parent_frame reaches it;
+     * CreateObject names an entity): the pose given is ignored. */
+    snprintf(json, sizeof json,
+             "{'worldId':'w','name':'plate','parentObject':{'reference':{'byName':{'objectName':'table'}},"
+             "'entityFilter':{'entityReferences':[{'id':'%s'}]}},'parentObjectTCreatedObject':{'position':{'x':5}},"
+             "'createSingleEntityObject':{'geometryComponent':" BOX "}}",
+             id);
+    OWS_EXPECT(api, "CreateObject", json, WK_GRPC_OK, "'name':'plate'");
+    w = peek(api, &s);
+    REQUIRE(w);
+    wk_pose dock_world = wk_scene_pose(s, dock), plate_world = wk_scene_pose(s, object_named(s, "plate"));
+    CHECK_NEAR(plate_world.p.x, dock_world.p.x, 1e-12);
+    CHECK_NEAR(plate_world.p.y, dock_world.p.y, 1e-12);
+    wk_store_close(w, false, false);
+    wk_api_free(api);
+}
+
+static void delete_object(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    wk_buf before = ows_state(api, "w");
+    OWS_EXPECT(api, "DeleteObject", "{'worldId':'w','object':{'byName':{'objectName':'table'}}}",
+               WK_GRPC_FAILED_PRECONDITION, "object 'table' has 1 child object(s), 'cup' first");
+    OWS_EXPECT(api, "DeleteObject", "{'worldId':'w','object':{'byName':{'objectName':'attic'}}}", WK_GRPC_NOT_FOUND,
+               "attic");
+    OWS_EXPECT(api, "DeleteObject", "{'worldId':'w','object':{'id':'root'}}", WK_GRPC_INVALID_ARGUMENT, "root");
+    OWS_EXPECT(api, "DeleteObject",
+               "{'worldId':'w','object':{'byName':{'objectName':'table'}},'force':true,'reparentChildObjects':true}",
+               WK_GRPC_INVALID_ARGUMENT, "DeleteObject 'table': force and reparent_child_objects");
+    CHECK(ows_unchanged(api, "w", &before));
+
+    /* Children moved up keep their world pose. */
+    OWS_EXPECT(api, "DeleteObject",
+               "{'worldId':'w','object':{'byName':{'objectName':'table'}},'reparentChildObjects':true}", WK_GRPC_OK,
+               NULL);
+    wk_scene *s;
+    wk_world *w = peek(api, &s);
+    REQUIRE(w);
+    CHECK(object_named(s, "table") == WK_NULL_ENTITY);
+    wk_entity cup = object_named(s, "cup");
+    CHECK(cup && wk_scene_parent_object(s, cup) == wk_scene_root(s));
+    CHECK_NEAR(wk_scene_pose(s, cup).p.x, 1.5, 1e-12);
+    wk_store_close(w, false, false);
+
+    /* force takes the children along. */
+    REQUIRE(create_box(api, "saucer", "{'reference':{'byName':{'objectName':'cup'}}}", 0) == WK_GRPC_OK);
+    OWS_EXPECT(api, "DeleteObject", "{'worldId':'w','object':{'byName':{'objectName':'cup'}},'force':true}",
+               WK_GRPC_OK, NULL);
+    w = peek(api, &s);
+    REQUIRE(w);
+    CHECK(object_named(s, "cup") == WK_NULL_ENTITY && object_named(s, "saucer") == WK_NULL_ENTITY);
+    wk_store_close(w, false, false);
+    wk_api_free(api);
+}
+
+static void rename_and_reparent_objects(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    OWS_EXPECT(api, "UpdateObjectName",
+               "{'worldId':'w','object':{'byName':{'objectName':'cup'}},'name':'mug','nameIsGlobalAlias':true}",
+               WK_GRPC_OK, "'name':'mug'");
+    /* Names are unique among the objects and frames of a parent, and global
+     * aliases in the whole world. */
+    OWS_EXPECT(api, "UpdateObjectName", "{'worldId':'w','object':{'byName':{'objectName':'table'}},'name':'shelf'}",
+               WK_GRPC_ALREADY_EXISTS, "shelf");
+    OWS_EXPECT(api, "UpdateObjectName",
+               "{'worldId':'w','object':{'byName':{'objectName':'table'}},'name':'mug','nameIsGlobalAlias':true}",
+               WK_GRPC_ALREADY_EXISTS, "mug");
+    OWS_EXPECT(api, "UpdateObjectName", "{'worldId':'w','object':{'byName':{'objectName':'mug'}},'name':'a b'}",
+               WK_GRPC_INVALID_ARGUMENT, "a b");
+    OWS_EXPECT(api, "UpdateObjectName", "{'worldId':'w','object':{'byName':{'objectName':'cup'}},'name':'x'}",
+               WK_GRPC_NOT_FOUND, "cup");
+
+    /* To the root, world pose kept; back under table with the deprecated
+     * new_parent; onto the frame shelf. */
+    OWS_EXPECT(api, "ReparentObject",
+               "{'worldId':'w','object':{'byName':{'objectName':'mug'}},'parentObject':{'reference':{'id':'root'}}}",
+               WK_GRPC_OK, "'name':'mug'");
+    wk_scene *s;
+    wk_world *w = peek(api, &s);
+    REQUIRE(w);
+    wk_entity mug = object_named(s, "mug");
+    CHECK(wk_scene_parent_object(s, mug) == wk_scene_root(s));
+    CHECK_NEAR(wk_scene_pose(s, mug).p.x, 1.5, 1e-12);
+    wk_store_close(w, false, false);
+    OWS_EXPECT(api, "ReparentObject",
+               "{'worldId':'w','object':{'byName':{'objectName':'mug'}},"
+               "'newParent':{'reference':{'byName':{'objectName':'table'}}}}",
+               WK_GRPC_OK, "'parent':{'id':");
+    OWS_EXPECT(api, "ReparentObject",
+               "{'worldId':'w','object':{'byName':{'objectName':'table'}},"
+               "'parentObject':{'reference':{'byName':{'objectName':'mug'}}}}",
+               WK_GRPC_INVALID_ARGUMENT, "table");
+    OWS_EXPECT(api, "ReparentObject", "{'worldId':'w','object':{'byName':{'objectName':'mug'}}}",
+               WK_GRPC_INVALID_ARGUMENT, "ReparentObject 'mug': attach_to is not set");
+    OWS_EXPECT(api, "ReparentObject",
+               "{'worldId':'w','object':{'byName':{'objectName':'mug'}},"
+               "'parentFrame':{'byName':{'objectName':'root','frameName':'shelf'}}}",
+               WK_GRPC_OK, "'name':'mug'");
+    w = peek(api, &s);
+    REQUIRE(w);
+    CHECK_NEAR(wk_scene_pose(s, object_named(s, "mug")).p.x, 1.5, 1e-12);
+    CHECK(wk_scene_parent_frame(s, object_named(s, "mug")) != WK_NULL_ENTITY);
+    wk_store_close(w, false, false);
+    /* An attachment frame: the object snaps onto it. */
+    OWS_EXPECT(api, "UpdateFrameProperties",
+               "{'worldId':'w','frame':{'byName':{'objectName':'root','frameName':'shelf'}},'isAttachmentFrame':true}",
+               WK_GRPC_OK, "'isAttachmentFrame':true");
+    OWS_EXPECT(api, "ReparentObject",
+               "{'worldId':'w','object':{'byName':{'objectName':'table'}},"
+               "'parentFrame':{'byName':{'objectName':'root','frameName':'shelf'}}}",
+               WK_GRPC_OK, "'name':'table'");
+    w = peek(api, &s);
+    REQUIRE(w);
+    wk_pose table = wk_scene_pose(s, object_named(s, "table"));
+    CHECK_NEAR(table.p.x, 0, 1e-12);
+    CHECK_NEAR(table.p.z, 2, 1e-12);
+    wk_store_close(w, false, false);
+    wk_api_free(api);
+}
+
+static void object_and_entity_properties(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    OWS_EXPECT(api, "UpdateObjectProperties",
+               "{'worldId':'w','object':{'byName':{'objectName':'table'}},'view':'FULL',"
+               "'simulationComponent':{'isStatic':true},'userData':{'policy':'POLICY_INSERT','userData':{'k':"
+               "{'@type':'type.example.com/test.Note','value':'dg=='}}}}",
+               WK_GRPC_OK, "'simulationComponent':{'isStatic':true}");
+    OWS_EXPECT(api, "UpdateObjectProperties",
+               "{'worldId':'w','object':{'byName':{'objectName':'table'}},'userData':{'policy':'POLICY_INSERT',"
+               "'userData':{'k':{'@type':'type.example.com/test.Note','value':'dw=='}}}}",
+               WK_GRPC_ALREADY_EXISTS, "UpdateObjectProperties 'table': user_data: ");
+    OWS_EXPECT(api, "UpdateObjectProperties",
+               "{'worldId':'w','object':{'id':'root'},'simulationComponent':{'isStatic':true}}",
+               WK_GRPC_INVALID_ARGUMENT, "simulation_component");
+
+    /* Physics: replaced; not addable to an entity without it. */
+    OWS_EXPECT(api, "UpdateEntityProperties",
+               "{'worldId':'w','entity':{'reference':{'byName':{'objectName':'cup'}}},'physicsComponent':{'massKg':2.5,"
+               "'inertia':{'rows':3,'cols':3,'values':[1,0,0,0,2,0,0,0,3]},'friction':{'mu':0.4}}}",
+               WK_GRPC_OK, "'massKg':2.5");
+    wk_scene *s;
+    wk_world *w = peek(api, &s);
+    REQUIRE(w);
+    const wk_physics *p = wk_scene_physics(s, object_named(s, "cup"));
+    CHECK(p && p->mass_kg == 2.5 && p->inertia[1][1] == 2 && p->inertia[2][2] == 3 && p->friction.mu == 0.4);
+    wk_store_close(w, false, false);
+    OWS_EXPECT(api, "UpdateEntityProperties",
+               "{'worldId':'w','entity':{'reference':{'byName':{'objectName':'cup'}}},"
+               "'physicsComponent':{'inertia':{'rows':2,'cols':2,'values':[1,0,0,1]}}}",
+               WK_GRPC_INVALID_ARGUMENT, "2x2");
+    OWS_EXPECT(api, "UpdateEntityProperties",
+               "{'worldId':'w','entity':{'reference':{'byName':{'objectName':'cup'}}},'physicsComponent':{'massKg':-1}}",
+               WK_GRPC_INVALID_ARGUMENT, "negative");
+    OWS_EXPECT(api, "UpdateEntityProperties",
+               "{'worldId':'w','entity':{'reference':{'id':'root'}},'physicsComponent':{'massKg':1}}",
+               WK_GRPC_FAILED_PRECONDITION, "has no physics component");
+    /* Geometry: the box becomes a sphere. */
+    OWS_EXPECT(api, "UpdateEntityProperties",
+               "{'worldId':'w','entity':{'reference':{'byName':{'objectName':'cup'}}},'geometryComponent':" SPHERE "}",
+               WK_GRPC_OK, "'sphere':{'radius':0.25}");
+    OWS_EXPECT(api, "UpdateEntityProperties",
+               "{'worldId':'w','entity':{'reference':{'byName':{'objectName':'cup'}}},'geometryComponent':{}}",
+               WK_GRPC_INVALID_ARGUMENT, "UpdateEntityProperties 'cup' of object 'cup'");
+    wk_api_free(api);
+}
+
+static void frames(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    OWS_EXPECT(api, "CreateFrame",
+               "{'worldId':'w','newFrameName':'slot','parentFrame':{'byName':{'objectName':'root','frameName':'shelf'}},"
+               "'parentTNewFrame':{'position':{'x':0.1}}}",
+               WK_GRPC_OK, "'parentFrame':{'id':");
+    OWS_EXPECT(api, "CreateFrame", "{'worldId':'w','newFrameName':'slot','parentObject':{'id':'root'}}",
+               WK_GRPC_ALREADY_EXISTS, "slot");
+    OWS_EXPECT(api, "CreateFrame", "{'worldId':'w','newFrameName':'loose'}", WK_GRPC_INVALID_ARGUMENT,
+               "CreateFrame 'loose': attach_to is not set");
+    OWS_EXPECT(api, "CreateFrame", "{'worldId':'w','newFrameName':'up','parentObject':{'byName':{'objectName':'attic'}}}",
+               WK_GRPC_NOT_FOUND, "CreateFrame 'up': ");
+    OWS_EXPECT(api, "UpdateFrameName",
+               "{'worldId':'w','frame':{'byName':{'objectName':'root','frameName':'slot'}},'name':'groove'}",
+               WK_GRPC_OK, "'name':'groove'");
+    OWS_EXPECT(api, "UpdateFrameName",
+               "{'worldId':'w','frame':{'byName':{'objectName':'root','frameName':'groove'}},'name':'shelf'}",
+               WK_GRPC_ALREADY_EXISTS, "shelf");
+    OWS_EXPECT(api, "DeleteFrame", "{'worldId':'w','frame':{'byName':{'objectName':'root','frameName':'shelf'}}}",
+               WK_GRPC_FAILED_PRECONDITION, "shelf");
+    OWS_EXPECT(api, "DeleteFrame", "{'worldId':'w','frame':{'byName':{'objectName':'root','frameName':'attic'}}}",
+               WK_GRPC_NOT_FOUND, "attic");
+    /* Onto the table, world pose kept; then gone with its child. */
+    OWS_EXPECT(api, "ReparentFrame",
+               "{'worldId':'w','frame':{'byName':{'objectName':'root','frameName':'shelf'}},"
+               "'parentObject':{'reference':{'byName':{'objectName':'table'}}}}",
+               WK_GRPC_OK, "'object':{'id':");
+    wk_scene *s;
+    wk_world *w = peek(api, &s);
+    REQUIRE(w);
+    wk_entity groove;
+    wk_status st;
+    CHECK_INT(wk_scene_find_frame(s, &(wk_ref){.object_name = "table", .frame_name = "groove"}, &groove, &st), ==,
+              WK_OK);
+    CHECK_NEAR(wk_scene_pose(s, groove).p.x, 0.1, 1e-12);
+    CHECK_NEAR(wk_scene_pose(s, groove).p.z, 2, 1e-12);
+    wk_store_close(w, false, false);
+    OWS_EXPECT(api, "ReparentFrame", "{'worldId':'w','frame':{'byName':{'objectName':'table','frameName':'shelf'}}}",
+               WK_GRPC_INVALID_ARGUMENT, "ReparentFrame 'shelf': attach_to is not set");
+    OWS_EXPECT(api, "UpdateFrameProperties",
+               "{'worldId':'w','frame':{'byName':{'objectName':'table','frameName':'groove'}},'isAttachmentFrame':true}",
+               WK_GRPC_OK, "'isAttachmentFrame':true");
+    OWS_EXPECT(api, "DeleteFrame",
+               "{'worldId':'w','frame':{'byName':{'objectName':'table','frameName':'shelf'}},'force':true}", WK_GRPC_OK,
+               NULL);
+    w = peek(api, &s);
+    REQUIRE(w);
+    CHECK_INT(wk_scene_find_frame(s, &(wk_ref){.object_name = "table", .frame_name = "groove"}, &groove, &st), ==,
+              WK_NOT_FOUND);
+    wk_store_close(w, false, false);
+    wk_api_free(api);
+}
+
+static void update_transform(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    /* Neighbours: the child (cup) moves, shown as an Object. */
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'byName':{'object':{'objectName':'table'}}},"
+               "'nodeB':{'byName':{'object':{'objectName':'cup'}}},'aTB':{'position':{'y':0.7}}}",
+               WK_GRPC_OK, "'object':{'worldId':'w','id':");
+    /* A frame moved shows as a Frame, posed. */
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'id':'root'},'nodeB':{'byName':{'frame':{'objectName':'root','frameName':"
+               "'shelf'}}},'aTB':{'position':{'z':3}}}",
+               WK_GRPC_OK, "'frame':{'worldId':'w'");
+    wk_scene *s;
+    wk_world *w = peek(api, &s);
+    REQUIRE(w);
+    wk_entity table = object_named(s, "table"), cup = object_named(s, "cup");
+    wk_pose t = wk_scene_transform(s, table, cup);
+    CHECK_NEAR(t.p.x, 0, 1e-12);
+    CHECK_NEAR(t.p.y, 0.7, 1e-12);
+    wk_store_close(w, false, false);
+    /* Through an ancestor: root_t_cup = x 4, moving the table. */
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'id':'root'},'nodeB':{'byName':{'object':{'objectName':'cup'}}},"
+               "'nodeToUpdate':{'byName':{'object':{'objectName':'table'}}},'aTB':{'position':{'x':4}},'view':'FULL'}",
+               WK_GRPC_OK, "'name':'table'");
+    w = peek(api, &s);
+    REQUIRE(w);
+    CHECK_NEAR(wk_scene_pose(s, cup).p.x, 4, 1e-12);
+    CHECK_NEAR(wk_scene_pose(s, table).p.x, 4, 1e-12);
+    wk_store_close(w, false, false);
+
+    /* The rule's refusals change nothing. */
+    wk_buf before = ows_state(api, "w");
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'id':'root'},'nodeB':{'byName':{'object':{'objectName':'cup'}}},"
+               "'aTB':{'position':{'x':4}}}",
+               WK_GRPC_INVALID_ARGUMENT, "not neighbours");
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'byName':{'object':{'objectName':'cup'}}},"
+               "'nodeB':{'byName':{'frame':{'objectName':'root','frameName':'shelf'}}},"
+               "'nodeToUpdate':{'id':'root'},'aTB':{'position':{'x':4}}}",
+               WK_GRPC_INVALID_ARGUMENT, "cannot be moved");
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'byName':{'object':{'objectName':'table'}}},"
+               "'nodeB':{'byName':{'object':{'objectName':'cup'}}},"
+               "'nodeToUpdate':{'byName':{'frame':{'objectName':'root','frameName':'shelf'}}},'aTB':{}}",
+               WK_GRPC_INVALID_ARGUMENT, "neither");
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'id':'root'},'nodeB':{'byName':{'object':{'objectName':'cup'}}},"
+               "'nodeToUpdate':{'id':'root'}}",
+               WK_GRPC_INVALID_ARGUMENT, "UpdateTransform: a_t_b is not set");
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'byName':{'object':{'objectName':'attic'}}},"
+               "'nodeB':{'byName':{'object':{'objectName':'cup'}}},'aTB':{}}",
+               WK_GRPC_NOT_FOUND, "UpdateTransform: node_a: ");
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'byName':{'object':{'objectName':'table'}}},"
+               "'nodeB':{'byName':{'object':{'objectName':'cup'}}},'aTB':{'orientation':{'x':0.5}}}",
+               WK_GRPC_INVALID_ARGUMENT, "UpdateTransform: a_t_b is not finite");
+    CHECK(ows_unchanged(api, "w", &before));
+    wk_api_free(api);
+}
+
+/* A change of poses only leaves the world's structure hash as it was; a
+ * rename does not. */
+static void structure_hash(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    wk_world_meta m0, m1, m2;
+    wk_status st;
+    REQUIRE_INT(wk_store_meta(wk_api_store(api), "w", &m0, &st), ==, WK_OK);
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'byName':{'object':{'objectName':'table'}}},"
+               "'nodeB':{'byName':{'object':{'objectName':'cup'}}},'aTB':{'position':{'y':0.7}}}",
+               WK_GRPC_OK, NULL);
+    REQUIRE_INT(wk_store_meta(wk_api_store(api), "w", &m1, &st), ==, WK_OK);
+    CHECK_STR(m1.structure_hash, m0.structure_hash);
+    CHECK(m1.last_update_ns >= m0.last_update_ns);
+    OWS_EXPECT(api, "UpdateObjectName", "{'worldId':'w','object':{'byName':{'objectName':'cup'}},'name':'mug'}",
+               WK_GRPC_OK, NULL);
+    REQUIRE_INT(wk_store_meta(wk_api_store(api), "w", &m2, &st), ==, WK_OK);
+    CHECK(strcmp(m2.structure_hash, m1.structure_hash) != 0);
+    wk_api_free(api);
+}
+
+static const wk_test_case cases[] = {
+    {"create_object", create_object},
+    {"create_under_filters_and_frames", create_under_filters_and_frames},
+    {"delete_object", delete_object},
+    {"rename_and_reparent_objects", rename_and_reparent_objects},
+    {"object_and_entity_properties", object_and_entity_properties},
+    {"frames", frames},
+    {"update_transform", update_transform},
+    {"structure_hash", structure_hash},
+};
+WK_TEST_MAIN(cases)
