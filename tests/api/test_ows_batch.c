@@ -219,7 +219,49 @@ static void toggle_collisions(void)
     wk_api_free(api);
 }
 
+static bool count_write(void *ctx, const uint8_t *msg, size_t len)
+{
+    (void)msg, (void)len;
+    ++*(int *)ctx;
+    return true;
+}
+
+/* What a transport sees (wk_api_invoke by full path): the mutation's code
+ * as the gRPC status with its message, and one message only when OK. */
+static void through_invoke(void)
+{
+    wk_api *api = two_objects();
+    REQUIRE(api);
+    static const char *const requests[2] = {
+        "{'worldId':'w','worldUpdates':{'updates':[{'deleteObject':{'object':{'byName':{'objectName':'other'}}}},"
+        "{'deleteObject':{'object':{'byName':{'objectName':'other'}}}}]}}",
+        "{'worldId':'w','worldUpdates':{'updates':[{'deleteObject':{'object':{'byName':{'objectName':'other'}}}}]}}",
+    };
+    const int want[2] = {WK_GRPC_NOT_FOUND, WK_GRPC_OK};
+    wk_json_method m;
+    wk_status st;
+    REQUIRE_INT(wk_json_find_method("UpdateWorldResources", &m, &st), ==, WK_OK);
+    for (int i = 0; i < 2; i++) {
+        char *text = ows_quotes(requests[i]);
+        wk_buf bytes = {0};
+        REQUIRE_INT(wk_json_to_bytes(m.input, text, strlen(text), NULL, &bytes, &st), ==, WK_OK);
+        free(text);
+        int writes = 0;
+        wk_api_sink sink = {.write = count_write, .ctx = &writes};
+        CHECK_INT(wk_api_invoke(api, "/intrinsic_proto.world.ObjectWorldService/UpdateWorldResources", bytes.data,
+                                bytes.len, &sink),
+                  ==, want[i]);
+        CHECK_INT(writes, ==, want[i] == WK_GRPC_OK);
+        if (want[i])
+            CHECK(strstr(sink.message, "update 1 (delete_object): ") != NULL);
+        wk_buf_free(&bytes);
+    }
+    CHECK(!has_object(api, "other") && has_object(api, "first_name"));
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
+    {"through_invoke", through_invoke},
     {"rename_then_rename", rename_then_rename},
     {"answer", answer},
     {"all_or_nothing", all_or_nothing},
