@@ -1,5 +1,5 @@
 # The README's commands. Each installs dependencies first, then drives CMake.
-#   make run    build (Release) and run the main job: load the bundled example world
+#   make run    build (Release) and run the main job: serve the bundled example world
 #   make check  build with ASan+UBSan and -Werror, run every test under CTest,
 #               then the multi-threaded store test again under ThreadSanitizer
 #   make bench  build (Release) and run every benchmark in bench/
@@ -22,7 +22,7 @@ $(BUILD)/tsan/build.ninja: | deps
 
 run: deps $(BUILD)/release/build.ninja
 	cmake --build $(BUILD)/release -j $(JOBS)
-	$(BUILD)/release/worldkit load examples/levels.sdf
+	$(BUILD)/release/worldkit serve --world examples/levels.sdf --levels
 
 check: deps $(BUILD)/check/build.ninja $(BUILD)/tsan/build.ninja
 	cmake --build $(BUILD)/check -j $(JOBS)

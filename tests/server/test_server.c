@@ -1,6 +1,6 @@
 /* test_server.c — the gRPC server in-process on an ephemeral port, called
  * through gRPC's core C client with serialized simulation_interfaces
- * messages: unary calls, the SimulateSteps stream and its cancellation,
+ * messages (and one ObjectWorldService call): unary calls, the SimulateSteps stream and its cancellation,
  * the health check, the statuses of unknown methods, garbage, late
  * deadlines and oversized requests, the PLAYING loop, calls from several
  * threads at once, and a shutdown that lets a call in flight finish. */
@@ -144,6 +144,19 @@ static void load_world_then_entity_state(void)
     down(&f);
 }
 
+static void object_world_service_too(void)
+{
+    fixture f;
+    REQUIRE(up(&f, NULL));
+    reply r = {0};
+    CHECK_INT(client_call(f.ch, "/intrinsic_proto.world.ObjectWorldService/ListWorlds", NULL, 0,
+                          client_deadline_ms(30000), &r),
+              ==, GRPC_STATUS_OK);
+    CHECK_INT(r.count, ==, 1);
+    reply_free(&r);
+    down(&f);
+}
+
 static void unknown_method_and_garbage(void)
 {
     fixture f;
@@ -276,6 +289,8 @@ static void health_check(void)
     REQUIRE(up(&f, NULL));
     CHECK_INT(health(&f, ""), ==, GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__SERVING_STATUS__SERVING);
     CHECK_INT(health(&f, "simulation_interfaces.SimulationInterfaces"), ==,
+              GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__SERVING_STATUS__SERVING);
+    CHECK_INT(health(&f, "intrinsic_proto.world.ObjectWorldService"), ==,
               GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__SERVING_STATUS__SERVING);
     Grpc__Health__V1__HealthCheckRequest unknown = GRPC__HEALTH__V1__HEALTH_CHECK_REQUEST__INIT;
     unknown.service = "simulation_interfaces.Nothing";
@@ -523,6 +538,7 @@ static void refuses_remote_addresses(void)
 static const wk_test_case cases[] = {
     {"get_simulation_state", get_simulation_state},
     {"load_world_then_entity_state", load_world_then_entity_state},
+    {"object_world_service_too", object_world_service_too},
     {"unknown_method_and_garbage", unknown_method_and_garbage},
     {"deadline_in_the_past", deadline_in_the_past},
     {"simulate_steps_stream", simulate_steps_stream},
