@@ -457,7 +457,7 @@ static void update_transform(void)
 }
 
 /* A change of poses only leaves the world's structure hash as it was; a
- * rename does not. */
+ * rename does not; a refused or empty call is no update at all. */
 static void structure_hash(void)
 {
     wk_api *api = table_world();
@@ -476,6 +476,16 @@ static void structure_hash(void)
                WK_GRPC_OK, NULL);
     REQUIRE_INT(wk_store_meta(wk_api_store(api), "w", &m2, &st), ==, WK_OK);
     CHECK(strcmp(m2.structure_hash, m1.structure_hash) != 0);
+    /* Neither a refusal nor a call that changes nothing counts as an
+     * update. */
+    wk_world_meta m3;
+    OWS_EXPECT(api, "UpdateObjectName", "{'worldId':'w','object':{'byName':{'objectName':'table'}},'name':'shelf'}",
+               WK_GRPC_ALREADY_EXISTS, NULL);
+    OWS_EXPECT(api, "UpdateFrameProperties",
+               "{'worldId':'w','frame':{'byName':{'objectName':'root','frameName':'shelf'}}}", WK_GRPC_OK, NULL);
+    REQUIRE_INT(wk_store_meta(wk_api_store(api), "w", &m3, &st), ==, WK_OK);
+    CHECK_STR(m3.structure_hash, m2.structure_hash);
+    CHECK(m3.last_update_ns == m2.last_update_ns);
     wk_api_free(api);
 }
 
