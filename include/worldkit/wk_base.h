@@ -35,7 +35,8 @@ extern "C" {
     X(MISSING_ASSETS, -13, NOT_FOUND, "missing assets")                                       \
     X(UNSUPPORTED_ASSETS, -14, UNIMPLEMENTED, "unsupported assets")                           \
     X(UNSUPPORTED_ELEMENTS, -15, UNIMPLEMENTED, "unsupported elements")                       \
-    X(PRECONDITION, -16, FAILED_PRECONDITION, "the world is not in a state that allows this")
+    X(PRECONDITION, -16, FAILED_PRECONDITION, "the world is not in a state that allows this") \
+    X(IO, -17, INTERNAL, "storage failed")
 
 enum wk_code {
 #define WK__CODE_ENUM(name, value, grpc, msg) WK_##name = (value),

@@ -188,6 +188,12 @@ typedef struct wk_frame_info {
  * Models below root become objects (kinematic when they hold a movable
  * joint), SDF frames become frames. */
 int wk_scene_objects_init(wk_scene *s, wk_entity root, wk_status *st);
+/* Makes a scene whose ECM already holds an object world (a state applied to
+ * a new scene, as the store does when it loads a world from disk) that
+ * object world: its root is the one entity whose Object says ROOT. Unlike
+ * wk_scene_objects_init it changes nothing in the ECM. WK_NOT_FOUND without
+ * a root object, WK_INVALID with two, WK_EXISTS for an object world. */
+int wk_scene_objects_adopt(wk_scene *s, wk_status *st);
 /* Rebuilds the name index and forgets cached poses: needed after the ECM was
  * changed other than through these calls (a state applied, a rollback). */
 int wk_scene_refresh(wk_scene *s);

@@ -8,7 +8,21 @@
  *
  * The structure hash of a world is a hash of its content except poses and
  * joint positions, computed when asked after a structural change: equal
- * worlds hash equal (a clone and its source), a pose update leaves it. */
+ * worlds hash equal (a clone and its source, a world and itself reloaded
+ * from disk), a pose update leaves it.
+ *
+ * Durability. A store opened on a directory (wk_store_open_dir) keeps every
+ * world in DIR/worlds.db, an SQLite database in WAL mode with synchronous
+ * FULL: per world a snapshot (its full serialized state) and a journal of
+ * the batches written since, each journal entry being what one commit
+ * changed (wk_ecm_state, changed_only), written in one SQLite transaction,
+ * so that after a crash a batch is wholly there or wholly absent. Every
+ * call below that changes the set of worlds (create, clone, delete, swap)
+ * is on disk when it returns WK_OK, and so is a write ended with
+ * wk_store_commit. A background thread folds long journals into new
+ * snapshots. Reopening the directory brings every world back with the same
+ * ids, entities, components, metadata and structure hash. A store made with
+ * wk_store_new keeps nothing. */
 #ifndef WK_STORE_H
 #define WK_STORE_H
 
@@ -32,10 +46,31 @@ typedef struct wk_world_meta {
     char user_tag[256];
 } wk_world_meta;
 
-/* NULL when out of memory. */
+/* An in-memory store; NULL when out of memory. */
 wk_store *wk_store_new(void);
-/* Frees every world; no world may be open. */
+
+/* Options of a store kept on disk; zero means the default. */
+typedef struct wk_store_desc {
+    const char *dir;          /* created (one level) when missing */
+    uint32_t compact_entries; /* 0: 1000; a longer journal is folded into a new snapshot */
+    uint64_t compact_bytes;   /* 0: 4 MiB; likewise a journal larger than this and than its snapshot */
+    bool compact_inline;      /* fold at commit time instead of in a background thread */
+} wk_store_desc;
+
+/* Opens (creating it when missing) the store kept in dir and loads every
+ * world in it. Fails with WK_IO naming the file and SQLite's reason for a
+ * directory that cannot be created or written or a file that is not a
+ * worldkit database, and with WK_IO naming the world and journal entry for
+ * one that does not load; nothing is left open then. */
+int wk_store_open_dir(const char *dir, wk_store **out, wk_status *st);
+int wk_store_open_desc(const wk_store_desc *desc, wk_store **out, wk_status *st);
+/* Frees every world; no world may be open. A store on disk first finishes
+ * the compaction under way and closes the database (what was committed is
+ * on disk already). */
 void wk_store_free(wk_store *store);
+/* Folds the journal of world id into a new snapshot now, as the background
+ * thread does on its own; WK_OK at once in an in-memory store. */
+int wk_store_compact(wk_store *store, const char *id, wk_status *st);
 
 typedef struct wk_world_create_desc {
     const char *id;       /* NULL or "": "World_<n>"; taken: "<id>_<n>" */
@@ -68,9 +103,26 @@ int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, w
  * Close each with wk_store_close. */
 int wk_store_open_pair(wk_store *store, const char *id_a, bool write_a, const char *id_b, bool write_b,
                        wk_world **a, wk_world **b, wk_status *st);
+/* Ends the changes of a write, durably: when the world's ECM changed since
+ * the last commit, what changed is written as one journal entry (store on
+ * disk) and the ECM's change tracking is reset (wk_ecm_end_step);
+ * last_update moves and, with structural (more changed than poses or joint
+ * positions), the structure hash is recomputed when next asked. When
+ * nothing changed nothing is written. The world stays open: render the
+ * answer from it, then wk_store_close(w, false, false).
+ *
+ * Answer a client's mutation with OK only once this returned WK_OK. When
+ * the write fails (WK_IO, or WK_NOMEM serializing) the world is reloaded
+ * from disk, so memory and disk agree and the changes since the last commit
+ * are gone from both; answer with the error. WK_BUSY, writing nothing, while
+ * a scene batch is open (commit or roll it back first). A session may
+ * commit several times, one journal entry each. */
+int wk_store_commit(wk_world *w, bool structural, wk_status *st);
 /* Closes an open world. After writing, changed says whether anything was
  * changed and structural whether the change was more than poses or joint
- * positions: it updates last_update and the structure hash. */
+ * positions; with changed, close commits what wk_store_commit has not,
+ * reporting a failure only on stderr, so servers that answer clients call
+ * wk_store_commit first and then close with changed false. */
 void wk_store_close(wk_world *w, bool changed, bool structural);
 /* The scene of an open world; borrowed until it is closed. Read-only unless
  * opened for writing. */

@@ -87,6 +87,34 @@ int wk_scene_objects_init(wk_scene *s, wk_entity root, wk_status *st)
     return WK_OK;
 }
 
+int wk_scene_objects_adopt(wk_scene *s, wk_status *st)
+{
+    if (s->root)
+        return wk_fail(st, WK_EXISTS, "the scene is an object world already");
+    wk_entity_list objects = {0};
+    wk_entity root = WK_NULL_ENTITY;
+    int rc = wk_ecm_find(s->ecm, &(wk_match){s->types.object, NULL}, 1, &objects);
+    if (rc)
+        rc = wk_fail(st, rc, "looking for the root object: %s", wk_ecm_errmsg(s->ecm));
+    for (size_t i = 0; rc == WK_OK && i < objects.count; i++) {
+        const wk_object_info *info = wk_ecm_get(s->ecm, objects.items[i], s->types.object);
+        if (info->type != WK_OBJECT_ROOT)
+            continue;
+        if (root)
+            rc = wk_fail(st, WK_INVALID, "entities %llu and %llu are both root objects", (unsigned long long)root,
+                         (unsigned long long)objects.items[i]);
+        root = objects.items[i];
+    }
+    wk_entity_list_free(&objects);
+    if (rc == WK_OK && !root)
+        rc = wk_fail(st, WK_NOT_FOUND, "the scene holds no root object");
+    if (rc)
+        return rc;
+    s->root = root;
+    rc = wk_scene_refresh(s);
+    return rc ? wk_fail(st, rc, "indexing the object world: %s", wk_strerror(rc)) : WK_OK;
+}
+
 int wk_scene_refresh(wk_scene *s)
 {
     wk__pose_cache_clear(&s->poses);

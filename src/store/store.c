@@ -1,9 +1,13 @@
-/* store.c — the set of worlds: ids, lifetimes and locks.
+/* store.c — the set of worlds: ids, lifetimes, locks, and the commit that
+ * ends a write.
  *
  * The store's own lock guards the list of worlds; each world has a
  * reader-writer lock of its own and a reference count, so a world deleted or
  * replaced while someone has it open lives until they close it. Lock order:
- * the store's lock before any world's; two worlds by address. */
+ * the store's lock before any world's; two worlds by address; the
+ * database's mutex (persist.c) last. In a store on disk every change to the
+ * list is written before it is made in memory, and a commit writes the
+ * world's changes before it resets their tracking. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -31,8 +35,7 @@ void wk__world_unref(wk_world *w)
     free(w);
 }
 
-/* A new world holding scene (taken), with one reference: the store's. */
-static wk_world *world_new(const char *id, wk_scene *scene, const char *user_tag)
+wk_world *wk__world_new(wk_store *store, const char *id, wk_scene *scene, const char *user_tag)
 {
     wk_world *w = calloc(1, sizeof *w);
     if (!w || pthread_rwlock_init(&w->lock, NULL)) {
@@ -47,6 +50,7 @@ static wk_world *world_new(const char *id, wk_scene *scene, const char *user_tag
         return NULL;
     }
     atomic_init(&w->refs, 1);
+    w->store = store;
     snprintf(w->id, sizeof w->id, "%s", id);
     w->scene = scene;
     w->has_user_tag = user_tag != NULL;
@@ -54,6 +58,20 @@ static wk_world *world_new(const char *id, wk_scene *scene, const char *user_tag
     w->last_update_ns = wk__now_ns();
     w->hash_stale = true;
     return w;
+}
+
+int wk__world_settle(wk_world *w)
+{
+    wk_ecm *ecm = wk_scene_ecm(w->scene);
+    int rc = wk_ecm_end_step(ecm);
+    w->rec.version = wk_ecm_version(ecm);
+    if (rc == WK_OK && w->store->db) {
+        wk_buf empty = {0};
+        rc = wk_ecm_state(ecm, &(wk_state_desc){.changed_only = true}, &empty);
+        w->rec.empty_len = empty.len;
+        wk_buf_free(&empty);
+    }
+    return rc;
 }
 
 wk_store *wk_store_new(void)
@@ -66,10 +84,31 @@ wk_store *wk_store_new(void)
     return store;
 }
 
+int wk_store_open_desc(const wk_store_desc *desc, wk_store **out, wk_status *st)
+{
+    wk_store *store = wk_store_new();
+    if (!store)
+        return wk_fail(st, WK_NOMEM, "out of memory opening the store in '%s'", desc->dir);
+    int rc = wk__db_open(store, desc, st);
+    if (rc) {
+        wk_store_free(store);
+        return rc;
+    }
+    *out = store;
+    return WK_OK;
+}
+
+int wk_store_open_dir(const char *dir, wk_store **out, wk_status *st)
+{
+    return wk_store_open_desc(&(wk_store_desc){.dir = dir}, out, st);
+}
+
 void wk_store_free(wk_store *store)
 {
     if (!store)
         return;
+    /* The compactor holds references to worlds: stop it first. */
+    wk__db_close(store);
     for (size_t i = 0; i < store->count; i++)
         wk__world_unref(store->worlds[i]);
     free(store->worlds);
@@ -112,15 +151,9 @@ static void pick_id(const wk_store *store, const char *want, char *out)
     }
 }
 
-/* Puts w in the list, replacing the world at index at when at < count;
- * under the store's write lock. */
-static int insert(wk_store *store, wk_world *w, size_t at)
+/* Room for one more world in the list. */
+static int reserve(wk_store *store)
 {
-    if (at < store->count) {
-        wk__world_unref(store->worlds[at]);
-        store->worlds[at] = w;
-        return WK_OK;
-    }
     if (store->count == store->cap) {
         size_t cap = store->cap ? store->cap * 2 : 8;
         wk_world **worlds = realloc(store->worlds, cap * sizeof *worlds);
@@ -129,7 +162,40 @@ static int insert(wk_store *store, wk_world *w, size_t at)
         store->worlds = worlds;
         store->cap = cap;
     }
+    return WK_OK;
+}
+
+int wk__world_append(wk_store *store, wk_world *w)
+{
+    if (reserve(store))
+        return WK_NOMEM;
     store->worlds[store->count++] = w;
+    return WK_OK;
+}
+
+/* Puts w in the list, replacing the world at index at when at < count, and
+ * in the database first with its snapshot snap (serialized before the
+ * store's lock was taken: it may be large); under the store's write lock.
+ * On failure w is the caller's still. */
+static int insert(wk_store *store, wk_world *w, size_t at, const wk_buf snap[2], wk_status *st)
+{
+    /* Room first, so that nothing fails once the row is written. */
+    if (at == store->count && reserve(store))
+        return wk_fail(st, WK_NOMEM, "out of memory adding world '%s'", w->id);
+    const wk_world *replaced = at < store->count ? store->worlds[at] : NULL;
+    int rc = store->db ? wk__db_insert(store, w, replaced, snap, st) : WK_OK;
+    if (rc)
+        return rc;
+    if (at < store->count) {
+        wk__world_unref(store->worlds[at]);
+        store->worlds[at] = w;
+    } else {
+        store->worlds[store->count++] = w;
+    }
+    /* Its construction is recorded by the snapshot: what changes next is
+     * the first journal entry. Failing leaves the construction tracked, to be
+     * written again (harmlessly) with the next commit. */
+    (void)wk__world_settle(w);
     return WK_OK;
 }
 
@@ -162,16 +228,26 @@ int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_
     int rc = scene_from(desc->file, &scene, st);
     if (rc)
         return rc;
+    wk_buf snap[2] = {{0}, {0}};
+    if (store->db && wk__scene_save(scene, &snap[0], &snap[1])) {
+        wk_scene_free(scene);
+        wk_buf_free(&snap[0]);
+        wk_buf_free(&snap[1]);
+        return wk_fail(st, WK_NOMEM, "out of memory serializing a new world");
+    }
     pthread_rwlock_wrlock(&store->lock);
     char id[WK_WORLD_ID_MAX];
     pick_id(store, desc->id, id);
-    wk_world *w = world_new(id, scene, desc->user_tag);
-    rc = w ? insert(store, w, store->count) : WK_NOMEM;
+    wk_world *w = wk__world_new(store, id, scene, desc->user_tag);
+    rc = w ? insert(store, w, store->count, snap, st)
+           : wk_fail(st, WK_NOMEM, "out of memory creating world '%s'", id);
     pthread_rwlock_unlock(&store->lock);
+    wk_buf_free(&snap[0]);
+    wk_buf_free(&snap[1]);
     if (rc) {
         if (w)
             wk__world_unref(w);
-        return wk_fail(st, WK_NOMEM, "out of memory creating world '%s'", id);
+        return rc;
     }
     snprintf(id_out, WK_WORLD_ID_MAX, "%s", id);
     return WK_OK;
@@ -197,16 +273,40 @@ int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, w
     return WK_OK;
 }
 
+int wk_store_commit(wk_world *w, bool structural, wk_status *st)
+{
+    if (!w->writing)
+        return wk_fail(st, WK_INVALID, "world '%s' is not open for writing", w->id);
+    wk_ecm *ecm = wk_scene_ecm(w->scene);
+    if (wk_ecm_version(ecm) == w->rec.version)
+        return WK_OK;
+    if (wk_ecm_txn_open(ecm))
+        return wk_fail(st, WK_BUSY, "world '%s' has a batch open: commit or roll it back first", w->id);
+    int64_t now = wk__now_ns();
+    bool wrote = true;
+    int rc = w->store->db ? wk__db_journal(w, now, &wrote, st) : WK_OK;
+    if (rc)
+        return rc;
+    if (wk__world_settle(w))
+        return wk_fail(st, WK_NOMEM, "world '%s': out of memory ending the step", w->id);
+    if (!wrote) /* changes undone by a rolled back batch */
+        return WK_OK;
+    w->last_update_ns = now;
+    if (structural) {
+        pthread_mutex_lock(&w->meta_lock);
+        w->hash_stale = true;
+        pthread_mutex_unlock(&w->meta_lock);
+    }
+    if (w->store->db)
+        wk__db_want_compaction(w);
+    return WK_OK;
+}
+
 void wk_store_close(wk_world *w, bool changed, bool structural)
 {
-    if (w->writing && changed) {
-        w->last_update_ns = wk__now_ns();
-        if (structural) {
-            pthread_mutex_lock(&w->meta_lock);
-            w->hash_stale = true;
-            pthread_mutex_unlock(&w->meta_lock);
-        }
-    }
+    wk_status st;
+    if (w->writing && changed && wk_store_commit(w, structural, &st))
+        fprintf(stderr, "worldkit: world '%s' closed without its changes: %s\n", w->id, st.message);
     if (w->writing)
         w->writing = false;
     pthread_rwlock_unlock(&w->lock);
@@ -237,8 +337,16 @@ int wk_store_clone(wk_store *store, const char *id, const char *clone_id, bool a
     char tag_copy[sizeof source->user_tag];
     snprintf(tag_copy, sizeof tag_copy, "%s", tag ? tag : "");
     wk_store_close(source, false, false);
-    if (!copy)
+    wk_buf snap[2] = {{0}, {0}};
+    if (copy && store->db && wk__scene_save(copy, &snap[0], &snap[1])) {
+        wk_scene_free(copy);
+        copy = NULL;
+    }
+    if (!copy) {
+        wk_buf_free(&snap[0]);
+        wk_buf_free(&snap[1]);
         return wk_fail(st, WK_NOMEM, "out of memory cloning world '%s'", id);
+    }
 
     pthread_rwlock_wrlock(&store->lock);
     char new_id[WK_WORLD_ID_MAX];
@@ -253,12 +361,13 @@ int wk_store_clone(wk_store *store, const char *id, const char *clone_id, bool a
     }
     wk_world *w = NULL;
     if (rc == WK_OK) {
-        w = world_new(new_id, copy, tag ? tag_copy : NULL);
+        w = wk__world_new(store, new_id, copy, tag ? tag_copy : NULL);
         copy = NULL; /* the world's now, or freed */
-        if (!w || insert(store, w, at))
-            rc = wk_fail(st, WK_NOMEM, "out of memory cloning world '%s'", id);
+        rc = w ? insert(store, w, at, snap, st) : wk_fail(st, WK_NOMEM, "out of memory cloning world '%s'", id);
     }
     pthread_rwlock_unlock(&store->lock);
+    wk_buf_free(&snap[0]);
+    wk_buf_free(&snap[1]);
     wk_scene_free(copy);
     if (rc) {
         if (w)
@@ -274,11 +383,27 @@ int wk_store_delete(wk_store *store, const char *id, wk_status *st)
     pthread_rwlock_wrlock(&store->lock);
     size_t i = wk__find_world(store, id);
     wk_world *w = i < store->count ? store->worlds[i] : NULL;
-    if (w)
+    int rc = !w ? wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id)
+             : store->db ? wk__db_delete(store, w, st)
+                         : WK_OK;
+    if (rc == WK_OK)
         store->worlds[i] = store->worlds[--store->count];
     pthread_rwlock_unlock(&store->lock);
-    if (!w)
-        return wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
+    if (rc)
+        return rc;
     wk__world_unref(w);
     return WK_OK;
+}
+
+int wk_store_compact(wk_store *store, const char *id, wk_status *st)
+{
+    wk_world *w;
+    /* For writing: the compactor thread is the only one that compacts under
+     * a read lock. */
+    int rc = wk_store_open(store, id, true, &w, st);
+    if (rc)
+        return rc;
+    rc = store->db ? wk__db_compact(w, st) : WK_OK;
+    wk_store_close(w, false, false);
+    return rc;
 }

@@ -1,5 +1,5 @@
-/* store_internal.h — what the files of src/store share: the store and a
- * world's record. */
+/* store_internal.h — what the files of src/store share: the store, a
+ * world's record, and the persistence layer's entry points (persist*.c). */
 #ifndef WK_STORE_INTERNAL_H
 #define WK_STORE_INTERNAL_H
 
@@ -8,12 +8,28 @@
 
 #include "worldkit/wk_store.h"
 
+typedef struct wk__db wk__db;
+
+/* What the store on disk knows of a world's scene: the rows that hold it and
+ * how much journal has piled up on its snapshot. It belongs to the scene,
+ * not to the id: a swap exchanges it with the scene. All zero in memory. */
+typedef struct wk__wrec {
+    int64_t wid;      /* worlds.wid */
+    int64_t seq;      /* seq of the last journal entry written */
+    uint64_t journal_count, journal_bytes, snapshot_bytes; /* since the snapshot */
+    uint64_t version;  /* the ECM's version when tracking was last reset */
+    size_t empty_len;  /* the length of a changed-only state that holds no change */
+    bool queued;       /* waiting for the compactor */
+} wk__wrec;
+
 struct wk_world {
     char id[WK_WORLD_ID_MAX];
+    wk_store *store;
     pthread_rwlock_t lock; /* over scene and the fields below but meta_lock's */
     _Atomic int refs;      /* the store's, and one per open */
     bool writing;          /* opened for writing now */
     wk_scene *scene;
+    wk__wrec rec;
     bool has_user_tag;
     char user_tag[256];
     int64_t last_update_ns;
@@ -27,11 +43,69 @@ struct wk_store {
     pthread_rwlock_t lock; /* over the list */
     wk_world **worlds;
     size_t count, cap;
+    wk__db *db; /* NULL: in memory */
 };
 
 int64_t wk__now_ns(void);
 /* The index of id in the list, or count; under the store's lock. */
 size_t wk__find_world(const wk_store *store, const char *id);
 void wk__world_unref(wk_world *w);
+/* A new world holding scene (taken, also on failure), with one reference:
+ * the store's; NULL when out of memory. */
+wk_world *wk__world_new(wk_store *store, const char *id, wk_scene *scene, const char *user_tag);
+/* Appends w to the list (the store's reference); under the store's write
+ * lock. 0 or WK_NOMEM. */
+int wk__world_append(wk_store *store, wk_world *w);
+/* Resets the change tracking of w's ECM after its state was recorded (or,
+ * in memory, after a commit), noting the version. */
+int wk__world_settle(wk_world *w);
+
+/* ---- persistence (persist.c, persist_load.c, persist_compact.c) -----------
+ *
+ * One SQLite connection per store, used under the database's mutex. Lock
+ * order: the store's lock, then a world's, then the database's; nothing
+ * takes a world's lock while holding the database's. */
+
+/* Opens dir's database, creating the schema, and loads every world into the
+ * store; on failure the store has no database (and the worlds loaded before
+ * the failure are the caller's to free, with the store). */
+int wk__db_open(wk_store *store, const wk_store_desc *desc, wk_status *st);
+/* Stops the compactor and closes the database. */
+void wk__db_close(wk_store *store);
+/* Writes w (not in the list yet) as a new row with its snapshot (snap[0]
+ * the state, snap[1] the order, from wk__scene_save), deleting the rows of
+ * replaced (may be NULL) in the same transaction; sets w->rec. Under the
+ * store's write lock. */
+int wk__db_insert(wk_store *store, wk_world *w, const wk_world *replaced, const wk_buf snap[2], wk_status *st);
+/* Deletes w's rows. */
+int wk__db_delete(wk_store *store, const wk_world *w, wk_status *st);
+/* Renames the rows of two worlds whose scenes (and records) are about to be
+ * exchanged: a's row takes b's id and b's a's, both last updated at now. */
+int wk__db_swap(wk_store *store, const wk_world *a, const wk_world *b, int64_t now, wk_status *st);
+/* Records what changed in w (open for writing) since the last reset as one
+ * journal entry, last updated at now. *wrote says whether there was
+ * anything to write. On failure w's scene is reloaded from disk. */
+int wk__db_journal(wk_world *w, int64_t now, bool *wrote, wk_status *st);
+/* Folds w's journal into a new snapshot; w open (read or write) by the caller. */
+int wk__db_compact(wk_world *w, wk_status *st);
+/* Hands w to the compactor (or compacts at once when inline); w open for
+ * writing. */
+void wk__db_want_compaction(wk_world *w);
+
+/* Runs SQL on the store's database: for tests that make it fail. */
+int wk__db_exec(wk_store *store, const char *sql);
+
+/* persist_load.c: a world's state to bytes and back. */
+
+/* The snapshot of a scene: its full state, and the order of every parent's
+ * children (which the state does not hold) as 8-byte ids, each parent's
+ * children in order. */
+int wk__scene_save(wk_scene *s, wk_buf *state, wk_buf *order);
+/* The scene a snapshot, then the journal entries after it, describe; each
+ * step names the world (id) when it fails. */
+int wk__scene_begin(const char *id, const uint8_t *state, size_t len, const uint8_t *order, size_t order_len,
+                    wk_scene **out, wk_status *st);
+int wk__scene_replay(const char *id, wk_scene *s, int64_t seq, const uint8_t *entry, size_t len, wk_status *st);
+int wk__scene_end(const char *id, wk_scene *s, wk_status *st);
 
 #endif

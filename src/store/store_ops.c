@@ -7,6 +7,42 @@
 
 #include "base/hash_index.h"
 #include "store/store_internal.h"
+#include "worldkit/ecs_state.pb-c.h"
+
+/* The hash of a state message that does not depend on the order of its
+ * blocks, rows or columns: a sum over rows of the hash of the row's id and
+ * parent, and over its values of the hash of the value seeded with its
+ * entity and type name. Tables keep their rows in the order their entities
+ * arrived, which a clone keeps and a reload from disk does not. */
+static uint64_t state_hash(const Worldkit__Ecs__State *msg)
+{
+    uint64_t sum = 0;
+    for (size_t b = 0; b < msg->n_blocks; b++) {
+        const Worldkit__Ecs__Block *blk = msg->blocks[b];
+        for (size_t c = 0; c < blk->n_columns; c++) {
+            const Worldkit__Ecs__Column *col = blk->columns[c];
+            const Worldkit__Ecs__ComponentType *type = NULL;
+            for (size_t t = 0; t < msg->n_types && !type; t++)
+                if (msg->types[t]->id == col->type)
+                    type = msg->types[t];
+            const char *name = type && type->name ? type->name : "";
+            uint64_t name_hash = wk__hash(name, strlen(name), 0);
+            size_t size = col->n_values || !blk->n_ids ? 0 : col->packed_values.len / blk->n_ids;
+            for (size_t i = 0; i < blk->n_ids; i++) {
+                uint64_t seed = wk__hash(&blk->ids[i], sizeof blk->ids[i], name_hash);
+                if (col->n_values)
+                    sum += wk__hash(col->values[i].data, col->values[i].len, seed);
+                else
+                    sum += wk__hash(col->packed_values.data + i * size, size, seed);
+            }
+        }
+        for (size_t i = 0; i < blk->n_ids; i++) {
+            uint64_t row[2] = {blk->ids[i], blk->n_parents ? blk->parents[i] : 0};
+            sum += wk__hash(row, sizeof row, 0x5eed);
+        }
+    }
+    return sum;
+}
 
 /* Structure: everything but poses. Joint positions live in ParentPose too,
  * which is what keeps a joint's motion out of the hash. */
@@ -21,8 +57,12 @@ static int structure_hash(wk_scene *s, char *out)
             types[n++] = t;
     wk_buf state = {0};
     int rc = wk_ecm_state(ecm, &(wk_state_desc){.types = types, .type_count = n}, &state);
-    if (rc == WK_OK)
-        snprintf(out, 17, "%016" PRIx64, wk__hash(state.data, state.len, 0));
+    Worldkit__Ecs__State *msg = rc ? NULL : worldkit__ecs__state__unpack(NULL, state.len, state.data);
+    if (msg)
+        snprintf(out, 17, "%016" PRIx64, state_hash(msg));
+    else if (rc == WK_OK)
+        rc = WK_NOMEM; /* what we wrote ourselves parses unless memory ran out */
+    worldkit__ecs__state__free_unpacked(msg, NULL);
     wk_buf_free(&state);
     return rc;
 }
@@ -137,9 +177,18 @@ int wk_store_swap(wk_store *store, const char *id, const char *other, wk_status 
     int rc = open_two(store, id, true, other, true, &a, &b, st);
     if (rc)
         return rc;
+    int64_t now = wk__now_ns();
+    if (store->db && (rc = wk__db_swap(store, a, b, now, st))) {
+        wk_store_close(a, false, false);
+        wk_store_close(b, false, false);
+        return rc;
+    }
     wk_scene *scene = a->scene;
     a->scene = b->scene;
     b->scene = scene;
+    wk__wrec rec = a->rec;
+    a->rec = b->rec;
+    b->rec = rec;
     char tag[sizeof a->user_tag];
     memcpy(tag, a->user_tag, sizeof tag);
     memcpy(a->user_tag, b->user_tag, sizeof tag);
@@ -147,8 +196,14 @@ int wk_store_swap(wk_store *store, const char *id, const char *other, wk_status 
     bool has_tag = a->has_user_tag;
     a->has_user_tag = b->has_user_tag;
     b->has_user_tag = has_tag;
-    wk_store_close(a, true, true);
-    wk_store_close(b, true, true);
+    /* Nothing changed in either ECM: the contents moved. */
+    for (wk_world *w = a; w; w = w == a ? b : NULL) {
+        w->last_update_ns = now;
+        pthread_mutex_lock(&w->meta_lock);
+        w->hash_stale = true;
+        pthread_mutex_unlock(&w->meta_lock);
+        wk_store_close(w, false, false);
+    }
     return WK_OK;
 }
 
@@ -179,7 +234,9 @@ int wk_store_sync(wk_store *store, const char *from, const char *to, const wk_re
     if (rc)
         return rc;
     rc = frame ? wk_scene_sync_frame(b->scene, a->scene, ref, st) : wk_scene_sync_object(b->scene, a->scene, ref, st);
+    if (rc == WK_OK)
+        rc = wk_store_commit(b, true, st);
     wk_store_close(a, false, false);
-    wk_store_close(b, rc == WK_OK, true);
+    wk_store_close(b, false, false);
     return rc;
 }

@@ -1,0 +1,150 @@
+/* persist_compact.c — folding a world's journal into a new snapshot, and
+ * the thread that does it in the background.
+ *
+ * A world's journal grows by one entry per commit; loading it replays them
+ * all. When it holds more than compact_entries entries, or more bytes than
+ * both compact_bytes and its snapshot, the world is queued; the compactor
+ * takes its read lock (so no commit runs meanwhile and the state it reads is
+ * exactly what the journal's last entry left), serializes it, and in one
+ * transaction replaces the snapshot and deletes the entries it folds. A crash
+ * before that commit leaves the old snapshot and every entry; after it, the
+ * new snapshot and the entries written since. Holding the read lock through
+ * the write keeps the world's record (its rows, its seq) from moving under
+ * it; readers go on meanwhile, writers of that world wait one write. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/persist.h"
+
+typedef struct folding {
+    const wk__wrec *rec;
+    const wk_buf *snap;
+} folding;
+
+/* The new snapshot, as of the last entry written, and the entries it
+ * folds gone. */
+static int fold(wk__db *db, void *ctx)
+{
+    const folding *f = ctx;
+    sqlite3_stmt *s = db->stmts[WK__STMT_SET_SNAPSHOT];
+    sqlite3_bind_int64(s, 1, f->rec->wid);
+    wk__db_bind_blob(s, 2, &f->snap[0]);
+    wk__db_bind_blob(s, 3, &f->snap[1]);
+    sqlite3_bind_int64(s, 4, f->rec->seq);
+    if (wk__db_run(db, WK__STMT_SET_SNAPSHOT) != SQLITE_DONE)
+        return WK_IO;
+    sqlite3_stmt *trim = db->stmts[WK__STMT_TRIM_JOURNAL];
+    sqlite3_bind_int64(trim, 1, f->rec->wid);
+    sqlite3_bind_int64(trim, 2, f->rec->seq);
+    return wk__db_run(db, WK__STMT_TRIM_JOURNAL) == SQLITE_DONE ? WK_OK : WK_IO;
+}
+
+int wk__db_compact(wk_world *w, wk_status *st)
+{
+    wk__db *db = w->store->db;
+    wk__wrec *r = &w->rec;
+    if (!r->journal_count)
+        return WK_OK;
+    wk_buf snap[2] = {{0}, {0}};
+    int rc = wk__scene_save(w->scene, &snap[0], &snap[1]);
+    if (rc) {
+        rc = wk_fail(st, rc, "world '%s': serializing a snapshot: %s", w->id, wk_ecm_errmsg(wk_scene_ecm(w->scene)));
+        goto done;
+    }
+    rc = wk__db_write(db, "writing a snapshot", fold, &(folding){r, snap}, st);
+    if (rc == WK_OK) {
+        r->journal_count = 0;
+        r->journal_bytes = 0;
+        r->snapshot_bytes = snap[0].len + snap[1].len;
+    }
+done:
+    wk_buf_free(&snap[0]);
+    wk_buf_free(&snap[1]);
+    return rc;
+}
+
+void wk__db_want_compaction(wk_world *w)
+{
+    wk__db *db = w->store->db;
+    wk__wrec *r = &w->rec;
+    uint64_t bytes = db->compact_bytes > r->snapshot_bytes ? db->compact_bytes : r->snapshot_bytes;
+    if (r->journal_count <= db->compact_entries && r->journal_bytes <= bytes)
+        return;
+    if (db->compact_inline) {
+        wk_status st;
+        if (wk__db_compact(w, &st))
+            fprintf(stderr, "worldkit: %s\n", st.message);
+        return;
+    }
+    if (r->queued)
+        return;
+    pthread_mutex_lock(&db->queue_lock);
+    if (db->queue_count == db->queue_cap) {
+        size_t cap = db->queue_cap ? db->queue_cap * 2 : 8;
+        wk_world **queue = realloc(db->queue, cap * sizeof *queue);
+        if (!queue) { /* it will be asked again at the next commit */
+            pthread_mutex_unlock(&db->queue_lock);
+            return;
+        }
+        db->queue = queue;
+        db->queue_cap = cap;
+    }
+    atomic_fetch_add(&w->refs, 1);
+    db->queue[db->queue_count++] = w;
+    r->queued = true;
+    pthread_cond_signal(&db->wake);
+    pthread_mutex_unlock(&db->queue_lock);
+}
+
+static void *compactor(void *arg)
+{
+    wk__db *db = arg;
+    pthread_mutex_lock(&db->queue_lock);
+    for (;;) {
+        while (!db->stop && !db->queue_count)
+            pthread_cond_wait(&db->wake, &db->queue_lock);
+        if (db->stop)
+            break;
+        wk_world *w = db->queue[0];
+        memmove(db->queue, db->queue + 1, --db->queue_count * sizeof *db->queue);
+        pthread_mutex_unlock(&db->queue_lock);
+        pthread_rwlock_rdlock(&w->lock);
+        /* Only this thread writes queued (and the record) under a read lock;
+         * commits do under the write lock. */
+        w->rec.queued = false;
+        wk_status st;
+        if (wk__db_compact(w, &st))
+            fprintf(stderr, "worldkit: %s\n", st.message);
+        pthread_rwlock_unlock(&w->lock);
+        wk__world_unref(w);
+        pthread_mutex_lock(&db->queue_lock);
+    }
+    pthread_mutex_unlock(&db->queue_lock);
+    return NULL;
+}
+
+int wk__compactor_start(wk__db *db, wk_status *st)
+{
+    if (pthread_create(&db->thread, NULL, compactor, db))
+        return wk_fail(st, WK_NOMEM, "cannot start the compaction thread");
+    db->running = true;
+    return WK_OK;
+}
+
+void wk__compactor_stop(wk__db *db)
+{
+    if (db->running) {
+        pthread_mutex_lock(&db->queue_lock);
+        db->stop = true;
+        pthread_cond_signal(&db->wake);
+        pthread_mutex_unlock(&db->queue_lock);
+        pthread_join(db->thread, NULL);
+        db->running = false;
+    }
+    for (size_t i = 0; i < db->queue_count; i++) {
+        db->queue[i]->rec.queued = false;
+        wk__world_unref(db->queue[i]);
+    }
+    db->queue_count = 0;
+}

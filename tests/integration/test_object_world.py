@@ -1,0 +1,650 @@
+"""test_object_world.py — intrinsic_proto.world.ObjectWorldService called
+through Python stubs generated from proto/ against `worldkit serve`:
+worlds, objects, frames, transforms, batches of updates, comparison and
+sync, collision settings and kinematics, with the gRPC status codes of
+failures (NOT_FOUND, ALREADY_EXISTS, INVALID_ARGUMENT, FAILED_PRECONDITION).
+
+Each test builds the worlds it needs with CreateWorld under ids of its own,
+so tests do not see each other's changes.
+"""
+import math
+
+import grpc
+
+from . import harness
+from .harness import needs
+
+SERVICE_NAME = "intrinsic_proto.world.ObjectWorldService"
+C = grpc.StatusCode
+
+
+def quat_z(angle):
+    """(x, y, z, w) of a turn by angle about z."""
+    return (0.0, 0.0, math.sin(angle / 2), math.cos(angle / 2))
+
+
+class ObjectWorldTest(harness.ServerTest):
+    SERVICE = SERVICE_NAME
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.m = cls.pb.ows
+        cls.stub = cls.pb.ows_grpc.ObjectWorldServiceStub(cls.channel)
+        methods = cls.m.DESCRIPTOR.services_by_name["ObjectWorldService"].methods_by_name
+        cls.unserved = harness.probe_unserved(cls.channel, SERVICE_NAME, sorted(methods))
+
+    # ---- messages ----
+
+    def pose(self, x=0.0, y=0.0, z=0.0, q=(0.0, 0.0, 0.0, 1.0)):
+        p = self.pb.pose.Pose()
+        p.position.x, p.position.y, p.position.z = x, y, z
+        p.orientation.x, p.orientation.y, p.orientation.z, p.orientation.w = q
+        return p
+
+    def obj(self, name):
+        return self.pb.refs.ObjectReference(by_name=self.pb.refs.ObjectReferenceByName(object_name=name))
+
+    def frame(self, object_name, frame_name):
+        return self.pb.refs.FrameReference(
+            by_name=self.pb.refs.FrameReferenceByName(object_name=object_name, frame_name=frame_name))
+
+    def node(self, name):
+        """The transform node of object name ("root": the root object)."""
+        if name == "root":
+            return self.pb.refs.TransformNodeReference(id="root")
+        return self.pb.refs.TransformNodeReference(by_name=self.pb.refs.TransformNodeReferenceByName(
+            object=self.pb.refs.ObjectReferenceByName(object_name=name)))
+
+    def frame_node(self, object_name, frame_name):
+        return self.pb.refs.TransformNodeReference(by_name=self.pb.refs.TransformNodeReferenceByName(
+            frame=self.pb.refs.FrameReferenceByName(object_name=object_name, frame_name=frame_name)))
+
+    def box_geometry(self, sx, sy, sz, name="box"):
+        """A GeometryComponent holding one inline box for collisions."""
+        g = self.pb.geometry.GeometryComponent()
+        shape = g.named_geometries["Intrinsic_Collision"].named_geometries[name]
+        box = shape.geometry.inline_geometry_data.exact_geometry.primitive_set.primitives.add().shape.box
+        box.size.x, box.size.y, box.size.z = sx, sy, sz
+        return g
+
+    def box_size(self, obj):
+        """The size of the one box among the entities of obj (FULL view)."""
+        for entity in obj.entities.values():
+            for gset in entity.geometry_component.named_geometries.values():
+                for tg in gset.named_geometries.values():
+                    for prim in tg.geometry.inline_geometry_data.exact_geometry.primitive_set.primitives:
+                        if prim.shape.HasField("box"):
+                            s = prim.shape.box.size
+                            return (s.x, s.y, s.z)
+        return None
+
+    # ---- calls ----
+
+    def new_world(self, world_id):
+        reply = self.stub.CreateWorld(self.m.CreateWorldRequest(world=self.m.World(
+            world_metadata=self.m.WorldMetadata(id=world_id))), timeout=harness.CALL_SECONDS)
+        self.assertEqual(reply.id, world_id)
+        self.addCleanup(self.drop_world, world_id)
+        return world_id
+
+    def drop_world(self, world_id):
+        try:
+            self.stub.DeleteWorld(self.m.DeleteWorldRequest(world_id=world_id), timeout=harness.CALL_SECONDS)
+        except grpc.RpcError as e:
+            if e.code() != C.NOT_FOUND:
+                raise
+
+    def create_box(self, world, name, x=0.0, y=0.0, z=0.0, q=(0.0, 0.0, 0.0, 1.0), parent=None, size=(1, 1, 1),
+                   timeout=harness.CALL_SECONDS):
+        req = self.pb.updates.CreateObjectRequest(world_id=world, name=name,
+                                                  parent_object_t_created_object=self.pose(x, y, z, q),
+                                                  view=self.pb.updates.FULL)
+        req.create_single_entity_object.geometry_component.CopyFrom(self.box_geometry(*size))
+        req.create_single_entity_object.entity_local_name = name + "_body"
+        if parent:
+            req.parent_object.reference.CopyFrom(self.obj(parent))
+        return self.stub.CreateObject(req, timeout=timeout)
+
+    def get_object(self, world, name, view=None, timeout=harness.CALL_SECONDS):
+        req = self.m.GetObjectRequest(world_id=world, object=self.obj(name),
+                                      view=self.pb.updates.BASIC if view is None else view)
+        return self.stub.GetObject(req, timeout=timeout)
+
+    def list_objects(self, world, view=None):
+        req = self.m.ListObjectsRequest(world_id=world, view=self.pb.updates.BASIC if view is None else view)
+        return self.stub.ListObjects(req, timeout=harness.CALL_SECONDS)
+
+    def names(self, world):
+        return sorted(o.name for o in self.list_objects(world).objects)
+
+    def transform(self, world, a, b, timeout=harness.CALL_SECONDS):
+        """a_t_b as (x, y, z, qx, qy, qz, qw); a and b are TransformNodeReferences."""
+        p = self.stub.GetTransform(self.m.GetTransformRequest(world_id=world, node_a=a, node_b=b),
+                                   timeout=timeout).a_t_b
+        return (p.position.x, p.position.y, p.position.z, p.orientation.x, p.orientation.y, p.orientation.z,
+                p.orientation.w)
+
+    def assertPoseAlmostEqual(self, got, want, places=9):
+        # q and -q are the same turn.
+        sign = -1.0 if sum(g * w for g, w in zip(got[3:], want[3:])) < 0 else 1.0
+        for i, (g, w) in enumerate(zip(got, want)):
+            self.assertAlmostEqual(g, w * (sign if i >= 3 else 1.0), places=places, msg="%s != %s" % (got, want))
+
+    # ---- the service ----
+
+    def test_every_method_known(self):
+        methods = self.m.DESCRIPTOR.services_by_name["ObjectWorldService"].methods_by_name
+        self.assertEqual(len(methods), 32)
+
+    @needs("ListWorlds")
+    def test_health(self):
+        self.assertEqual(self.health(SERVICE_NAME).status, self.pb.health.HealthCheckResponse.SERVING)
+
+    # ---- worlds ----
+
+    @needs("CreateWorld", "GetWorld", "ListWorlds", "DeleteWorld")
+    def test_create_get_list_delete_world(self):
+        w = self.new_world("it_worlds")
+        got = self.stub.GetWorld(self.m.GetWorldRequest(world_id=w), timeout=harness.CALL_SECONDS)
+        self.assertEqual(got.id, w)
+        self.assertTrue(got.world_structure_hash)
+        # An id that is taken is used as a prefix.
+        again = self.stub.CreateWorld(self.m.CreateWorldRequest(world=self.m.World(
+            world_metadata=self.m.WorldMetadata(id=w))), timeout=harness.CALL_SECONDS)
+        self.addCleanup(self.drop_world, again.id)
+        self.assertNotEqual(again.id, w)
+        self.assertTrue(again.id.startswith(w), again.id)
+        ids = [m.id for m in self.stub.ListWorlds(self.m.ListWorldsRequest(),
+                                                  timeout=harness.CALL_SECONDS).world_metadatas]
+        self.assertIn(w, ids)
+        self.assertIn(again.id, ids)
+        # A new world holds the root object only.
+        self.assertEqual(self.names(w), ["root"])
+
+        self.stub.DeleteWorld(self.m.DeleteWorldRequest(world_id=again.id), timeout=harness.CALL_SECONDS)
+        self.assertStatus(C.NOT_FOUND, self.stub.GetWorld, self.m.GetWorldRequest(world_id=again.id))
+        self.assertStatus(C.NOT_FOUND, self.stub.DeleteWorld, self.m.DeleteWorldRequest(world_id=again.id))
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.GetWorld, self.m.GetWorldRequest())
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.CreateWorld, self.m.CreateWorldRequest(
+            world=self.m.World(world_metadata=self.m.WorldMetadata(id="no spaces!"))))
+
+    @needs("CreateWorld", "CloneWorld", "GetWorld", "CreateObject")
+    def test_clone_world(self):
+        w = self.new_world("it_clone_src")
+        self.create_box(w, "crate", x=1)
+        clone = self.stub.CloneWorld(self.m.CloneWorldRequest(world_id=w, cloned_world_id="it_clone_dst",
+                                                              user_tag="first"), timeout=harness.CALL_SECONDS)
+        self.addCleanup(self.drop_world, "it_clone_dst")
+        self.assertEqual(clone.id, "it_clone_dst")
+        self.assertEqual(clone.user_tag, "first")
+        self.assertEqual(self.names("it_clone_dst"), ["crate", "root"])
+        # Same ids in the clone.
+        self.assertEqual(self.get_object(w, "crate").id, self.get_object("it_clone_dst", "crate").id)
+
+        # Taken: refused unless allow_overwrite.
+        self.create_box(w, "second")
+        self.assertStatus(C.ALREADY_EXISTS, self.stub.CloneWorld,
+                          self.m.CloneWorldRequest(world_id=w, cloned_world_id="it_clone_dst"))
+        self.assertEqual(self.names("it_clone_dst"), ["crate", "root"])
+        again = self.stub.CloneWorld(self.m.CloneWorldRequest(world_id=w, cloned_world_id="it_clone_dst",
+                                                              allow_overwrite=True), timeout=harness.CALL_SECONDS)
+        self.assertEqual(again.id, "it_clone_dst")
+        self.assertEqual(self.names("it_clone_dst"), ["crate", "root", "second"])
+
+        # No id: a new one.
+        fresh = self.stub.CloneWorld(self.m.CloneWorldRequest(world_id=w), timeout=harness.CALL_SECONDS)
+        self.addCleanup(self.drop_world, fresh.id)
+        self.assertNotIn(fresh.id, (w, "it_clone_dst", ""))
+        self.assertStatus(C.NOT_FOUND, self.stub.CloneWorld,
+                          self.m.CloneWorldRequest(world_id="it_no_such_world", cloned_world_id="it_x"))
+
+    @needs("CreateWorld", "SwapWorld", "CreateObject", "ListObjects")
+    def test_swap_world(self):
+        a = self.new_world("it_swap_a")
+        b = self.new_world("it_swap_b")
+        self.create_box(a, "only_in_a")
+        self.stub.SwapWorld(self.m.SwapWorldRequest(world_id=a, target_world_id=b), timeout=harness.CALL_SECONDS)
+        self.assertEqual(self.names(a), ["root"])
+        self.assertEqual(self.names(b), ["only_in_a", "root"])
+        self.assertStatus(C.NOT_FOUND, self.stub.SwapWorld,
+                          self.m.SwapWorldRequest(world_id=a, target_world_id="it_no_such_world"))
+        self.assertEqual(self.names(b), ["only_in_a", "root"])
+
+    # ---- objects ----
+
+    @needs("CreateWorld", "CreateObject", "GetObject", "ListObjects")
+    def test_create_and_get_object(self):
+        w = self.new_world("it_objects")
+        created = self.create_box(w, "crate", 1, 2, 3, quat_z(0.5), size=(0.5, 0.25, 2))
+        self.assertEqual(created.name, "crate")
+        self.assertEqual(created.type, self.m.PHYSICAL_OBJECT)
+        self.assertEqual(created.parent.id, "root")
+        basic = self.get_object(w, "crate")
+        self.assertEqual(basic.id, created.id)
+        self.assertEqual(len(basic.entities), 0, "BASIC has no entities")
+        full = self.get_object(w, "crate", self.pb.updates.FULL)
+        self.assertGreaterEqual(len(full.entities), 1)
+        self.assertEqual(self.box_size(full), (0.5, 0.25, 2))
+        p = full.object_component.parent_t_this
+        self.assertPoseAlmostEqual((p.position.x, p.position.y, p.position.z, p.orientation.x, p.orientation.y,
+                                    p.orientation.z, p.orientation.w), (1, 2, 3) + quat_z(0.5))
+        # By id and by full path too.
+        by_id = self.stub.GetObject(self.m.GetObjectRequest(world_id=w, object=self.pb.refs.ObjectReference(
+            id=created.id)), timeout=harness.CALL_SECONDS)
+        self.assertEqual(by_id.name, "crate")
+        by_path = self.stub.GetObject(self.m.GetObjectRequest(world_id=w, object_full_path=self.m.ObjectFullPath(
+            object_names=["crate"])), timeout=harness.CALL_SECONDS)
+        self.assertEqual(by_path.id, created.id)
+        root = self.get_object(w, "root")
+        self.assertEqual(root.type, self.m.ROOT)
+        self.assertIn(created.id, [c.id for c in root.children])
+
+        listed = self.list_objects(w, self.pb.updates.FULL).objects
+        self.assertEqual(sorted(o.name for o in listed), ["crate", "root"])
+        only = self.stub.ListObjects(self.m.ListObjectsRequest(world_id=w, query_objects=[self.obj("crate")]),
+                                     timeout=harness.CALL_SECONDS)
+        self.assertEqual([o.name for o in only.objects], ["crate"])
+
+        # Failures.
+        self.assertStatus(C.ALREADY_EXISTS, self.create_box, w, "crate")
+        self.assertStatus(C.NOT_FOUND, self.create_box, w, "orphan", parent="no_such_parent")
+        self.assertStatus(C.NOT_FOUND, self.create_box, "it_no_such_world", "crate")
+        self.assertStatus(C.INVALID_ARGUMENT, self.create_box, "", "crate")
+        self.assertStatus(C.NOT_FOUND, self.get_object, w, "no_such_object")
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.GetObject, self.m.GetObjectRequest(world_id=w))
+        self.assertStatus(C.NOT_FOUND, self.stub.ListObjects, self.m.ListObjectsRequest(world_id="it_no_such_world"))
+        self.assertEqual(self.names(w), ["crate", "root"])
+
+    @needs("CreateWorld", "CreateObject", "UpdateObjectName", "GetObject")
+    def test_update_object_name(self):
+        w = self.new_world("it_rename")
+        created = self.create_box(w, "a")
+        self.create_box(w, "b")
+        renamed = self.stub.UpdateObjectName(self.pb.updates.UpdateObjectNameRequest(
+            world_id=w, object=self.obj("a"), name="c"), timeout=harness.CALL_SECONDS)
+        self.assertEqual((renamed.id, renamed.name), (created.id, "c"))
+        self.assertStatus(C.NOT_FOUND, self.get_object, w, "a")
+        self.assertStatus(C.ALREADY_EXISTS, self.stub.UpdateObjectName,
+                          self.pb.updates.UpdateObjectNameRequest(world_id=w, object=self.obj("c"), name="b"))
+        self.assertStatus(C.NOT_FOUND, self.stub.UpdateObjectName,
+                          self.pb.updates.UpdateObjectNameRequest(world_id=w, object=self.obj("a"), name="d"))
+        self.assertEqual(self.names(w), ["b", "c", "root"])
+
+    @needs("CreateWorld", "CreateObject", "ReparentObject", "GetTransform")
+    def test_reparent_object_keeps_global_pose(self):
+        w = self.new_world("it_reparent")
+        self.create_box(w, "table", 1, 0, 0.5, quat_z(math.pi / 2))
+        self.create_box(w, "cup", 0, 2, 1, quat_z(0.3))
+        before = self.transform(w, self.node("root"), self.node("cup"))
+        moved = self.stub.ReparentObject(self.pb.updates.ReparentObjectRequest(
+            world_id=w, object=self.obj("cup"),
+            parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("table"))),
+            timeout=harness.CALL_SECONDS)
+        self.assertEqual(moved.parent.name, "table")
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.node("cup")), before)
+        # Seen from the table: (0, 2, 1) - (1, 0, 0.5) turned back by 90°.
+        self.assertPoseAlmostEqual(self.transform(w, self.node("table"), self.node("cup")),
+                                   (2, 1, 0.5) + quat_z(0.3 - math.pi / 2))
+        # A cycle and the root are refused; nothing changes.
+        self.assertStatus((C.INVALID_ARGUMENT, C.FAILED_PRECONDITION), self.stub.ReparentObject,
+                          self.pb.updates.ReparentObjectRequest(
+                              world_id=w, object=self.obj("table"),
+                              parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("cup"))))
+        self.assertStatus((C.INVALID_ARGUMENT, C.FAILED_PRECONDITION), self.stub.ReparentObject,
+                          self.pb.updates.ReparentObjectRequest(
+                              world_id=w, object=self.pb.refs.ObjectReference(id="root"),
+                              parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("cup"))))
+        self.assertStatus(C.NOT_FOUND, self.stub.ReparentObject, self.pb.updates.ReparentObjectRequest(
+            world_id=w, object=self.obj("cup"),
+            parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("no_such_object"))))
+        self.assertEqual(self.get_object(w, "cup").parent.name, "table")
+        self.assertEqual(self.get_object(w, "table").parent.id, "root")
+
+    @needs("CreateWorld", "CreateObject", "DeleteObject", "ListObjects")
+    def test_delete_object(self):
+        w = self.new_world("it_delete")
+        self.create_box(w, "shelf")
+        self.create_box(w, "book", z=1, parent="shelf")
+        self.create_box(w, "lamp")
+        self.stub.DeleteObject(self.pb.updates.DeleteObjectRequest(world_id=w, object=self.obj("lamp")),
+                               timeout=harness.CALL_SECONDS)
+        self.assertEqual(self.names(w), ["book", "root", "shelf"])
+        # Children: only with force.
+        self.assertStatus(C.FAILED_PRECONDITION, self.stub.DeleteObject,
+                          self.pb.updates.DeleteObjectRequest(world_id=w, object=self.obj("shelf")))
+        self.assertEqual(self.names(w), ["book", "root", "shelf"])
+        self.stub.DeleteObject(self.pb.updates.DeleteObjectRequest(world_id=w, object=self.obj("shelf"), force=True),
+                               timeout=harness.CALL_SECONDS)
+        self.assertEqual(self.names(w), ["root"])
+        self.assertStatus(C.NOT_FOUND, self.stub.DeleteObject,
+                          self.pb.updates.DeleteObjectRequest(world_id=w, object=self.obj("shelf")))
+        self.assertStatus((C.INVALID_ARGUMENT, C.FAILED_PRECONDITION), self.stub.DeleteObject,
+                          self.pb.updates.DeleteObjectRequest(world_id=w, object=self.pb.refs.ObjectReference(
+                              id="root"), force=True))
+        self.assertEqual(self.names(w), ["root"])
+
+    @needs("CreateWorld", "CreateObject", "UpdateEntityProperties", "UpdateObjectProperties", "GetObject")
+    def test_update_properties(self):
+        w = self.new_world("it_properties")
+        self.create_box(w, "crate", size=(1, 1, 1))
+        req = self.pb.updates.UpdateEntityPropertiesRequest(world_id=w, geometry_component=self.box_geometry(2, 3, 4))
+        req.entity.reference.CopyFrom(self.obj("crate"))
+        entity = self.stub.UpdateEntityProperties(req, timeout=harness.CALL_SECONDS)
+        self.assertTrue(entity.id)
+        self.assertEqual(self.box_size(self.get_object(w, "crate", self.pb.updates.FULL)), (2, 3, 4))
+        req.entity.reference.CopyFrom(self.obj("no_such_object"))
+        self.assertStatus(C.NOT_FOUND, self.stub.UpdateEntityProperties, req)
+
+        props = self.pb.updates.UpdateObjectPropertiesRequest(world_id=w, object=self.obj("crate"))
+        props.simulation_component.SetInParent()
+        self.assertEqual(self.stub.UpdateObjectProperties(props, timeout=harness.CALL_SECONDS).name, "crate")
+        props.object.CopyFrom(self.obj("no_such_object"))
+        self.assertStatus(C.NOT_FOUND, self.stub.UpdateObjectProperties, props)
+
+    # ---- frames ----
+
+    @needs("CreateWorld", "CreateObject", "CreateFrame", "GetFrame", "ListFrames", "UpdateFrameName",
+           "ReparentFrame", "UpdateFrameProperties", "DeleteFrame", "GetTransform")
+    def test_frames(self):
+        w = self.new_world("it_frames")
+        self.create_box(w, "robot", x=1)
+        self.create_box(w, "table", y=2)
+        u = self.pb.updates
+        flange = self.stub.CreateFrame(u.CreateFrameRequest(world_id=w, parent_object=self.obj("robot"),
+                                                            new_frame_name="flange",
+                                                            parent_t_new_frame=self.pose(0, 0, 0.5)),
+                                       timeout=harness.CALL_SECONDS)
+        self.assertEqual((flange.name, flange.object.name), ("flange", "robot"))
+        tip = self.stub.CreateFrame(u.CreateFrameRequest(world_id=w, parent_frame=self.frame("robot", "flange"),
+                                                         new_frame_name="tip", parent_t_new_frame=self.pose(0.1, 0, 0)),
+                                    timeout=harness.CALL_SECONDS)
+        self.assertEqual(tip.parent_frame.name, "flange")
+        got = self.stub.GetFrame(self.m.GetFrameRequest(world_id=w, frame=self.frame("robot", "tip")),
+                                 timeout=harness.CALL_SECONDS)
+        self.assertEqual(got.id, tip.id)
+        listed = self.stub.ListFrames(self.m.ListFramesRequest(world_id=w, object=self.obj("robot")),
+                                      timeout=harness.CALL_SECONDS)
+        self.assertEqual(sorted(f.name for f in listed.frames), ["flange", "tip"])
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("robot", "tip")),
+                                   (1.1, 0, 0.5, 0, 0, 0, 1))
+        self.assertStatus(C.ALREADY_EXISTS, self.stub.CreateFrame,
+                          u.CreateFrameRequest(world_id=w, parent_object=self.obj("robot"), new_frame_name="flange",
+                                               parent_t_new_frame=self.pose()))
+        self.assertStatus(C.NOT_FOUND, self.stub.CreateFrame,
+                          u.CreateFrameRequest(world_id=w, parent_object=self.obj("no_such_object"),
+                                               new_frame_name="f", parent_t_new_frame=self.pose()))
+        self.assertStatus(C.NOT_FOUND, self.stub.GetFrame,
+                          self.m.GetFrameRequest(world_id=w, frame=self.frame("robot", "no_such_frame")))
+
+        renamed = self.stub.UpdateFrameName(u.UpdateFrameNameRequest(world_id=w, frame=self.frame("robot", "tip"),
+                                                                     name="tcp"), timeout=harness.CALL_SECONDS)
+        self.assertEqual((renamed.id, renamed.name), (tip.id, "tcp"))
+        attach = u.UpdateFramePropertiesRequest(world_id=w, frame=self.frame("robot", "tcp"))
+        attach.is_attachment_frame.value = True
+        self.assertTrue(self.stub.UpdateFrameProperties(attach, timeout=harness.CALL_SECONDS).is_attachment_frame)
+
+        # The frame moves to the table, keeping its pose in the world.
+        before = self.transform(w, self.node("root"), self.frame_node("robot", "tcp"))
+        moved = self.stub.ReparentFrame(u.ReparentFrameRequest(
+            world_id=w, frame=self.frame("robot", "tcp"),
+            parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("table"))),
+            timeout=harness.CALL_SECONDS)
+        self.assertEqual(moved.object.name, "table")
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("table", "tcp")), before)
+
+        # A frame with child frames goes only with force.
+        self.stub.CreateFrame(u.CreateFrameRequest(world_id=w, parent_frame=self.frame("robot", "flange"),
+                                                   new_frame_name="child", parent_t_new_frame=self.pose()),
+                              timeout=harness.CALL_SECONDS)
+        self.assertStatus(C.FAILED_PRECONDITION, self.stub.DeleteFrame,
+                          u.DeleteFrameRequest(world_id=w, frame=self.frame("robot", "flange")))
+        self.stub.DeleteFrame(u.DeleteFrameRequest(world_id=w, frame=self.frame("robot", "flange"), force=True),
+                              timeout=harness.CALL_SECONDS)
+        listed = self.stub.ListFrames(self.m.ListFramesRequest(world_id=w, object=self.obj("robot")),
+                                      timeout=harness.CALL_SECONDS)
+        self.assertEqual(list(listed.frames), [])
+        self.assertStatus(C.NOT_FOUND, self.stub.DeleteFrame,
+                          u.DeleteFrameRequest(world_id=w, frame=self.frame("robot", "flange")))
+
+    # ---- transforms ----
+
+    @needs("CreateWorld", "CreateObject", "GetTransform", "UpdateTransform")
+    def test_get_and_update_transform(self):
+        w = self.new_world("it_transform")
+        self.create_box(w, "a", 1, 0, 0, quat_z(math.pi / 2))
+        self.create_box(w, "b", 0, 1, 0, parent="a")
+        # b is 1 m along a's y, which is the world's -x.
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.node("b")),
+                                   (0, 0, 0) + quat_z(math.pi / 2))
+        self.assertPoseAlmostEqual(self.transform(w, self.node("a"), self.node("b")), (0, 1, 0, 0, 0, 0, 1))
+
+        # Between neighbours, the node nearer the end of the chain moves:
+        # setting a_t_b moves b (and not a).
+        reply = self.stub.UpdateTransform(self.pb.updates.UpdateTransformRequest(
+            world_id=w, node_a=self.node("a"), node_b=self.node("b"), a_t_b=self.pose(3, 4, 5)),
+            timeout=harness.CALL_SECONDS)
+        self.assertEqual(reply.WhichOneof("updated_node"), "object")
+        self.assertEqual(reply.object.name, "b")
+        self.assertPoseAlmostEqual(self.transform(w, self.node("a"), self.node("b")), (3, 4, 5, 0, 0, 0, 1))
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.node("a")),
+                                   (1, 0, 0) + quat_z(math.pi / 2))
+        # Between nodes that are not neighbours, the node to move must be
+        # named; here a moves so that root_t_b is as given.
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.UpdateTransform, self.pb.updates.UpdateTransformRequest(
+            world_id=w, node_a=self.node("root"), node_b=self.node("b"), a_t_b=self.pose(0, 0, 1)))
+        reply = self.stub.UpdateTransform(self.pb.updates.UpdateTransformRequest(
+            world_id=w, node_a=self.node("root"), node_b=self.node("b"), node_to_update=self.node("a"),
+            a_t_b=self.pose(0, 0, 1)), timeout=harness.CALL_SECONDS)
+        self.assertEqual(reply.object.name, "a")
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.node("b")), (0, 0, 1, 0, 0, 0, 1))
+        self.assertPoseAlmostEqual(self.transform(w, self.node("a"), self.node("b")), (3, 4, 5, 0, 0, 0, 1))
+
+        self.assertStatus(C.NOT_FOUND, self.transform, w, self.node("root"), self.node("no_such_object"))
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.GetTransform,
+                          self.m.GetTransformRequest(world_id=w, node_a=self.node("root")))
+        self.assertStatus(C.NOT_FOUND, self.stub.UpdateTransform, self.pb.updates.UpdateTransformRequest(
+            world_id=w, node_a=self.node("root"), node_b=self.node("no_such_object"), a_t_b=self.pose()))
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.node("b")), (0, 0, 1, 0, 0, 0, 1))
+
+    # ---- batches ----
+
+    @needs("CreateWorld", "CreateObject", "UpdateWorldResources", "ListObjects")
+    def test_update_world_resources_is_atomic(self):
+        w = self.new_world("it_batch")
+        self.create_box(w, "a")
+        self.create_box(w, "b", x=2)
+        u = self.pb.updates
+        before = self.list_objects(w, u.FULL)
+
+        batch = self.m.UpdateWorldResourcesRequest(world_id=w, view=u.FULL)
+        batch.world_updates.updates.add().update_object_name.CopyFrom(
+            u.UpdateObjectNameRequest(object=self.obj("a"), name="renamed"))
+        batch.world_updates.updates.add().update_transform.CopyFrom(
+            u.UpdateTransformRequest(node_a=self.node("root"), node_b=self.node("b"), a_t_b=self.pose(9, 9, 9)))
+        batch.world_updates.updates.add().delete_object.CopyFrom(
+            u.DeleteObjectRequest(object=self.obj("no_such_object")))
+        error = self.assertStatus(C.NOT_FOUND, self.stub.UpdateWorldResources, batch)
+        self.assertIn("no_such_object", error.details())
+        # Nothing of the batch was applied.
+        self.assertEqual(self.list_objects(w, u.FULL), before)
+
+        del batch.world_updates.updates[2]
+        reply = self.stub.UpdateWorldResources(batch, timeout=harness.CALL_SECONDS)
+        self.assertEqual(sorted(o.name for o in reply.objects), ["b", "renamed", "root"])
+        self.assertEqual(self.names(w), ["b", "renamed", "root"])
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.node("b")), (9, 9, 9, 0, 0, 0, 1))
+
+    # ---- comparing and syncing worlds ----
+
+    @needs("CreateWorld", "CreateObject", "CloneWorld", "CompareWorlds", "UpdateTransform")
+    def test_compare_worlds(self):
+        base = self.new_world("it_compare_base")
+        self.create_box(base, "fixed")
+        self.create_box(base, "moving")
+        self.create_box(base, "doomed")
+        self.stub.CloneWorld(self.m.CloneWorldRequest(world_id=base, cloned_world_id="it_compare_changed"),
+                             timeout=harness.CALL_SECONDS)
+        changed = "it_compare_changed"
+        self.addCleanup(self.drop_world, changed)
+        same = self.stub.CompareWorlds(self.m.CompareWorldsRequest(base_world_id=base, changed_world_id=changed),
+                                       timeout=harness.CALL_SECONDS)
+        self.assertEqual((len(same.added), len(same.removed), len(same.modified)), (0, 0, 0))
+
+        added = self.create_box(changed, "new")
+        self.stub.UpdateTransform(self.pb.updates.UpdateTransformRequest(
+            world_id=changed, node_a=self.node("root"), node_b=self.node("moving"), a_t_b=self.pose(0, 0, 1)),
+            timeout=harness.CALL_SECONDS)
+        self.stub.DeleteObject(self.pb.updates.DeleteObjectRequest(world_id=changed, object=self.obj("doomed")),
+                               timeout=harness.CALL_SECONDS)
+        diff = self.stub.CompareWorlds(self.m.CompareWorldsRequest(base_world_id=base, changed_world_id=changed),
+                                       timeout=harness.CALL_SECONDS)
+        self.assertEqual([r.id for r in diff.added], [added.id])
+        self.assertEqual([o.name for o in diff.removed], ["doomed"])
+        self.assertEqual([m.object.id for m in diff.modified], [self.get_object(base, "moving").id])
+        by_name = self.stub.CompareWorlds(self.m.CompareWorldsRequest(
+            base_world_id=base, changed_world_id=changed, unique_id_mode=self.m.CompareWorldsRequest.BY_NAME),
+            timeout=harness.CALL_SECONDS)
+        self.assertEqual(len(by_name.modified), 1)
+        self.assertStatus(C.NOT_FOUND, self.stub.CompareWorlds,
+                          self.m.CompareWorldsRequest(base_world_id=base, changed_world_id="it_no_such_world"))
+
+    @needs("CreateWorld", "CreateObject", "CloneWorld", "SyncObject", "UpdateTransform", "GetTransform")
+    def test_sync_object(self):
+        main = self.new_world("it_sync_main")
+        self.create_box(main, "crate")
+        self.stub.CloneWorld(self.m.CloneWorldRequest(world_id=main, cloned_world_id="it_sync_branch"),
+                             timeout=harness.CALL_SECONDS)
+        branch = "it_sync_branch"
+        self.addCleanup(self.drop_world, branch)
+        self.stub.UpdateTransform(self.pb.updates.UpdateTransformRequest(
+            world_id=branch, node_a=self.node("root"), node_b=self.node("crate"), a_t_b=self.pose(5, 0, 0)),
+            timeout=harness.CALL_SECONDS)
+        self.stub.SyncObject(self.m.SyncObjectRequest(from_world_id=branch, to_world_id=main,
+                                                      object=self.obj("crate")), timeout=harness.CALL_SECONDS)
+        self.assertPoseAlmostEqual(self.transform(main, self.node("root"), self.node("crate")), (5, 0, 0, 0, 0, 0, 1))
+        self.assertStatus(C.NOT_FOUND, self.stub.SyncObject, self.m.SyncObjectRequest(
+            from_world_id=branch, to_world_id=main, object=self.obj("no_such_object")))
+        self.assertStatus(C.NOT_FOUND, self.stub.SyncObject, self.m.SyncObjectRequest(
+            from_world_id="it_no_such_world", to_world_id=main, object=self.obj("crate")))
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.SyncObject,
+                          self.m.SyncObjectRequest(from_world_id=branch, to_world_id=main))
+
+    # ---- collisions ----
+
+    @needs("CreateWorld", "CreateObject", "GetCollisionSettings", "UpdateCollisionSettings", "ToggleCollisions")
+    def test_collision_settings(self):
+        w = self.new_world("it_collisions")
+        self.create_box(w, "a")
+        self.create_box(w, "b", x=3)
+        u = self.pb.updates
+        settings = self.pb.collision.CollisionSettings(minimum_margin=0.01)
+        rule = settings.collision_rules.add()
+        rule.left.add().object.CopyFrom(self.obj("a"))
+        rule.right.add().object.CopyFrom(self.obj("b"))
+        rule.collision_action.is_excluded = True
+        world = self.stub.UpdateCollisionSettings(u.UpdateCollisionSettingsRequest(
+            world_id=w, collision_settings=settings), timeout=harness.CALL_SECONDS)
+        self.assertAlmostEqual(world.collision_settings.minimum_margin, 0.01)
+        got = self.stub.GetCollisionSettings(self.m.GetCollisionSettingsRequest(world_id=w),
+                                             timeout=harness.CALL_SECONDS)
+        self.assertAlmostEqual(got.minimum_margin, 0.01)
+        self.assertEqual(len(got.collision_rules), 1)
+        self.assertTrue(got.collision_rules[0].collision_action.is_excluded)
+
+        toggled = self.stub.ToggleCollisions(u.ToggleCollisionsRequest(
+            world_id=w, toggle_mode=u.TOGGLE_MODE_ENABLE,
+            object_a=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("a")),
+            object_b=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("b"))),
+            timeout=harness.CALL_SECONDS)
+        self.assertEqual(sorted(o.name for o in toggled.objects), ["a", "b"])
+        self.assertNotEqual(self.stub.GetCollisionSettings(self.m.GetCollisionSettingsRequest(world_id=w),
+                                                           timeout=harness.CALL_SECONDS), got)
+
+        bad = self.pb.collision.CollisionSettings()
+        bad_rule = bad.collision_rules.add()
+        bad_rule.left.add().object.CopyFrom(self.obj("no_such_object"))
+        bad_rule.right.add().object.CopyFrom(self.obj("a"))
+        bad_rule.collision_action.is_excluded = True
+        self.assertStatus(C.NOT_FOUND, self.stub.UpdateCollisionSettings,
+                          u.UpdateCollisionSettingsRequest(world_id=w, collision_settings=bad))
+        self.assertStatus(C.NOT_FOUND, self.stub.GetCollisionSettings,
+                          self.m.GetCollisionSettingsRequest(world_id="it_no_such_world"))
+
+    # ---- kinematics ----
+
+    @needs("CreateWorld", "CreateObject", "UpdateObjectJoints", "UpdateKinematicObjectProperties")
+    def test_kinematics_refused_on_plain_objects(self):
+        w = self.new_world("it_not_kinematic")
+        self.create_box(w, "crate")
+        u = self.pb.updates
+        self.assertStatus(C.FAILED_PRECONDITION, self.stub.UpdateObjectJoints,
+                          u.UpdateObjectJointsRequest(world_id=w, object=self.obj("crate"), joint_positions=[0.1]))
+        self.assertStatus(C.FAILED_PRECONDITION, self.stub.UpdateKinematicObjectProperties,
+                          u.UpdateKinematicObjectPropertiesRequest(
+                              world_id=w, object=self.obj("crate"),
+                              named_joint_configurations_to_set=[u.NamedJointConfiguration(name="home",
+                                                                                           joint_positions=[0])]))
+        self.assertStatus(C.NOT_FOUND, self.stub.UpdateObjectJoints,
+                          u.UpdateObjectJointsRequest(world_id=w, object=self.obj("no_such_object")))
+
+    @needs("ListWorlds", "ListObjects", "GetObject", "UpdateObjectJoints", "UpdateKinematicObjectProperties")
+    def test_kinematics_of_a_loaded_arm(self):
+        arm = self.kinematic_object()
+        if arm is None:
+            self.skipTest("no world of ListWorlds holds a KINEMATIC_OBJECT: the server does not put a file's world "
+                          "(its --world) into ObjectWorldService's store")
+        world, obj = arm
+        u = self.pb.updates
+        n = len(obj.kinematic_object_component.joint_entity_ids)
+        self.assertGreater(n, 0)
+        positions = [0.1 * (i + 1) for i in range(n)]
+        moved = self.stub.UpdateObjectJoints(u.UpdateObjectJointsRequest(
+            world_id=world, object=self.pb.refs.ObjectReference(id=obj.id), joint_positions=positions, view=u.FULL),
+            timeout=harness.CALL_SECONDS)
+        for got, want in zip(moved.kinematic_object_component.joint_positions, positions):
+            self.assertAlmostEqual(got, want)
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.UpdateObjectJoints, u.UpdateObjectJointsRequest(
+            world_id=world, object=self.pb.refs.ObjectReference(id=obj.id), joint_positions=positions + [0.0]))
+        named = self.stub.UpdateKinematicObjectProperties(u.UpdateKinematicObjectPropertiesRequest(
+            world_id=world, object=self.pb.refs.ObjectReference(id=obj.id), view=u.FULL,
+            named_joint_configurations_to_set=[u.NamedJointConfiguration(name="home", joint_positions=[0.0] * n)]),
+            timeout=harness.CALL_SECONDS)
+        self.assertIn("home", [c.name for c in named.kinematic_object_component.named_joint_configurations])
+
+    def kinematic_object(self):
+        """(world id, Object in the FULL view) of the first kinematic object
+        of any world the server holds, or None."""
+        for meta in self.stub.ListWorlds(self.m.ListWorldsRequest(), timeout=harness.CALL_SECONDS).world_metadatas:
+            for o in self.list_objects(meta.id, self.pb.updates.FULL).objects:
+                if o.type == self.m.KINEMATIC_OBJECT:
+                    return meta.id, o
+        return None
+
+    # ---- footprints ----
+
+    @needs("AreFootprintsCompatible", "CreateWorld")
+    def test_are_footprints_compatible(self):
+        w = self.new_world("it_footprints")
+        reply = self.stub.AreFootprintsCompatible(self.m.AreFootprintsCompatibleRequest(world_id=w),
+                                                  timeout=harness.CALL_SECONDS)
+        self.assertEqual(list(reply.pairs), [])
+
+    # ---- many clients ----
+
+    @needs("CreateWorld", "CreateObject", "ListObjects", "GetTransform")
+    def test_concurrent_clients(self):
+        worlds = [self.new_world("it_threads_%d" % k) for k in range(4)]
+        shared = self.new_world("it_threads_shared")
+        def client(k, errors):
+            for i in range(10):
+                self.create_box(worlds[k], "box_%d" % i, x=i)
+                self.create_box(shared, "t%d_box_%d" % (k, i), y=k)
+                got = self.transform(worlds[k], self.node("root"), self.node("box_%d" % i))
+                if abs(got[0] - i) > 1e-12:
+                    errors.append("thread %d: box_%d at %s" % (k, i, got))
+
+        self.assertEqual(harness.in_threads(client, 4), [])
+        for w in worlds:
+            self.assertEqual(len(self.list_objects(w).objects), 11)
+        self.assertEqual(len(self.list_objects(shared).objects), 41)
