@@ -114,7 +114,8 @@ int wk_store_open_pair(wk_store *store, const char *id_a, bool write_a, const ch
  * Answer a client's mutation with OK only once this returned WK_OK. When
  * the write fails (WK_IO, or WK_NOMEM serializing) the world is reloaded
  * from disk, so memory and disk agree and the changes since the last commit
- * are gone from both; answer with the error. WK_BUSY, writing nothing, while
+ * are gone from both (the world then has a new scene: call wk_world_scene
+ * again before reading it); answer with the error. WK_BUSY, writing nothing, while
  * a scene batch is open (commit or roll it back first). A session may
  * commit several times, one journal entry each. */
 int wk_store_commit(wk_world *w, bool structural, wk_status *st);
