@@ -255,6 +255,8 @@ int wk__ows_mutate(wk_api *api, wk__call *call, const ProtobufCMessage *request,
         return rc;
     wk__ows_edit e = {.call = call, .scene = r.scene, .world_id = world_id, .st = st, .view = view_of(request)};
     rc = m->apply(&e, request);
+    if (rc)
+        rc = wk__ows_context(st, rc, "world '%s'", world_id);
     /* The reply is made before the commit: a reply that cannot be made
      * leaves the world as it was. */
     if (rc == WK_OK)

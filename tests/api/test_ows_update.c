@@ -91,7 +91,7 @@ static void create_object(void)
     /* Refusals, each naming what it is about. */
     wk_buf before = ows_state(api, "w");
     OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'table','createSingleEntityObject':{'geometryComponent':" BOX "}}",
-               WK_GRPC_ALREADY_EXISTS, "'table'");
+               WK_GRPC_ALREADY_EXISTS, "world 'w': 'table' already names an object under object 'root'");
     OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'9lives','createSingleEntityObject':{'geometryComponent':" BOX "}}",
                WK_GRPC_INVALID_ARGUMENT, "9lives");
     OWS_EXPECT(api, "CreateObject", "{'worldId':'nowhere','name':'x','createSingleEntityObject':{'geometryComponent':" BOX "}}",
