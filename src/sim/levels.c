@@ -6,9 +6,13 @@
  * holds it. Loads are done before unloads, so a model passing from one
  * level to the next is never removed and recreated.
  *
- * A step costs in proportion to the performers and the levels near them:
- * performers find the zones they touch through a grid (grid.c), and only
- * the loaded levels are checked for unloading. */
+ * A step costs in proportion to the performers and the levels whose state
+ * changes: each level counts the performers touching it, a performer finds
+ * the zones it touches through a grid (grid.c) only when its box has left
+ * the region where its last answer holds, and only levels whose count went
+ * to or from zero are considered for loading or unloading. */
+#include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,7 +63,7 @@ static int add_performer(wk_sim *sim, const char *name, wk_vec3 size)
     char *copy = strdup(name);
     if (!copy)
         return WK_NOMEM;
-    grown[sim->performer_count++] = (wk__performer){copy, size, WK_NULL_ENTITY};
+    grown[sim->performer_count++] = (wk__performer){.name = copy, .size = size};
     return WK_OK;
 }
 
@@ -119,10 +123,12 @@ int wk__levels_init(wk_sim *sim, wk_status *st)
     sim->held = calloc(count, sizeof *sim->held);
     sim->levels = calloc(count, sizeof *sim->levels);
     sim->zones = calloc(count, sizeof *sim->zones);
-    sim->loaded_levels = calloc(count, sizeof *sim->loaded_levels);
+    sim->changed = calloc(count, sizeof *sim->changed);
     sim->to_load = calloc(count, sizeof *sim->to_load);
-    if (!sim->holders || !sim->loaded || !sim->held || !sim->levels || !sim->zones || !sim->loaded_levels ||
-        !sim->to_load)
+    sim->to_unload = calloc(count, sizeof *sim->to_unload);
+    sim->scratch = calloc(count, sizeof *sim->scratch);
+    if (!sim->holders || !sim->loaded || !sim->held || !sim->levels || !sim->zones || !sim->changed ||
+        !sim->to_load || !sim->to_unload || !sim->scratch)
         return wk_fail(st, WK_NOMEM, "out of memory reading levels");
     return sim->levels_on ? read_levels(sim, st) : WK_OK;
 }
@@ -135,22 +141,28 @@ void wk__levels_free(wk_sim *sim)
     free(sim->level_names);
     free(sim->zones);
     wk__grid_free(&sim->grid);
-    for (size_t i = 0; i < sim->performer_count; i++)
+    for (size_t i = 0; i < sim->performer_count; i++) {
         free(sim->performers[i].name);
+        free(sim->performers[i].touching);
+    }
     free(sim->performers);
     free(sim->holders);
     free(sim->loaded);
     free(sim->held);
-    free(sim->loaded_levels);
+    free(sim->changed);
     free(sim->to_load);
+    free(sim->to_unload);
+    free(sim->scratch);
 }
 
-/* Forgets every loaded level, for a rebuild of the world's entities. */
+/* Forgets every loaded level, for a rebuild of the world's entities. The
+ * performers' counts stay right (they follow the boxes, not the entities),
+ * so the next check loads again what they touch. */
 void wk__levels_forget(wk_sim *sim)
 {
     for (size_t i = 0; i < sim->level_count; i++)
         sim->levels[i].loaded = false;
-    sim->loaded_level_count = 0;
+    sim->recheck = true;
     size_t count = wk_desc_node_count(sim->desc);
     memset(sim->holders, 0, count * sizeof *sim->holders);
     memset(sim->loaded, 0, count * sizeof *sim->loaded);
@@ -161,52 +173,58 @@ bool wk__levels_hold(const wk_sim *sim, uint32_t node)
     return sim->held[node];
 }
 
-/* The performer's box now, or false when its entity is not in the world. */
-static bool performer_box(wk_sim *sim, wk__performer *p, wk_aabb *box)
+/* a_T_b applied to the point p (in b): wk_pose_transform_point's arithmetic
+ * (wk_quat_rotate, then the translation added), the same operations in the
+ * same order, so the same result to the bit. It is written out here because
+ * called across files it takes its structs on the stack, and reading them
+ * back stalls on store forwarding: that was a third of a step's time. */
+static inline wk_vec3 transform_point(const wk_pose *a_T_b, wk_vec3 p)
+{
+    const wk_quat *q = &a_T_b->q;
+    wk_vec3 t = {(q->y * p.z - q->z * p.y) * 2.0, (q->z * p.x - q->x * p.z) * 2.0, (q->x * p.y - q->y * p.x) * 2.0};
+    wk_vec3 r = {p.x + t.x * q->w, p.y + t.y * q->w, p.z + t.z * q->w};
+    r = (wk_vec3){r.x + (q->y * t.z - q->z * t.y), r.y + (q->z * t.x - q->x * t.z), r.z + (q->x * t.y - q->y * t.x)};
+    return (wk_vec3){r.x + a_T_b->p.x, r.y + a_T_b->p.y, r.z + a_T_b->p.z};
+}
+
+/* The entity's position in the world: wk_scene_world_pose's, by the same
+ * operations, without composing the rotations, which a box does not need. */
+static wk_vec3 world_position(const wk_sim *sim, wk_entity e)
+{
+    const wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    wk_type parent_pose = wk_scene_types_of(sim->scene)->parent_pose;
+    wk_vec3 p = wk_pose_identity().p;
+    for (; e; e = wk_ecm_parent(ecm, e)) {
+        const wk_pose *local = wk_ecm_get(ecm, e, parent_pose);
+        if (local)
+            p = transform_point(local, p);
+    }
+    return p;
+}
+
+#ifndef NDEBUG
+/* True when p is wk_scene_world_pose's position of e, bit for bit: an
+ * invariant of world_position, checked in debug builds. */
+static bool is_scene_position(const wk_sim *sim, wk_entity e, wk_vec3 p)
+{
+    wk_vec3 scene = wk_scene_world_pose(sim->scene, e).p;
+    return !memcmp(&p, &scene, sizeof p);
+}
+#endif
+
+/* The performer's entity now, looked up again when it went; false when
+ * there is none. */
+static bool performer_entity(wk_sim *sim, wk__performer *p)
 {
     if (!wk_ecm_exists(wk_scene_ecm(sim->scene), p->entity))
         p->entity = wk_scene_child(sim->scene, sim->world, p->name);
-    if (!p->entity)
-        return false;
-    *box = wk_aabb_from_center(wk_scene_world_pose(sim->scene, p->entity).p, p->size);
-    return true;
+    return p->entity != WK_NULL_ENTITY;
 }
 
-typedef struct touch_ctx {
-    wk_sim *sim;
-    wk_aabb box;
-} touch_ctx;
-
-/* Marks level id touched in this check when the performer's box reaches its
- * zone, and queues it for loading when it is not loaded yet. */
-static void touch(uint32_t id, const wk_aabb *zone, void *ctx)
+/* As wk_aabb_intersects has it: a box with a min above its max meets nothing. */
+static bool is_empty(const wk_aabb *b)
 {
-    touch_ctx *t = ctx;
-    if (!wk_aabb_intersects(t->box, *zone))
-        return;
-    wk__level *l = &t->sim->levels[id];
-    if (l->touched == t->sim->check)
-        return;
-    l->touched = t->sim->check;
-    if (!l->loaded)
-        t->sim->to_load[t->sim->to_load_count++] = id;
-}
-
-static void find_touched(wk_sim *sim)
-{
-    sim->check++;
-    sim->to_load_count = 0;
-    for (size_t i = 0; i < sim->performer_count; i++) {
-        touch_ctx t = {.sim = sim};
-        if (!performer_box(sim, &sim->performers[i], &t.box))
-            continue;
-        if (!sim->naive_levels) {
-            wk__grid_query(&sim->grid, t.box, touch, &t);
-            continue;
-        }
-        for (uint32_t id = 0; id < sim->level_count; id++)
-            touch(id, &sim->zones[id], &t);
-    }
+    return b->min.x > b->max.x || b->min.y > b->max.y || b->min.z > b->max.z;
 }
 
 static int by_index(const void *a, const void *b)
@@ -234,7 +252,6 @@ static int load(wk_sim *sim, uint32_t id)
             return rc;
     }
     l->loaded = true;
-    sim->loaded_levels[sim->loaded_level_count++] = id;
     announce(sim, l);
     return WK_OK;
 }
@@ -256,36 +273,235 @@ static int unload(wk_sim *sim, uint32_t id)
     return WK_OK;
 }
 
-int wk__levels_update(wk_sim *sim)
+/* Loads the first loads levels of to_load, then unloads the first unloads
+ * of to_unload, each list in level order so that events do not depend on
+ * how the levels were found. Loads go first, so that a model passing from
+ * one level to the next is never removed and recreated. */
+static int load_and_unload(wk_sim *sim, size_t loads, size_t unloads)
 {
-    if (!sim->levels_on)
-        return WK_OK;
-    find_touched(sim);
-    /* In level order, so that events do not depend on the index. */
-    qsort(sim->to_load, sim->to_load_count, sizeof *sim->to_load, by_index);
-    for (size_t i = 0; i < sim->to_load_count; i++) {
+    for (size_t i = 0; i < loads; i++) {
         int rc = load(sim, sim->to_load[i]);
         if (rc)
             return rc;
     }
-    /* The untouched loaded levels go, also in level order; to_load is free
-     * again to list them. */
-    size_t kept = 0, leaving = 0;
-    for (size_t i = 0; i < sim->loaded_level_count; i++) {
-        uint32_t id = sim->loaded_levels[i];
-        if (sim->levels[id].touched == sim->check)
-            sim->loaded_levels[kept++] = id;
-        else
-            sim->to_load[leaving++] = id;
-    }
-    sim->loaded_level_count = kept;
-    qsort(sim->to_load, leaving, sizeof *sim->to_load, by_index);
-    for (size_t i = 0; i < leaving; i++) {
-        int rc = unload(sim, sim->to_load[i]);
+    for (size_t i = 0; i < unloads; i++) {
+        int rc = unload(sim, sim->to_unload[i]);
         if (rc)
             return rc;
     }
     return WK_OK;
+}
+
+/* ---- all pairs ----------------------------------------------------------
+ *
+ * Every performer against every level, every check: the plain statement of
+ * the rule, kept to measure and test the index against. */
+
+static int update_all_pairs(wk_sim *sim)
+{
+    uint64_t now = ++sim->stamp;
+    for (size_t i = 0; i < sim->performer_count; i++) {
+        wk__performer *p = &sim->performers[i];
+        if (!performer_entity(sim, p))
+            continue;
+        wk_aabb box = wk_aabb_from_center(wk_scene_world_pose(sim->scene, p->entity).p, p->size);
+        for (uint32_t id = 0; id < sim->level_count; id++)
+            if (wk_aabb_intersects(box, sim->zones[id]))
+                sim->levels[id].mark = now;
+    }
+    size_t loads = 0, unloads = 0;
+    for (uint32_t id = 0; id < sim->level_count; id++) {
+        const wk__level *l = &sim->levels[id];
+        if (l->mark == now && !l->loaded)
+            sim->to_load[loads++] = id;
+        else if (l->mark != now && l->loaded)
+            sim->to_unload[unloads++] = id;
+    }
+    return load_and_unload(sim, loads, unloads);
+}
+
+/* ---- through the index --------------------------------------------------
+ *
+ * Each level counts the performers whose boxes touch its zone, and each
+ * performer keeps the levels it touches, so a check only has to find the
+ * performers whose set of levels changed: only levels whose count went to
+ * or from zero can load or unload. A performer's box moves a little each
+ * step, and it touches the same zones as long as every comparison
+ * wk_aabb_intersects makes between it and a nearby zone comes out the same;
+ * its last query recorded the bounds within which that holds, so a check
+ * mostly costs a box and twelve comparisons per performer. The bounds are
+ * comparisons of the box's own coordinates with the zones' edges, the very
+ * numbers wk_aabb_intersects compares, so they are exact, not a tolerance. */
+
+/* How far a query looks beyond the box, as a part of a grid cell: zones
+ * beyond that are not seen, so the box must stay within it. */
+#define QUERY_REACH 0.25
+
+typedef struct query_ctx {
+    wk_sim *sim;
+    wk__performer *p;
+    wk_aabb box;
+    uint64_t old, kept, fresh; /* marks: in the old set; in both; only in the new */
+    size_t count;              /* in sim->scratch */
+} query_ctx;
+
+/* Narrows the interval in which v = box.min stays on the same side of a
+ * zone's max and w = box.max on the same side of its min, along one axis:
+ * (*lo_v, *hi_v] and [*lo_w, *hi_w). A NaN edge narrows nothing: a zone with
+ * one meets nothing anyway. */
+static void narrow(double v, double w, double zone_min, double zone_max, double *lo_v, double *hi_v, double *lo_w,
+                   double *hi_w)
+{
+    if (zone_max < v) {
+        if (zone_max > *lo_v)
+            *lo_v = zone_max;
+    } else if (zone_max < *hi_v) {
+        *hi_v = zone_max;
+    }
+    if (zone_min <= w) {
+        if (zone_min > *lo_w)
+            *lo_w = zone_min;
+    } else if (zone_min < *hi_w) {
+        *hi_w = zone_min;
+    }
+}
+
+/* A zone the grid offers: it bounds where the box may go, and joins the
+ * performer's new set (once) when the box touches it. */
+static void offer(uint32_t id, const wk_aabb *zone, void *ctx)
+{
+    query_ctx *q = ctx;
+    wk__performer *p = q->p;
+    if (is_empty(zone))
+        return; /* touches nothing, wherever the box goes */
+    narrow(q->box.min.x, q->box.max.x, zone->min.x, zone->max.x, &p->low.min.x, &p->high.min.x, &p->low.max.x,
+           &p->high.max.x);
+    narrow(q->box.min.y, q->box.max.y, zone->min.y, zone->max.y, &p->low.min.y, &p->high.min.y, &p->low.max.y,
+           &p->high.max.y);
+    narrow(q->box.min.z, q->box.max.z, zone->min.z, zone->max.z, &p->low.min.z, &p->high.min.z, &p->low.max.z,
+           &p->high.max.z);
+    if (!wk_aabb_intersects(q->box, *zone))
+        return;
+    wk__level *l = &q->sim->levels[id];
+    if (l->mark == q->kept || l->mark == q->fresh)
+        return;
+    l->mark = l->mark == q->old ? q->kept : q->fresh;
+    q->sim->scratch[q->count++] = id;
+}
+
+/* Lists the level as changed in this check, once. */
+static void note(wk_sim *sim, uint32_t id)
+{
+    if (sim->levels[id].noted != sim->check) {
+        sim->levels[id].noted = sim->check;
+        sim->changed[sim->changed_count++] = id;
+    }
+}
+
+/* Gives the performer the set of levels its box touches now (none when box
+ * is NULL), counting it in and out of the levels that gained or lost it. */
+static int requery(wk_sim *sim, wk__performer *p, const wk_aabb *box)
+{
+    query_ctx q = {.sim = sim, .p = p, .old = sim->stamp + 1, .kept = sim->stamp + 2, .fresh = sim->stamp + 3};
+    sim->stamp += 3;
+    p->settled = false;
+    for (size_t i = 0; i < p->touch_count; i++)
+        sim->levels[p->touching[i]].mark = q.old;
+    if (box) {
+        q.box = *box;
+        wk_aabb reach = wk_aabb_inflate(*box, sim->grid.cell * QUERY_REACH);
+        p->low = (wk_aabb){{reach.min.x, reach.min.y, -INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        p->high = (wk_aabb){{INFINITY, INFINITY, INFINITY}, {reach.max.x, reach.max.y, INFINITY}};
+        wk__grid_query(&sim->grid, reach, offer, &q);
+    }
+    if (q.count > p->touch_cap) {
+        size_t cap = q.count > 2 * p->touch_cap ? q.count : 2 * p->touch_cap;
+        uint32_t *grown = realloc(p->touching, cap * sizeof *grown);
+        if (!grown)
+            return WK_NOMEM;
+        p->touching = grown;
+        p->touch_cap = cap;
+    }
+    for (size_t i = 0; i < q.count; i++) {
+        wk__level *l = &sim->levels[sim->scratch[i]];
+        if (l->mark == q.fresh && l->performers++ == 0)
+            note(sim, sim->scratch[i]);
+    }
+    for (size_t i = 0; i < p->touch_count; i++) {
+        wk__level *l = &sim->levels[p->touching[i]];
+        if (l->mark == q.old && --l->performers == 0)
+            note(sim, p->touching[i]);
+    }
+    if (q.count)
+        memcpy(p->touching, sim->scratch, q.count * sizeof *p->touching);
+    p->touch_count = q.count;
+    p->settled = box != NULL;
+    return WK_OK;
+}
+
+/* True when the box is where the performer's last query says its set of
+ * levels holds. */
+static bool settled(const wk__performer *p, const wk_aabb *b)
+{
+    const wk_aabb *lo = &p->low, *hi = &p->high;
+    return p->settled && lo->min.x < b->min.x && b->min.x <= hi->min.x && lo->max.x <= b->max.x &&
+           b->max.x < hi->max.x && lo->min.y < b->min.y && b->min.y <= hi->min.y && lo->max.y <= b->max.y &&
+           b->max.y < hi->max.y && lo->min.z < b->min.z && b->min.z <= hi->min.z && lo->max.z <= b->max.z &&
+           b->max.z < hi->max.z;
+}
+
+static int update_indexed(wk_sim *sim)
+{
+    sim->changed_count = 0;
+    for (size_t i = 0; i < sim->performer_count; i++) {
+        wk__performer *p = &sim->performers[i];
+        wk_aabb box = {0};
+        bool there = performer_entity(sim, p);
+        if (there) {
+            wk_vec3 at = world_position(sim, p->entity);
+            assert(is_scene_position(sim, p->entity, at));
+            box = wk_aabb_from_center(at, p->size);
+            there = !is_empty(&box);
+        }
+        if (there && settled(p, &box))
+            continue;
+        if (!there && !p->touch_count)
+            continue;
+        int rc = requery(sim, p, there ? &box : NULL);
+        if (rc)
+            return rc;
+    }
+    if (sim->recheck) {
+        for (uint32_t id = 0; id < sim->level_count; id++)
+            if ((sim->levels[id].performers > 0) != sim->levels[id].loaded)
+                note(sim, id);
+        sim->recheck = false;
+    }
+    size_t loads = 0, unloads = 0;
+    for (size_t i = 0; i < sim->changed_count; i++) {
+        uint32_t id = sim->changed[i];
+        const wk__level *l = &sim->levels[id];
+        if (l->performers && !l->loaded)
+            sim->to_load[loads++] = id;
+        else if (!l->performers && l->loaded)
+            sim->to_unload[unloads++] = id;
+    }
+    qsort(sim->to_load, loads, sizeof *sim->to_load, by_index);
+    qsort(sim->to_unload, unloads, sizeof *sim->to_unload, by_index);
+    return load_and_unload(sim, loads, unloads);
+}
+
+int wk__levels_update(wk_sim *sim)
+{
+    if (!sim->levels_on)
+        return WK_OK;
+    sim->check++;
+    int rc = sim->naive_levels ? update_all_pairs(sim) : update_indexed(sim);
+    /* A failed load or unload leaves levels out of step with their counts:
+     * compare them all next time, as the all-pairs check does each time. */
+    if (rc)
+        sim->recheck = true;
+    return rc;
 }
 
 bool wk_sim_level_loaded(const wk_sim *sim, const char *level)

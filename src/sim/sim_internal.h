@@ -14,7 +14,9 @@ typedef struct wk__level {
     uint32_t node;   /* in the description */
     uint32_t *refs;  /* top-level nodes it holds */
     size_t ref_count;
-    uint64_t touched; /* the last level check a performer touched it in */
+    uint32_t performers; /* whose boxes touch its zone (through the index) */
+    uint64_t mark;       /* scratch stamp of levels.c's set comparisons */
+    uint64_t noted;      /* the last level check that listed it as changed */
     bool loaded;
 } wk__level;
 
@@ -28,6 +30,13 @@ typedef struct wk__performer {
     char *name; /* the top-level entity's name, owned */
     wk_vec3 size;
     wk_entity entity; /* last seen; looked up again when stale */
+    /* The levels whose zones its box touched at its last query, and where
+     * the box may go without that changing: while settled, per axis,
+     *   low.min < box.min <= high.min  and  low.max <= box.max < high.max. */
+    bool settled;
+    wk_aabb low, high;
+    uint32_t *touching; /* owned */
+    size_t touch_count, touch_cap;
 } wk__performer;
 
 struct wk_sim {
@@ -44,13 +53,17 @@ struct wk_sim {
     wk_sim_state state;
 
     bool levels_on, naive_levels;
+    bool recheck;   /* compare every level's performers with its state */
     wk__level *levels;
     wk_aabb *zones; /* per level: its box inflated by its buffer */
     size_t level_count;
     wk__grid grid;  /* over the zones */
     uint64_t check; /* level checks so far */
-    uint32_t *loaded_levels, *to_load;
-    size_t loaded_level_count, to_load_count;
+    uint64_t stamp; /* marks handed out */
+    /* Per level check: the levels whose performer count went to or from
+     * zero, then those to load and to unload; a performer's new levels. */
+    uint32_t *changed, *to_load, *to_unload, *scratch;
+    size_t changed_count;
     bool *held;     /* per node: some level holds it */
     struct wk__named *level_names; /* sorted by name */
     wk__performer *performers;
