@@ -1,7 +1,7 @@
 # The README's commands. Each installs dependencies first, then drives CMake.
 #   make run    build (Release) and run the main job: serve the bundled example world
 #   make check  build with ASan+UBSan and -Werror, run every test under CTest,
-#               then the multi-threaded store test again under ThreadSanitizer
+#               then the multi-threaded store tests again under ThreadSanitizer
 #   make bench  build (Release) and run every benchmark in bench/
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -27,8 +27,9 @@ run: deps $(BUILD)/release/build.ninja
 check: deps $(BUILD)/check/build.ninja $(BUILD)/tsan/build.ninja
 	cmake --build $(BUILD)/check -j $(JOBS)
 	cd $(BUILD)/check && ctest --output-on-failure -j $(JOBS)
-	cmake --build $(BUILD)/tsan -j $(JOBS) --target store_test_concurrency
+	cmake --build $(BUILD)/tsan -j $(JOBS) --target store_test_concurrency store_test_persist
 	setarch "$$(uname -m)" -R $(BUILD)/tsan/tests/store_test_concurrency
+	setarch "$$(uname -m)" -R $(BUILD)/tsan/tests/store_test_persist threads_commit_while_compacting
 
 bench: deps $(BUILD)/release/build.ninja
 	cmake --build $(BUILD)/release -j $(JOBS)

@@ -7,6 +7,7 @@
  * serve. */
 #include <fcntl.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -758,6 +759,75 @@ static void crashes_lose_nothing_acknowledged(void)
     remove_dir(dir);
 }
 
+/* ---- threads ------------------------------------------------------------ */
+
+typedef struct writer {
+    wk_store *store;
+    const char *world;
+    int first, count, failures;
+} writer;
+
+static void *write_many(void *arg)
+{
+    writer *wr = arg;
+    for (int i = wr->first; i < wr->first + wr->count; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "t%d", i);
+        if (!add_object(wr->store, wr->world, name, at(i, 0, 0, 0, 0, 0)))
+            wr->failures++;
+    }
+    return NULL;
+}
+
+static void *read_many(void *arg)
+{
+    writer *wr = arg;
+    for (int i = 0; i < wr->count; i++) {
+        wk_world_meta *metas;
+        size_t n;
+        if (wk_store_list(wr->store, &metas, &n) == WK_OK)
+            free(metas);
+        else
+            wr->failures++;
+    }
+    return NULL;
+}
+
+/* Writers on two worlds (two on each), a reader of metadata and the
+ * compactor at once; then everything comes back. Run under ThreadSanitizer
+ * too. */
+static void threads_commit_while_compacting(void)
+{
+    char dir[64];
+    wk_store *store = fresh_store(dir, "one", 8, false);
+    REQUIRE(store);
+    char id[WK_WORLD_ID_MAX];
+    wk_status st;
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = "two"}, id, &st), ==, WK_OK);
+    writer wr[5] = {
+        {store, "one", 0, 40, 0}, {store, "one", 1000, 40, 0}, {store, "two", 0, 40, 0},
+        {store, "two", 1000, 40, 0}, {store, NULL, 0, 200, 0},
+    };
+    pthread_t threads[5];
+    for (int i = 0; i < 5; i++)
+        REQUIRE(pthread_create(&threads[i], NULL, i < 4 ? write_many : read_many, &wr[i]) == 0);
+    for (int i = 0; i < 5; i++) {
+        pthread_join(threads[i], NULL);
+        CHECK_INT(wr[i].failures, ==, 0);
+    }
+    store = reopen_same(store, dir, 8, false);
+    REQUIRE(store);
+    wk_world *w;
+    REQUIRE_INT(wk_store_open(store, "two", false, &w, &st), ==, WK_OK);
+    wk_entity_list objects = {0};
+    CHECK_INT(wk_scene_objects(wk_world_scene(w), &objects), ==, WK_OK);
+    CHECK_INT(objects.count, ==, 81);
+    wk_entity_list_free(&objects);
+    wk_store_close(w, false, false);
+    wk_store_free(store);
+    remove_dir(dir);
+}
+
 /* ---- in memory ---------------------------------------------------------- */
 
 static void memory_store_commits_too(void)
@@ -789,6 +859,7 @@ static const wk_test_case cases[] = {
     {"failed_write_changes_nothing", failed_write_changes_nothing},
     {"bad_places_and_files", bad_places_and_files},
     {"crashes_lose_nothing_acknowledged", crashes_lose_nothing_acknowledged},
+    {"threads_commit_while_compacting", threads_commit_while_compacting},
     {"memory_store_commits_too", memory_store_commits_too},
 };
 WK_TEST_MAIN(cases)
