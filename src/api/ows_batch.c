@@ -4,8 +4,9 @@
  * UpdateWorldResources, whose ObjectWorldUpdate cases are found through the
  * same table by their message type. Every run is one scene batch on a world
  * open for writing: all of it is kept, or on the first failure none of it.
- * The world is closed with changed when the ECM's version moved and
- * structural unless every change was a pose or joint position. */
+ * What is kept is made durable (wk_store_commit, structural unless every
+ * change was a pose or joint position) before the reply is made from it, so
+ * a client hears OK only for a change the store has. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -198,7 +199,7 @@ static wk__ows_view view_of(const ProtobufCMessage *request)
 typedef struct run {
     wk_world *world;
     wk_scene *scene;
-    uint64_t version; /* the ECM's at the start: changed when it moved */
+    uint64_t version; /* the ECM's when the batch began */
 } run;
 
 static int run_begin(wk_api *api, const char *world_id, run *r, wk_status *st)
@@ -215,17 +216,27 @@ static int run_begin(wk_api *api, const char *world_id, run *r, wk_status *st)
     return WK_OK;
 }
 
-/* Commits the batch when rc is WK_OK (else rolls it back) and closes the
- * world; returns rc, or the commit's failure. */
-static int run_end(run *r, int rc, bool pose_only, wk_status *st)
+/* Ends the batch: when rc is WK_OK keeps its changes and makes them durable
+ * (wk_store_commit: structural unless only poses or joint positions
+ * changed), else rolls them back. A batch that changed nothing commits
+ * nothing: the ECM's version also moves when an earlier batch was rolled
+ * back, which is no update of the world.
+ * The world stays open for the reply, which is made only from what was
+ * kept. Returns rc, or why the changes could not be kept (the store then
+ * has put the world back as it was before them). */
+static int run_keep(run *r, int rc, bool pose_only, wk_status *st)
 {
     if (rc == WK_OK && (rc = wk_scene_batch_commit(r->scene)))
         rc = wk_fail(st, rc, "world '%s': the batch could not be committed", wk_world_id(r->world));
-    if (rc)
+    if (rc) {
         wk_scene_batch_rollback(r->scene);
-    bool changed = rc == WK_OK && wk_ecm_version(wk_scene_ecm(r->scene)) != r->version;
-    wk_store_close(r->world, changed, changed && !pose_only);
-    return rc;
+        return rc;
+    }
+    if (wk_ecm_version(wk_scene_ecm(r->scene)) == r->version)
+        return WK_OK;
+    rc = wk_store_commit(r->world, !pose_only, st);
+    r->scene = wk_world_scene(r->world); /* a failed commit reloads the world */
+    return rc ? wk__ows_context(st, rc, "world '%s': the change could not be kept", wk_world_id(r->world)) : WK_OK;
 }
 
 /* World.world_metadata of a World reply, read once the world is closed (the
@@ -254,16 +265,14 @@ int wk__ows_mutate(wk_api *api, wk__call *call, const ProtobufCMessage *request,
     if (rc)
         return rc;
     wk__ows_edit e = {.call = call, .scene = r.scene, .world_id = world_id, .st = st, .view = view_of(request)};
-    rc = m->apply(&e, request);
-    if (rc)
+    if ((rc = m->apply(&e, request)))
         rc = wk__ows_context(st, rc, "world '%s'", world_id);
-    /* The reply is made before the commit: a reply that cannot be made
-     * leaves the world as it was. */
+    rc = run_keep(&r, rc, e.pose_only, st);
+    e.scene = r.scene;
     if (rc == WK_OK)
         rc = m->reply(&e, response);
-    if ((rc = run_end(&r, rc, e.pose_only, st)))
-        return rc;
-    return world_meta(api, call, world_id, *response, st);
+    wk_store_close(r.world, false, false);
+    return rc ? rc : world_meta(api, call, world_id, *response, st);
 }
 
 int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCMessage *request,
@@ -302,7 +311,7 @@ int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCM
                                  f->name);
         pose_only = pose_only && e.pose_only;
     }
-    if (rc == WK_OK) {
+    if ((rc = run_keep(&r, rc, pose_only, st)) == WK_OK) {
         IntrinsicProto__World__UpdateWorldResourcesResponse *m = wk__call_response(
             call, &intrinsic_proto__world__update_world_resources_response__descriptor, response);
         if (m) {
@@ -312,5 +321,6 @@ int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCM
         if (!m || rc || call->failed)
             rc = wk_fail(st, WK_NOMEM, "out of memory answering for world '%s'", world_id);
     }
-    return run_end(&r, rc, pose_only, st);
+    wk_store_close(r.world, false, false);
+    return rc;
 }

@@ -3,8 +3,12 @@
  * service's rename-then-rename example), the answer (every object in the
  * view asked for, the collision settings); a failing update, named by its
  * index, leaving the world's serialized state byte for byte as it was;
- * world_id refused inside a batch; and UpdateCollisionSettings (a World
- * answered, rules resolved, bad margins refused) and ToggleCollisions. */
+ * world_id refused inside a batch; a store on disk holding what was
+ * answered OK and not what was refused; and UpdateCollisionSettings (a
+ * World answered, rules resolved, bad margins refused) and
+ * ToggleCollisions. */
+#include <unistd.h>
+
 #include "api/ows_client.h"
 
 #define BOX OWS_SHAPE("'box':{'size':{'x':1,'y':1,'z':1}}")
@@ -260,7 +264,51 @@ static void through_invoke(void)
     wk_api_free(api);
 }
 
+/* With the store on disk, what a mutation answered OK for is there after
+ * the store is reopened, and what a batch refused is not. */
+static void durable(void)
+{
+    char dir[] = "/tmp/wk_ows_batch_XXXXXX";
+    REQUIRE(mkdtemp(dir));
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    wk_status st;
+    wk_store_free(api->store);
+    api->store = NULL;
+    REQUIRE_INT(wk_store_open_dir(dir, &api->store, &st), ==, WK_OK);
+    REQUIRE(ows_world(api));
+    OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'kept','createSingleEntityObject':{'geometryComponent':" BOX "}}",
+               WK_GRPC_OK, NULL);
+    OWS_EXPECT(api, "UpdateWorldResources",
+               "{'worldId':'w','worldUpdates':{'updates':[{'updateObjectName':{'object':{'byName':{'objectName':"
+               "'kept'}},'name':'gone'}},{'deleteObject':{'object':{'byName':{'objectName':'nobody'}}}}]}}",
+               WK_GRPC_NOT_FOUND, "update 1 (delete_object)");
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'id':'root'},'nodeB':{'byName':{'object':{'objectName':'kept'}}},"
+               "'aTB':{'position':{'z':2}}}",
+               WK_GRPC_OK, NULL);
+    wk_store_free(api->store);
+    api->store = NULL;
+    REQUIRE_INT(wk_store_open_dir(dir, &api->store, &st), ==, WK_OK);
+    CHECK(has_object(api, "kept") && !has_object(api, "gone"));
+    wk_world *w;
+    REQUIRE_INT(wk_store_open(wk_api_store(api), "w", false, &w, &st), ==, WK_OK);
+    wk_entity kept;
+    REQUIRE_INT(wk_scene_find_object(wk_world_scene(w), &(wk_ref){.object_name = "kept"}, &kept, &st), ==, WK_OK);
+    CHECK_NEAR(wk_scene_pose(wk_world_scene(w), kept).p.z, 2, 1e-12);
+    wk_store_close(w, false, false);
+    wk_api_free(api);
+    char db[sizeof dir + 32];
+    const char *files[] = {"worlds.db", "worlds.db-wal", "worlds.db-shm"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(db, sizeof db, "%s/%s", dir, files[i]);
+        remove(db);
+    }
+    CHECK_INT(rmdir(dir), ==, 0);
+}
+
 static const wk_test_case cases[] = {
+    {"durable", durable},
     {"through_invoke", through_invoke},
     {"rename_then_rename", rename_then_rename},
     {"answer", answer},
