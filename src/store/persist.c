@@ -1,8 +1,8 @@
 /* persist.c — the store on disk: DIR/worlds.db, one SQLite database holding
  * every world as a snapshot plus a journal of the changes written since.
  *
- * Schema: worlds(wid, id, has_user_tag, user_tag, last_update_ns, snapshot,
- * snapshot_order, snapshot_seq) and journal(wid, seq, state). Rows are keyed
+ * Schema: worlds(wid, id, has_user_tag, user_tag, last_update_ns),
+ * snapshots(wid, seq, state, children) and journal(wid, seq, state). Rows are keyed
  * by wid, an integer that belongs to the contents rather than to the id, so
  * that a swap renames two rows (the contents keep their journals) and a
  * compaction that raced with a swap or a delete writes where the contents it
@@ -37,15 +37,17 @@ static const char schema[] =
     " id TEXT NOT NULL,"
     " has_user_tag INTEGER NOT NULL,"
     " user_tag TEXT NOT NULL,"
-    " last_update_ns INTEGER NOT NULL,"
-    " snapshot BLOB NOT NULL,"
-    " snapshot_order BLOB NOT NULL,"
-    " snapshot_seq INTEGER NOT NULL);"
+    " last_update_ns INTEGER NOT NULL);"
+    "CREATE TABLE snapshots("
+    " wid INTEGER PRIMARY KEY,"
+    " seq INTEGER NOT NULL,"
+    " state BLOB NOT NULL,"
+    " children BLOB NOT NULL);"
     "CREATE TABLE journal("
     " wid INTEGER NOT NULL,"
     " seq INTEGER NOT NULL,"
     " state BLOB NOT NULL,"
-    " PRIMARY KEY(wid, seq)) WITHOUT ROWID;"
+    " PRIMARY KEY(wid, seq));"
     "PRAGMA application_id = 2003526754;" /* WK__APPLICATION_ID */
     "PRAGMA user_version = 1;";
 
@@ -326,6 +328,9 @@ static int delete_rows(wk__db *db, int64_t wid)
     sqlite3_bind_int64(db->stmts[WK__STMT_DELETE_WORLD], 1, wid);
     if (wk__db_run(db, WK__STMT_DELETE_WORLD) != SQLITE_DONE)
         return WK_IO;
+    sqlite3_bind_int64(db->stmts[WK__STMT_DELETE_SNAPSHOT], 1, wid);
+    if (wk__db_run(db, WK__STMT_DELETE_SNAPSHOT) != SQLITE_DONE)
+        return WK_IO;
     sqlite3_bind_int64(db->stmts[WK__STMT_TRIM_JOURNAL], 1, wid);
     sqlite3_bind_int64(db->stmts[WK__STMT_TRIM_JOURNAL], 2, INT64_MAX);
     return wk__db_run(db, WK__STMT_TRIM_JOURNAL) == SQLITE_DONE ? WK_OK : WK_IO;
@@ -350,12 +355,14 @@ static int insert_rows(wk__db *db, void *ctx)
     sqlite3_bind_int(s, 2, c->w->has_user_tag);
     sqlite3_bind_text(s, 3, c->w->user_tag, -1, SQLITE_STATIC);
     sqlite3_bind_int64(s, 4, c->w->last_update_ns);
-    wk__db_bind_blob(s, 5, &c->bytes[0]);
-    wk__db_bind_blob(s, 6, &c->bytes[1]);
     if (wk__db_run(db, WK__STMT_INSERT_WORLD) != SQLITE_DONE)
         return WK_IO;
     c->wid = sqlite3_last_insert_rowid(db->db);
-    return WK_OK;
+    s = db->stmts[WK__STMT_INSERT_SNAPSHOT];
+    sqlite3_bind_int64(s, 1, c->wid);
+    wk__db_bind_blob(s, 2, &c->bytes[0]);
+    wk__db_bind_blob(s, 3, &c->bytes[1]);
+    return wk__db_run(db, WK__STMT_INSERT_SNAPSHOT) == SQLITE_DONE ? WK_OK : WK_IO;
 }
 
 int wk__db_insert(wk_store *store, wk_world *w, const wk_world *replaced, const wk_buf snap[2], wk_status *st)

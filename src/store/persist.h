@@ -7,25 +7,27 @@
 
 #include "store/store_internal.h"
 
-/* X(name, SQL). Journal seqs count from 1 per world; snapshot_seq is the
- * seq of the last entry folded into the snapshot (0: none). */
-#define WK__STMT_TABLE(X)                                                                                      \
-    X(BEGIN, "BEGIN IMMEDIATE")                                                                                \
-    X(COMMIT, "COMMIT")                                                                                        \
-    X(ROLLBACK, "ROLLBACK")                                                                                    \
-    X(INSERT_WORLD, "INSERT INTO worlds(id, has_user_tag, user_tag, last_update_ns, snapshot, snapshot_order, " \
-                    "snapshot_seq) VALUES(?1, ?2, ?3, ?4, ?5, ?6, 0)")                                         \
-    X(DELETE_WORLD, "DELETE FROM worlds WHERE wid = ?1")                                                       \
-    X(TRIM_JOURNAL, "DELETE FROM journal WHERE wid = ?1 AND seq <= ?2")                                        \
-    X(INSERT_ENTRY, "INSERT INTO journal(wid, seq, state) VALUES(?1, ?2, ?3)")                                 \
-    X(TOUCH_WORLD, "UPDATE worlds SET last_update_ns = ?2 WHERE wid = ?1")                                     \
-    X(RENAME_WORLD, "UPDATE worlds SET id = ?2, last_update_ns = ?3 WHERE wid = ?1")                           \
-    X(SET_SNAPSHOT, "UPDATE worlds SET snapshot = ?2, snapshot_order = ?3, snapshot_seq = ?4 "                 \
-                    "WHERE wid = ?1 AND snapshot_seq < ?4")                                                    \
-    X(SELECT_WORLDS, "SELECT wid, id, has_user_tag, user_tag, last_update_ns, snapshot, snapshot_order, "      \
-                     "snapshot_seq FROM worlds ORDER BY id")                                                   \
-    X(SELECT_WORLD, "SELECT wid, id, has_user_tag, user_tag, last_update_ns, snapshot, snapshot_order, "       \
-                    "snapshot_seq FROM worlds WHERE wid = ?1")                                                 \
+/* X(name, SQL). Journal seqs count from 1 per world; a snapshot's seq is
+ * that of the last entry folded into it (0: none). Snapshots live apart from
+ * the worlds' metadata so that touching last_update on every commit does
+ * not rewrite them. */
+#define WK__STMT_TABLE(X)                                                                                    \
+    X(BEGIN, "BEGIN IMMEDIATE")                                                                              \
+    X(COMMIT, "COMMIT")                                                                                      \
+    X(ROLLBACK, "ROLLBACK")                                                                                  \
+    X(INSERT_WORLD, "INSERT INTO worlds(id, has_user_tag, user_tag, last_update_ns) VALUES(?1, ?2, ?3, ?4)") \
+    X(INSERT_SNAPSHOT, "INSERT INTO snapshots(wid, seq, state, children) VALUES(?1, 0, ?2, ?3)")             \
+    X(DELETE_WORLD, "DELETE FROM worlds WHERE wid = ?1")                                                     \
+    X(DELETE_SNAPSHOT, "DELETE FROM snapshots WHERE wid = ?1")                                               \
+    X(TRIM_JOURNAL, "DELETE FROM journal WHERE wid = ?1 AND seq <= ?2")                                      \
+    X(INSERT_ENTRY, "INSERT INTO journal(wid, seq, state) VALUES(?1, ?2, ?3)")                               \
+    X(TOUCH_WORLD, "UPDATE worlds SET last_update_ns = ?2 WHERE wid = ?1")                                   \
+    X(RENAME_WORLD, "UPDATE worlds SET id = ?2, last_update_ns = ?3 WHERE wid = ?1")                         \
+    X(SET_SNAPSHOT, "UPDATE snapshots SET state = ?2, children = ?3, seq = ?4 WHERE wid = ?1 AND seq < ?4")  \
+    X(SELECT_WORLDS, "SELECT w.wid, w.id, w.has_user_tag, w.user_tag, w.last_update_ns, s.state, "           \
+                     "s.children, s.seq FROM worlds w JOIN snapshots s USING (wid) ORDER BY w.id")           \
+    X(SELECT_WORLD, "SELECT w.wid, w.id, w.has_user_tag, w.user_tag, w.last_update_ns, s.state, "            \
+                    "s.children, s.seq FROM worlds w JOIN snapshots s USING (wid) WHERE w.wid = ?1")         \
     X(SELECT_JOURNAL, "SELECT seq, state FROM journal WHERE wid = ?1 AND seq > ?2 ORDER BY seq")
 
 typedef enum wk__stmt {

@@ -473,7 +473,7 @@ static void compaction_keeps_everything(void)
     long long rows = sql_value(dir, "SELECT count(*) FROM journal");
     CHECK_INT(rows, <=, 16);
     CHECK_INT(rows, >=, 0);
-    CHECK_INT(sql_value(dir, "SELECT snapshot_seq FROM worlds WHERE id = 'w'") + rows, ==, 100);
+    CHECK_INT(sql_value(dir, "SELECT s.seq FROM snapshots s JOIN worlds w USING (wid) WHERE w.id = 'w'") + rows, ==, 100);
 
     /* In the background, then on request. */
     store = open_store(dir, 16, false);
@@ -497,7 +497,7 @@ static void compaction_keeps_everything(void)
     store = reopen_same(store, dir, 16, false);
     wk_store_free(store);
     CHECK_INT(sql_value(dir, "SELECT count(*) FROM journal"), ==, 0);
-    CHECK_INT(sql_value(dir, "SELECT snapshot_seq FROM worlds WHERE id = 'w'"), ==, 205);
+    CHECK_INT(sql_value(dir, "SELECT s.seq FROM snapshots s JOIN worlds w USING (wid) WHERE w.id = 'w'"), ==, 205);
     remove_dir(dir);
 }
 
@@ -634,7 +634,7 @@ static void bad_places_and_files(void)
     /* A damaged journal entry, then a damaged snapshot, name the world. */
     CHECK_INT(open_after(dir, "good", "UPDATE journal SET state = x'0a03ffffff'", &st), ==, WK_IO);
     CHECK(strstr(st.message, "world 'w': journal entry 1 does not apply"));
-    CHECK_INT(open_after(dir, "good", "DELETE FROM journal; UPDATE worlds SET snapshot = x'12'", &st), ==, WK_IO);
+    CHECK_INT(open_after(dir, "good", "DELETE FROM journal; UPDATE snapshots SET state = x'12'", &st), ==, WK_IO);
     CHECK(strstr(st.message, "world 'w': the snapshot does not load"));
     remove_dir(dir);
 }
