@@ -270,6 +270,14 @@ wk_entity wk_api_world(const wk_api *api)
 
 /* Unpacks the request, runs the service under the endpoint's lock and packs
  * its response. The lock is taken after parsing, which needs no world. */
+bool wk__api_has_service(const char *service)
+{
+    for (size_t i = 0; service && i < sizeof services / sizeof services[0]; i++)
+        if (!strcmp(services[i].name, service))
+            return true;
+    return false;
+}
+
 int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
                      void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out)
 {

@@ -103,6 +103,10 @@ SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *c
  * asked under the lock before the service runs: a non-zero answer (a gRPC
  * status, positive) is returned as it is, nothing having run. Otherwise
  * returns as wk_api_call. */
+/* Whether service names one of the simulation_interfaces services in the
+ * table (wk_api_call's names). */
+bool wk__api_has_service(const char *service);
+
 int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
                      void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out);
 

@@ -4,8 +4,8 @@
  * travels in its response's Result with status OK; a status other than OK
  * says the method did not run, or ran out of memory.
  *
- * Rows for the simulation_interfaces services call them by their
- * wk_api_call names; other services add rows with functions of their own.
+ * The simulation_interfaces methods are the api's own table of services
+ * (api.c), each called by its wk_api_call name.
  * ObjectWorldService keeps its methods in a table of its own (ows.c), run
  * by ows_unary: its outcome is the gRPC status itself, as the service
  * answers in statuses, not in Results. */
@@ -24,27 +24,17 @@ static int unary(wk_api *api, const struct method *m, const uint8_t *request, si
 static int simulate_steps(wk_api *api, const struct method *m, const uint8_t *request, size_t len,
                           wk_api_sink *sink);
 
-#define SI_PATH(method) "/simulation_interfaces.SimulationInterfaces/" method
+#define SI_SERVICE "simulation_interfaces.SimulationInterfaces"
+#define SI_PREFIX "/" SI_SERVICE "/"
 
-static const struct method {
+/* A simulation_interfaces method: every service of the api's table, at
+ * SI_PREFIX + its name; SimulateSteps streams. */
+typedef struct method {
     const char *path;
     method_fn serve;
     const char *name; /* the function's argument: wk_api_call's service name */
     bool streaming;   /* writes more than one message */
-} methods[] = {
-    {SI_PATH("LoadWorld"), unary, "LoadWorld", false},
-    {SI_PATH("SpawnEntities"), unary, "SpawnEntities", false},
-    {SI_PATH("GetSimulatorFeatures"), unary, "GetSimulatorFeatures", false},
-    {SI_PATH("GetSimulationState"), unary, "GetSimulationState", false},
-    {SI_PATH("SetSimulationState"), unary, "SetSimulationState", false},
-    {SI_PATH("StepSimulation"), unary, "StepSimulation", false},
-    {SI_PATH("SimulateSteps"), simulate_steps, "SimulateSteps", true},
-    {SI_PATH("ResetSimulation"), unary, "ResetSimulation", false},
-    {SI_PATH("GetEntityState"), unary, "GetEntityState", false},
-    {SI_PATH("SetEntityState"), unary, "SetEntityState", false},
-};
-
-#define METHOD_COUNT (sizeof methods / sizeof methods[0])
+} method;
 
 #define OWS_SERVICE "intrinsic_proto.world.ObjectWorldService"
 #define OWS_PREFIX "/" OWS_SERVICE "/"
@@ -55,33 +45,29 @@ static bool is_ows(const char *path)
     return path && !strncmp(path, OWS_PREFIX, sizeof OWS_PREFIX - 1) && wk__ows_find_method(path);
 }
 
-static const struct method *find(const char *path)
+/* Fills m for a simulation_interfaces method path; false for any other. */
+static bool find(const char *path, method *m)
 {
-    for (size_t i = 0; path && i < METHOD_COUNT; i++)
-        if (!strcmp(methods[i].path, path))
-            return &methods[i];
-    return NULL;
+    if (!path || strncmp(path, SI_PREFIX, sizeof SI_PREFIX - 1) || !wk__api_has_service(path + sizeof SI_PREFIX - 1))
+        return false;
+    const char *name = path + sizeof SI_PREFIX - 1;
+    bool streaming = !strcmp(name, "SimulateSteps");
+    *m = (method){path, streaming ? simulate_steps : unary, name, streaming};
+    return true;
 }
 
 bool wk_api_has_method(const char *method, bool *server_streaming)
 {
-    const struct method *m = find(method);
-    if (m && server_streaming)
-        *server_streaming = m->streaming;
-    if (!m && is_ows(method) && server_streaming)
-        *server_streaming = false;
-    return m != NULL || is_ows(method);
+    struct method m;
+    bool si = find(method, &m), ows = !si && is_ows(method);
+    if (server_streaming)
+        *server_streaming = si && m.streaming;
+    return si || ows;
 }
 
 bool wk_api_has_service(const char *service)
 {
-    size_t n = service ? strlen(service) : 0;
-    if (n && !strcmp(service, OWS_SERVICE))
-        return true;
-    for (size_t i = 0; n && i < METHOD_COUNT; i++)
-        if (!strncmp(methods[i].path + 1, service, n) && methods[i].path[n + 1] == '/')
-            return true;
-    return false;
+    return service && (!strcmp(service, OWS_SERVICE) || !strcmp(service, SI_SERVICE));
 }
 
 static int answer(wk_api_sink *sink, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -187,8 +173,8 @@ int wk_api_invoke(wk_api *api, const char *method, const uint8_t *request, size_
 {
     if (is_ows(method))
         return ows_unary(api, method, request, len, sink);
-    const struct method *m = find(method);
-    if (!m)
+    struct method m;
+    if (!find(method, &m))
         return answer(sink, WK_GRPC_UNIMPLEMENTED, "no method %.200s", method ? method : "(null)");
-    return m->serve(api, m, request, len, sink);
+    return m.serve(api, &m, request, len, sink);
 }
