@@ -268,8 +268,6 @@ wk_entity wk_api_world(const wk_api *api)
     return wk_sim_world(api->sim);
 }
 
-/* Unpacks the request, runs the service under the endpoint's lock and packs
- * its response. The lock is taken after parsing, which needs no world. */
 bool wk__api_has_service(const char *service)
 {
     for (size_t i = 0; service && i < sizeof services / sizeof services[0]; i++)
@@ -278,6 +276,8 @@ bool wk__api_has_service(const char *service)
     return false;
 }
 
+/* Unpacks the request, runs the service under the endpoint's lock and packs
+ * its response. The lock is taken after parsing, which needs no world. */
 int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
                      void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out)
 {
