@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
 #include "worldkit/wk_server.h"
+#include "worldkit/wk_store.h"
 
 #define USAGE                                                                                         \
     "serve [--listen ADDR] [--world FILE] [--levels] [--rtf X] [--workers N] [--max-request-mib N]\n" \
@@ -122,6 +123,21 @@ static int load(wk_api *api, const char *path)
     return rc;
 }
 
+/* Puts the file's world into the store as "world", for ObjectWorldService.
+ * It is a second copy: the simulation runs its own (see wk_api_store). */
+static int add_store_world(wk_api *api, const char *path)
+{
+    wk_world_desc *desc = NULL;
+    wk_status st = {0};
+    char id[WK_WORLD_ID_MAX];
+    int rc = wk_desc_read(&(wk_read_desc){.uri = path}, &desc, &st);
+    if (rc == WK_OK)
+        rc = wk_store_create(wk_api_store(api), &(wk_world_create_desc){.id = "world", .file = desc}, id, &st);
+    if (rc)
+        fprintf(stderr, "worldkit: %s: %s: %s\n", path, wk_code_name(rc), st.message);
+    return rc ? 1 : 0;
+}
+
 int wk_cli_serve(int argc, char **argv)
 {
     serve_args a;
@@ -137,7 +153,7 @@ int wk_cli_serve(int argc, char **argv)
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;
     }
-    if (a.world && load(api, a.world)) {
+    if (a.world && (load(api, a.world) || add_store_world(api, a.world))) {
         wk_api_free(api);
         return 1;
     }
