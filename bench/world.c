@@ -1,6 +1,7 @@
 /* world.c — the object world at scale: 100,000 objects and frames in a
  * random tree no deeper than 12, then the figures the issue names:
  *   world.get_transform_clean       ns/op, random pairs resolved by id
+ *   world.get_transform_floor       ns/op, the same pairs' poses from a plain array: the machine's floor
  *   world.get_transform_after_update ns/op, each after a pose update near the root
  *   world.update_transform          ns/op, a node against its parent
  *   world.clone_100k                ms
@@ -82,6 +83,27 @@ static double transforms_by_id(world *w, size_t ops, bool update_first)
         checksum += wk_scene_transform(w->s, a, b).p.x;
     }
     return (now_s() - t0) / (double)ops * 1e9;
+}
+
+/* The floor under get_transform on this machine: a_T_b from two random
+ * poses in a plain array as big as the world, and the ids' strings read as
+ * the service reads them: no lookups, no checks. */
+static double transform_floor(world *w, size_t ops)
+{
+    wk_pose *poses = malloc((NODES + 1) * sizeof *poses);
+    if (!poses)
+        die("out of memory");
+    for (size_t i = 0; i <= NODES; i++)
+        poses[i] = random_pose();
+    double t0 = now_s();
+    for (size_t k = 0; k < ops; k++) {
+        size_t a = pick(NODES + 1), b = pick(NODES + 1);
+        checksum += w->ids[a][4] + w->ids[b][4];
+        checksum += wk_pose_compose(wk_pose_inverse(poses[a]), poses[b]).p.x;
+    }
+    double ns = (now_s() - t0) / (double)ops * 1e9;
+    free(poses);
+    return ns;
 }
 
 static double update_transforms(world *w, size_t ops)
@@ -179,6 +201,7 @@ int main(void)
     printf("bench world.build_100k %.1f ms\n", (now_s() - t0) * 1e3);
     transforms_by_id(&w, 200000, false); /* warm the cache */
     printf("bench world.get_transform_clean %.0f ns\n", transforms_by_id(&w, 1000000, false));
+    printf("bench world.get_transform_floor %.0f ns\n", transform_floor(&w, 1000000));
     printf("bench world.get_transform_after_update %.0f ns\n", transforms_by_id(&w, 2000, true));
     printf("bench world.update_transform %.0f ns\n", update_transforms(&w, 100000));
     printf("bench world.clone_100k %.1f ms\n", clone_ms(&w));
