@@ -106,7 +106,9 @@ typedef struct wk_api wk_api;
 
 /* Options of an endpoint; zero is the default. */
 typedef struct wk_api_desc {
-    bool levels; /* worlds load and unload their levels around performers */
+    bool levels;     /* worlds load and unload their levels around performers */
+    wk_store *store; /* ObjectWorldService's worlds, taken (also on failure);
+                        NULL: a new store in memory */
 } wk_api_desc;
 
 /* A new service endpoint holding an empty world named "default"; NULL when

@@ -213,14 +213,16 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
 {
     wk_api *api = calloc(1, sizeof *api);
     wk_status st;
-    if (!api)
+    if (!api) {
+        wk_store_free(desc ? desc->store : NULL);
         return NULL;
+    }
     api->levels = desc && desc->levels;
     if (pthread_mutex_init(&api->lock, NULL))
         goto fail_free_api;
     if (wk__api_set_world(api, NULL, &st))
         goto fail_destroy_lock;
-    if (!(api->store = wk_store_new()))
+    if (!(api->store = desc && desc->store ? desc->store : wk_store_new()))
         goto fail_free_sim;
     return api;
 
@@ -230,6 +232,7 @@ fail_destroy_lock:
     pthread_mutex_destroy(&api->lock);
 fail_free_api:
     free(api);
+    wk_store_free(desc ? desc->store : NULL);
     return NULL;
 }
 

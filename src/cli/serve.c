@@ -14,12 +14,13 @@
 
 #define USAGE                                                                                         \
     "serve [--listen ADDR] [--world FILE] [--levels] [--rtf X] [--workers N] [--max-request-mib N]\n" \
-    "                       [--data DIR] [--verbose]"
+    "                       [--data DIR | --memory] [--verbose]"
 
 static const char help[] =
     "usage: worldkit " USAGE "\n"
     "\n"
-    "Serves simulation_interfaces.SimulationInterfaces and grpc.health.v1.Health over gRPC\n"
+    "Serves simulation_interfaces.SimulationInterfaces, intrinsic_proto.world.ObjectWorldService\n"
+    "and grpc.health.v1.Health over gRPC\n"
     "until SIGINT or SIGTERM; calls in flight then finish, new ones are refused, and the\n"
     "process exits 0. Prints \"worldkit: serving on HOST:PORT\" once it takes calls.\n"
     "\n"
@@ -31,7 +32,9 @@ static const char help[] =
     "                         1 unless the file says; 0: as fast as possible)\n"
     "  --workers N            calls served at once (default 4)\n"
     "  --max-request-mib N    larger requests fail RESOURCE_EXHAUSTED (default 16)\n"
-    "  --data DIR             not used yet: worlds live in memory only, nothing is saved\n"
+    "  --data DIR             keep ObjectWorldService's worlds in DIR/worlds.db (SQLite): every\n"
+    "                         change answered OK is on disk, and a restart brings them back\n"
+    "  --memory               keep worlds in memory only (the default, for now)\n"
     "  --verbose              print a line per call: method, status, milliseconds\n";
 
 typedef struct serve_args {
@@ -60,6 +63,8 @@ static int parse(int argc, char **argv, serve_args *a)
             return 1;
         if (!strcmp(o, "--levels"))
             a->levels = true;
+        else if (!strcmp(o, "--memory"))
+            a->data = NULL;
         else if (!strcmp(o, "--verbose"))
             a->verbose = true;
         else if (!v)
@@ -69,7 +74,7 @@ static int parse(int argc, char **argv, serve_args *a)
         else if (!strcmp(o, "--world"))
             a->world = v;
         else if (!strcmp(o, "--data"))
-            a->data = v;
+            a->data = *v ? v : NULL; /* --data '' is --memory */
         else if (!strcmp(o, "--rtf") && number(v, &x) && x >= 0)
             a->server.rtf = x > 0 ? x : -1; /* the server's "as fast as possible" is negative */
         else if (!strcmp(o, "--workers") && number(v, &x) && x >= 1 && x <= 256)
@@ -123,13 +128,17 @@ static int load(wk_api *api, const char *path)
     return rc;
 }
 
-/* Puts the file's world into the store as "world", for ObjectWorldService.
- * It is a second copy: the simulation runs its own (see wk_api_store). */
+/* Puts the file's world into the store as "world", for ObjectWorldService,
+ * unless a store kept on disk has it already. It is a second copy: the
+ * simulation runs its own (see wk_api_store). */
 static int add_store_world(wk_api *api, const char *path)
 {
     wk_world_desc *desc = NULL;
     wk_status st = {0};
     char id[WK_WORLD_ID_MAX];
+    wk_world_meta meta;
+    if (wk_store_meta(wk_api_store(api), "world", &meta, NULL) == WK_OK)
+        return 0;
     int rc = wk_desc_read(&(wk_read_desc){.uri = path}, &desc, &st);
     if (rc == WK_OK)
         rc = wk_store_create(wk_api_store(api), &(wk_world_create_desc){.id = "world", .file = desc}, id, &st);
@@ -146,9 +155,13 @@ int wk_cli_serve(int argc, char **argv)
         fputs(help, parsed > 0 ? stdout : stderr);
         return parsed > 0 ? 0 : 2;
     }
-    if (a.data)
-        fprintf(stderr, "worldkit: --data %s: not used yet; worlds live in memory only\n", a.data);
-    wk_api *api = wk_api_new_desc(&(wk_api_desc){.levels = a.levels});
+    wk_store *store = NULL;
+    wk_status st = {0};
+    if (a.data && wk_store_open_dir(a.data, &store, &st)) {
+        fprintf(stderr, "worldkit: --data %s: %s: %s\n", a.data, wk_code_name(st.code), st.message);
+        return 1;
+    }
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.levels = a.levels, .store = store});
     if (!api) {
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;
@@ -163,7 +176,6 @@ int wk_cli_serve(int argc, char **argv)
      * the wait below. */
     wk_server_block_signals();
     wk_server *server;
-    wk_status st = {0};
     if (wk_server_start(api, &a.server, &server, &st)) {
         fprintf(stderr, "worldkit: %s: %s\n", wk_code_name(st.code), st.message);
         wk_api_free(api);

@@ -1,0 +1,60 @@
+#!/bin/sh
+# restart.sh — `worldkit serve --data DIR` keeps what it answered OK: a frame
+# made over ObjectWorldService is there again after a SIGTERM and a restart
+# on the same directory, and the world from --world is not made twice.
+# Usage: restart.sh WORLDKIT WORLD_FILE
+set -u
+wk=$1
+world=$2
+dir=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
+
+# start: runs the server on $dir/data in the background, waits until it
+# serves, and exports its address.
+start() {
+    "$wk" serve --listen 127.0.0.1:0 --data "$dir/data" --world "$world" >"$dir/serve.out" 2>&1 &
+    pid=$!
+    tries=0
+    until grep -q "serving on" "$dir/serve.out" 2>/dev/null; do
+        tries=$((tries + 1))
+        if [ $tries -gt 100 ] || ! kill -0 $pid 2>/dev/null; then
+            echo "FAIL: the server did not start:"
+            cat "$dir/serve.out"
+            exit 1
+        fi
+        sleep 0.1
+    done
+    WORLDKIT_SERVER=$(sed -n 's/.*serving on //p' "$dir/serve.out")
+    export WORLDKIT_SERVER
+}
+
+stop() {
+    kill -TERM $pid
+    if ! wait $pid; then
+        echo "FAIL: the server did not exit 0 on SIGTERM:"
+        cat "$dir/serve.out"
+        exit 1
+    fi
+    pid=
+}
+
+ows=intrinsic_proto.world.ObjectWorldService
+start
+"$wk" call $ows/CreateFrame '{"worldId": "world", "parentObject": {"byName": {"objectName": "follower"}},
+    "newFrameName": "mark", "parentTNewFrame": {"position": {"x": 1.5}, "orientation": {"w": 1}}}' >"$dir/made" || exit 1
+stop
+start
+"$wk" call $ows/GetFrame '{"worldId": "world", "frame": {"byName": {"objectName": "follower", "frameName": "mark"}}}' \
+    >"$dir/got" || { echo "FAIL: the frame is gone after the restart"; exit 1; }
+"$wk" worlds >"$dir/worlds" || exit 1
+stop
+if ! grep -q '"x": 1.5' "$dir/got" || [ "$(grep -c '"id"' "$dir/worlds")" -ne 1 ]; then
+    echo "FAIL: after the restart:"
+    cat "$dir/got" "$dir/worlds"
+    exit 1
+fi
+grep '"id"' "$dir/made" | head -1 >"$dir/id_made"
+grep '"id"' "$dir/got" | head -1 >"$dir/id_got"
+cmp -s "$dir/id_made" "$dir/id_got" || { echo "FAIL: the frame's id changed"; exit 1; }
+echo "ok"
