@@ -95,6 +95,7 @@ typedef struct wk_scene_types {
     wk_type physics;     /* wk_physics: a link's mass, inertia and surface */
     wk_type ns;          /* char *, owned: the namespace a spawned entity's interfaces live under */
     wk_type spawned;     /* tag: added by SpawnEntities, not by the world file */
+    wk_type spawn_pose;  /* wk_pose: the ParentPose a spawned entity was given, for resets */
     wk_type object;      /* wk_object_info, on an object's base entity */
     wk_type frame;       /* wk_frame_info, on a frame's entity */
     wk_type collision;   /* wk_collision_settings, owned, on the root entity */

@@ -126,6 +126,23 @@ static uint32_t placement(wk_api *api, const SimulationInterfaces__SpawnEntityRe
     return WK_RESULT_OK;
 }
 
+/* Records each entity's pose as spawned, which a reset of the state puts
+ * back. */
+static int keep_spawn_poses(wk_ecm *ecm, const wk_scene_types *t, wk_entity entity)
+{
+    wk_entity_list all = {0};
+    int rc = wk_ecm_descendants(ecm, entity, &all);
+    for (size_t i = 0; rc == WK_OK && i < all.count; i++) {
+        const wk_pose *pose = wk_ecm_get(ecm, all.items[i], t->parent_pose);
+        if (pose) {
+            wk_pose copy = *pose;
+            rc = wk_ecm_set(ecm, all.items[i], t->spawn_pose, &copy) < 0 ? WK_NOMEM : WK_OK;
+        }
+    }
+    wk_entity_list_free(&all);
+    return rc;
+}
+
 /* The one model a spawned resource must hold: node index, or WK_NO_NODE. */
 static uint32_t single_model(const wk_world_desc *d, size_t *count)
 {
@@ -166,7 +183,8 @@ static uint32_t spawn_one(wk_api *api, const SimulationInterfaces__SpawnEntityRe
         return code;
     const wk_scene_types *t = wk_scene_types_of(wk_api_scene(api));
     wk_ecm *ecm = wk_scene_ecm(wk_api_scene(api));
-    if (wk_ecm_set(ecm, entity, t->spawned, NULL) < 0 || (ns[0] && wk_ecm_set(ecm, entity, t->ns, &ns) < 0)) {
+    if (wk_ecm_set(ecm, entity, t->spawned, NULL) < 0 || (ns[0] && wk_ecm_set(ecm, entity, t->ns, &ns) < 0) ||
+        keep_spawn_poses(ecm, t, entity)) {
         wk_ecm_destroy(ecm, entity, true);
         return refuse(o, WK_RESULT_OPERATION_FAILED, "%s", wk_ecm_errmsg(ecm));
     }

@@ -115,6 +115,7 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
         {&t->physics, {.name = "Physics", .size = sizeof(wk_physics), .hooks = wk__physics_hooks}},
         {&t->ns, {.name = "Namespace", .size = sizeof(char *), .hooks = string_hooks}},
         {&t->spawned, {.name = "Spawned"}},
+        {&t->spawn_pose, {.name = "SpawnPose", .size = sizeof(wk_pose)}},
         {&t->object, {.name = "Object", .size = sizeof(wk_object_info), .hooks = object_hooks}},
         {&t->frame, {.name = "Frame", .size = sizeof(wk_frame_info)}},
         {&t->collision,

@@ -195,6 +195,30 @@ static int remove_top_level(wk_sim *sim, bool spawned, wk_status *st)
     return rc ? wk_fail(st, rc, "reset: %s", wk_ecm_errmsg(ecm)) : WK_OK;
 }
 
+/* Puts spawned entities back as they were spawned: poses, and no velocity
+ * or acceleration. */
+static int restore_spawned(wk_sim *sim, wk_status *st)
+{
+    wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    const wk_scene_types *t = wk_scene_types_of(sim->scene);
+    wk_entity_list children = {0}, all = {0};
+    int rc = wk_ecm_children(ecm, sim->world, &children);
+    for (size_t i = 0; rc == WK_OK && i < children.count; i++)
+        if (wk_ecm_has(ecm, children.items[i], t->spawned))
+            rc = wk_ecm_descendants(ecm, children.items[i], &all);
+    for (size_t i = 0; rc == WK_OK && i < all.count; i++) {
+        wk_entity e = all.items[i];
+        const wk_pose *spawned = wk_ecm_get(ecm, e, t->spawn_pose);
+        wk_pose pose = spawned ? *spawned : wk_pose_identity();
+        if ((spawned && wk_ecm_set(ecm, e, t->parent_pose, &pose) < 0) ||
+            wk_ecm_remove(ecm, e, sim->velocity) < 0 || wk_ecm_remove(ecm, e, sim->acceleration) < 0)
+            rc = WK_NOMEM;
+    }
+    wk_entity_list_free(&children);
+    wk_entity_list_free(&all);
+    return rc ? wk_fail(st, rc, "reset of spawned entities: %s", wk_ecm_errmsg(ecm)) : WK_OK;
+}
+
 int wk_sim_reset(wk_sim *sim, unsigned scope, wk_status *st)
 {
     if (scope & ~(unsigned)WK_RESET_ALL)
@@ -209,6 +233,8 @@ int wk_sim_reset(wk_sim *sim, unsigned scope, wk_status *st)
             wk__levels_forget(sim);
             rc = add_globals(sim, st);
         }
+        if (rc == WK_OK && !(scope & WK_RESET_SPAWNED))
+            rc = restore_spawned(sim, st);
         if (rc == WK_OK)
             rc = settle_start(sim, st);
     }

@@ -1,7 +1,8 @@
 /* test_reset_simulation.c — the ResetSimulation service: each scope and
  * combination (TIME, STATE, SPAWNED, DEFAULT, ALL) resets what it names and
  * nothing else, scopes with other bits are FEATURE_UNSUPPORTED and change
- * nothing, and a reset keeps the simulation's state (paused here). */
+ * nothing, a state reset puts spawned entities back as spawned, and a reset
+ * keeps the simulation's state (paused here). */
 #include <string.h>
 
 #include "api/api_call.h"
@@ -89,7 +90,35 @@ static void absent_scope_is_everything(void)
     wk_api_free(api);
 }
 
+/* A state reset puts a spawned model back where it was spawned, at rest:
+ * "poses and velocities", for spawned entities as for the file's. */
+static void state_reset_restores_spawned(void)
+{
+    wk_api *api = driven_box();
+    REQUIRE(api);
+    wk_motion crate;
+    REQUIRE_INT(get_entity(api, "crate", &crate, NULL), ==, WK_RESULT_OK);
+    wk_pose spawned = crate.pose;
+    wk_motion push = {.pose = {{3, 2, 1}, wk_quat_from_rpy(0, 0, 1)}, .linear = {0, 1, 0}, .linear_acc = {0, 0, 1}};
+    REQUIRE_INT(set_entity(api, "crate", "", &push, WK_MOTION_POSE | WK_MOTION_TWIST | WK_MOTION_ACCELERATION, NULL),
+                ==, WK_RESULT_OK);
+    REQUIRE_INT(step_simulation(api, 5, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(reset(api, WK_RESET_SCOPE_STATE, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(get_entity(api, "crate", &crate, NULL), ==, WK_RESULT_OK);
+    CHECK_NEAR(crate.pose.p.x, spawned.p.x, 1e-12);
+    CHECK_NEAR(crate.pose.p.y, spawned.p.y, 1e-12);
+    CHECK_NEAR(crate.pose.q.w, spawned.q.w, 1e-12);
+    CHECK_NEAR(crate.linear.y, 0, 0);
+    CHECK_NEAR(crate.linear_acc.z, 0, 0);
+    /* And it stays there. */
+    REQUIRE_INT(step_simulation(api, 5, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(get_entity(api, "crate", &crate, NULL), ==, WK_RESULT_OK);
+    CHECK_NEAR(crate.pose.p.y, spawned.p.y, 1e-12);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
+    {"state_reset_restores_spawned", state_reset_restores_spawned},
     {"scopes", scopes},
     {"absent_scope_is_everything", absent_scope_is_everything},
 };
