@@ -1,0 +1,311 @@
+/* server.c — how many calls `worldkit serve` answers over gRPC on loopback,
+ * and how fast, when 8 streams call it back to back.
+ *
+ * It starts the worldkit command (this build's, path from CMake) as a
+ * child process serving an empty world on a free loopback port, then runs
+ * helpers/grpc_load once per figure: a client on gRPC's C++ library, not on
+ * worldkit's code, which builds the world the figure needs over the API
+ * (not measured), then keeps 8 calls in flight, each stream calling again
+ * as soon as it is answered, for WK_BENCH_SECONDS (default 10), and
+ * reports calls, latency percentiles and its own CPU. The server's
+ * CPU over the same span comes from /proc. Prints:
+ *   server.get_transform_rps, server.get_transform_p99_ms  (GetTransform,
+ *     frame to object, in a world of 100 objects and 200 frames),
+ *   server.spawn_rps  (SpawnEntities of one small SDFormat model, each
+ *     deleted again with DeleteEntity in the same loop),
+ *   server.list_objects_1k_rps  (ListObjects of a world of 1,000 objects),
+ * and on stderr, per figure, the median, the slowest call and CPU per call.
+ *
+ * Environment: WK_BENCH_SECONDS (per figure), WK_BENCH_CHANNELS (1: the
+ * streams share one connection, the default; up to 8: connections taken in
+ * turn), WK_BENCH_CLIENT_THREADS (threads driving the streams, default 1),
+ * WK_BENCH_WORKERS (the server's --workers; unset: its default),
+ * WK_BENCH_WORLDKIT (another worldkit command to serve with, to compare two
+ * builds of the server under the same client). A failed call, a server
+ * that does not start or does not stop cleanly ends the program non-zero. */
+#define _DEFAULT_SOURCE /* mkdtemp, kill */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define BENCH_NAME "bench/server"
+#include "bench.h"
+
+#ifndef WK_WORLDKIT_BIN
+#error "WK_WORLDKIT_BIN (the worldkit command) comes from CMake"
+#endif
+#ifndef WK_GRPC_LOAD_BIN
+#error "WK_GRPC_LOAD_BIN (bench/helpers/grpc_load) comes from CMake"
+#endif
+
+#define STREAMS 8
+
+/* What grpc_load printed for one figure. */
+typedef struct figure {
+    double calls, seconds, p50_ms, p99_ms, max_ms, client_cpu_s, delete_p99_ms;
+    double server_cpu_s; /* the server's CPU while the calls were measured */
+} figure;
+
+/* The environment's settings. */
+typedef struct options {
+    double seconds;     /* per figure */
+    int channels;       /* connections the streams share */
+    int client_threads; /* threads of grpc_load driving the streams */
+    int workers;        /* the server's --workers; 0: its default */
+    const char *worldkit; /* the command that serves */
+} options;
+
+typedef struct server {
+    pid_t pid;
+    int out; /* its stdout, kept open so that a late line cannot SIGPIPE it */
+    char address[256];
+} server;
+
+/* The server still running, killed at exit should the benchmark die, so
+ * that a failed run leaves no process behind. */
+static pid_t running_server;
+
+static void kill_running_server(void)
+{
+    if (running_server > 0) {
+        kill(running_server, SIGKILL);
+        waitpid(running_server, NULL, 0);
+    }
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f))
+        die("cannot write %s", path);
+}
+
+static double env_number(const char *name, double fallback)
+{
+    const char *v = getenv(name);
+    if (!v || !v[0])
+        return fallback;
+    char *end;
+    double x = strtod(v, &end);
+    if (*end || x <= 0)
+        die("%s=%s: a positive number, please", name, v);
+    return x;
+}
+
+/* Starts worldkit serve on a free loopback port, waits for its "serving
+ * on" line and keeps its address. */
+static server start_server(const char *bin, const char *world, int workers)
+{
+    int fds[2];
+    if (pipe(fds))
+        die("pipe: %s", strerror(errno));
+    char workers_arg[16];
+    snprintf(workers_arg, sizeof workers_arg, "%d", workers);
+    server s = {.pid = fork()};
+    if (s.pid < 0)
+        die("fork: %s", strerror(errno));
+    if (s.pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[1]);
+        if (workers > 0)
+            execl(bin, "worldkit", "serve", "--listen", "127.0.0.1:0", "--world", world, "--workers", workers_arg,
+                  (char *)NULL);
+        else
+            execl(bin, "worldkit", "serve", "--listen", "127.0.0.1:0", "--world", world, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    running_server = s.pid;
+    /* The line comes once the world is loaded and the port bound: seconds
+     * at most. The rest of its stdout is left unread: it prints nothing
+     * more there. */
+    char line[512];
+    size_t len = 0;
+    static const char prefix[] = "worldkit: serving on ";
+    for (;;) {
+        struct pollfd p = {.fd = fds[0], .events = POLLIN};
+        if (poll(&p, 1, 30000) <= 0)
+            die("worldkit serve did not say it was serving within 30 s");
+        ssize_t got = read(fds[0], line + len, 1);
+        if (got <= 0)
+            die("worldkit serve ended before serving (see its messages above)");
+        if (line[len] == '\n') {
+            line[len] = '\0';
+            if (!strncmp(line, prefix, sizeof prefix - 1))
+                break;
+            len = 0;
+        } else if (++len == sizeof line - 1) {
+            die("worldkit serve printed a line too long to be its address");
+        }
+    }
+    s.out = fds[0];
+    snprintf(s.address, sizeof s.address, "%s", line + sizeof prefix - 1);
+    return s;
+}
+
+/* Stops the server as Ctrl-C would; it must exit 0. */
+static void stop_server(server *s)
+{
+    if (kill(s->pid, SIGTERM))
+        die("kill: %s", strerror(errno));
+    int status;
+    if (waitpid(s->pid, &status, 0) != s->pid)
+        die("waitpid: %s", strerror(errno));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        die("worldkit serve did not exit cleanly on SIGTERM (status %d)", status);
+    running_server = 0;
+    close(s->out);
+}
+
+/* The server's CPU time (user and system, every thread) in seconds, from
+ * /proc/PID/stat: fields 14 and 15, in clock ticks. */
+static double server_cpu_s(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    /* The command name (field 2) is in parentheses and may hold spaces:
+     * count fields from the last ')'. */
+    const char *p = strrchr(buf, ')');
+    unsigned long long utime, stime;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+        die("cannot read %s", path);
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Runs grpc_load for one figure and reads its "key value" lines. */
+static figure run_load(const server *s, const char *name, const options *o, const char *model)
+{
+    char secs[32], streams[16], chans[16], threads[16];
+    snprintf(secs, sizeof secs, "%g", o->seconds);
+    snprintf(streams, sizeof streams, "%d", STREAMS);
+    snprintf(chans, sizeof chans, "%d", o->channels);
+    snprintf(threads, sizeof threads, "%d", o->client_threads);
+    int fds[2];
+    if (pipe(fds))
+        die("pipe: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0)
+        die("fork: %s", strerror(errno));
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[1]);
+        /* A NULL model ends the arguments there: only spawn takes one. */
+        execl(WK_GRPC_LOAD_BIN, "grpc_load", s->address, name, secs, streams, chans, threads, model, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *out = fdopen(fds[0], "r");
+    if (!out)
+        die("fdopen: %s", strerror(errno));
+    /* grpc_load says "measuring" once the world is built and the clock
+     * starts, and prints the rest once it stops: the server's CPU between
+     * the two is the figure's alone. */
+    figure f = {0};
+    char key[64];
+    double value, cpu0 = -1;
+    while (fscanf(out, "%63s %lf", key, &value) == 2) {
+        if (!strcmp(key, "measuring"))
+            cpu0 = server_cpu_s(s->pid);
+        else if (!strcmp(key, "calls") && cpu0 >= 0)
+            f.server_cpu_s = server_cpu_s(s->pid) - cpu0;
+        struct {
+            const char *key;
+            double *at;
+        } fields[] = {{"calls", &f.calls},   {"seconds", &f.seconds}, {"p50_ms", &f.p50_ms},
+                      {"p99_ms", &f.p99_ms}, {"max_ms", &f.max_ms},   {"client_cpu_s", &f.client_cpu_s},
+                      {"delete_p99_ms", &f.delete_p99_ms}};
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+            if (!strcmp(key, fields[i].key))
+                *fields[i].at = value;
+    }
+    fclose(out);
+    int status;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        die("%s: the load failed (grpc_load's message above)", name);
+    if (f.calls <= 0 || f.seconds <= 0)
+        die("%s: grpc_load reported no calls", name);
+    return f;
+}
+
+/* Runs one figure and says on stderr what the bench lines leave out. */
+static figure measure(const server *s, const char *name, const options *o, const char *model)
+{
+    figure f = run_load(s, name, o, model);
+    fprintf(stderr,
+            "bench/server: %s: %.0f calls in %.1f s, p50 %.3f ms, p99 %.3f ms, max %.1f ms; CPU per call: server "
+            "%.0f us, client %.0f us\n",
+            name, f.calls, f.seconds, f.p50_ms, f.p99_ms, f.max_ms, f.server_cpu_s / f.calls * 1e6,
+            f.client_cpu_s / f.calls * 1e6);
+    if (f.delete_p99_ms > 0)
+        fprintf(stderr, "bench/server: %s: DeleteEntity p99 %.3f ms (CPU above: per spawn and delete)\n", name,
+                f.delete_p99_ms);
+    return f;
+}
+
+int main(void)
+{
+    options o = {
+        .seconds = env_number("WK_BENCH_SECONDS", 10),
+        .channels = (int)env_number("WK_BENCH_CHANNELS", 1),
+        .client_threads = (int)env_number("WK_BENCH_CLIENT_THREADS", 1),
+        .workers = (int)env_number("WK_BENCH_WORKERS", 0),
+        .worldkit = getenv("WK_BENCH_WORLDKIT") && getenv("WK_BENCH_WORLDKIT")[0] ? getenv("WK_BENCH_WORLDKIT")
+                                                                                   : WK_WORLDKIT_BIN,
+    };
+    if (o.channels > STREAMS || o.client_threads > STREAMS)
+        die("WK_BENCH_CHANNELS and WK_BENCH_CLIENT_THREADS go up to %d, the streams", STREAMS);
+
+    char dir[] = "/tmp/wk_bench_server_XXXXXX";
+    if (!mkdtemp(dir))
+        die("mkdtemp: %s", strerror(errno));
+    char world[64], model[64];
+    snprintf(world, sizeof world, "%s/empty.sdf", dir);
+    snprintf(model, sizeof model, "%s/box.sdf", dir);
+    write_file(world, "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<world name=\"bench\"/>\n</sdf>\n");
+    write_file(model,
+               "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\">\n<model name=\"box\">\n"
+               "  <link name=\"body\">\n"
+               "    <inertial><mass>1</mass></inertial>\n"
+               "    <visual name=\"visual\"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></visual>\n"
+               "    <collision name=\"collision\"><geometry><box><size>0.2 0.2 0.2</size></box></geometry>"
+               "</collision>\n"
+               "  </link>\n</model>\n</sdf>\n");
+
+    if (atexit(kill_running_server))
+        die("atexit");
+    server s = start_server(o.worldkit, world, o.workers);
+    fprintf(stderr,
+            "bench/server: %s serve (pid %d) on %s, %s workers; %d streams on %d connection(s), %d client "
+            "thread(s); %g s per figure\n",
+            o.worldkit, (int)s.pid, s.address, o.workers > 0 ? getenv("WK_BENCH_WORKERS") : "default", STREAMS,
+            o.channels, o.client_threads, o.seconds);
+
+    figure tf = measure(&s, "get_transform", &o, NULL);
+    printf("bench server.get_transform_rps %.0f calls/s\n", tf.calls / tf.seconds);
+    printf("bench server.get_transform_p99_ms %.3f ms\n", tf.p99_ms);
+    fflush(stdout);
+    figure sp = measure(&s, "spawn", &o, model);
+    printf("bench server.spawn_rps %.0f calls/s\n", sp.calls / sp.seconds);
+    fflush(stdout);
+    figure lo = measure(&s, "list_objects", &o, NULL);
+    printf("bench server.list_objects_1k_rps %.0f calls/s\n", lo.calls / lo.seconds);
+    fflush(stdout);
+
+    stop_server(&s);
+    unlink(world);
+    unlink(model);
+    rmdir(dir);
+    return 0;
+}
