@@ -66,7 +66,8 @@ static wk__table *clone_table(const wk_ecm *ecm, const wk__table *src)
                      .type_count = src->type_count,
                      .slot_count = src->slot_count,
                      .count = src->count,
-                     .edge_len = src->edge_len};
+                     .edge_len = src->edge_len,
+                     .destroys = src->destroys};
     memcpy(t->by_type, src->by_type, slots_bytes);
     t->types = dup_bytes(src->types, src->type_count * sizeof *t->types);
     t->add_edge = dup_bytes(src->add_edge, src->edge_len * sizeof *t->add_edge);

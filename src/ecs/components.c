@@ -122,7 +122,48 @@ static bool touches(const wk__record *r)
     return !(r->flags & (WK__NEW | WK__TOUCHED));
 }
 
+/* The table a row moves to when it gains (adding) or loses type, if the
+ * edge is known and that table has room for the row; else NULL. */
+static inline wk__table *ready_edge(const wk_ecm *ecm, const wk__table *from, wk_type type, bool adding)
+{
+    if (type >= from->edge_len)
+        return NULL;
+    uint32_t id = (adding ? from->add_edge : from->remove_edge)[type];
+    wk__table *to = id ? ecm->tables[id - 1] : NULL;
+    return to && to->count < to->cap ? to : NULL;
+}
+
+/* Adds the entity to the step's touched list when the list has room
+ * already; false when that needs the slow path. */
+static inline bool touch_in_place(wk_ecm *ecm, wk__record *r, wk_entity e)
+{
+    if (r->flags & (WK__NEW | WK__TOUCHED))
+        return true;
+    if (ecm->touched.count == ecm->touched.cap)
+        return false;
+    ecm->touched.items[ecm->touched.count++] = e;
+    r->flags |= WK__TOUCHED;
+    return true;
+}
+
+static int add_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value);
+
+/* Adding a plain value outside a transaction, along a known edge, to a
+ * table with room, is one row move and nothing that can fail: the common
+ * case takes no other branch. The value cannot move under the copy, since
+ * the destination does not grow. */
 static int add_new(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value)
+{
+    wk__table *to;
+    if (ecm->txn || ecm->types[type].desc.hooks.copy || !(to = ready_edge(ecm, ecm->tables[r->table], type, true)) ||
+        !touch_in_place(ecm, r, e))
+        return add_slow(ecm, r, e, type, value);
+    wk__table_move(ecm, r, to, type, value, NULL); /* cannot fail: `to` has room */
+    ecm->types[type].in_use = true;
+    return 1;
+}
+
+static int add_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value)
 {
     const wk_type_desc *d = &ecm->types[type].desc;
     wk__table *to = wk__table_with(ecm, ecm->tables[r->table], type);
@@ -143,7 +184,7 @@ static int add_new(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const 
     int rc = wk__touch(ecm, r, e);
     if (rc == WK_OK && ecm->txn && (rc = wk__txn_note_move(ecm, e, r, type, true, NULL))) {
         untouch(ecm, r, touched_here);
-    } else if (rc == WK_OK && (rc = wk__table_move(ecm, r, to, value, NULL))) {
+    } else if (rc == WK_OK && (rc = wk__table_move(ecm, r, to, type, value, NULL))) {
         if (ecm->txn)
             wk__txn_drop(ecm);
         untouch(ecm, r, touched_here);
@@ -216,12 +257,35 @@ void *wk_ecm_get_or_add(wk_ecm *ecm, wk_entity e, wk_type type, const void *dflt
     return wk_ecm_get(ecm, e, type);
 }
 
+static int remove_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type);
+
+/* The entity has the type. As for adding, the common case (no transaction,
+ * a known edge, room in the destination and in the step's lists) is one row
+ * move. */
+static int remove_at(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type)
+{
+    wk__table *to;
+    bool record = !(r->flags & WK__NEW);
+    if (ecm->txn || !(to = ready_edge(ecm, ecm->tables[r->table], type, false)) ||
+        (record && ecm->removed_components.count == ecm->removed_components.cap) || !touch_in_place(ecm, r, e))
+        return remove_slow(ecm, r, e, type);
+    if (record)
+        ecm->removed_components.items[ecm->removed_components.count++] = (wk__removed_component){e, type};
+    wk__table_move(ecm, r, to, type, NULL, NULL); /* cannot fail: `to` has room */
+    return 1;
+}
+
 int wk__remove_now(wk_ecm *ecm, wk_entity e, wk_type type)
 {
     wk__record *r = wk__record_of(ecm, e);
-    wk__table *from = ecm->tables[r->table];
-    if (wk__column_index(from, type) < 0)
+    if (wk__column_index(ecm->tables[r->table], type) < 0)
         return 0;
+    return remove_at(ecm, r, e, type);
+}
+
+static int remove_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type)
+{
+    wk__table *from = ecm->tables[r->table];
     wk__table *to = wk__table_without(ecm, from, type);
     bool record = !(r->flags & WK__NEW), touched_here = touches(r);
     if (!to || wk__touch(ecm, r, e))
@@ -231,7 +295,7 @@ int wk__remove_now(wk_ecm *ecm, wk_entity e, wk_type type)
     void *removed = NULL;
     if (ecm->txn && wk__txn_note_move(ecm, e, r, type, false, &removed))
         goto fail_unrecord;
-    if (wk__table_move(ecm, r, to, NULL, removed)) {
+    if (wk__table_move(ecm, r, to, type, NULL, removed)) {
         if (ecm->txn)
             wk__txn_drop(ecm);
         goto fail_unrecord;
@@ -260,7 +324,7 @@ int wk_ecm_remove(wk_ecm *ecm, wk_entity e, wk_type type)
         rc = wk__defer(ecm, WK__OP_REMOVE, e, type, NULL, false, NULL);
         return rc ? rc : 1;
     }
-    return wk__remove_now(ecm, e, type);
+    return remove_at(ecm, r, e, type);
 }
 
 static int note_destroyed(wk_ecm *ecm, wk_entity e)
@@ -308,6 +372,16 @@ int wk_ecm_destroy(wk_ecm *ecm, wk_entity e, bool recursive)
         return rc;
     if (ecm->iter_depth)
         return wk__defer(ecm, WK__OP_DESTROY, e, WK_NO_TYPE, NULL, recursive, NULL);
+    /* Outside a transaction, an entity without children (or whose children
+     * stay) goes at once, once the step's list has room to record it. */
+    const wk__link *l = recursive ? wk__link_of(ecm, wk__index(e)) : NULL;
+    if (!ecm->txn && (!l || !l->first_child)) {
+        if (!(r->flags & WK__NEW)) {
+            if (WK__VEC_PUSH(ecm->destroyed, e))
+                return wk__ecm_fail(ecm, WK_NOMEM, "out of memory destroying entity %llu", (unsigned long long)e);
+        }
+        return wk__entity_free_at(ecm, r, e); /* cannot fail outside a transaction */
+    }
     return wk__destroy_now(ecm, e, recursive);
 }
 

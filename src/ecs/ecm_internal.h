@@ -19,6 +19,8 @@
 
 #include "worldkit/wk_ecm.h"
 
+#include <string.h>
+
 /* Slot i (i >= 1) lives in segment k = floor(log2 i), at offset i - 2^k:
  * segment k holds 2^k slots, so a small world stays small, a big one gets a
  * few big (huge-page) arrays, and a lookup costs one bit scan. */
@@ -79,6 +81,7 @@ typedef struct wk__table {
     uint32_t *add_edge;    /* type id -> destination table id + 1; 0 unknown */
     uint32_t *remove_edge;
     uint32_t edge_len;
+    bool destroys; /* some column's type has a destroy hook */
     wk__type_slot by_type[]; /* indexed by type id */
 } wk__table;
 
@@ -222,6 +225,48 @@ static inline int32_t wk__column_index(const wk__table *t, wk_type type)
     return type < t->slot_count ? t->by_type[type].column : -1;
 }
 
+/* Copies one value of size bytes. The sizes components usually have get
+ * fixed-size copies the compiler turns into a few moves; a call to memcpy
+ * would cost more than the copy, and table moves do several per row. */
+static inline void wk__copy_value(void *restrict dst, const void *restrict src, size_t size)
+{
+    /* Inlined (with LTO) where src is a caller's object of known size, GCC
+     * would warn about the cases for other sizes, which never run there;
+     * the empty asm hides where src points, at no cost. */
+    __asm__("" : "+r"(src));
+    switch (size) {
+    case 4:
+        memcpy(dst, src, 4);
+        break;
+    case 8:
+        memcpy(dst, src, 8);
+        break;
+    case 12:
+        memcpy(dst, src, 12);
+        break;
+    case 16:
+        memcpy(dst, src, 16);
+        break;
+    case 24:
+        memcpy(dst, src, 24);
+        break;
+    case 32:
+        memcpy(dst, src, 32);
+        break;
+    case 48:
+        memcpy(dst, src, 48);
+        break;
+    case 56:
+        memcpy(dst, src, 56);
+        break;
+    case 64:
+        memcpy(dst, src, 64);
+        break;
+    default:
+        memcpy(dst, src, size);
+    }
+}
+
 static inline void *wk__cell(const wk__table *t, int32_t column, uint32_t row)
 {
     const wk__column *c = &t->columns[column];
@@ -235,6 +280,8 @@ int wk__entity_adopt(wk_ecm *ecm, wk_entity e);
 /* Removes one entity now: its components, links and record. Fails (out of
  * memory, without effect) only inside a transaction. */
 int wk__entity_free(wk_ecm *ecm, wk_entity e);
+/* The same, given the entity's record. */
+int wk__entity_free_at(wk_ecm *ecm, wk__record *r, wk_entity e);
 /* Adds the entity to the step's touched list (once). */
 int wk__touch(wk_ecm *ecm, wk__record *r, wk_entity e);
 
@@ -246,12 +293,12 @@ wk__table *wk__table_with(wk_ecm *ecm, wk__table *from, wk_type type);
 wk__table *wk__table_without(wk_ecm *ecm, wk__table *from, wk_type type);
 /* Appends a row with uninitialised values; returns its index or -1 (OOM). */
 int64_t wk__table_append(wk__table *t, wk_entity e);
-/* Moves an entity's row into table `to`. Values of types `to` lacks are
- * destroyed, or, when removed is not NULL, their bytes moved there (for the
- * one removed type; a transaction keeps them); the column `to` has and `from`
- * lacks (at most one) gets the bytes at added, or zeros, and a one-time
- * change. added may point into `from`. */
-int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added, void *removed);
+/* Moves an entity's row into table `to`, whose types are those of its table
+ * plus or minus `type`. An added value gets the bytes at added, or zeros, and
+ * a one-time change; added may point into the entity's table. A removed value
+ * is destroyed, or, when removed is not NULL, its bytes are moved there (a
+ * transaction keeps them). */
+int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, wk_type type, const void *added, void *removed);
 /* True when p points into one of the table's columns. */
 bool wk__table_holds(const wk__table *t, const void *p);
 /* Removes a row, destroying its values, moving the last row into its place. */

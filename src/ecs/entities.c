@@ -154,17 +154,24 @@ wk_entity wk_ecm_create_with(wk_ecm *ecm, const wk_type *types, const void *cons
     uint32_t row = wk__slot(ecm, wk__index(e))->row;
     /* Plain values are copied, hooked ones zeroed first, so that a failed
      * copy leaves only values the destroy hooks accept. */
+    bool hooked = false;
     for (size_t i = 0; i < n; i++) {
-        int32_t c = wk__column_index(t, types[i]);
+        wk__column *col = &t->columns[t->by_type[types[i]].column];
         const void *value = values ? values[i] : NULL;
-        t->columns[c].change[row] = WK_ONE_TIME_CHANGE;
-        ecm->types[types[i]].in_use = true;
-        if (value && !ecm->types[types[i]].desc.hooks.copy)
-            memcpy(wk__cell(t, c, row), value, t->columns[c].size);
-        else if (t->columns[c].size)
-            memset(wk__cell(t, c, row), 0, t->columns[c].size);
+        col->change[row] = WK_ONE_TIME_CHANGE;
+        wk__type_info *info = &ecm->types[types[i]];
+        info->in_use = true;
+        if (!col->size)
+            continue;
+        uint8_t *cell = col->data + (size_t)row * col->size;
+        if (value && !info->desc.hooks.copy) {
+            wk__copy_value(cell, value, col->size);
+        } else {
+            memset(cell, 0, col->size);
+            hooked |= value != NULL;
+        }
     }
-    for (size_t i = 0; values && i < n; i++) {
+    for (size_t i = 0; hooked && i < n; i++) {
         int32_t c = wk__column_index(t, types[i]);
         if (values[i] && ecm->types[types[i]].desc.hooks.copy &&
             wk__value_copy(ecm, types[i], wk__cell(t, c, row), values[i])) {
@@ -223,7 +230,11 @@ int wk__entity_adopt(wk_ecm *ecm, wk_entity e)
 
 int wk__entity_free(wk_ecm *ecm, wk_entity e)
 {
-    wk__record *r = wk__record_of(ecm, e);
+    return wk__entity_free_at(ecm, wk__record_of(ecm, e), e);
+}
+
+int wk__entity_free_at(wk_ecm *ecm, wk__record *r, wk_entity e)
+{
     uint32_t index = wk__index(e);
     wk__table *t = ecm->tables[r->table];
     if (!ecm->txn)

@@ -108,6 +108,7 @@ static wk__table *table_new(wk_ecm *ecm, const wk_type *types, uint32_t n)
         t->columns[c].size = ecm->types[types[c]].desc.size;
         t->columns[c].align = ecm->types[types[c]].desc.align;
         t->by_type[types[c]] = (wk__type_slot){.size = (uint32_t)t->columns[c].size, .column = (int32_t)c};
+        t->destroys |= ecm->types[types[c]].desc.hooks.destroy != NULL;
     }
     return t;
 }
@@ -170,11 +171,11 @@ static int edge_reserve(wk_ecm *ecm, wk__table *t)
 /* The table for from's types plus (adding) or minus (removing) type. */
 static wk__table *neighbour(wk_ecm *ecm, wk__table *from, wk_type type, bool adding)
 {
-    if ((wk__column_index(from, type) >= 0) == adding)
-        return from;
     uint32_t *edges = adding ? from->add_edge : from->remove_edge;
     if (type < from->edge_len && edges[type])
         return ecm->tables[edges[type] - 1];
+    if ((wk__column_index(from, type) >= 0) == adding)
+        return from;
     wk_type small[16];
     wk_type *types = from->type_count < 16 ? small : malloc((from->type_count + 1) * sizeof *types);
     if (!types)
@@ -238,12 +239,22 @@ int wk__table_reserve(wk__table *t, uint32_t cap)
     return WK_OK;
 }
 
-int64_t wk__table_append(wk__table *t, wk_entity e)
+static int grow_by_one(wk__table *t)
 {
     if (t->count == UINT32_MAX)
-        return -1;
-    if (t->count == t->cap &&
-        wk__table_reserve(t, t->cap >= UINT32_MAX / 2 ? UINT32_MAX : (t->cap ? t->cap * 2 : 64)))
+        return WK_NOMEM;
+    return wk__table_reserve(t, t->cap >= UINT32_MAX / 2 ? UINT32_MAX : (t->cap ? t->cap * 2 : 64));
+}
+
+/* Makes room for one more row; 0 or WK_NOMEM. */
+static inline int room_for_one(wk__table *t)
+{
+    return t->count < t->cap ? WK_OK : grow_by_one(t);
+}
+
+int64_t wk__table_append(wk__table *t, wk_entity e)
+{
+    if (room_for_one(t))
         return -1;
     uint32_t row = t->count++;
     t->entities[row] = e;
@@ -266,7 +277,7 @@ static void move_row(wk_ecm *ecm, wk__table *t, uint32_t dst, uint32_t src)
     for (uint32_t c = 0; c < t->type_count; c++) {
         wk__column *col = &t->columns[c];
         if (col->size)
-            memcpy(col->data + (size_t)dst * col->size, col->data + (size_t)src * col->size, col->size);
+            wk__copy_value(col->data + (size_t)dst * col->size, col->data + (size_t)src * col->size, col->size);
         col->change[dst] = col->change[src];
     }
     wk_entity moved = t->entities[src];
@@ -291,59 +302,71 @@ void wk__table_reopen_row(wk_ecm *ecm, wk__table *t, uint32_t row)
 
 void wk__table_delete_row(wk_ecm *ecm, wk__table *t, uint32_t row)
 {
-    for (uint32_t c = 0; c < t->type_count; c++)
+    for (uint32_t c = 0; t->destroys && c < t->type_count; c++)
         wk__table_destroy_value(ecm, t->types[c], wk__cell(t, (int32_t)c, row));
     wk__table_remove_row(ecm, t, row);
 }
 
-int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, const void *added, void *removed)
+/* Copies one value and its change state from row sr of column s to row dr
+ * of column d (same type). */
+static inline void copy_cell(wk__column *restrict d, uint32_t dr, const wk__column *restrict s, uint32_t sr)
+{
+    size_t size = s->size;
+    if (size)
+        wk__copy_value(d->data + (size_t)dr * size, s->data + (size_t)sr * size, size);
+    d->change[dr] = s->change[sr];
+}
+
+int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, wk_type type, const void *added, void *removed)
 {
     wk__table *from = ecm->tables[r->table];
     uint32_t row = r->row;
-    /* The row is usually cold: ask for all its cache lines at once rather
-     * than missing on them one after another. */
-    __builtin_prefetch(&from->entities[row]);
-    for (uint32_t c = 0; c < from->type_count; c++) {
-        __builtin_prefetch(&from->columns[c].change[row]);
-        if (from->columns[c].size)
-            __builtin_prefetch(from->columns[c].data + (size_t)row * from->columns[c].size);
-    }
-    int64_t new_row = wk__table_append(to, from->entities[row]);
-    if (new_row < 0)
+    /* The row is usually cold. Its values are read below by independent
+     * loads, which the CPU issues together, so the misses overlap without
+     * prefetching. */
+    if (room_for_one(to))
         return WK_NOMEM;
-    /* Both type lists are sorted: walk them together. */
-    uint32_t i = 0, j = 0;
-    while (i < from->type_count || j < to->type_count) {
-        wk_type a = i < from->type_count ? from->types[i] : UINT32_MAX;
-        wk_type b = j < to->type_count ? to->types[j] : UINT32_MAX;
-        if (a == b) {
-            wk__column *src = &from->columns[i], *dst = &to->columns[j];
-            if (src->size)
-                memcpy(dst->data + (size_t)new_row * dst->size, src->data + (size_t)row * src->size, src->size);
-            dst->change[new_row] = src->change[row];
-            i++, j++;
-        } else if (a < b) {
-            void *cell = wk__cell(from, (int32_t)i, row);
-            if (removed && cell)
-                memcpy(removed, cell, from->columns[i].size);
-            else if (!removed)
-                wk__table_destroy_value(ecm, a, cell);
-            i++;
-        } else {
-            wk__column *dst = &to->columns[j];
-            void *cell = wk__cell(to, (int32_t)j, (uint32_t)new_row); /* NULL for a tag */
-            if (cell && added)
-                memcpy(cell, added, dst->size);
-            else if (cell)
-                memset(cell, 0, dst->size);
-            dst->change[new_row] = WK_ONE_TIME_CHANGE;
-            j++;
+    uint32_t dst = to->count++;
+    to->entities[dst] = from->entities[row];
+    /* The two tables' columns are in the same order but for the one of
+     * `type`, at position p of the larger table. */
+    const wk__column *fc = from->columns;
+    wk__column *tc = to->columns;
+    uint32_t n = from->type_count;
+    if (to->type_count > n) {
+        uint32_t p = (uint32_t)to->by_type[type].column;
+        for (uint32_t c = 0; c < p; c++)
+            copy_cell(&tc[c], dst, &fc[c], row);
+        for (uint32_t c = p; c < n; c++)
+            copy_cell(&tc[c + 1], dst, &fc[c], row);
+        wk__column *a = &tc[p];
+        if (a->size) {
+            uint8_t *cell = a->data + (size_t)dst * a->size;
+            if (added)
+                wk__copy_value(cell, added, a->size);
+            else
+                memset(cell, 0, a->size);
+        }
+        a->change[dst] = WK_ONE_TIME_CHANGE;
+    } else {
+        uint32_t p = (uint32_t)from->by_type[type].column;
+        for (uint32_t c = 0; c < p; c++)
+            copy_cell(&tc[c], dst, &fc[c], row);
+        for (uint32_t c = p + 1; c < n; c++)
+            copy_cell(&tc[c - 1], dst, &fc[c], row);
+        const wk__column *gone = &fc[p];
+        if (gone->size) {
+            void *cell = gone->data + (size_t)row * gone->size;
+            if (removed)
+                wk__copy_value(removed, cell, gone->size);
+            else
+                wk__table_destroy_value(ecm, type, cell);
         }
     }
     wk__table_remove_row(ecm, from, row);
     r->table = to->id;
+    r->row = dst;
     ecm->version++;
-    r->row = (uint32_t)new_row;
     return WK_OK;
 }
 

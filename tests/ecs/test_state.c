@@ -312,6 +312,12 @@ static void clone_is_deep_and_independent(void)
     for (wk_iter it = wk_query_iter(q); wk_iter_next(&it);)
         n += it.count;
     CHECK_INT(n, ==, 2);
+    /* The clone's tables know their types' destroy hooks: the name an
+     * entity of the clone loses is freed (the leak checker would say). */
+    wk_query_free(q);
+    CHECK_INT(wk_ecm_destroy(copy, w.link1, false), ==, 0);
+    CHECK(!wk_ecm_exists(copy, w.link1));
+    CHECK_STR(get_name(&w.f, w.link1), "base");
     wk_ecm_free(w.f.ecm);
     wk_ecm_free(copy);
 }
