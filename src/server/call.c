@@ -41,6 +41,7 @@ typedef struct call {
     int cancelled;          /* what it says: whether the call ended otherwise than by our status */
     bool broken;            /* a batch failed: the call is over */
     grpc_byte_buffer *held; /* a unary reply, sent with the status */
+    double started;         /* when the worker took the call, seconds */
 } call;
 
 static double now(void)
@@ -72,7 +73,10 @@ static bool wait_for(call *c, void *tag)
  * completed, so a look at the queue that does not wait finds it. */
 static bool gone(call *c)
 {
-    if (!c->closed) {
+    /* A look costs a wait on the queue and a futex; a unary call cancelled
+     * in its first millisecond runs to its end anyway, so only streams and
+     * calls that have waited (for a world's lock, say) look. */
+    if (!c->closed && (c->streaming || now() - c->started > 1e-3)) {
         grpc_event ev = grpc_completion_queue_next(c->worker->cq, gpr_time_0(GPR_CLOCK_MONOTONIC), NULL);
         if (ev.type == GRPC_OP_COMPLETE && ev.tag == &tag_close)
             c->closed = true;
@@ -144,7 +148,7 @@ static bool write_message(void *ctx, const uint8_t *bytes, size_t len)
         c->held = NULL;
         send(c, msg, NULL, NULL);
     }
-    return !gone(c);
+    return c->streaming ? !gone(c) : !c->broken;
 }
 
 static void report(const call *c, bool done, int status, double seconds)
@@ -184,8 +188,8 @@ static void run(call *c, grpc_byte_buffer *payload, wk_api_sink *sink)
 
 void wk__call_serve(wk__worker *w, wk__call_slot *slot)
 {
-    call c = {.worker = w, .slot = slot, .method = grpc_slice_to_c_string(slot->details.method)};
     double t0 = now();
+    call c = {.worker = w, .slot = slot, .method = grpc_slice_to_c_string(slot->details.method), .started = t0};
     report(&c, false, 0, 0);
 
     grpc_byte_buffer *payload = NULL;
