@@ -9,7 +9,7 @@ packages=(
   libxml2-dev
   libsdformat-dev liburdfdom-dev libmujoco-dev libqhull-dev
   libgrpc-dev protobuf-compiler protobuf-compiler-grpc libjansson-dev
-  libgrpc++-dev
+  libgrpc++-dev libprotobuf-dev
   libsqlite3-dev
   python3-grpcio python3-protobuf
 )
