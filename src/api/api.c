@@ -187,6 +187,14 @@ wk_entity wk__api_entity(wk_api *api, const char *name)
     return e;
 }
 
+wk_entity wk__api_named(wk_api *api, wk__call *call, const char *name, SimulationInterfaces__Result **result)
+{
+    wk_entity e = wk__api_entity(api, name);
+    if (!e)
+        *result = wk__call_result(call, WK_RESULT_NOT_FOUND, "no entity named '%s'", name);
+    return e;
+}
+
 wk_entity wk__api_frame(wk_api *api, const char *frame)
 {
     if (!frame || !frame[0] || !strcmp(frame, "world"))

@@ -121,6 +121,9 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st);
 /* The entity a name gives: a model, or a scoped `model::link::...`, as
  * SpawnEntities names them; WK_NULL_ENTITY when unknown or empty. */
 wk_entity wk__api_entity(wk_api *api, const char *name);
+/* As wk__api_entity; when there is no such entity, *result is a NOT_FOUND
+ * Result naming it, for the services that answer about one entity. */
+wk_entity wk__api_named(wk_api *api, wk__call *call, const char *name, SimulationInterfaces__Result **result);
 /* The entity a reference frame names: the world entity for "" and "world",
  * else as wk__api_entity. */
 wk_entity wk__api_frame(wk_api *api, const char *frame);

@@ -53,11 +53,9 @@ int wk__get_entity_bounds(wk_api *api, wk__call *call, const ProtobufCMessage *r
     if (!resp)
         return WK_NOMEM;
     const char *name = req->entity ? req->entity : "";
-    wk_entity e = wk__api_entity(api, name);
-    if (!e) {
-        resp->result = wk__call_result(call, WK_RESULT_NOT_FOUND, "no entity named '%s'", name);
+    wk_entity e = wk__api_named(api, call, name, &resp->result);
+    if (!e)
         return WK_OK;
-    }
     wk__hull h;
     char why[WK_STATUS_MSG_MAX] = "";
     int kind = wk__hull_of(wk_api_scene(api), e, e, &h, why, sizeof why);

@@ -36,11 +36,9 @@ int wk__get_entity_info(wk_api *api, wk__call *call, const ProtobufCMessage *req
     if (!resp || !info)
         return WK_NOMEM;
     const char *name = req->entity ? req->entity : "";
-    wk_entity e = wk__api_entity(api, name);
-    if (!e) {
-        resp->result = wk__call_result(call, WK_RESULT_NOT_FOUND, "no entity named '%s'", name);
+    wk_entity e = wk__api_named(api, call, name, &resp->result);
+    if (!e)
         return WK_OK;
-    }
     const wk_entity_info *stored = wk_scene_entity_info(wk_api_scene(api), e);
     simulation_interfaces__entity_info__init(info);
     info->category = wk__msg_category(call, wk__api_category(api, e));

@@ -62,11 +62,9 @@ int wk__get_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *re
     if (!resp)
         return WK_NOMEM;
     const char *name = req->entity ? req->entity : "";
-    wk_entity e = wk__api_entity(api, name);
-    if (!e) {
-        resp->result = wk__call_result(call, WK_RESULT_NOT_FOUND, "no entity named '%s'", name);
+    wk_entity e = wk__api_named(api, call, name, &resp->result);
+    if (!e)
         return WK_OK;
-    }
     wk_motion m = wk_sim_motion(api->sim, e);
     resp->state = wk__msg_entity_state(api, call, &m);
     resp->result = wk__call_result(call, WK_RESULT_OK, "%s", "");
