@@ -1,5 +1,6 @@
 # The README's commands. Each installs dependencies first, then drives CMake.
-#   make run    build (Release) and run the main job: serve the bundled example world
+#   make run    build (Release) and run the main job: serve the bundled example world,
+#               its store kept in ./worldkit-data (serve's default --data)
 #   make check  build with ASan+UBSan and -Werror, run every test under CTest,
 #               then the multi-threaded store tests again under ThreadSanitizer
 #   make bench  build (Release) and run every benchmark in bench/

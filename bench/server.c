@@ -114,10 +114,10 @@ static server start_server(const char *bin, const char *world, int workers)
         dup2(fds[1], STDOUT_FILENO);
         close(fds[1]);
         if (workers > 0)
-            execl(bin, "worldkit", "serve", "--listen", "127.0.0.1:0", "--world", world, "--workers", workers_arg,
-                  (char *)NULL);
+            execl(bin, "worldkit", "serve", "--listen", "127.0.0.1:0", "--memory", "--world", world, "--workers",
+                  workers_arg, (char *)NULL);
         else
-            execl(bin, "worldkit", "serve", "--listen", "127.0.0.1:0", "--world", world, (char *)NULL);
+            execl(bin, "worldkit", "serve", "--listen", "127.0.0.1:0", "--memory", "--world", world, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);

@@ -34,13 +34,14 @@ static const char help[] =
     "  --max-request-mib N    larger requests fail RESOURCE_EXHAUSTED (default 16)\n"
     "  --data DIR             keep ObjectWorldService's worlds in DIR/worlds.db (SQLite): every\n"
     "                         change answered OK is on disk, and a restart brings them back\n"
-    "  --memory               keep worlds in memory only (the default, for now)\n"
+    "                         (default ./worldkit-data; --data '' is --memory)\n"
+    "  --memory               keep worlds in memory only, nothing on disk\n"
     "  --verbose              print a line per call: method, status, milliseconds\n";
 
 typedef struct serve_args {
     wk_server_desc server;
     const char *world;
-    const char *data;
+    const char *data; /* NULL: worlds in memory only */
     bool levels;
     bool verbose;
 } serve_args;
@@ -52,24 +53,34 @@ static bool number(const char *s, double *out)
     return end != s && *end == '\0';
 }
 
+/* Sets the option o takes no value; false when o is no such option. */
+static bool flag(const char *o, serve_args *a)
+{
+    if (!strcmp(o, "--levels"))
+        a->levels = true;
+    else if (!strcmp(o, "--memory"))
+        a->data = NULL;
+    else if (!strcmp(o, "--verbose"))
+        a->verbose = true;
+    else
+        return false;
+    return true;
+}
+
 /* 0 when parsed, 1 for --help, -1 for a mistake. */
 static int parse(int argc, char **argv, serve_args *a)
 {
-    *a = (serve_args){0};
+    *a = (serve_args){.data = "worldkit-data"};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double x;
         if (!strcmp(o, "--help") || !strcmp(o, "-h"))
             return 1;
-        if (!strcmp(o, "--levels"))
-            a->levels = true;
-        else if (!strcmp(o, "--memory"))
-            a->data = NULL;
-        else if (!strcmp(o, "--verbose"))
-            a->verbose = true;
-        else if (!v)
+        if (flag(o, a))
+            continue;
+        if (!v)
             return -1;
-        else if (!strcmp(o, "--listen"))
+        if (!strcmp(o, "--listen"))
             a->server.listen = v;
         else if (!strcmp(o, "--world"))
             a->world = v;

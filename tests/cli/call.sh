@@ -6,7 +6,7 @@ set -u
 wk=$1
 model=$2
 dir=$(mktemp -d)
-"$wk" serve --listen 127.0.0.1:0 >"$dir/serve.out" 2>&1 &
+"$wk" serve --listen 127.0.0.1:0 --memory >"$dir/serve.out" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
 failures=0

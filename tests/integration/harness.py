@@ -117,11 +117,12 @@ def binary():
 
 
 class Server:
-    """`worldkit serve` on a free loopback port, until stop()."""
+    """`worldkit serve` on a free loopback port, until stop(); in memory
+    unless args name a --data directory (the later option wins)."""
 
     def __init__(self, *args, env=None):
         self.log = tempfile.NamedTemporaryFile(prefix="wk_serve_", suffix=".log", delete=False)
-        self.args = [binary(), "serve", "--listen", "127.0.0.1:0"] + list(args)
+        self.args = [binary(), "serve", "--listen", "127.0.0.1:0", "--memory"] + list(args)
         # Unbuffered: _wait_address reads the first line byte by byte
         # between select() calls.
         self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=self.log, bufsize=0,
@@ -187,7 +188,7 @@ class Server:
 class ServerTest(unittest.TestCase):
     """A test case with one server for all its tests, started before the
     first and stopped after the last; stopping must exit 0. SERVER_ARGS
-    are the arguments after `serve --listen 127.0.0.1:0`, SERVER_ENV
+    are the arguments after `serve --listen 127.0.0.1:0 --memory`, SERVER_ENV
     variables added to its environment."""
 
     SERVER_ARGS = ()

@@ -86,7 +86,7 @@ static bool count_updates(const uint8_t *bytes, size_t len, void *ctx)
 static void serves_then_stops_on_sigterm(void)
 {
     child c;
-    const char *args[] = {"--listen", "127.0.0.1:0", "--world", WK_TEST_WORLDS "/nested.sdf", "--levels", NULL};
+    const char *args[] = {"--listen", "127.0.0.1:0", "--memory", "--world", WK_TEST_WORLDS "/nested.sdf", "--levels", NULL};
     REQUIRE(spawn(&c, args));
     char line[256];
     read_line(c.out, line, sizeof line);
@@ -139,7 +139,7 @@ static void serves_then_stops_on_sigterm(void)
 static void refuses_a_remote_address(void)
 {
     child c;
-    const char *args[] = {"--listen", "0.0.0.0:50051", NULL};
+    const char *args[] = {"--listen", "0.0.0.0:50051", "--memory", NULL};
     REQUIRE(spawn(&c, args));
     char line[512];
     read_line(c.err, line, sizeof line);
