@@ -1,5 +1,6 @@
 /* mjcf.c — the MJCF reader (MuJoCo's model format, as MuJoCo 2.2.2 reads
- * it) into a description: the model's sections and its body tree.
+ * it, plus MuJoCo 3's <frame>) into a description: the model's sections and
+ * its body tree.
  *
  * A MuJoCo file holds one model: a tree of bodies below the world body. It
  * becomes a world and one model, both named by <mujoco model>; every body is
@@ -12,6 +13,14 @@
  * named "<element><index>" by MuJoCo's index, which counts bodies in
  * depth-first order and the other elements body by body: so a body's own
  * elements are read before its child bodies.
+ *
+ * A <frame> is a pose that MuJoCo composes onto its children (bodies, geoms,
+ * sites, cameras, lights, joints, inertials, frames) and then forgets: it
+ * holds no entity of its own and counts in no index, and its childclass
+ * gives its children their class as a body's does. Its children are read in
+ * their place among their body's, their poses composed onto the frame's. A
+ * named frame is also kept, as a frame of its body like a site, so that
+ * poses can be asked relative to it; an unnamed one leaves nothing behind.
  *
  * Attribute values and default classes are read by mjcf_attrs.c, poses and
  * orientation forms by mjcf_pose.c, includes and mesh assets by
@@ -84,16 +93,22 @@ static int add_node(mjcf_reader *r, xmlNodePtr el, wk_node_kind kind, int index_
     return *out == WK_NO_NODE ? wk__mjcf_nomem(r) : WK_OK;
 }
 
-/* Adds a node for an element of a body, posed in the body's frame. */
+/* Places node, an element of body b given pose in the enclosing frames, in
+ * the body's frame. */
+static void place_in_body(mjcf_reader *r, uint32_t node, const body_ctx *b, const wk_pose *pose)
+{
+    wk_node *n = wk__desc_at(r->d, node);
+    n->pose = wk_pose_compose(b->in_body, *pose);
+    n->relative_node = b->node;
+}
+
+/* Adds a node for an element of a body, posed in the enclosing frames. */
 static int add_body_node(mjcf_reader *r, xmlNodePtr el, const body_ctx *b, wk_node_kind kind, int index_kind,
                          const wk_pose *pose, uint32_t *out)
 {
     int rc = add_node(r, el, kind, index_kind, b->node, out);
-    if (rc == WK_OK) {
-        wk_node *n = wk__desc_at(r->d, *out);
-        n->pose = *pose;
-        n->relative_node = b->node;
-    }
+    if (rc == WK_OK)
+        place_in_body(r, *out, b, pose);
     return rc;
 }
 
@@ -172,7 +187,7 @@ static int read_geom(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
 
 /* Sites and cameras are frames of their body. A camera has no type, so it
  * reads as a sphere without fromto: its pose is pos and orientation. */
-static int read_frame(mjcf_reader *r, xmlNodePtr el, const body_ctx *b, int index_kind)
+static int read_site_or_camera(mjcf_reader *r, xmlNodePtr el, const body_ctx *b, int index_kind)
 {
     attrs a;
     const struct shape *s;
@@ -189,18 +204,19 @@ static int read_frame(mjcf_reader *r, xmlNodePtr el, const body_ctx *b, int inde
 
 static int read_site(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
 {
-    return read_frame(r, el, b, SITE);
+    return read_site_or_camera(r, el, b, SITE);
 }
 
 static int read_camera(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
 {
-    return read_frame(r, el, b, CAMERA);
+    return read_site_or_camera(r, el, b, CAMERA);
 }
 
 /* ---- lights, joints, inertials ------------------------------------------ */
 
 /* A light shines along its dir; its node's -z axis is that direction, as an
- * SDFormat light's default direction is. */
+ * SDFormat light's default direction is. Its turn about that axis means
+ * nothing: inside a frame, the frame simply carries it along. */
 static int read_light(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
 {
     static const char *const light_types[] = {"spot", "directional", NULL};
@@ -262,8 +278,10 @@ static int add_joint(mjcf_reader *r, xmlNodePtr el, const body_ctx *b, const cha
     int rc = k->has_axis ? joint_limited(r, el, a, &limited) : WK_OK;
     if (rc || (rc = add_node(r, el, WK_NODE_JOINT, JOINT, r->model, &node)))
         return rc;
+    /* Frames move the anchor and turn the axis; the joint's frame keeps the
+     * body's axes, as MuJoCo's joints have no orientation of their own. */
     wk_node *j = wk__desc_at(r->d, node);
-    j->pose = (wk_pose){wk__mjcf_vec3(a->pos), wk_quat_identity()};
+    j->pose = (wk_pose){wk_pose_transform_point(b->in_body, wk__mjcf_vec3(a->pos)), wk_quat_identity()};
     j->relative_node = b->node;
     j->joint.type = k->type;
     j->joint.parent = b->parent;
@@ -271,7 +289,7 @@ static int add_joint(mjcf_reader *r, xmlNodePtr el, const body_ctx *b, const cha
     double unit = k->angular ? wk__mjcf_angle_unit(r) : 1;
     j->joint.axis[0] = (wk_joint_axis){
         .present = k->has_axis,
-        .xyz = axis,
+        .xyz = wk_quat_rotate(b->in_body.q, axis),
         .lower = limited ? a->range[0] * unit : -INFINITY,
         .upper = limited ? a->range[1] * unit : INFINITY,
         .effort = INFINITY,
@@ -310,6 +328,8 @@ static int read_inertial(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
     rc = rc ? rc : wk__mjcf_pose_of(r, el, &a, &in.pose);
     if (rc)
         return rc;
+    /* In a frame, the tensor stays in the frame's axes, which the pose turns. */
+    in.pose = wk_pose_compose(b->in_body, in.pose);
     const double *i = full ? a.fullinertia : a.diaginertia;
     in.mass = a.mass[0];
     in.ixx = i[0], in.iyy = i[1], in.izz = i[2];
@@ -322,6 +342,8 @@ static int read_inertial(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
 
 typedef int (*item_fn)(mjcf_reader *r, xmlNodePtr el, const body_ctx *b);
 
+static int read_frame(mjcf_reader *r, xmlNodePtr el, const body_ctx *b);
+
 /* What a body holds besides bodies; plugins change no pose. */
 static const struct item_rule {
     const char *name;
@@ -330,7 +352,8 @@ static const struct item_rule {
 } body_items[] = {
     {"geom", read_geom, false},          {"site", read_site, false},       {"camera", read_camera, false},
     {"light", read_light, false},        {"joint", read_joint, true},      {"freejoint", read_freejoint, true},
-    {"inertial", read_inertial, true},   {"body", NULL, false},            {"plugin", NULL, false},
+    {"inertial", read_inertial, true},   {"frame", read_frame, false},     {"body", NULL, false},
+    {"plugin", NULL, false},
 };
 
 /* The first pass over a body: everything but its child bodies. */
@@ -351,22 +374,60 @@ static int read_items(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
     return WK_OK;
 }
 
+/* The context of a <frame>'s children: its childclass, its pose composed
+ * onto the enclosing frames' (*pose gets its own). Frames, like bodies,
+ * take no defaults. */
+static int enter_frame(mjcf_reader *r, xmlNodePtr el, const body_ctx *outer, body_ctx *inner, wk_pose *pose)
+{
+    attrs a;
+    *inner = *outer;
+    int rc = wk__mjcf_class_of(r, el, "childclass", outer->cls, &inner->cls);
+    rc = rc ? rc : wk__mjcf_read_attrs(r, el, NULL, &a);
+    rc = rc ? rc : wk__mjcf_pose_of(r, el, &a, pose);
+    if (rc == WK_OK)
+        inner->in_body = wk_pose_compose(outer->in_body, *pose);
+    return rc;
+}
+
+/* The first pass over a frame: a node when it is named, then its children
+ * but bodies. */
+static int read_frame(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
+{
+    body_ctx inner;
+    wk_pose pose;
+    int rc = enter_frame(r, el, b, &inner, &pose);
+    const char *name = rc ? NULL : wk__xml_attr(r->d, el, "name");
+    if (name && name[0]) {
+        uint32_t node = wk__desc_add(r->d, WK_NODE_FRAME, b->node, name, wk__mjcf_file_of(r, el), wk__xml_line(el));
+        if (node == WK_NO_NODE)
+            return wk__mjcf_nomem(r);
+        place_in_body(r, node, b, &pose);
+        wk__desc_at(r->d, node)->frame.attached_to = b->name;
+    }
+    return rc ? rc : read_items(r, el, &inner);
+}
+
 static int read_body(mjcf_reader *r, xmlNodePtr el, const body_ctx *parent);
 
-/* The second pass: the child bodies, depth first. */
+/* The second pass: the child bodies, depth first, those inside frames in
+ * their place. */
 static int read_bodies(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
 {
-    for (xmlNodePtr c = wk__xml_first(el); c; c = wk__xml_next(c)) {
-        int rc = wk__xml_is(c, "body") ? read_body(r, c, b) : WK_OK;
-        if (rc)
-            return rc;
+    int rc = WK_OK;
+    for (xmlNodePtr c = wk__xml_first(el); rc == WK_OK && c; c = wk__xml_next(c)) {
+        body_ctx inner;
+        wk_pose pose;
+        if (wk__xml_is(c, "body"))
+            rc = read_body(r, c, b);
+        else if (wk__xml_is(c, "frame") && (rc = enter_frame(r, c, b, &inner, &pose)) == WK_OK)
+            rc = read_bodies(r, c, &inner);
     }
-    return WK_OK;
+    return rc;
 }
 
 static int read_body(mjcf_reader *r, xmlNodePtr el, const body_ctx *parent)
 {
-    body_ctx b = {.parent = parent->name ? parent->name : "world"};
+    body_ctx b = {.parent = parent->name ? parent->name : "world", .in_body = wk_pose_identity()};
     attrs a;
     wk_pose pose;
     int rc = wk__mjcf_class_of(r, el, "childclass", parent->cls, &b.cls);
@@ -376,7 +437,7 @@ static int read_body(mjcf_reader *r, xmlNodePtr el, const body_ctx *parent)
     if (rc)
         return rc;
     wk_node *link = wk__desc_at(r->d, b.node);
-    link->pose = pose;
+    link->pose = wk_pose_compose(parent->in_body, pose);
     link->relative_node = parent->node;
     b.name = link->name;
     rc = read_items(r, el, &b);
@@ -387,7 +448,7 @@ static int read_body(mjcf_reader *r, xmlNodePtr el, const body_ctx *parent)
  * come first in MuJoCo's indices, then its bodies. */
 static int read_world(mjcf_reader *r, xmlNodePtr root)
 {
-    body_ctx world = {.cls = r->root, .node = r->model};
+    body_ctx world = {.cls = r->root, .node = r->model, .in_body = wk_pose_identity()};
     int rc = WK_OK;
     for (xmlNodePtr c = wk__xml_first(root); rc == WK_OK && c; c = wk__xml_next(c))
         rc = wk__xml_is(c, "worldbody") ? read_items(r, c, &world) : WK_OK;

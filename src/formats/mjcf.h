@@ -64,6 +64,7 @@ typedef struct body_ctx {
     uint32_t node;         /* its link, or the model for the world body */
     const char *name;      /* NULL for the world body */
     const char *parent;    /* its parent body's name, which joints name */
+    wk_pose in_body;       /* the enclosing <frame>s' pose in the body; identity outside frames */
 } body_ctx;
 
 /* The attributes worldkit reads from elements and their default classes.

@@ -127,6 +127,66 @@ static void generated_names(void)
     wk_desc_free(d);
 }
 
+/* MuJoCo 3's <frame>: f sits at (1 0 0) turned 90 degrees about z; body a
+ * one along f's x, so at (1 1 0) turned like f. Inside a, an unnamed frame
+ * one up a's z, turned 90 degrees about x: geom g one along that frame's y
+ * is two up a's z, at (1 1 2), turned qz(90) * qx(90); joint j there too,
+ * its y axis turned to a's z, its frame keeping a's axes. The class c of
+ * f2's childclass lifts the geom h three along f2's z. Unnamed geoms are
+ * numbered in the file's order, inside frames or not, after the world
+ * body's h. */
+static void frames(void)
+{
+    wk_status st = {0};
+    wk_world_desc *d;
+    REQUIRE_INT(read_string("<mujoco model='m'>\n<default><default class='c'><geom pos='0 0 3'/></default></default>\n"
+                            "<worldbody>\n<frame name='f' pos='1 0 0' euler='0 0 90'>\n"
+                            "<body name='a' pos='1 0 0'><geom size='1'/>\n"
+                            "<frame pos='0 0 1' euler='90 0 0'><geom name='g' size='1' pos='0 1 0'/><geom size='1'/>\n"
+                            "<joint name='j' pos='0 1 0' axis='0 1 0'/></frame><geom size='1'/></body></frame>\n"
+                            "<frame name='f2' pos='0 0 -1' childclass='c'><geom name='h' size='1'/></frame>\n"
+                            "</worldbody>\n</mujoco>\n",
+                            &st, &d),
+                ==, WK_OK);
+    double h = sqrt(0.5);
+    const wk_node *f = find(d, "m::f"), *a = find(d, "m::a"), *g = find(d, "m::a::g"), *j = find(d, "m::j");
+    const wk_node *f2 = find(d, "m::f2"), *gh = find(d, "m::h");
+    REQUIRE(f && a && g && j && f2 && gh);
+    CHECK_INT(f->kind, ==, WK_NODE_FRAME);
+    CHECK_INT(f->line, ==, 4);
+    CHECK(f->frame.attached_to == NULL); /* a frame of the world body */
+    check_pose(&f->world, 1, 0, 0, h, 0, 0, h);
+    check_pose(&a->pose, 1, 1, 0, h, 0, 0, h); /* in the world body's frame */
+    check_pose(&a->world, 1, 1, 0, h, 0, 0, h);
+    check_pose(&g->pose, 0, 0, 2, h, h, 0, 0);
+    check_pose(&g->world, 1, 1, 2, 0.5, 0.5, 0.5, 0.5);
+    check_pose(&j->pose, 0, 0, 2, 1, 0, 0, 0);
+    check_pose(&j->world, 1, 1, 2, h, 0, 0, h);
+    CHECK_NEAR(j->joint.axis[0].xyz.x, 0, 1e-15);
+    CHECK_NEAR(j->joint.axis[0].xyz.y, 0, 1e-15);
+    CHECK_NEAR(j->joint.axis[0].xyz.z, 1, 1e-15);
+    check_pose(&gh->world, 0, 0, 2, 1, 0, 0, 0);
+    CHECK(find(d, "m::a::geom1") && find(d, "m::a::geom3") && find(d, "m::a::geom4"));
+    /* f, a's link, f2: the unnamed frame left no node. */
+    uint32_t frame_nodes = 0;
+    for (uint32_t i = 0; i < wk_desc_node_count(d); i++)
+        frame_nodes += wk_desc_node(d, i)->kind == WK_NODE_FRAME;
+    CHECK_INT(frame_nodes, ==, 2);
+    wk_desc_free(d);
+
+    REQUIRE_INT(read_string(MJCF("<body name='b'><frame name='in_b' pos='0 0 1'/></body>\n"), &st, &d), ==, WK_OK);
+    const wk_node *in_b = find(d, "m::b::in_b");
+    REQUIRE(in_b);
+    CHECK_STR(in_b->frame.attached_to, "b");
+    check_pose(&in_b->world, 0, 0, 1, 1, 0, 0, 0);
+    CHECK_INT(wk_desc_warning_count(d), ==, 0);
+    wk_desc_free(d);
+
+    check_fails(MJCF("<frame childclass='nope'/>\n"), WK_PARSE, "<string>:3: <frame>: unknown default class 'nope'");
+    check_fails(MJCF("<frame>\n<joint/></frame>\n"), WK_PARSE, "<string>:4: <joint>: the world body cannot hold one");
+    check_fails(MJCF("<frame quat='0 0 0 0'/>\n"), WK_PARSE, "<string>:3: <frame>: quat is zero");
+}
+
 /* ---- values ------------------------------------------------------------- */
 
 static void joints(void)
@@ -506,6 +566,7 @@ static const wk_test_case cases[] = {
     {"physics_options", physics_options},
     {"body_pose_by_hand", body_pose_by_hand},
     {"generated_names", generated_names},
+    {"frames", frames},
     {"joints", joints},
     {"geometry_sizes", geometry_sizes},
     {"lights_cameras_inertials", lights_cameras_inertials},

@@ -7,7 +7,12 @@
  * reads the same file with wk_desc_read, and checks that both list the same
  * (kind, name) pairs with positions within 1e-9 and the same rotations
  * within 1e-9 (q and -q being one rotation). Exits non-zero on any
- * difference, printing both sides. */
+ * difference, printing both sides.
+ *
+ * A FILE of the form WORLDKIT_FILE=REFERENCE_FILE has worldkit read the
+ * first and the reference the second: a world written with what the
+ * reference cannot read (MuJoCo 3's frames, for Debian's MuJoCo 2.2.2)
+ * beside the same world written without it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,10 +153,17 @@ int main(int argc, char **argv)
     int failed = 0;
     for (int f = 2; f < argc; f++) {
         pose_lines ref = {0}, wk = {0};
-        bool ok = run_oracle(argv[1], argv[f], &ref);
+        char wk_file[4096];
+        snprintf(wk_file, sizeof wk_file, "%s", argv[f]);
+        char *ref_file = strchr(wk_file, '=');
+        if (ref_file)
+            *ref_file++ = '\0';
+        else
+            ref_file = wk_file;
+        bool ok = run_oracle(argv[1], ref_file, &ref);
         if (!ok)
-            fprintf(stderr, "  the reference failed on %s\n", argv[f]);
-        ok = read_worldkit(argv[f], &wk) && ok;
+            fprintf(stderr, "  the reference failed on %s\n", ref_file);
+        ok = read_worldkit(wk_file, &wk) && ok;
         int diffs = ok ? compare(&ref, &wk) : 1;
         if (ok && ref.count == 0) {
             fprintf(stderr, "  the reference printed no poses for %s\n", argv[f]);
