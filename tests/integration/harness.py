@@ -178,6 +178,18 @@ class Server:
             self.proc.kill()
             self.proc.wait()
             code = "still running %d s after SIGTERM (killed)" % STOP_SECONDS
+        return self._ended(code)
+
+    def kill(self):
+        """SIGKILL, then the exit status (-9 unless the server had ended on
+        its own before) and the server's stderr. The calls in flight meet
+        the kill, not a closing channel."""
+        self.proc.send_signal(signal.SIGKILL)
+        code = self.proc.wait()
+        self.channel.close()
+        return self._ended(code)
+
+    def _ended(self, code):
         self.proc.stdout.close()
         err = self.stderr()
         self.log.close()

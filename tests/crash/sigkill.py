@@ -1,0 +1,120 @@
+"""sigkill.py — nothing acknowledged is lost when `worldkit serve --data DIR`
+dies by SIGKILL.
+
+Some clients (workload.Client) mutate worlds of their own over
+ObjectWorldService, each call after the previous one's answer; after a
+random delay the server is killed with SIGKILL, with calls in flight, and
+started again on the same directory. After each restart every client checks
+that its worlds hold all it was answered OK, exactly, and the call it had in
+flight either wholly or not at all. Each server must have lived until its
+kill (status -9) with nothing on stderr, and the last one must stop on
+SIGTERM with status 0.
+
+Prints the seed first: WK_CRASH_SEED replays the operations and delays (not
+the threads' interleaving; WK_CRASH_CLIENTS=1 makes that moot), then the
+figures: kills, restarts, acknowledged mutations, calls found applied or
+not after a kill, restart times. Environment: WORLDKIT (the binary, as for
+integration/), WK_CRASH_SEED, WK_CRASH_KILLS (default 30), WK_CRASH_CLIENTS
+(default 3), WK_CRASH_MAX_DELAY (seconds before a kill at most; default 1).
+The data directory is removed after a pass and kept after a failure.
+"""
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+from integration import harness
+
+from .workload import Client, CrashFailure
+
+MIN_DELAY = 0.02
+JOIN_SECONDS = 60
+
+
+def start(data, times):
+    """A server on data; its time from exec to answering the health check
+    goes to times."""
+    began = time.monotonic()
+    server = harness.Server("--data", data)
+    times.append(time.monotonic() - began)
+    return server
+
+
+def expect_killed(code, err):
+    if code != -9 or err:
+        raise CrashFailure("the server was not alive until its SIGKILL, or said something: status %s, stderr:\n%s"
+                           % (code, err))
+
+
+def round_of_work(server, clients, delay):
+    """The clients at work until the kill after delay seconds."""
+    stub = harness.stubs().ows_grpc.ObjectWorldServiceStub(server.channel)
+    for c in clients:
+        c.verify(stub)
+    stopping = threading.Event()
+    threads = [threading.Thread(target=c.run, args=(stub, stopping)) for c in clients]
+    for t in threads:
+        t.start()
+    time.sleep(delay)
+    stopping.set()
+    expect_killed(*server.kill())
+    for t in threads:
+        t.join(JOIN_SECONDS)
+        if t.is_alive():
+            raise CrashFailure("a client still runs %d s after the kill" % JOIN_SECONDS)
+    for c in clients:
+        if c.error:
+            raise CrashFailure(c.error)
+
+
+def report(kills, clients, times):
+    acked = sum((c.acked for c in clients), start=type(clients[0].acked)())
+    found = sum((c.in_flight for c in clients), start=type(clients[0].in_flight)())
+    restarts = times[1:]
+    print("crash: %d kills, %d restarts, %d acknowledged mutations (%s)" %
+          (kills, len(restarts), sum(acked.values()), ", ".join("%s %d" % kv for kv in sorted(acked.items()))))
+    print("crash: calls in flight at a kill: %d applied whole, %d absent" % (found["applied"], found["absent"]))
+    print("crash: restart to SERVING: max %.0f ms, median %.0f ms" %
+          (max(restarts) * 1e3, statistics.median(restarts) * 1e3))
+
+
+def main():
+    seed = int(os.environ.get("WK_CRASH_SEED") or random.SystemRandom().randrange(1 << 32))
+    kills = int(os.environ.get("WK_CRASH_KILLS", "30"))
+    count = int(os.environ.get("WK_CRASH_CLIENTS", "3"))
+    max_delay = float(os.environ.get("WK_CRASH_MAX_DELAY", "1"))
+    print("crash: seed %d (WK_CRASH_SEED=%d replays it)" % (seed, seed), flush=True)
+    rng = random.Random(seed)
+    clients = [Client(k, seed, harness.stubs()) for k in range(count)]
+    data = tempfile.mkdtemp(prefix="wk_crash_")
+    times = []
+    server = None
+    try:
+        server = start(data, times)
+        for _ in range(kills):
+            round_of_work(server, clients, rng.uniform(MIN_DELAY, max_delay))
+            server = None
+            server = start(data, times)
+        stub = harness.stubs().ows_grpc.ObjectWorldServiceStub(server.channel)
+        for c in clients:
+            c.verify(stub)
+        code, err = server.stop()
+        server = None
+        if code != 0 or any(not line.startswith("worldkit: SIGTERM") for line in err.splitlines()):
+            raise CrashFailure("the last server did not stop cleanly on SIGTERM: status %s, stderr:\n%s" % (code, err))
+    except (CrashFailure, RuntimeError) as e:
+        if server:
+            server.kill()
+        print("FAIL (seed %d; the data directory %s is kept): %s" % (seed, data, e))
+        return 1
+    report(kills, clients, times)
+    shutil.rmtree(data)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
