@@ -2,7 +2,9 @@
  * description into scene entities. Each node's entity is created in one call with all its
  * components; its ParentPose is derived from the resolved world poses, so
  * the scene reproduces the description's poses exactly, and a subtree placed
- * elsewhere (a spawned model) moves rigidly. */
+ * elsewhere (a spawned model) moves rigidly. A model's <frame> hangs below
+ * the link or nested model its attached_to chain ends at, so that it follows
+ * that link when a joint moves it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,8 +26,8 @@ typedef struct builder {
 } builder;
 
 /* The node named name (`a::b` going down nested models) among scope's
- * children that are links or models, or WK_NO_NODE. */
-static uint32_t link_named(const wk_world_desc *d, uint32_t scope, const char *name)
+ * children of a kind that accepts, or WK_NO_NODE. */
+static uint32_t node_named(const wk_world_desc *d, uint32_t scope, const char *name, bool (*accepts)(wk_node_kind))
 {
     const char *sep = strstr(name, "::");
     size_t len = sep ? (size_t)(sep - name) : strlen(name);
@@ -34,11 +36,51 @@ static uint32_t link_named(const wk_world_desc *d, uint32_t scope, const char *n
         if (strlen(n->name) != len || memcmp(n->name, name, len) != 0)
             continue;
         if (sep && n->kind == WK_NODE_MODEL)
-            return link_named(d, c, sep + 2);
-        if (!sep && (n->kind == WK_NODE_LINK || n->kind == WK_NODE_FRAME))
+            return node_named(d, c, sep + 2, accepts);
+        if (!sep && accepts(n->kind))
             return c;
     }
     return WK_NO_NODE;
+}
+
+/* What a joint may name as its parent or child. */
+static bool joinable(wk_node_kind kind)
+{
+    return kind == WK_NODE_LINK || kind == WK_NODE_FRAME;
+}
+
+/* What a frame may be attached to. */
+static bool attachable(wk_node_kind kind)
+{
+    return joinable(kind) || kind == WK_NODE_JOINT || kind == WK_NODE_MODEL;
+}
+
+static uint32_t link_named(const wk_world_desc *d, uint32_t scope, const char *name)
+{
+    return node_named(d, scope, name, joinable);
+}
+
+/* The link or model a frame of a model is attached to in the end, as
+ * SDFormat's frame graph has it: a frame through what it is attached to, a
+ * joint through its child; the frame's model when the chain ends at a model
+ * frame or names nothing (the resolver has refused cycles and unknown
+ * names already). */
+static uint32_t attachment_of(const wk_world_desc *d, uint32_t frame)
+{
+    uint32_t at = frame;
+    for (size_t hops = 0; hops < wk_desc_node_count(d); hops++) {
+        const wk_node *n = wk_desc_node(d, at);
+        if (n->kind == WK_NODE_LINK || n->kind == WK_NODE_MODEL)
+            return at;
+        const char *name = n->kind == WK_NODE_FRAME ? n->frame.attached_to : n->joint.child;
+        if (!name || !*name || !strcmp(name, "__model__"))
+            return n->parent;
+        uint32_t next = node_named(d, n->parent, name, attachable);
+        if (next == WK_NO_NODE)
+            return n->parent;
+        at = next;
+    }
+    return wk_desc_node(d, frame)->parent;
 }
 
 static int by_node(const void *a, const void *b)
@@ -184,6 +226,30 @@ static int link_joints(builder *b)
     return WK_OK;
 }
 
+/* Hangs each frame of a model below the entity attachment_of names (made
+ * sorted), keeping its world pose. A world's own frames stay below the
+ * world: they are its named poses, and the models they could be attached to
+ * may be instantiated apart (levels). */
+static int hang_frames(builder *b)
+{
+    wk_ecm *ecm = wk_scene_ecm(b->s);
+    for (size_t k = 0; k < b->made_count; k++) {
+        const wk_node *n = wk_desc_node(b->d, b->made[k].node);
+        if (n->kind != WK_NODE_FRAME || n->parent == WK_NO_NODE || wk_desc_node(b->d, n->parent)->kind != WK_NODE_MODEL)
+            continue;
+        uint32_t target = attachment_of(b->d, b->made[k].node);
+        wk_entity frame = b->made[k].entity, to = entity_of(b, target);
+        if (target == n->parent || !to)
+            continue;
+        wk_pose to_T_frame =
+            wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(b->s, to)), wk_scene_world_pose(b->s, frame));
+        if (wk_ecm_set_parent(ecm, frame, to) || wk_ecm_set(ecm, frame, wk_scene_types_of(b->s)->parent_pose,
+                                                               &to_T_frame) < 0)
+            return wk_fail(b->st, WK_NOMEM, "attaching frame %s: %s", n->name, wk_ecm_errmsg(ecm));
+    }
+    return WK_OK;
+}
+
 /* Visits root's subtree parents first, children in document order; only
  * root itself when shallow. */
 static int add_subtree(builder *b, uint32_t root, wk_entity parent, const wk_pose *parent_T_root, const char *name,
@@ -214,8 +280,8 @@ static int instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_en
     int rc = add_subtree(&b, root, parent, parent_T_root, name, shallow);
     /* The root's entity was made first; it owns all the others. */
     wk_entity root_entity = b.made_count ? b.made[0].entity : WK_NULL_ENTITY;
-    if (rc == WK_OK)
-        rc = link_joints(&b);
+    if (rc == WK_OK && (rc = link_joints(&b)) == WK_OK)
+        rc = hang_frames(&b);
     if (rc && root_entity)
         wk_ecm_destroy(wk_scene_ecm(s), root_entity, true);
     else if (rc == WK_OK)

@@ -27,37 +27,59 @@ static bool same_pose(wk_pose a, wk_pose b, double tol)
            wk_quat_near(a.q, b.q, tol);
 }
 
-/* Instantiates the whole world and compares every entity with its node. */
-static void check_world(const char *file)
+/* A new scene holding all of file's world (its entity in *world), and
+ * its description in *d; NULL (and nothing to free) on failure. */
+static wk_scene *load(const char *file, wk_world_desc **d, wk_entity *world)
 {
-    wk_world_desc *d = read_world(file);
-    REQUIRE(d);
-    wk_scene *s = wk_scene_new();
-    REQUIRE(s);
-    wk_entity world;
     wk_status st = {0};
-    REQUIRE_INT(wk_desc_instantiate(s, d, 0, WK_NULL_ENTITY, NULL, NULL, &world, &st), ==, WK_OK);
-    CHECK_INT(wk_ecm_count(wk_scene_ecm(s)), ==, wk_desc_node_count(d));
-    /* Entities were created in node order, children under their parents. */
+    wk_scene *s = (*d = read_world(file)) ? wk_scene_new() : NULL;
+    if (s && CHECK_INT(wk_desc_instantiate(s, *d, 0, WK_NULL_ENTITY, NULL, NULL, world, &st), ==, WK_OK))
+        return s;
+    wk_scene_free(s);
+    wk_desc_free(*d);
+    return NULL;
+}
+
+/* The entities below world that match no node of d by kind, name and
+ * world pose. */
+static int misplaced(const wk_scene *s, wk_entity world, const wk_world_desc *d)
+{
     wk_entity_list all = {0};
-    REQUIRE_INT(wk_ecm_descendants(wk_scene_ecm(s), world, &all), ==, WK_OK);
-    CHECK_INT(all.count, ==, wk_desc_node_count(d));
+    if (!CHECK_INT(wk_ecm_descendants(wk_scene_ecm((wk_scene *)s), world, &all), ==, WK_OK))
+        return -1;
     int wrong = 0;
     for (size_t k = 0; k < all.count; k++) {
-        const uint8_t *kind = wk_ecm_get(wk_scene_ecm(s), all.items[k], wk_scene_types_of(s)->kind);
+        const uint8_t *kind = wk_ecm_get(wk_scene_ecm((wk_scene *)s), all.items[k], wk_scene_types_of(s)->kind);
         const char *name = wk_scene_name(s, all.items[k]);
-        /* Find the node by kind and name among those not yet matched. */
         bool found = false;
         for (uint32_t i = 0; i < wk_desc_node_count(d) && !found; i++) {
             const wk_node *n = wk_desc_node(d, i);
             found = kind && *kind == n->kind && name && !strcmp(name, n->name) &&
                     same_pose(wk_scene_world_pose(s, all.items[k]), n->world, 1e-12);
         }
+        if (!found)
+            fprintf(stderr, "    %s is not where its node is\n", name ? name : "?");
         wrong += !found;
     }
-    if (!CHECK_INT(wrong, ==, 0))
-        fprintf(stderr, "    in %s\n", file);
     wk_entity_list_free(&all);
+    return wrong;
+}
+
+/* Instantiates the whole world and compares every entity with its node. */
+static void check_world(const char *file)
+{
+    wk_world_desc *d;
+    wk_entity world;
+    wk_scene *s = load(file, &d, &world);
+    REQUIRE(s);
+    CHECK_INT(wk_ecm_count(wk_scene_ecm(s)), ==, wk_desc_node_count(d));
+    /* Entities were created in node order, children under their parents. */
+    wk_entity_list all = {0};
+    REQUIRE_INT(wk_ecm_descendants(wk_scene_ecm(s), world, &all), ==, WK_OK);
+    CHECK_INT(all.count, ==, wk_desc_node_count(d));
+    wk_entity_list_free(&all);
+    if (!CHECK_INT(misplaced(s, world, d), ==, 0))
+        fprintf(stderr, "    in %s\n", file);
     wk_scene_free(s);
     wk_desc_free(d);
 }
@@ -68,17 +90,66 @@ static void worlds_reproduce_their_poses(void)
     check_world("nested.sdf");
     check_world("old_1_4.sdf");
     check_world("arm.urdf");
+    check_world("attached_frames.sdf");
+}
+
+/* A model's frames hang below the link their attached_to chain ends at
+ * (through frames and joints), or the nested model it names; the world's
+ * stay below the world. Loading keeps every file pose; turning the joint
+ * carries the frames on the link it moves and no others. */
+static void frames_follow_what_they_are_attached_to(void)
+{
+    wk_world_desc *d;
+    wk_entity world;
+    wk_scene *s = load("attached_frames.sdf", &d, &world);
+    REQUIRE(s);
+    wk_status st = {0};
+    wk_ecm *ecm = wk_scene_ecm(s);
+    wk_entity robot = wk_scene_child(s, world, "robot");
+    wk_entity forearm = wk_scene_child(s, robot, "forearm");
+    wk_entity camera = wk_scene_child(s, robot, "camera");
+    REQUIRE(robot && forearm && camera);
+    wk_entity on_link[] = {wk_scene_child(s, forearm, "tool"), wk_scene_child(s, forearm, "tool_tip"),
+                           wk_scene_child(s, forearm, "elbow_marker")};
+    wk_entity fixed[] = {wk_scene_child(s, robot, "on_model"), wk_scene_child(s, camera, "camera_mount"),
+                         wk_scene_child(s, world, "drop_zone")};
+    for (size_t i = 0; i < 3; i++)
+        REQUIRE(on_link[i] && fixed[i]);
+
+    REQUIRE_INT(wk_scene_objects_init(s, world, &st), ==, WK_OK);
+    CHECK_INT(misplaced(s, world, d), ==, 0);
+    REQUIRE_INT(wk_scene_joint_count(s, robot), ==, 1);
+    CHECK_U64(wk_scene_object_of(s, on_link[0]), ==, robot);
+    CHECK_U64(wk_scene_object_of(s, fixed[1]), ==, camera);
+
+    wk_pose forearm_before = wk_scene_pose(s, forearm), link_T[3], fixed_before[3];
+    for (size_t i = 0; i < 3; i++) {
+        link_T[i] = wk_pose_compose(wk_pose_inverse(forearm_before), wk_scene_pose(s, on_link[i]));
+        fixed_before[i] = wk_scene_pose(s, fixed[i]);
+    }
+    REQUIRE_INT(wk_scene_set_joint_positions(s, robot, (const char *const[]){"elbow"}, (const double[]){0.5}, 1, false,
+                                             &st),
+                ==, WK_OK);
+    wk_pose forearm_after = wk_scene_pose(s, forearm);
+    CHECK(!same_pose(forearm_after, forearm_before, 1e-3));
+    for (size_t i = 0; i < 3; i++) {
+        wk_pose now = wk_scene_pose(s, on_link[i]);
+        if (!CHECK(same_pose(now, wk_pose_compose(forearm_after, link_T[i]), 1e-12)))
+            fprintf(stderr, "    %s does not follow the forearm\n", wk_scene_name(s, on_link[i]));
+        CHECK(!same_pose(now, wk_pose_compose(forearm_before, link_T[i]), 1e-3));
+        CHECK(same_pose(wk_scene_pose(s, fixed[i]), fixed_before[i], 1e-12));
+    }
+    CHECK_U64(wk_ecm_parent(ecm, fixed[2]), ==, world);
+    wk_scene_free(s);
+    wk_desc_free(d);
 }
 
 static void joints_point_at_links(void)
 {
-    wk_world_desc *d = read_world("nested.sdf");
-    REQUIRE(d);
-    wk_scene *s = wk_scene_new();
-    REQUIRE(s);
+    wk_world_desc *d;
     wk_entity world;
-    wk_status st = {0};
-    REQUIRE_INT(wk_desc_instantiate(s, d, 0, WK_NULL_ENTITY, NULL, NULL, &world, &st), ==, WK_OK);
+    wk_scene *s = load("nested.sdf", &d, &world);
+    REQUIRE(s);
     wk_entity robot = wk_scene_child(s, world, "robot");
     wk_entity arm = wk_scene_child(s, robot, "arm");
     wk_entity gripper = wk_scene_child(s, arm, "gripper");
@@ -99,13 +170,11 @@ static void joints_point_at_links(void)
 
 static void placed_subtree_moves_rigidly(void)
 {
-    wk_world_desc *d = read_world("nested.sdf");
-    REQUIRE(d);
-    wk_scene *s = wk_scene_new();
+    wk_world_desc *d;
+    wk_entity world, copy;
+    wk_scene *s = load("nested.sdf", &d, &world);
     REQUIRE(s);
     wk_status st = {0};
-    wk_entity world, copy;
-    REQUIRE_INT(wk_desc_instantiate(s, d, 0, WK_NULL_ENTITY, NULL, NULL, &world, &st), ==, WK_OK);
     uint32_t robot_node = 1;
     REQUIRE(!strcmp(wk_desc_node(d, robot_node)->name, "robot"));
     wk_pose at = {{10, -4, 1}, wk_quat_from_rpy(0.1, 0.2, 0.3)};
@@ -128,6 +197,7 @@ static void placed_subtree_moves_rigidly(void)
 
 static const wk_test_case cases[] = {
     {"worlds_reproduce_their_poses", worlds_reproduce_their_poses},
+    {"frames_follow_what_they_are_attached_to", frames_follow_what_they_are_attached_to},
     {"joints_point_at_links", joints_point_at_links},
     {"placed_subtree_moves_rigidly", placed_subtree_moves_rigidly},
 };
