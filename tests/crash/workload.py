@@ -116,6 +116,9 @@ class World:
                         for o, (i, p, pose) in self.objects.items()}
         self.frames = {((new if o == old else o), f): v for (o, f), v in self.frames.items()}
 
+    def ids(self):
+        return {v[0] for v in self.objects.values()} | {v[0] for v in self.frames.values()}
+
     def leaves(self):
         parents = {p for _, p, _ in self.objects.values()}
         return [o for o in self.objects if o not in parents]
@@ -156,6 +159,7 @@ class Client:
         self.pb = pb
         self.worlds = {}
         self.pending = None  # (method, worlds as they are if it was applied)
+        self.retired = collections.defaultdict(set)  # per world, the ids of what was deleted
         self.made = 0
         self.acked = collections.Counter()
         self.in_flight = collections.Counter()
@@ -240,6 +244,18 @@ class Client:
 
     def acknowledge(self, after):
         self.acked[self.pending[0]] += 1
+        self.become(after)
+
+    def become(self, after):
+        """The model becomes after; an id of a deleted object or frame must
+        not come back (a restart that forgot which ids were used would
+        hand them out again)."""
+        for wid, w in after.items():
+            before = self.worlds[wid].ids() if wid in self.worlds else set()
+            back = (w.ids() - before) & self.retired[wid]
+            if back:
+                raise CrashFailure("world %s: ids of deleted entities given again: %s" % (wid, sorted(back)))
+            self.retired[wid] |= before - w.ids()
         self.worlds = after
         self.pending = None
 
@@ -429,5 +445,4 @@ class Client:
                     else:
                         lines += ["  vs %s: world %s: %s" % (label, wid, d) for d in want[wid].differences(actual[wid])]
             raise CrashFailure("\n".join(lines))
-        self.worlds = actual
-        self.pending = None
+        self.become(actual)
