@@ -51,24 +51,30 @@ static int unsupported(sdf_reader *r, xmlNodePtr el, const char *attr)
     return wk__xml_unsupported(r->d, r->opts, r->file, el, attr, r->st);
 }
 
-/* Elements and attributes younger than SDFormat 1.4, with the minor version
- * that brought them. In an older file they are unsupported: reported, and
- * ignored as an older reader would. */
+/* Elements and attributes that SDFormat 1.4 to 1.11 do not all define, with
+ * the minor version that brought them and the one that dropped them (0: not
+ * dropped). In a file of another version they are unsupported: reported, and
+ * ignored as that version's reader would. */
 static const struct {
     const char *name;
-    int minor;
-} since[] = {
-    {"polyline", 5},        {"magnetic_field", 5}, {"relative_to", 7},     {"attached_to", 7},
-    {"canonical_link", 7},  {"expressed_in", 7},   {"placement_frame", 8}, {"capsule", 8},
-    {"ellipsoid", 8},       {"degrees", 9},        {"rotation_format", 9}, {"merge", 9},
+    int added, dropped;
+} versions[] = {
+    {"polyline", 5, 0},        {"magnetic_field", 5, 0},        {"sampling", 6, 0},
+    {"relative_to", 7, 0},     {"attached_to", 7, 0},           {"canonical_link", 7, 0},
+    {"expressed_in", 7, 0},    {"placement_frame", 8, 0},       {"capsule", 8, 0},
+    {"ellipsoid", 8, 0},       {"initial_position", 6, 9},      {"degrees", 9, 0},
+    {"rotation_format", 9, 0}, {"merge", 9, 0},                 {"fluid_added_mass", 10, 0},
+    {"auto", 11, 0},           {"density", 11, 0},              {"auto_inertia_params", 11, 0},
+    {"mimic", 11, 0},          {"optimization", 11, 0},         {"convex_decomposition", 11, 0},
+    {"screw_thread_pitch", 10, 0},
 };
 
-/* True when name is younger than the file's version. */
-static bool too_new(const sdf_reader *r, const char *name)
+/* True when the file's version does not define name. */
+static bool outside_version(const sdf_reader *r, const char *name)
 {
-    for (size_t i = 0; i < sizeof since / sizeof since[0]; i++)
-        if (!strcmp(since[i].name, name))
-            return r->minor < since[i].minor;
+    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++)
+        if (!strcmp(versions[i].name, name))
+            return r->minor < versions[i].added || (versions[i].dropped && r->minor >= versions[i].dropped);
     return false;
 }
 
@@ -77,7 +83,7 @@ static bool too_new(const sdf_reader *r, const char *name)
 static const char *version_attr(sdf_reader *r, xmlNodePtr el, const char *name, int *rc)
 {
     const char *value = wk__xml_attr(r->d, el, name);
-    if (value && too_new(r, name)) {
+    if (value && outside_version(r, name)) {
         *rc = wk__xml_unsupported(r->d, r->opts, r->file, el, name, r->st);
         return NULL;
     }
@@ -91,13 +97,31 @@ static int read_children(sdf_reader *r, xmlNodePtr el, uint32_t node, const chil
         const child_rule *rule = rules;
         while (rule->name && !wk__xml_is(c, rule->name))
             rule++;
-        int rc = !rule->name || too_new(r, rule->name) ? unsupported(r, c, NULL)
+        int rc = !rule->name || outside_version(r, rule->name) ? unsupported(r, c, NULL)
                  : rule->read                         ? rule->read(r, c, node)
                                                       : WK_OK;
         if (rc)
             return rc;
     }
     return WK_OK;
+}
+
+/* A NULL-terminated list of names, for check_children and check_attrs. */
+#define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* Reports each child of el that known (NULL-terminated) does not name or
+ * that the file's version does not define. */
+static int check_children(sdf_reader *r, xmlNodePtr el, const char *const *known)
+{
+    int rc = WK_OK;
+    for (xmlNodePtr c = wk__xml_first(el); rc == WK_OK && c; c = wk__xml_next(c)) {
+        const char *const *k = known;
+        while (*k && !wk__xml_is(c, *k))
+            k++;
+        if (!*k || outside_version(r, *k))
+            rc = unsupported(r, c, NULL);
+    }
+    return rc;
 }
 
 /* Checks that el has no attributes but the allowed ones. */
@@ -224,6 +248,42 @@ static int read_plugin(sdf_reader *r, xmlNodePtr el, uint32_t node)
 
 /* ---- geometry ---------------------------------------------------------- */
 
+/* What each shape may hold: the children and attributes the specification
+ * defines (in some version) and worldkit reads or knowingly keeps nothing
+ * from. Anything else is unsupported. */
+static const struct shape_rule {
+    const char *shape;
+    const char *const *children, *const *attrs;
+} shape_rules[] = {
+    {"box", NAMES("size"), NAMES(NULL)},
+    {"sphere", NAMES("radius"), NAMES(NULL)},
+    {"cylinder", NAMES("radius", "length"), NAMES(NULL)},
+    {"capsule", NAMES("radius", "length"), NAMES(NULL)},
+    {"ellipsoid", NAMES("radii"), NAMES(NULL)},
+    {"plane", NAMES("normal", "size"), NAMES(NULL)},
+    {"mesh", NAMES("uri", "submesh", "scale", "convex_decomposition"), NAMES("optimization")},
+    {"heightmap", NAMES("uri", "size", "pos", "texture", "blend", "use_terrain_paging", "sampling"), NAMES(NULL)},
+    {"polyline", NAMES("point", "height"), NAMES(NULL)},
+    {"image", NAMES("uri", "scale", "threshold", "height", "granularity"), NAMES(NULL)},
+    {"empty", NAMES(NULL), NAMES(NULL)},
+};
+
+/* Checks a shape's children and attributes against its rule; unknown
+ * shapes are unsupported. */
+static int check_shape(sdf_reader *r, xmlNodePtr shape)
+{
+    const struct shape_rule *rule = shape_rules;
+    const struct shape_rule *end = rule + sizeof shape_rules / sizeof shape_rules[0];
+    while (rule < end && !wk__xml_is(shape, rule->shape))
+        rule++;
+    if (rule == end || outside_version(r, rule->shape))
+        return unsupported(r, shape, NULL);
+    int rc = check_attrs(r, shape, rule->attrs);
+    for (const char *const *a = rule->attrs; rc == WK_OK && *a; a++)
+        version_attr(r, shape, *a, &rc);
+    return rc ? rc : check_children(r, shape, rule->children);
+}
+
 static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
     xmlNodePtr shape = wk__xml_first(el);
@@ -233,10 +293,10 @@ static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
         return fail(r, el, WK_PARSE, "holds more than one shape");
     wk_geometry g = {.scale = {1, 1, 1}, .normal = {0, 0, 1}};
     xmlNodePtr c;
-    int rc = WK_OK;
+    int rc = check_shape(r, shape);
+    if (rc)
+        return rc;
     const char *name = (const char *)shape->name;
-    if (too_new(r, name))
-        return unsupported(r, shape, NULL);
     if (!strcmp(name, "box")) {
         g.type = WK_GEOMETRY_BOX;
         g.size = (wk_vec3){1, 1, 1};
@@ -295,10 +355,8 @@ static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
             else if (wk__xml_is(c, "height"))
                 rc = read_double(r, c, &g.length);
         }
-    } else if (!strcmp(name, "empty") || !strcmp(name, "image")) {
-        g.type = WK_GEOMETRY_NONE;
     } else {
-        return unsupported(r, shape, NULL);
+        g.type = WK_GEOMETRY_NONE; /* empty, or an image, which worldkit does not model */
     }
     if (rc == WK_OK)
         wk__desc_at(r->d, node)->shape.geometry = g;
@@ -307,12 +365,27 @@ static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
 
 /* ---- links and what they hold ------------------------------------------ */
 
+/* <inertial>: mass, pose and tensor. Automatic inertia (@auto, 1.11) is not
+ * computed, so it is reported; the fluid's added mass and the densities are
+ * known and kept as nothing. */
+static int check_inertial(sdf_reader *r, xmlNodePtr el)
+{
+    int rc = check_attrs(r, el, NAMES("auto"));
+    const char *automatic = rc ? NULL : version_attr(r, el, "auto", &rc);
+    if (rc == WK_OK && automatic && (!strcmp(automatic, "true") || !strcmp(automatic, "1")))
+        rc = unsupported(r, el, "auto");
+    xmlNodePtr inertia = wk__xml_child(el, "inertia");
+    rc = rc ? rc
+            : check_children(r, el, NAMES("mass", "pose", "inertia", "fluid_added_mass", "density", "auto_inertia_params"));
+    return rc || !inertia ? rc : check_children(r, inertia, NAMES("ixx", "ixy", "ixz", "iyy", "iyz", "izz"));
+}
+
 static int read_inertial(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
     wk_inertial in = {.present = true, .mass = 1, .pose = wk_pose_identity(), .ixx = 1, .iyy = 1, .izz = 1};
     xmlNodePtr c;
-    int rc = WK_OK;
-    if ((c = wk__xml_child(el, "mass")))
+    int rc = check_inertial(r, el);
+    if (rc == WK_OK && (c = wk__xml_child(el, "mass")))
         rc = read_double(r, c, &in.mass);
     if (rc == WK_OK && (c = wk__xml_child(el, "pose"))) {
         /* Reuse the pose reader on a scratch node value. */
@@ -322,8 +395,12 @@ static int read_inertial(sdf_reader *r, xmlNodePtr el, uint32_t node)
         rc = read_pose(r, c, node);
         nd = wk__desc_at(r->d, node);
         in.pose = nd->pose;
+        bool relative = nd->relative_to != NULL;
         nd->pose = saved;
         nd->relative_to = saved_rel;
+        /* An inertial's pose is in its link's frame (1.8 dropped relative_to here). */
+        if (rc == WK_OK && relative)
+            rc = unsupported(r, c, "relative_to");
     }
     if (rc == WK_OK && (c = wk__xml_child(el, "inertia"))) {
         static const char *const names[] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
@@ -339,27 +416,32 @@ static int read_inertial(sdf_reader *r, xmlNodePtr el, uint32_t node)
     return rc;
 }
 
-static const child_rule shape_rules[] = {
+static const child_rule visual_rules[] = {
     {"pose", read_pose},   {"geometry", read_geometry}, {"material", NULL},         {"cast_shadows", NULL},
     {"laser_retro", NULL}, {"transparency", NULL},      {"meta", NULL},             {"plugin", read_plugin},
-    {"visibility_flags", NULL}, {"max_contacts", NULL}, {"surface", NULL},          {NULL, NULL},
+    {"visibility_flags", NULL}, {NULL, NULL},
 };
 
-static int read_shape(sdf_reader *r, xmlNodePtr el, uint32_t link, wk_node_kind kind)
+static const child_rule collision_rules[] = {
+    {"pose", read_pose},   {"geometry", read_geometry}, {"laser_retro", NULL}, {"max_contacts", NULL},
+    {"surface", NULL},     {"density", NULL},           {"auto_inertia_params", NULL}, {NULL, NULL},
+};
+
+static int read_shape(sdf_reader *r, xmlNodePtr el, uint32_t link, wk_node_kind kind, const child_rule *rules)
 {
     uint32_t node;
     int rc = add_named(r, el, link, kind, &node);
-    return rc ? rc : read_children(r, el, node, shape_rules);
+    return rc ? rc : read_children(r, el, node, rules);
 }
 
 static int read_visual(sdf_reader *r, xmlNodePtr el, uint32_t link)
 {
-    return read_shape(r, el, link, WK_NODE_VISUAL);
+    return read_shape(r, el, link, WK_NODE_VISUAL, visual_rules);
 }
 
 static int read_collision(sdf_reader *r, xmlNodePtr el, uint32_t link)
 {
-    return read_shape(r, el, link, WK_NODE_COLLISION);
+    return read_shape(r, el, link, WK_NODE_COLLISION, collision_rules);
 }
 
 /* Sensors and lights keep their pose, type and plugins; the whole element
@@ -436,8 +518,10 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
     *axis = (wk_joint_axis){.present = true, .xyz = {0, 0, 1}, .lower = -INFINITY, .upper = INFINITY,
                             .effort = INFINITY, .velocity = INFINITY};
     xmlNodePtr c, lim;
-    int rc = WK_OK;
-    if ((c = wk__xml_child(el, "xyz"))) {
+    /* use_parent_model_frame (before 1.7) is not read: reported. A mimic
+     * (1.11) or an initial_position (before 1.9) changes no pose. */
+    int rc = check_children(r, el, NAMES("xyz", "limit", "dynamics", "mimic", "initial_position"));
+    if (rc == WK_OK && (c = wk__xml_child(el, "xyz"))) {
         const char *in = version_attr(r, c, "expressed_in", &rc);
         if (rc)
             return rc;
@@ -580,17 +664,8 @@ static int read_sdf_version(sdf_reader *r, xmlNodePtr root);
 /* Checks an <include>'s children: what it may hold in the file's version. */
 static int check_include(sdf_reader *r, xmlNodePtr el)
 {
-    static const char *const known[] = {"uri", "name", "pose", "static", "placement_frame", "plugin", NULL};
-    static const char *const attrs[] = {"merge", NULL};
-    int rc = check_attrs(r, el, attrs);
-    for (xmlNodePtr c = wk__xml_first(el); rc == WK_OK && c; c = wk__xml_next(c)) {
-        const char *const *k = known;
-        while (*k && !wk__xml_is(c, *k))
-            k++;
-        if (!*k || too_new(r, *k))
-            rc = unsupported(r, c, NULL);
-    }
-    return rc;
+    int rc = check_attrs(r, el, NAMES("merge"));
+    return rc ? rc : check_children(r, el, NAMES("uri", "name", "pose", "static", "placement_frame", "plugin"));
 }
 
 /* Replaces a relative_to or attached_to naming the merged model's own

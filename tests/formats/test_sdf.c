@@ -365,8 +365,96 @@ static void versions(void)
     check_message(&st, "<string>:2: unsupported attribute /sdf/world/model/include@merge");
 }
 
+/* Children of inertials and of shapes are checked like any other element's:
+ * an unknown one is reported with its path and line, or fails the read. */
+static void shape_and_inertial_children(void)
+{
+    const char *text = WORLD("<model name='m'><link name='l'><inertial>\n<bogus/><inertia><ixx>1</ixx>\n<ixw>2</ixw>"
+                             "</inertia></inertial>\n<collision name='c'><geometry><box><size>1 1 1</size>\n<radius>1</radius>"
+                             "</box></geometry></collision>\n<visual name='v'><geometry>\n<mesh shiny='yes'>"
+                             "<uri>x.dae</uri></mesh></geometry></visual>\n<visual name='w'><geometry><cylinder>"
+                             "<radius>1</radius><length>2</length>\n<size>3</size></cylinder></geometry></visual>"
+                             "</link></model>\n");
+    static const char *const wanted[] = {
+        "<string>:5: ignored unsupported element /sdf/world/model/link/inertial/bogus",
+        "<string>:6: ignored unsupported element /sdf/world/model/link/inertial/inertia/ixw",
+        "<string>:8: ignored unsupported element /sdf/world/model/link/collision/geometry/box/radius",
+        "<string>:10: ignored unsupported attribute /sdf/world/model/link/visual/geometry/mesh@shiny",
+        "<string>:10: ignored asset x.dae: not found",
+        "<string>:12: ignored unsupported element /sdf/world/model/link/visual/geometry/cylinder/size",
+    };
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    CHECK_INT(read_string(text, false, true, &st, &d), ==, WK_OK);
+    REQUIRE(d);
+    CHECK_INT(wk_desc_warning_count(d), ==, 6);
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+        if (!CHECK(wk_desc_warning(d, i) && strstr(wk_desc_warning(d, i), wanted[i])))
+            fprintf(stderr, "    warning %zu: %s\n    wanted: %s\n", i, wk_desc_warning(d, i), wanted[i]);
+    wk_desc_free(d);
+    CHECK_INT(read_string(text, true, true, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:5: unsupported element /sdf/world/model/link/inertial/bogus");
+}
+
+/* What SDFormat 1.10 and 1.11 added: accepted in their files, reported in
+ * older ones; what 1.9 dropped (an axis's initial_position), reported from
+ * 1.9 on. Automatic inertia and an inertial pose's relative_to are never
+ * read, so always reported. */
+static void versions_1_10_and_1_11(void)
+{
+#define NEWER_PARTS                                                                                              \
+    "<model name='m'><link name='a'><inertial auto='false'><mass>2</mass>\n<fluid_added_mass><xx>1</xx>"         \
+    "</fluid_added_mass><density>900</density>\n<auto_inertia_params/></inertial>\n<collision name='c'>"         \
+    "<density>800</density><geometry><mesh optimization='convex_hull'>\n<convex_decomposition/><uri>x.dae</uri>" \
+    "</mesh></geometry></collision></link><link name='b'/>\n<joint name='j' type='revolute'><parent>a</parent>"  \
+    "<child>b</child><axis><xyz>0 0 1</xyz>\n<mimic joint='k' axis='axis'/></axis></joint></model>"
+    static const char *const added_in[] = {
+        "<string>:3: ignored unsupported element /sdf/world/model/link/inertial/fluid_added_mass", /* 1.10 */
+        "<string>:2: ignored unsupported attribute /sdf/world/model/link/inertial@auto",            /* 1.11 */
+    };
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    CHECK_INT(read_string("<sdf version='1.11'><world name='w'>\n" NEWER_PARTS "</world></sdf>", true, true, &st, &d), ==,
+              WK_OK);
+    CHECK_INT(wk_desc_warning_count(d), ==, 1); /* the missing mesh, ignored */
+    wk_desc_free(d);
+    /* 1.10: fluid_added_mass is known; the rest, 1.11's, are reported. */
+    CHECK_INT(read_string("<sdf version='1.10'><world name='w'>\n" NEWER_PARTS "</world></sdf>", false, true, &st, &d),
+              ==, WK_OK);
+    CHECK_INT(wk_desc_warning_count(d), ==, 1 + 7);
+    CHECK(d && strstr(wk_desc_warning(d, 0), added_in[1]));
+    wk_desc_free(d);
+    /* 1.9: fluid_added_mass too. */
+    CHECK_INT(read_string("<sdf version='1.9'><world name='w'>\n" NEWER_PARTS "</world></sdf>", false, true, &st, &d),
+              ==, WK_OK);
+    CHECK_INT(wk_desc_warning_count(d), ==, 1 + 8);
+    CHECK(d && strstr(wk_desc_warning(d, 1), added_in[0]));
+    wk_desc_free(d);
+#undef NEWER_PARTS
+    const char *initial = "<model name='m'><link name='a'/><link name='b'/><joint name='j' type='revolute'>"
+                          "<parent>a</parent><child>b</child><axis>\n<initial_position>1</initial_position>"
+                          "</axis></joint></model>";
+    char text[512];
+    snprintf(text, sizeof text, "<sdf version='1.8'><world name='w'>\n%s</world></sdf>", initial);
+    CHECK_INT(read_string(text, true, true, &st, NULL), ==, WK_OK);
+    snprintf(text, sizeof text, "<sdf version='1.9'><world name='w'>\n%s</world></sdf>", initial);
+    CHECK_INT(read_string(text, true, true, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:3: unsupported element /sdf/world/model/joint/axis/initial_position");
+    CHECK_INT(read_string(WORLD("<model name='m'><link name='a'><inertial auto='true'/></link></model>\n"), true, true,
+                          &st, NULL),
+              ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "inertial@auto");
+    CHECK_INT(read_string(WORLD("<model name='m'><link name='a'><inertial>\n<pose relative_to='a'>1 0 0 0 0 0</pose>"
+                                "</inertial></link></model>\n"),
+                          true, true, &st, NULL),
+              ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:5: unsupported attribute /sdf/world/model/link/inertial/pose@relative_to");
+}
+
 static const wk_test_case cases[] = {
     {"versions", versions},
+    {"versions_1_10_and_1_11", versions_1_10_and_1_11},
+    {"shape_and_inertial_children", shape_and_inertial_children},
     {"plugins_and_sensors_kept", plugins_and_sensors_kept},
     {"physics", physics},
     {"no_resource", no_resource},
