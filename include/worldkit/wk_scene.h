@@ -756,6 +756,34 @@ typedef struct wk_kinematic_object_desc {
 int wk_scene_create_kinematic_object(wk_scene *s, const wk_kinematic_object_desc *desc, wk_entity *out,
                                      wk_status *st);
 
+/* One entity to add to an object (wk_scene_add_entity), as an object's
+ * snapshot lists it (CreateWorld). */
+typedef struct wk_entity_desc {
+    const char *name;      /* unique among the entities of the object */
+    wk_entity parent;      /* an entity of an object, not a frame */
+    wk_pose parent_t_this; /* zero: identity; a joint's comes from its kinematics */
+    const wk_scene_geometry *geometry; /* optional; a mesh or heightmap needs uri */
+    const char *uri;
+    const wk_physics *physics;       /* optional */
+    const wk_kinematics *kinematics; /* optional: a joint, posed at its position */
+} wk_entity_desc;
+
+/* Adds an entity (Kind JOINT when it has kinematics, else LINK) below an
+ * entity of an object. Fails, changing nothing, with WK_NOT_FOUND for a
+ * parent of no object, WK_INVALID for a frame as parent or a bad name,
+ * pose, geometry, physics or kinematics (motion, unit axis, position),
+ * WK_EXISTS for a name taken among the object's entities. */
+int wk_scene_add_entity(wk_scene *s, const wk_entity_desc *desc, wk_entity *out, wk_status *st);
+/* Makes a PHYSICAL_OBJECT a KINEMATIC_OBJECT whose degrees of freedom are
+ * joints (n revolute or prismatic joint entities of it, in order) with these
+ * system and application limits (n each), and nothing else set. Fails,
+ * changing nothing, with WK_PRECONDITION for an object that is not
+ * physical, WK_INVALID for an entity that is not a moving joint of the
+ * object or comes twice, WK_RANGE (or WK_INVALID) for limits that break the
+ * rules or a position outside its application limits. */
+int wk_scene_make_kinematic(wk_scene *s, wk_entity object, const wk_entity *joints, const wk_joint_limit *system,
+                            const wk_joint_limit *application, size_t n, wk_status *st);
+
 /* ---- entity info ------------------------------------------------------------
  *
  * What an entity is, as simulation_interfaces' EntityInfo says: a category,

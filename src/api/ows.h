@@ -138,6 +138,10 @@ IntrinsicProto__World__Entity *wk__ows_entity(wk__call *call, const wk_scene *s,
 IntrinsicProto__World__GeometryComponent *wk__ows_geometry(wk__call *call, const wk_scene *s, wk_entity e);
 int wk__ows_geometry_in(const IntrinsicProto__World__GeometryComponent *msg, wk_scene_geometry *out,
                         const char **uri, wk_status *st);
+/* A PhysicsComponent as the scene's value (ows_entities.c): what the
+ * message leaves out is zero (a proto3 peer omits zeros), the centre of
+ * mass the identity; WK_INVALID for an inertia that is not 3x3. */
+int wk__ows_physics_in(const IntrinsicProto__World__PhysicsComponent *msg, wk_physics *out, wk_status *st);
 IntrinsicProto__World__CollisionSettings *wk__ows_collision_settings(wk__call *call, const wk_scene *s);
 /* Every object of s in a view, root first, parents before children, into
  * *out (owned by call) and *count. */

@@ -8,22 +8,32 @@
  * - Every object but the root, parents before children whatever the order
  *   in the snapshot: its name, name_is_global_alias, its parent (the object
  *   the parent_entity names, or the frame whose entity it is; a parent
- *   entity the snapshot does not rebuild, such as an inner link, gives the
- *   parent object's base), object_component.parent_t_this, its simulation
- *   component (static) and user data. The object is made of its base entity
- *   (entities[root_entity_id], in the FULL view): its name and geometry
- *   (ows_geometry.c's mapping); other entities of a PHYSICAL_OBJECT, and
- *   physics (which only an entity that has it may be given), are not
- *   rebuilt: the scene creates single-entity objects only.
+ *   entity the snapshot does not rebuild gives the parent object's base),
+ *   object_component.parent_t_this, its simulation component (static) and
+ *   user data. Its entities (the FULL view's map): the base entity
+ *   (entities[root_entity_id]) with its name, geometry (ows_geometry.c's
+ *   mapping) and physics, and every other entity but those of frames below
+ *   the entity its parent_id names, with name, parent_t_this, geometry,
+ *   physics and kinematics component (wk_scene_add_entity: a joint when it
+ *   has kinematics, else a link).
  * - Every frame of every object (the root's global frames too), parents
- *   before children: name, parent frame or object, parent_t_this and
- *   is_attachment_frame.
- * - Not applied: kinematic objects (refused with UNIMPLEMENTED, naming the
- *   object: their joints are not rebuilt from entities), collision settings
- *   (their references are by the snapshot's ids).
+ *   before children: name, parent frame or object (the entity its own
+ *   entity hangs from, when rebuilt: a frame on a link stays on it),
+ *   parent_t_this and is_attachment_frame.
+ * - A kinematic object's KinematicObjectComponent, once everything else
+ *   stands: its joints (joint_entity_ids), system and application limits,
+ *   joint positions, named configurations, IK solvers and ISO flange
+ *   frames.
+ * - Where the snapshot gives an entity's own parent_t_this below the same
+ *   parent, that pose is kept bit for bit rather than re-expressed from
+ *   the object- or frame-relative one.
+ * - Not applied: collision settings (their references are by the
+ *   snapshot's ids).
  * Ids are the new world's: references between parts of the snapshot are
  * followed through a table from the snapshot's ids to the new entities. An
  * empty World (or none) gives an empty world. */
+#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,17 +124,118 @@ static wk_entity object_parent(build *b, const IntrinsicProto__World__Object *o,
     return e;
 }
 
+/* Puts the snapshot's own ParentPose of entity m on e when e hangs from
+ * the entity m's parent_id names: bit for bit, where re-expressing an
+ * object- or frame-relative pose would round it. */
+static int keep_own_pose(build *b, wk_entity e, const IntrinsicProto__World__Entity *m, wk_status *st)
+{
+    if (!m || !m->parent_t_this || lookup(&b->map, m->parent_id) != wk_ecm_parent(wk_scene_ecm(b->s), e))
+        return WK_OK;
+    return wk_scene_set_pose(b->s, e, wk__ows_pose_in(m->parent_t_this), st);
+}
+
+/* An entity's geometry and physics, when it has them: *geometry and
+ * *physics left NULL otherwise. */
+typedef struct entity_parts {
+    wk_scene_geometry geometry_value;
+    wk_physics physics_value;
+    const wk_scene_geometry *geometry;
+    const wk_physics *physics;
+    const char *uri;
+} entity_parts;
+
+static int parts_of(const IntrinsicProto__World__Entity *m, entity_parts *out, wk_status *st)
+{
+    *out = (entity_parts){0};
+    int rc = WK_OK;
+    if (m && m->geometry_component &&
+        (rc = wk__ows_geometry_in(m->geometry_component, &out->geometry_value, &out->uri, st)) == WK_OK)
+        out->geometry = &out->geometry_value;
+    if (rc == WK_OK && m && m->physics_component &&
+        (rc = wk__ows_physics_in(m->physics_component, &out->physics_value, st)) == WK_OK)
+        out->physics = &out->physics_value;
+    return rc;
+}
+
+static wk_kinematics kinematics_in(const IntrinsicProto__World__KinematicsComponent *m)
+{
+    return (wk_kinematics){
+        .parent_t_inboard = wk__ows_pose_in(m->parent_t_inboard),
+        .axis = m->axis ? (wk_vec3){m->axis->x, m->axis->y, m->axis->z} : (wk_vec3){0, 0, 1},
+        .position = m->has_raw_value ? m->raw_value : 0,
+        .motion = m->has_motion_type ? (uint32_t)m->motion_type : WK_JOINT_MOTION_UNDEFINED,
+    };
+}
+
+static int make_entity(build *b, const char *id, const IntrinsicProto__World__Entity *m, wk_entity parent,
+                       wk_status *st)
+{
+    entity_parts p;
+    int rc = parts_of(m, &p, st);
+    wk_kinematics kin;
+    if (m->kinematics_component)
+        kin = kinematics_in(m->kinematics_component);
+    wk_entity_desc desc = {
+        .name = m->name,
+        .parent = parent,
+        .parent_t_this = wk__ows_pose_in(m->parent_t_this),
+        .geometry = p.geometry,
+        .uri = p.uri,
+        .physics = p.physics,
+        .kinematics = m->kinematics_component ? &kin : NULL,
+    };
+    wk_entity e;
+    if (rc == WK_OK && (rc = wk_scene_add_entity(b->s, &desc, &e, st)) == WK_OK)
+        rc = add(&b->map, id, e, st);
+    return rc;
+}
+
+/* Whether entity i of o is rebuilt by make_entities: not the base, not a
+ * frame's. */
+static bool plain_entity(const build *b, const IntrinsicProto__World__Object *o, size_t i)
+{
+    const char *id = o->entities[i]->key;
+    return o->entities[i]->value && !(id && o->root_entity_id && strcmp(id, o->root_entity_id) == 0) &&
+           !lookup(&b->frame_entities, id);
+}
+
+/* Rebuilds the entities of o below object's, parents before children
+ * whatever their order in the map. */
+static int make_entities(build *b, const IntrinsicProto__World__Object *o, wk_entity object, wk_status *st)
+{
+    bool *done = calloc(o->n_entities + 1, sizeof *done);
+    if (!done)
+        return wk_fail(st, WK_NOMEM, "out of memory building object '%s'", o->name ? o->name : "");
+    for (size_t i = 0; i < o->n_entities; i++)
+        done[i] = !plain_entity(b, o, i);
+    int rc = WK_OK;
+    for (bool progress = true; rc == WK_OK && progress;) {
+        progress = false;
+        for (size_t i = 0; rc == WK_OK && i < o->n_entities; i++) {
+            wk_entity parent = done[i] ? WK_NULL_ENTITY : lookup(&b->map, o->entities[i]->value->parent_id);
+            if (!parent || wk_scene_object_of(b->s, parent) != object)
+                continue;
+            rc = make_entity(b, o->entities[i]->key, o->entities[i]->value, parent, st);
+            done[i] = progress = true;
+        }
+    }
+    for (size_t i = 0; rc == WK_OK && i < o->n_entities; i++)
+        if (!done[i])
+            rc = wk_fail(st, WK_INVALID,
+                         "CreateWorld: entity '%s' of object '%s' hangs from an entity of the object that the "
+                         "snapshot does not hold",
+                         o->entities[i]->value->name ? o->entities[i]->value->name : "", o->name ? o->name : "");
+    free(done);
+    return rc;
+}
+
 static int make_object(build *b, const IntrinsicProto__World__Object *o, wk_entity parent, wk_status *st)
 {
     const char *name = o->name ? o->name : "";
-    if (o->has_type && o->type == INTRINSIC_PROTO__WORLD__OBJECT_TYPE__KINEMATIC_OBJECT)
-        return wk_fail(st, WK_UNSUPPORTED,
-                       "CreateWorld: object '%s' is a kinematic object, which a snapshot cannot rebuild yet", name);
     const IntrinsicProto__World__Entity *base = entity_of(o, o->root_entity_id);
-    wk_scene_geometry geometry;
-    const char *uri = NULL;
-    int rc = WK_OK;
-    if (base && base->geometry_component && (rc = wk__ows_geometry_in(base->geometry_component, &geometry, &uri, st)))
+    entity_parts p;
+    int rc = parts_of(base, &p, st);
+    if (rc)
         return rc;
     wk_object_desc desc = {
         .name = name,
@@ -132,13 +243,15 @@ static int make_object(build *b, const IntrinsicProto__World__Object *o, wk_enti
         .pose = o->object_component ? wk__ows_pose_in(o->object_component->parent_t_this) : wk_pose_identity(),
         .name_is_global_alias = o->name_is_global_alias,
         .entity_name = base && base->name && *base->name ? base->name : NULL,
-        .geometry = base && base->geometry_component ? &geometry : NULL,
-        .uri = uri,
+        .geometry = p.geometry,
+        .uri = p.uri,
+        .physics = p.physics,
     };
     wk_entity e;
     if ((rc = wk_scene_create_object(b->s, &desc, &e, st)))
         return rc;
-    if ((rc = add(&b->map, o->id, e, st)) || (rc = add(&b->map, o->root_entity_id, e, st)))
+    if ((rc = add(&b->map, o->id, e, st)) || (rc = add(&b->map, o->root_entity_id, e, st)) ||
+        (rc = keep_own_pose(b, e, base, st)) || (rc = make_entities(b, o, e, st)))
         return rc;
     const IntrinsicProto__World__ObjectComponent *c = o->object_component;
     if (c && c->simulation_component && c->simulation_component->is_static &&
@@ -168,9 +281,14 @@ static int make_frames(build *b, size_t oi, bool *progress, wk_status *st)
         const IntrinsicProto__World__Frame *f = o->frames[i];
         if (b->done_frames[oi][i])
             continue;
+        const char *entity_id = frame_entity_id(o, f);
+        const IntrinsicProto__World__Entity *own = entity_of(o, entity_id);
         wk_entity parent = f->parent_frame && f->parent_frame->id && *f->parent_frame->id
                                ? lookup(&b->map, f->parent_frame->id)
                                : object;
+        wk_entity carrier = own ? lookup(&b->map, own->parent_id) : WK_NULL_ENTITY;
+        if (parent == object && carrier && wk_scene_object_of(b->s, carrier) == object)
+            parent = carrier;
         if (!parent)
             continue;
         wk_frame_desc desc = {
@@ -181,8 +299,8 @@ static int make_frames(build *b, size_t oi, bool *progress, wk_status *st)
         };
         wk_entity e;
         int rc = wk_scene_create_frame(b->s, &desc, &e, st);
-        if (rc == WK_OK && (rc = add(&b->map, f->id, e, st)) == WK_OK)
-            rc = add(&b->map, frame_entity_id(o, f), e, st);
+        if (rc == WK_OK && (rc = add(&b->map, f->id, e, st)) == WK_OK && (rc = add(&b->map, entity_id, e, st)) == WK_OK)
+            rc = keep_own_pose(b, e, own, st);
         if (rc)
             return rc;
         b->done_frames[oi][i] = *progress = true;
@@ -205,6 +323,125 @@ static int stuck(const build *b, wk_status *st)
                                o->frames[k]->name ? o->frames[k]->name : "", o->name ? o->name : "");
     }
     return WK_OK;
+}
+
+/* ---- kinematic objects, once everything else stands ---------------------- */
+
+/* A snapshot's JointLimits as n limits: what it leaves out is unlimited
+ * (max_effort 0); a list present must hold n values. */
+static int limits_in(const IntrinsicProto__JointLimits *m, size_t n, wk_joint_limit *out, const char *object,
+                     wk_status *st)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = (wk_joint_limit){-INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, 0};
+    if (!m)
+        return WK_OK;
+    const struct {
+        const char *name;
+        const IntrinsicProto__RepeatedDouble *list;
+        size_t offset;
+    } fields[] = {
+        {"min_position", m->min_position, offsetof(wk_joint_limit, min_position)},
+        {"max_position", m->max_position, offsetof(wk_joint_limit, max_position)},
+        {"max_velocity", m->max_velocity, offsetof(wk_joint_limit, max_velocity)},
+        {"max_acceleration", m->max_acceleration, offsetof(wk_joint_limit, max_acceleration)},
+        {"max_jerk", m->max_jerk, offsetof(wk_joint_limit, max_jerk)},
+        {"max_effort", m->max_effort, offsetof(wk_joint_limit, max_effort)},
+    };
+    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+        if (!fields[f].list)
+            continue;
+        if (fields[f].list->n_values != n)
+            return wk_fail(st, WK_INVALID, "CreateWorld: object '%s': joint limits' %s hold %zu values for %zu joints",
+                           object, fields[f].name, fields[f].list->n_values, n);
+        for (size_t i = 0; i < n; i++)
+            memcpy((char *)&out[i] + fields[f].offset, &fields[f].list->values[i], sizeof(double));
+    }
+    return WK_OK;
+}
+
+/* The entity the snapshot's id became, or WK_INVALID naming what refers
+ * to it. */
+static int mapped(const build *b, const char *id, const char *what, const char *object, wk_entity *out,
+                  wk_status *st)
+{
+    *out = lookup(&b->map, id);
+    return *out ? WK_OK
+                : wk_fail(st, WK_INVALID, "CreateWorld: object '%s': %s '%s' is not in the snapshot", object, what,
+                          id ? id : "");
+}
+
+/* Joints, limits and positions of a kinematic object's component. */
+static int make_joints(build *b, const IntrinsicProto__World__KinematicObjectComponent *k, wk_entity object,
+                       const char *name, wk_status *st)
+{
+    size_t n = k ? k->n_joint_entity_ids : 0;
+    wk_entity *joints = calloc(n + 1, sizeof *joints);
+    wk_joint_limit *limits = calloc(2 * n + 1, sizeof *limits);
+    int rc = joints && limits ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory building object '%s'", name);
+    for (size_t i = 0; rc == WK_OK && i < n; i++)
+        rc = mapped(b, k->joint_entity_ids[i], "joint entity", name, &joints[i], st);
+    if (rc == WK_OK && (rc = limits_in(k ? k->joint_system_limits : NULL, n, limits, name, st)) == WK_OK)
+        rc = k && k->joint_application_limits ? limits_in(k->joint_application_limits, n, limits + n, name, st)
+                                              : (memcpy(limits + n, limits, n * sizeof *limits), WK_OK);
+    if (rc == WK_OK)
+        rc = wk_scene_make_kinematic(b->s, object, joints, limits, limits + n, n, st);
+    if (rc == WK_OK && k && k->n_joint_positions)
+        rc = wk_scene_set_joint_positions(b->s, object, NULL, k->joint_positions, k->n_joint_positions, false, st);
+    free(joints);
+    free(limits);
+    return rc;
+}
+
+/* Named configurations, IK solvers and flange frames of a kinematic
+ * object's component. */
+static int make_kinematic_props(build *b, const IntrinsicProto__World__KinematicObjectComponent *k, wk_entity object,
+                                const char *name, wk_status *st)
+{
+    size_t nc = k->n_named_joint_configurations, ni = k->n_ik_solvers, nf = k->n_iso_flange_frames;
+    wk_joint_configuration_desc *configs = calloc(nc + 1, sizeof *configs);
+    wk_ik_solver *solvers = calloc(ni + 1, sizeof *solvers);
+    wk_entity *flanges = calloc(nf + 1, sizeof *flanges);
+    int rc = configs && solvers && flanges ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory building object '%s'", name);
+    for (size_t i = 0; rc == WK_OK && i < nc; i++) {
+        const IntrinsicProto__World__NamedJointConfiguration *c = k->named_joint_configurations[i];
+        configs[i] = (wk_joint_configuration_desc){c->name ? c->name : "", c->joint_positions, c->n_joint_positions};
+    }
+    for (size_t i = 0; rc == WK_OK && i < ni; i++) {
+        solvers[i].key = k->ik_solvers[i]->kinematic_solver_key;
+        if ((rc = mapped(b, k->ik_solvers[i]->base_entity_id, "IK solver base entity", name, &solvers[i].base, st)) ==
+            WK_OK)
+            rc = mapped(b, k->ik_solvers[i]->tip_entity_id, "IK solver tip entity", name, &solvers[i].tip, st);
+    }
+    for (size_t i = 0; rc == WK_OK && i < nf; i++)
+        rc = mapped(b, k->iso_flange_frames[i] ? k->iso_flange_frames[i]->id : NULL, "flange frame", name,
+                    &flanges[i], st);
+    if (rc == WK_OK && nc)
+        rc = wk_scene_update_joint_configurations(b->s, object, NULL, 0, configs, nc, st);
+    if (rc == WK_OK && ni)
+        rc = wk_scene_set_ik_solvers(b->s, object, solvers, ni, st);
+    if (rc == WK_OK && nf)
+        rc = wk_scene_set_flange_frames(b->s, object, flanges, nf, st);
+    free(configs);
+    free(solvers);
+    free(flanges);
+    return rc;
+}
+
+static int make_kinematic_objects(build *b, wk_status *st)
+{
+    int rc = WK_OK;
+    for (size_t i = 0; rc == WK_OK && i < b->world->n_objects; i++) {
+        const IntrinsicProto__World__Object *o = b->world->objects[i];
+        if (!o->has_type || o->type != INTRINSIC_PROTO__WORLD__OBJECT_TYPE__KINEMATIC_OBJECT)
+            continue;
+        const char *name = o->name ? o->name : "";
+        wk_entity object = lookup(&b->map, o->id);
+        if ((rc = make_joints(b, o->kinematic_object_component, object, name, st)) == WK_OK &&
+            o->kinematic_object_component)
+            rc = make_kinematic_props(b, o->kinematic_object_component, object, name, st);
+    }
+    return rc;
 }
 
 static int apply(build *b, wk_status *st)
@@ -236,7 +473,9 @@ static int apply(build *b, wk_status *st)
                 rc = make_frames(b, i, &progress, st);
         }
     }
-    return rc ? rc : stuck(b, st);
+    if (rc == WK_OK && (rc = stuck(b, st)) == WK_OK)
+        rc = make_kinematic_objects(b, st);
+    return rc;
 }
 
 static int apply_snapshot(wk_scene *s, const IntrinsicProto__World__World *world, wk_status *st)

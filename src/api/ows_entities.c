@@ -5,9 +5,7 @@
  * entity and anything else. Runs inside its caller's batch (ows_batch.c). */
 #include "api/ows_edit.h"
 
-/* A PhysicsComponent as the scene's value: what the message leaves out is
- * zero (a proto3 peer omits zeros), the centre of mass the identity. */
-static int physics_of(const IntrinsicProto__World__PhysicsComponent *msg, wk_physics *out, wk_status *st)
+int wk__ows_physics_in(const IntrinsicProto__World__PhysicsComponent *msg, wk_physics *out, wk_status *st)
 {
     *out = (wk_physics){.mass_kg = msg->mass_kg, .contact_kp = msg->contact_kp, .contact_kd = msg->contact_kd};
     out->this_T_com = wk__ows_pose_in(msg->this_t_center_of_mass);
@@ -45,7 +43,7 @@ int wk__ows_update_entity_properties(wk__ows_edit *e, const ProtobufCMessage *re
     const char *object = wk_scene_object_info(e->scene, wk_scene_object_of(e->scene, e->node))->name;
     if (req->physics_component) {
         wk_physics physics;
-        if ((rc = physics_of(req->physics_component, &physics, e->st)) ||
+        if ((rc = wk__ows_physics_in(req->physics_component, &physics, e->st)) ||
             (rc = wk_scene_update_physics(e->scene, e->node, &physics, e->st)))
             return wk__ows_context(e->st, rc, "UpdateEntityProperties '%s' of object '%s'", name ? name : "", object);
     }

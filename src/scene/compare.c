@@ -197,14 +197,59 @@ static int compare_frame(differ *d, wk_entity fa, wk_entity fb)
     return record(d, &d->out->modified_frames, &d->out->modified_frame_count, fa, fb);
 }
 
+/* Whether the entity lists name the same entities in the same order. */
+static bool same_names(const differ *d, const wk_entity *a, const wk_entity *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(wk__entity_name(d->a, a[i]), wk__entity_name(d->b, b[i])) != 0)
+            return false;
+    return true;
+}
+
+static bool same_doubles(const double *a, const double *b, size_t n)
+{
+    return n == 0 || memcmp(a, b, n * sizeof *a) == 0;
+}
+
+/* By name, a KinematicObject's entities (joints, IK bases and tips, flange
+ * frames) are the same when they have the same names: their ids differ
+ * between worlds built apart. */
+static bool same_kinematic_object(const differ *d, const wk_kinematic_object *a, const wk_kinematic_object *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->joint_count != b->joint_count || a->configuration_count != b->configuration_count ||
+        a->ik_solver_count != b->ik_solver_count || a->flange_count != b->flange_count ||
+        !same_names(d, a->joints, b->joints, a->joint_count) ||
+        !same_names(d, a->flange_frames, b->flange_frames, a->flange_count) ||
+        memcmp(a->system_limits, b->system_limits, a->joint_count * sizeof *a->system_limits) != 0 ||
+        memcmp(a->application_limits, b->application_limits, a->joint_count * sizeof *a->application_limits) != 0)
+        return false;
+    for (uint32_t i = 0; i < a->configuration_count; i++)
+        if (strcmp(a->configurations[i].name, b->configurations[i].name) != 0 ||
+            !same_doubles(a->configurations[i].positions, b->configurations[i].positions, a->joint_count))
+            return false;
+    for (uint32_t i = 0; i < a->ik_solver_count; i++) {
+        const wk_ik_solver *x = &a->ik_solvers[i], *y = &b->ik_solvers[i];
+        if (strcmp(x->key, y->key) != 0 || !same_names(d, &x->base, &y->base, 1) || !same_names(d, &x->tip, &y->tip, 1))
+            return false;
+    }
+    return true;
+}
+
 static int compare_entity(differ *d, wk_entity ea, wk_entity eb)
 {
     if (known_equal(d, ea))
         return WK_OK;
     char label[WK_STATUS_MSG_MAX];
     snprintf(label, sizeof label, "entity '%s'", wk__entity_name(d->a, ea));
-    /* The base entity's Object is compared field by field by the caller. */
-    compare_components(d, label, ea, eb, &d->a->types.object, 1);
+    /* The base entity's Object is compared field by field by the caller;
+     * by name, a KinematicObject through the names of its entities. */
+    const wk_type skip[2] = {d->a->types.object, d->a->types.kinematic_object};
+    bool by_name = d->mode == WK_COMPARE_BY_NAME;
+    compare_components(d, label, ea, eb, skip, by_name ? 2 : 1);
+    if (by_name && !same_kinematic_object(d, wk_scene_kinematic_object(d->a, ea), wk_scene_kinematic_object(d->b, eb)))
+        note(d, "%s: %s changed", label, wk_ecm_type_name(d->a->ecm, d->a->types.kinematic_object));
     return WK_OK;
 }
 

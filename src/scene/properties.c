@@ -175,14 +175,9 @@ static bool finite3(wk_vec3 v)
     return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
 }
 
-int wk_scene_update_geometry(wk_scene *s, wk_entity e, const wk_scene_geometry *geometry, const char *uri,
-                             wk_status *st)
+int wk__geometry_check(const char *name, const wk_scene_geometry *g, const char *uri, wk_scene_geometry *value,
+                       wk_status *st)
 {
-    int rc = check_target(s, e, s->types.geometry, "geometry", st);
-    if (rc)
-        return rc;
-    const char *name = wk__entity_name(s, e);
-    const wk_scene_geometry *g = geometry;
     if ((unsigned)g->type > WK_GEOMETRY_POLYLINE)
         return wk_fail(st, WK_INVALID, "geometry of entity '%s': unknown type %d", name, (int)g->type);
     if (!nonnegative(g->size.x) || !nonnegative(g->size.y) || !nonnegative(g->size.z) || !nonnegative(g->radius) ||
@@ -192,14 +187,26 @@ int wk_scene_update_geometry(wk_scene *s, wk_entity e, const wk_scene_geometry *
         return wk_fail(st, WK_INVALID, "geometry of entity '%s': a %s needs a uri", name,
                        g->type == WK_GEOMETRY_MESH ? "mesh" : "heightmap");
     /* Field by field into zeroed storage, so padding compares equal. */
+    memset(value, 0, sizeof *value);
+    value->type = g->type;
+    value->size = g->size;
+    value->radius = g->radius;
+    value->length = g->length;
+    value->normal = g->normal;
+    value->scale = g->scale;
+    return WK_OK;
+}
+
+int wk_scene_update_geometry(wk_scene *s, wk_entity e, const wk_scene_geometry *geometry, const char *uri,
+                             wk_status *st)
+{
+    int rc = check_target(s, e, s->types.geometry, "geometry", st);
+    if (rc)
+        return rc;
+    const char *name = wk__entity_name(s, e);
     wk_scene_geometry value;
-    memset(&value, 0, sizeof value);
-    value.type = g->type;
-    value.size = g->size;
-    value.radius = g->radius;
-    value.length = g->length;
-    value.normal = g->normal;
-    value.scale = g->scale;
+    if ((rc = wk__geometry_check(name, geometry, uri, &value, st)))
+        return rc;
     /* The old uri, to put back should the geometry fail to store. */
     char *const *old = wk_ecm_get(s->ecm, e, s->types.uri);
     char *kept = old && *old ? strdup(*old) : NULL;

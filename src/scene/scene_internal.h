@@ -94,6 +94,13 @@ wk_pose wk__desc_pose(wk_pose p);
  * naming the entity name. */
 int wk__physics_check(const char *name, const wk_physics *physics, wk_status *st);
 
+/* What wk_scene_update_geometry refuses in a geometry (unknown type, a
+ * negative or non-finite value, a mesh or heightmap without uri), the
+ * message naming the entity name; on success *value is g with zeroed
+ * padding, ready to store. */
+int wk__geometry_check(const char *name, const wk_scene_geometry *g, const char *uri, wk_scene_geometry *value,
+                       wk_status *st);
+
 /* Hooks of the components that own memory or hold padding (collision.c,
  * user_data.c, properties.c). */
 extern const wk_type_hooks wk__collision_hooks;

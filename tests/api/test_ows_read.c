@@ -918,43 +918,39 @@ static void compare_and_sync(void)
 
 /* ---- CreateWorld from a snapshot ------------------------------------------- */
 
-static void create_from_snapshot(void)
+/* World id's objects in the FULL view; free with done. */
+static IntrinsicProto__World__ListObjectsResponse *full_objects(wk_api *api, const char *id)
 {
-    wk_api *api = wk_api_new();
-    fixture f;
-    REQUIRE(api && build(api, "plain", false, &f));
     IntrinsicProto__World__ListObjectsRequest list = INTRINSIC_PROTO__WORLD__LIST_OBJECTS_REQUEST__INIT;
-    list.world_id = "plain";
+    list.world_id = (char *)id;
     list.has_view = true;
     list.view = INTRINSIC_PROTO__WORLD__OBJECT_VIEW__FULL;
-    IntrinsicProto__World__ListObjectsResponse *l =
-        ows(api, "ListObjects", &list, &intrinsic_proto__world__list_objects_response__descriptor);
-    REQUIRE(l);
-    /* Children before parents: the order must not matter. */
-    for (size_t i = 0; i < l->n_objects / 2; i++) {
-        IntrinsicProto__World__Object *t = l->objects[i];
-        l->objects[i] = l->objects[l->n_objects - 1 - i];
-        l->objects[l->n_objects - 1 - i] = t;
-    }
+    return ows(api, "ListObjects", &list, &intrinsic_proto__world__list_objects_response__descriptor);
+}
+
+/* CreateWorld of a World holding l's objects, asking for id; the new
+ * world's metadata (free with done) or NULL. */
+static IntrinsicProto__World__WorldMetadata *create_world(wk_api *api, const char *id,
+                                                          IntrinsicProto__World__ListObjectsResponse *l)
+{
     IntrinsicProto__World__WorldMetadata meta = INTRINSIC_PROTO__WORLD__WORLD_METADATA__INIT;
-    meta.id = "copy";
+    meta.id = (char *)id;
     IntrinsicProto__World__World world = INTRINSIC_PROTO__WORLD__WORLD__INIT;
     world.world_metadata = &meta;
     world.objects = l->objects;
     world.n_objects = l->n_objects;
     IntrinsicProto__World__CreateWorldRequest create = INTRINSIC_PROTO__WORLD__CREATE_WORLD_REQUEST__INIT;
     create.world = &world;
-    IntrinsicProto__World__WorldMetadata *m = ows(api, "CreateWorld", &create, &intrinsic_proto__world__world_metadata__descriptor);
-    if (!m)
-        fprintf(stderr, "    CreateWorld: %s\n", last_message);
-    REQUIRE(m);
-    CHECK_STR(m->id, "copy");
-    done(m);
+    return ows(api, "CreateWorld", &create, &intrinsic_proto__world__world_metadata__descriptor);
+}
 
-    /* The copy matches the original by name: same objects, frames, poses. */
+/* Checks that CompareWorlds by name finds nothing between two worlds,
+ * printing what it found. */
+static void same_by_name(wk_api *api, const char *base, const char *changed)
+{
     IntrinsicProto__World__CompareWorldsRequest cmp = INTRINSIC_PROTO__WORLD__COMPARE_WORLDS_REQUEST__INIT;
-    cmp.base_world_id = "plain";
-    cmp.changed_world_id = "copy";
+    cmp.base_world_id = (char *)base;
+    cmp.changed_world_id = (char *)changed;
     cmp.has_unique_id_mode = true;
     cmp.unique_id_mode = INTRINSIC_PROTO__WORLD__COMPARE_WORLDS_REQUEST__IDENTIFICATION_MODE__BY_NAME;
     IntrinsicProto__World__CompareWorldsResponse *r =
@@ -971,6 +967,30 @@ static void create_from_snapshot(void)
         fprintf(stderr, "    modified %s: %s\n", r->modified[i]->object->debug_hint, r->modified[i]->modification);
     CHECK_INT(r->n_modified, ==, 0);
     done(r);
+}
+
+static void create_from_snapshot(void)
+{
+    wk_api *api = wk_api_new();
+    fixture f;
+    REQUIRE(api && build(api, "plain", false, &f));
+    IntrinsicProto__World__ListObjectsResponse *l = full_objects(api, "plain");
+    REQUIRE(l);
+    /* Children before parents: the order must not matter. */
+    for (size_t i = 0; i < l->n_objects / 2; i++) {
+        IntrinsicProto__World__Object *t = l->objects[i];
+        l->objects[i] = l->objects[l->n_objects - 1 - i];
+        l->objects[l->n_objects - 1 - i] = t;
+    }
+    IntrinsicProto__World__WorldMetadata *m = create_world(api, "copy", l);
+    if (!m)
+        fprintf(stderr, "    CreateWorld: %s\n", last_message);
+    REQUIRE(m);
+    CHECK_STR(m->id, "copy");
+    done(m);
+
+    /* The copy matches the original by name: same objects, frames, poses. */
+    same_by_name(api, "plain", "copy");
     IntrinsicProto__World__Object *lid = get_object(api, "copy", "lid", false);
     REQUIRE(lid && lid->parent_entity);
     IntrinsicProto__World__Frame *tip = NULL;
@@ -986,20 +1006,84 @@ static void create_from_snapshot(void)
     done(tip);
     done(lid);
 
-    /* A kinematic object cannot be rebuilt yet: refused, and no world made. */
-    fixture g;
-    REQUIRE(build(api, "robots", true, &g));
-    list.world_id = "robots";
     done(l);
-    l = ows(api, "ListObjects", &list, &intrinsic_proto__world__list_objects_response__descriptor);
+    wk_api_free(api);
+}
+
+/* CreateWorld of a FULL snapshot holding a kinematic object (joints,
+ * limits, positions, a configuration, an IK solver, a flange frame, a
+ * frame on a link) builds a world that CompareWorlds finds equal by name,
+ * whose arm moves like the original. */
+static void create_kinematic_from_snapshot(void)
+{
+    wk_api *api = wk_api_new();
+    fixture f;
+    REQUIRE(api && build(api, "robots", true, &f));
+    wk_world *w;
+    wk_status st;
+    REQUIRE_INT(wk_store_open(wk_api_store(api), "robots", true, &w, &st), ==, WK_OK);
+    wk_scene *s = wk_world_scene(w);
+    wk_entity flange;
+    const wk_joint_configuration_desc home = {"home", (const double[]){0.5, 0.2}, 2};
+    bool ok = !wk_scene_create_frame(s, &(wk_frame_desc){.name = "flange", .parent = f.l2, .pose = make_pose(0, 0, 0.1, 0)},
+                                     &flange, &st) &&
+              !wk_scene_set_flange_frames(s, f.arm, &flange, 1, &st) &&
+              !wk_scene_set_ik_solvers(s, f.arm, &(wk_ik_solver){"solver", f.arm, f.l2}, 1, &st) &&
+              !wk_scene_update_joint_configurations(s, f.arm, NULL, 0, &home, 1, &st) &&
+              !wk_scene_set_joint_limits(s, f.arm, (const char *const[]){"j1"}, 1, NULL,
+                                         &(wk_joint_limits_update){.max_velocity = (const double[]){1.5}}, &st);
+    if (!ok)
+        fprintf(stderr, "    %s\n", st.message);
+    wk_store_close(w, ok, true);
+    REQUIRE(ok);
+
+    IntrinsicProto__World__ListObjectsResponse *l = full_objects(api, "robots");
     REQUIRE(l);
-    world.objects = l->objects;
-    world.n_objects = l->n_objects;
-    meta.id = "robots_copy";
-    CHECK(ows(api, "CreateWorld", &create, &intrinsic_proto__world__world_metadata__descriptor) == NULL);
-    CHECK_INT(wk_code_grpc(last_code), ==, WK_GRPC_UNIMPLEMENTED);
-    CHECK_MESSAGE("'arm'");
-    CHECK(get_world(api, "robots_copy") == NULL);
+    IntrinsicProto__World__WorldMetadata *m = create_world(api, "robots_copy", l);
+    if (!m)
+        fprintf(stderr, "    CreateWorld: %s\n", last_message);
+    REQUIRE(m);
+    done(m);
+    same_by_name(api, "robots", "robots_copy");
+
+    /* The copy's arm is kinematic, with what the original's held. */
+    s = peek(api, "robots_copy", &w);
+    REQUIRE(s);
+    wk_entity arm;
+    REQUIRE_INT(wk_scene_find_object(s, &(wk_ref){.object_name = "arm"}, &arm, &st), ==, WK_OK);
+    const wk_kinematic_object *k = wk_scene_kinematic_object(s, arm);
+    REQUIRE(k);
+    CHECK_INT(k->joint_count, ==, 2);
+    double q[2];
+    CHECK_INT(wk_scene_joint_positions(s, arm, q, 2, &st), ==, WK_OK);
+    CHECK_NEAR(q[0], 0.4, 0);
+    CHECK_NEAR(q[1], 0.1, 0);
+    CHECK_NEAR(k->application_limits[0].max_velocity, 1.5, 0);
+    CHECK_NEAR(k->system_limits[0].max_velocity, 2, 0);
+    REQUIRE_INT(k->ik_solver_count, ==, 1);
+    CHECK_STR(k->ik_solvers[0].key, "solver");
+    CHECK_U64(k->ik_solvers[0].base, ==, arm);
+    CHECK_STR(wk_scene_name(s, k->ik_solvers[0].tip), "l2");
+    REQUIRE_INT(k->flange_count, ==, 1);
+    CHECK_STR(wk_scene_name(s, k->flange_frames[0]), "flange");
+    CHECK_STR(wk_scene_name(s, wk_ecm_parent(wk_scene_ecm(s), k->flange_frames[0])), "l2");
+    REQUIRE_INT(k->configuration_count, ==, 1);
+    CHECK_NEAR(k->configurations[0].positions[1], 0.2, 0);
+    wk_store_close(w, false, false);
+
+    /* A snapshot naming a joint entity it does not hold is refused whole. */
+    char **joint_ids = NULL, *kept = NULL;
+    for (size_t i = 0; i < l->n_objects; i++)
+        if (l->objects[i]->kinematic_object_component && l->objects[i]->kinematic_object_component->n_joint_entity_ids)
+            joint_ids = l->objects[i]->kinematic_object_component->joint_entity_ids;
+    REQUIRE(joint_ids);
+    kept = joint_ids[0];
+    joint_ids[0] = "no_such_entity";
+    CHECK(create_world(api, "robots_bad", l) == NULL);
+    CHECK_INT(wk_code_grpc(last_code), ==, WK_GRPC_INVALID_ARGUMENT);
+    CHECK_MESSAGE("no_such_entity");
+    CHECK(get_world(api, "robots_bad") == NULL);
+    joint_ids[0] = kept;
     done(l);
     wk_api_free(api);
 }
@@ -1055,6 +1139,7 @@ static const wk_test_case cases[] = {
     {"collision_settings", collision_settings},
     {"compare_and_sync", compare_and_sync},
     {"create_from_snapshot", create_from_snapshot},
+    {"create_kinematic_from_snapshot", create_kinematic_from_snapshot},
     {"invoked", invoked},
 };
 WK_TEST_MAIN(cases)
