@@ -12,6 +12,7 @@ packages=(
   libgrpc++-dev libprotobuf-dev
   libsqlite3-dev
   python3-grpcio python3-protobuf
+  openssl
 )
 
 missing=()

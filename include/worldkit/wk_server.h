@@ -2,14 +2,21 @@
  *
  * A server listens on one address with HTTP/2 (gRPC's core C library) and
  * answers every method of wk_api_invoke's table, plus the standard health
- * service grpc.health.v1.Health/Check. Each call runs on one of a small pool
- * of worker threads; a further thread runs the current world's simulation
- * loop while it is PLAYING, paced at its real-time factor. Shutting down
- * refuses new calls and lets those in flight finish.
+ * service grpc.health.v1.Health (Check and Watch). Each call runs on one of
+ * a small pool of worker threads (Watch streams on a thread of their own); a
+ * further thread runs the current world's simulation loop while it is
+ * PLAYING, paced at its real-time factor. Shutting down refuses new calls
+ * and lets those in flight finish.
  *
- * Transport security is not there yet: a server listens only on a loopback
- * address (127.0.0.0/8, ::1, localhost) or a unix socket, and refuses any
- * other with WK_UNSUPPORTED. */
+ * Security. A server listens on a loopback address (127.0.0.0/8, ::1,
+ * localhost) or a unix socket unless it is given TLS (a certificate and
+ * key, optionally a CA that client certificates must be signed by) or a
+ * bearer token, or both; on any other address without either it refuses to
+ * start with WK_UNSUPPORTED. Either also works on loopback. With a token,
+ * every call must carry the metadata "authorization: Bearer <token>" or it
+ * fails UNAUTHENTICATED, except the health service's: probes call it
+ * without credentials, and it tells only whether the server is up. A token
+ * without TLS crosses the network in clear text. */
 #ifndef WK_SERVER_H
 #define WK_SERVER_H
 
@@ -39,6 +46,15 @@ typedef struct wk_server_desc {
                                  for as fast as possible */
     double shutdown_grace;    /* seconds calls in flight get to finish at shutdown before they
                                  are cancelled. Default 30 */
+    /* PEM files, read by wk_server_start. A certificate chain and its key
+     * together make the server speak TLS; a client CA also makes it require
+     * a client certificate signed by that CA (mutual TLS). NULL: none. */
+    const char *tls_cert_file;
+    const char *tls_key_file;
+    const char *tls_client_ca_file;
+    /* A file holding the bearer token calls must carry (wk_server_read_token
+     * says what it may hold). NULL: no token. */
+    const char *token_file;
     /* Called from a worker thread as each call starts and ends; must be
      * thread-safe. NULL for none. */
     void (*on_call)(const wk_server_call *call, void *ctx);
@@ -46,9 +62,29 @@ typedef struct wk_server_desc {
 } wk_server_desc;
 
 /* Starts serving api (borrowed until wk_server_free) as desc says (NULL for
- * the defaults). Fails with WK_UNSUPPORTED for an address that is not local,
- * WK_INVALID when the address cannot be bound, or WK_NOMEM; st says which. */
+ * the defaults). Fails with WK_UNSUPPORTED for an address that is not local
+ * when there is neither TLS nor a token, WK_NOT_FOUND or WK_INVALID for a
+ * file of desc's that cannot be read or is not fit (see
+ * wk_server_read_token), WK_INVALID when the address cannot be bound, or
+ * WK_NOMEM; st says which. */
 int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk_status *st);
+
+/* The longest token, with its NUL. */
+#define WK_SERVER_TOKEN_MAX 1024
+
+/* Reads the bearer token of a token file into out (cap bytes with the
+ * NUL): the file's text without trailing white space, which must be one
+ * word of visible ASCII. Refuses, naming the file, one that is not a
+ * regular file, that every user may read or write (mode bits 006), that
+ * holds no token, or one longer than cap - 1. Servers and clients read
+ * their token files with it. */
+int wk_server_read_token(const char *path, char *out, size_t cap, wk_status *st);
+
+/* Reads a PEM file (a certificate chain, a key, a CA) into out, with a NUL
+ * after its bytes (out->len does not count it); what names the file in
+ * st's message ("the TLS key"). Fails WK_NOT_FOUND when it cannot be
+ * opened, WK_INVALID for no regular file, WK_RANGE past 1 MiB. */
+int wk_server_read_pem(const char *what, const char *path, wk_buf *out, wk_status *st);
 
 /* The port bound (what port 0 became), and "host:port" with it, borrowed for
  * the server's life. */

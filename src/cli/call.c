@@ -18,7 +18,7 @@
 #include "cli.h"
 #include "client.h"
 
-#define USAGE "call [--server HOST:PORT] [--timeout SECONDS] METHOD [JSON|-]   (call --list: the methods)"
+#define USAGE "call " WK_CLIENT_USAGE " METHOD [JSON|-]\n       (call --list: the methods)"
 
 static bool seconds(const char *s, double *out)
 {
@@ -28,12 +28,24 @@ static bool seconds(const char *s, double *out)
     return end != s && !*end && !errno && *out >= 0;
 }
 
+/* Where the client options that take a file keep it. */
+static const char **file_option(wk_client *c, const char *name)
+{
+    const char *names[] = {"--token-file", "--tls-ca", "--tls-cert", "--tls-key"};
+    const char **fields[] = {&c->token_file, &c->tls_ca, &c->tls_cert, &c->tls_key};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(name, names[i]))
+            return fields[i];
+    return NULL;
+}
+
 bool wk_client_options(int *argc, char **argv, wk_client *c)
 {
     const char *env = getenv("WORLDKIT_SERVER");
     *c = (wk_client){.server = env && env[0] ? env : "127.0.0.1:50051"};
     int kept = 1;
     for (int i = 1; i < *argc; i++) {
+        const char **file = file_option(c, argv[i]);
         if (!strcmp(argv[i], "--server") && i + 1 < *argc) {
             c->server = argv[++i];
         } else if (!strcmp(argv[i], "--timeout") && i + 1 < *argc) {
@@ -41,10 +53,15 @@ bool wk_client_options(int *argc, char **argv, wk_client *c)
                 fprintf(stderr, "worldkit: --timeout takes seconds, not '%s'\n", argv[i]);
                 return false;
             }
+        } else if (file && i + 1 < *argc) {
+            *file = argv[++i];
+        } else if (!strcmp(argv[i], "--tls")) {
+            c->tls = true;
         } else {
             argv[kept++] = argv[i];
         }
     }
+    c->tls |= c->tls_ca || c->tls_cert || c->tls_key;
     *argc = kept;
     return true;
 }
@@ -99,7 +116,7 @@ static bool print_response(const wk_json_method *m, grpc_byte_buffer *bb, wk_buf
 /* The call's batches: the request out and the initial metadata in, then a
  * message at a time until there is none, then the status. */
 static int exchange(grpc_call *call, grpc_completion_queue *cq, const wk_json_method *m, const uint8_t *request,
-                    size_t len, wk_buf *last)
+                    size_t len, grpc_metadata *metadata, size_t metadata_count, wk_buf *last)
 {
     grpc_slice body = grpc_slice_from_copied_buffer(len ? (const char *)request : "", len);
     grpc_byte_buffer *send = grpc_raw_byte_buffer_create(&body, 1);
@@ -107,7 +124,8 @@ static int exchange(grpc_call *call, grpc_completion_queue *cq, const wk_json_me
     grpc_metadata_array initial, trailing;
     grpc_metadata_array_init(&initial);
     grpc_metadata_array_init(&trailing);
-    grpc_op ops[4] = {{.op = GRPC_OP_SEND_INITIAL_METADATA},
+    grpc_op ops[4] = {{.op = GRPC_OP_SEND_INITIAL_METADATA,
+                       .data.send_initial_metadata = {.count = metadata_count, .metadata = metadata}},
                       {.op = GRPC_OP_SEND_MESSAGE, .data.send_message.send_message = send},
                       {.op = GRPC_OP_SEND_CLOSE_FROM_CLIENT},
                       {.op = GRPC_OP_RECV_INITIAL_METADATA, .data.recv_initial_metadata.recv_initial_metadata = &initial}};
@@ -155,8 +173,17 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
         fprintf(stderr, "worldkit: %s: method name too long\n", m->name);
         return 1;
     }
+    grpc_metadata token;
+    size_t token_count;
+    if (!wk_client_metadata(c, &token, &token_count))
+        return 1;
     grpc_init();
-    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
+    grpc_channel_credentials *creds;
+    if (!wk_client_credentials(c, &creds)) {
+        wk_client_metadata_free(&token, token_count);
+        grpc_shutdown();
+        return 1;
+    }
     grpc_channel *channel = grpc_channel_create(c->server, creds, NULL);
     grpc_channel_credentials_release(creds);
     grpc_completion_queue *cq = grpc_completion_queue_create_for_next(NULL);
@@ -170,7 +197,7 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
     grpc_slice_unref(method);
     int rc = 1;
     if (call) {
-        rc = exchange(call, cq, m, request, len, last);
+        rc = exchange(call, cq, m, request, len, &token, token_count, last);
         grpc_call_unref(call);
     } else {
         fprintf(stderr, "worldkit: %s: the call could not be made on %s\n", m->name, c->server);
@@ -180,6 +207,7 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
         ;
     grpc_completion_queue_destroy(cq);
     grpc_channel_destroy(channel);
+    wk_client_metadata_free(&token, token_count);
     grpc_shutdown();
     return rc;
 }

@@ -26,7 +26,7 @@
 
 static int usage(const char *text)
 {
-    fprintf(stderr, "usage: worldkit %s [--server HOST:PORT] [--timeout SECONDS]\n", text);
+    fprintf(stderr, "usage: worldkit %s " WK_CLIENT_USAGE "\n", text);
     return 2;
 }
 

@@ -4,17 +4,39 @@
 #ifndef WK_CLI_CLIENT_H
 #define WK_CLI_CLIENT_H
 
+#include <grpc/grpc_security.h>
+
 #include "worldkit/wk_api.h"
 
 typedef struct wk_client {
-    const char *server; /* host:port; --server, else WORLDKIT_SERVER, else 127.0.0.1:50051 */
-    double timeout;     /* seconds before the call's deadline; 0: none */
+    const char *server;     /* host:port; --server, else WORLDKIT_SERVER, else 127.0.0.1:50051 */
+    double timeout;         /* seconds before the call's deadline; 0: none */
+    const char *token_file; /* --token-file: the bearer token to send; NULL: none */
+    bool tls;               /* --tls, or implied by the three below */
+    const char *tls_ca;     /* --tls-ca: the PEM CA the server's certificate must be signed by;
+                               NULL: the system's roots */
+    const char *tls_cert;   /* --tls-cert and --tls-key: a client certificate for mutual TLS */
+    const char *tls_key;
 } wk_client;
 
-/* Takes --server HOST:PORT and --timeout SECONDS out of argv (argv[0], the
+/* The client options as usage text, for the commands' messages. */
+#define WK_CLIENT_USAGE                                                                                   \
+    "[--server HOST:PORT] [--timeout SECONDS] [--token-file FILE]\n"                                      \
+    "                [--tls | --tls-ca FILE] [--tls-cert FILE --tls-key FILE]"
+
+/* Takes the client options (WK_CLIENT_USAGE) out of argv (argv[0], the
  * subcommand, stays), shifting the rest down and lowering *argc. Returns
  * false, with the reason printed, for a bad value. */
 bool wk_client_options(int *argc, char **argv, wk_client *c);
+
+/* client_credentials.c: the channel credentials c asks for (TLS or none),
+ * and the "authorization" metadata of its token file (md's key and value
+ * set, to be freed with wk_client_metadata_free; none when c has no token
+ * file). Each returns false, with the reason printed, when a file cannot
+ * be used. */
+bool wk_client_credentials(const wk_client *c, grpc_channel_credentials **out);
+bool wk_client_metadata(const wk_client *c, grpc_metadata *md, size_t *count);
+void wk_client_metadata_free(grpc_metadata *md, size_t count);
 
 /* Calls method with a serialized request and prints every response message
  * as JSON on stdout, one after the other (a server stream writes many).

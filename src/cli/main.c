@@ -20,7 +20,9 @@ static const struct command {
     {"call", "call [--server HOST:PORT] [--timeout SECONDS] METHOD [JSON|-]\n"
              "                       call any RPC: the request in proto3 JSON, each response printed as JSON\n"
              "                       (call --list: the methods; --server defaults to $WORLDKIT_SERVER, then\n"
-             "                       127.0.0.1:50051; the short forms below take --server and --timeout too)",
+             "                       127.0.0.1:50051; for a secured server: --token-file FILE, --tls,\n"
+             "                       --tls-ca FILE, --tls-cert FILE --tls-key FILE; the short forms below\n"
+             "                       take these and --server and --timeout too)",
      wk_cli_call},
     {"worlds", "worlds                list the worlds (ObjectWorldService/ListWorlds)", wk_cli_worlds},
     {"spawn", "spawn FILE [--name N] [--pose x y z roll pitch yaw]\n"

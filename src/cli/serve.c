@@ -14,7 +14,8 @@
 
 #define USAGE                                                                                         \
     "serve [--listen ADDR] [--world FILE] [--levels] [--rtf X] [--workers N] [--max-request-mib N]\n" \
-    "                       [--data DIR | --memory] [--verbose]"
+    "                       [--data DIR | --memory] [--verbose]\n"                                    \
+    "                       [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--token-file FILE]"
 
 static const char help[] =
     "usage: worldkit " USAGE "\n"
@@ -25,7 +26,7 @@ static const char help[] =
     "process exits 0. Prints \"worldkit: serving on HOST:PORT\" once it takes calls.\n"
     "\n"
     "  --listen ADDR          host:port to listen on (default 127.0.0.1:50051; port 0 picks a\n"
-    "                         free one). Loopback or unix: only, until TLS and tokens exist\n"
+    "                         free one). Other than loopback or unix:, only with TLS or a token\n"
     "  --world FILE           a world (SDFormat, URDF, MJCF) to load, as LoadWorld would\n"
     "  --levels               load and unload levels around performers\n"
     "  --rtf X                real-time factor of a PLAYING world (default: the world's own,\n"
@@ -36,7 +37,13 @@ static const char help[] =
     "                         change answered OK is on disk, and a restart brings them back\n"
     "                         (default ./worldkit-data; --data '' is --memory)\n"
     "  --memory               keep worlds in memory only, nothing on disk\n"
-    "  --verbose              print a line per call: method, status, milliseconds\n";
+    "  --verbose              print a line per call: method, status, milliseconds\n"
+    "  --tls-cert FILE        serve over TLS with this PEM certificate chain ...\n"
+    "  --tls-key FILE         ... and its PEM private key\n"
+    "  --tls-client-ca FILE   and take only clients with a certificate this CA signed (mutual TLS)\n"
+    "  --token-file FILE      every call must carry 'authorization: Bearer TOKEN', TOKEN being the\n"
+    "                         file's one line; the file must not be readable by every user.\n"
+    "                         Health checks need no token. Without TLS the token is sent in clear\n";
 
 typedef struct serve_args {
     wk_server_desc server;
@@ -92,6 +99,14 @@ static int parse(int argc, char **argv, serve_args *a)
             a->server.workers = (int)x;
         else if (!strcmp(o, "--max-request-mib") && number(v, &x) && x >= 1 && x <= 2047)
             a->server.max_request_bytes = (size_t)(x * 1048576);
+        else if (!strcmp(o, "--tls-cert"))
+            a->server.tls_cert_file = v;
+        else if (!strcmp(o, "--tls-key"))
+            a->server.tls_key_file = v;
+        else if (!strcmp(o, "--tls-client-ca"))
+            a->server.tls_client_ca_file = v;
+        else if (!strcmp(o, "--token-file"))
+            a->server.token_file = v;
         else
             return -1;
         i++;

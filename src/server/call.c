@@ -1,5 +1,6 @@
-/* call.c — one call's life on its worker: receive the request, check the
- * deadline, run the method (the server's own health check, or any other
+/* call.c — one call's life on its worker: check its bearer token (unless
+ * the method is the server's own health check), receive the request, check
+ * the deadline, run the method (the server's own health check, or any other
  * through wk_api_invoke), then send the initial metadata, the response
  * message(s) and the status. Every batch is waited for on the worker's
  * queue before the next starts. A GRPC_OP_RECV_CLOSE_ON_SERVER batch is
@@ -27,6 +28,14 @@ static const struct local_method {
 } local_methods[] = {
     {"/grpc.health.v1.Health/Check", wk__health_check},
 };
+
+static const struct local_method *local_method(const char *path)
+{
+    for (size_t i = 0; i < sizeof local_methods / sizeof local_methods[0]; i++)
+        if (!strcmp(local_methods[i].path, path))
+            return &local_methods[i];
+    return NULL;
+}
 
 /* Tags of the batches of the call a worker serves (its only one). */
 static char tag_recv, tag_close, tag_send;
@@ -173,10 +182,7 @@ static void run(call *c, grpc_byte_buffer *payload, wk_api_sink *sink)
     const uint8_t *bytes = GRPC_SLICE_START_PTR(request);
     size_t len = GRPC_SLICE_LENGTH(request);
     wk_server *s = c->worker->server;
-    const struct local_method *local = NULL;
-    for (size_t i = 0; i < sizeof local_methods / sizeof local_methods[0] && !local; i++)
-        if (!strcmp(local_methods[i].path, c->method))
-            local = &local_methods[i];
+    const struct local_method *local = local_method(c->method);
     if (local) {
         local->serve(s, bytes, len, sink);
     } else {
@@ -196,11 +202,17 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
     grpc_op close_op = {.op = GRPC_OP_RECV_CLOSE_ON_SERVER, .data.recv_close_on_server.cancelled = &c.cancelled};
     grpc_op recv_op = {.op = GRPC_OP_RECV_MESSAGE, .data.recv_message.recv_message = &payload};
     bool closing = grpc_call_start_batch(slot->call, &close_op, 1, &tag_close, NULL) == GRPC_CALL_OK;
-    bool received = grpc_call_start_batch(slot->call, &recv_op, 1, &tag_recv, NULL) == GRPC_CALL_OK &&
+    /* A call without the token is refused before its request is read. */
+    bool allowed = local_method(c.method) || wk__auth_allows(w->server, &slot->metadata);
+    bool received = allowed && grpc_call_start_batch(slot->call, &recv_op, 1, &tag_recv, NULL) == GRPC_CALL_OK &&
                     wait_for(&c, &tag_recv);
 
     wk_api_sink sink = {.write = write_message, .check = check, .ctx = &c};
-    if (!received || gone(&c)) {
+    if (!allowed) {
+        sink.status = GRPC_STATUS_UNAUTHENTICATED;
+        snprintf(sink.message, sizeof sink.message,
+                 "%s: the call carries no valid bearer token (metadata 'authorization: Bearer <token>')", c.method);
+    } else if (!received || gone(&c)) {
         c.broken = true;
         sink.status = GRPC_STATUS_CANCELLED;
     } else if (!payload) {

@@ -1,12 +1,15 @@
 /* server.c — a server's life: options and their defaults, the gRPC server
- * bound to a local address with its request size limit, the workers and the
- * simulation loop's thread, and the graceful shutdown: no new calls, those
- * in flight finish (or are cancelled once the grace has passed), then the
+ * bound to its address (another machine's only with TLS or a token) with
+ * its request size limit, the workers, the health watch's thread and the
+ * simulation loop's, and the graceful shutdown: no new calls, those in
+ * flight finish (or are cancelled once the grace has passed), then the
  * threads stop and the queues drain. */
+#define _DEFAULT_SOURCE /* explicit_bzero */
 #include <grpc/grpc_security.h>
 #include <grpc/support/time.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "server/server_internal.h"
 
@@ -48,36 +51,59 @@ static void discard(wk_server *s)
     grpc_server_destroy(s->grpc);
     for (int i = 0; i < s->worker_count; i++)
         drain(s->workers[i].cq);
+    drain(s->watch.cq);
     grpc_completion_queue_shutdown(s->shutdown_cq);
     grpc_completion_queue_destroy(s->shutdown_cq);
     grpc_shutdown();
+    explicit_bzero(s->token, sizeof s->token);
     pthread_mutex_destroy(&s->shutdown_lock);
     free(s->workers);
     free(s);
+}
+
+/* Binds d's address with the credentials d asks for, setting s->port. */
+static int listen_on(wk_server *s, const wk_server_desc *d, wk_status *st)
+{
+    grpc_server_credentials *creds;
+    int rc = wk__credentials_create(d, &creds, st);
+    if (rc)
+        return rc;
+    s->port = grpc_server_add_http2_port(s->grpc, d->listen, creds);
+    grpc_server_credentials_release(creds);
+    if (s->port <= 0)
+        return wk_fail(st, WK_INVALID, "cannot listen on %s: the port is taken, or it is no address%s", d->listen,
+                       d->tls_cert_file ? ", or the TLS certificate and key are no PEM pair" : "");
+    return WK_OK;
 }
 
 int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk_status *st)
 {
     *out = NULL;
     wk_server_desc d = with_defaults(desc);
-    if (!wk__address_is_local(d.listen))
+    if (!wk__address_is_local(d.listen) && !d.tls_cert_file && !d.token_file)
         return wk_fail(st, WK_UNSUPPORTED,
-                       "%s is not a loopback address: serving other machines takes TLS and client tokens, which "
-                       "worldkit does not have yet; listen on 127.0.0.1, ::1, localhost or a unix socket",
+                       "%s is not a loopback address, and other machines are served only over TLS (--tls-cert and "
+                       "--tls-key) or with a bearer token (--token-file); give one, or listen on 127.0.0.1, ::1, "
+                       "localhost or a unix socket",
                        d.listen);
     if (d.max_request_bytes > INT_MAX)
         return wk_fail(st, WK_RANGE, "a request size limit of %zu bytes is past gRPC's %d", d.max_request_bytes,
                        INT_MAX);
     wk_server *s = calloc(1, sizeof *s);
+    int rc = WK_OK;
     if (!s || !(s->workers = calloc((size_t)d.workers, sizeof *s->workers)) ||
         pthread_mutex_init(&s->shutdown_lock, NULL)) {
-        if (s)
-            free(s->workers);
-        free(s);
-        return wk_fail(st, WK_NOMEM, "out of memory starting a server");
+        rc = wk_fail(st, WK_NOMEM, "out of memory starting a server");
+        goto fail_free;
+    }
+    if (d.token_file && (rc = wk_server_read_token(d.token_file, s->token, sizeof s->token, st))) {
+        pthread_mutex_destroy(&s->shutdown_lock);
+        goto fail_free;
     }
     s->api = api;
     s->desc = d;
+    /* The caller's strings are borrowed only for this call. */
+    s->desc.tls_cert_file = s->desc.tls_key_file = s->desc.tls_client_ca_file = s->desc.token_file = NULL;
     atomic_init(&s->stopping, false);
 
     grpc_init();
@@ -91,15 +117,13 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
         *w = (wk__worker){.server = s, .cq = grpc_completion_queue_create_for_next(NULL)};
         grpc_server_register_completion_queue(s->grpc, w->cq, NULL);
     }
-    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
-    s->port = grpc_server_add_http2_port(s->grpc, d.listen, creds);
-    grpc_server_credentials_release(creds);
-    if (s->port <= 0) {
+    wk__watch_register(&s->watch, s);
+    if ((rc = listen_on(s, &d, st))) {
         discard(s);
-        return wk_fail(st, WK_INVALID, "cannot listen on %s: the port is taken, or it is no address", d.listen);
+        return rc;
     }
     wk__address_with_port(d.listen, s->port, s->address, sizeof s->address);
-    s->desc.listen = s->address; /* the caller's string is borrowed only for this call */
+    s->desc.listen = s->address;
     grpc_server_start(s->grpc);
 
     for (int i = 0; i < s->worker_count; i++) {
@@ -107,7 +131,7 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
             goto fail_shutdown;
         s->workers[i].started = true;
     }
-    if (wk__loop_start(&s->loop, api, d.rtf))
+    if (wk__watch_start(&s->watch) || wk__loop_start(&s->loop, api, d.rtf))
         goto fail_shutdown;
     *out = s;
     return WK_OK;
@@ -115,6 +139,12 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
 fail_shutdown:
     wk_server_free(s);
     return wk_fail(st, WK_NOMEM, "cannot start the server's threads");
+
+fail_free:
+    if (s)
+        free(s->workers);
+    free(s);
+    return rc;
 }
 
 int wk_server_port(const wk_server *server)
@@ -149,10 +179,12 @@ void wk_server_shutdown(wk_server *s)
     for (int i = 0; i < s->worker_count; i++)
         if (s->workers[i].started)
             pthread_join(s->workers[i].thread, NULL);
+    wk__watch_join(&s->watch);
     wk__loop_stop(&s->loop);
     grpc_server_destroy(s->grpc);
     for (int i = 0; i < s->worker_count; i++)
         drain(s->workers[i].cq);
+    drain(s->watch.cq);
     grpc_completion_queue_shutdown(s->shutdown_cq);
     grpc_completion_queue_destroy(s->shutdown_cq);
     s->down = true;
@@ -164,6 +196,7 @@ void wk_server_free(wk_server *s)
     if (!s)
         return;
     wk_server_shutdown(s);
+    explicit_bzero(s->token, sizeof s->token);
     pthread_mutex_destroy(&s->shutdown_lock);
     free(s->workers);
     free(s);

@@ -17,6 +17,7 @@
 #define WK_SERVER_INTERNAL_H
 
 #include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -37,6 +38,26 @@ int wk__loop_start(wk__loop *loop, wk_api *api, double rtf);
 /* Stops the thread and frees what start made; a no-op when not started. */
 void wk__loop_stop(wk__loop *loop);
 
+/* The thread that serves grpc.health.v1.Health/Watch (health_watch.c).
+ * Watch is a registered method with a completion queue of its own, so its
+ * streams, which last as long as their clients watch, never hold a worker:
+ * one thread serves them all, a batch at a time each. */
+typedef struct wk__watch {
+    struct wk_server *server;
+    void *method; /* grpc_server_register_method's handle */
+    grpc_completion_queue *cq;
+    pthread_t thread;
+    bool started;
+} wk__watch;
+
+/* Registers the method and the queue; before grpc_server_start. */
+void wk__watch_register(wk__watch *watch, struct wk_server *server);
+/* Starts the thread, after grpc_server_start. */
+int wk__watch_start(wk__watch *watch);
+/* Waits for the thread, which ends once the server's shutdown has begun and
+ * every watcher has been told NOT_SERVING; a no-op when not started. */
+void wk__watch_join(wk__watch *watch);
+
 typedef struct wk__worker {
     struct wk_server *server;
     grpc_completion_queue *cq;
@@ -52,6 +73,8 @@ struct wk_server {
     wk__worker *workers;
     int worker_count;
     wk__loop loop;
+    wk__watch watch;
+    char token[WK_SERVER_TOKEN_MAX]; /* the bearer token calls must carry; "" for none */
     atomic_bool stopping; /* shutdown has begun: health says NOT_SERVING */
     pthread_mutex_t shutdown_lock;
     bool down; /* shutdown is complete */
@@ -72,8 +95,20 @@ typedef struct wk__call_slot {
 void wk__call_serve(wk__worker *worker, wk__call_slot *slot);
 
 /* health.c: grpc.health.v1.Health/Check, answered through sink as
- * wk_api_invoke answers. */
+ * wk_api_invoke answers; and the status of a service by its name ("" for
+ * the server), a HealthCheckResponse.ServingStatus: SERVICE_UNKNOWN for a
+ * name the server does not serve. */
 int wk__health_check(wk_server *server, const uint8_t *request, size_t len, wk_api_sink *sink);
+int wk__health_status(const wk_server *server, const char *service);
+
+/* credentials.c: the server credentials desc asks for, insecure when it
+ * names no TLS files; fails with st naming the file at fault. */
+int wk__credentials_create(const wk_server_desc *desc, grpc_server_credentials **out, wk_status *st);
+
+/* auth.c: whether a call with this metadata may go on: always when the
+ * server has no token, else when it carries "authorization: Bearer" with
+ * the token. */
+bool wk__auth_allows(const wk_server *server, const grpc_metadata_array *metadata);
 
 /* address.c: whether listen names a local address (loopback or unix
  * socket), and listen with its port replaced by port, into out. */
