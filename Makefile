@@ -4,10 +4,15 @@
 #   make check  build with ASan+UBSan and -Werror, run every test under CTest,
 #               then the multi-threaded store tests again under ThreadSanitizer
 #   make bench  build (Release) and run every benchmark in bench/
+#   make fuzz   build the libFuzzer targets (clang) and run each FUZZ_SECONDS
+#               on its corpus; new inputs go to $(BUILD)/fuzz/corpus/<name>,
+#               crashes to $(BUILD)/fuzz/crash-<name>-*
 BUILD ?= build
 JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 60
+FUZZERS = $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
 
-.PHONY: deps run check bench clean
+.PHONY: deps run check bench fuzz clean
 
 deps:
 	@bash scripts/deps.sh
@@ -20,6 +25,9 @@ $(BUILD)/check/build.ninja: | deps
 
 $(BUILD)/tsan/build.ninja: | deps
 	cmake -S . -B $(BUILD)/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWK_TSAN=ON -DWK_WERROR=ON
+
+$(BUILD)/fuzz/build.ninja: | deps
+	CC=clang CXX=clang++ cmake -S . -B $(BUILD)/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWK_SANITIZE=ON -DWK_FUZZ=ON
 
 run: deps $(BUILD)/release/build.ninja
 	cmake --build $(BUILD)/release -j $(JOBS)
@@ -35,6 +43,14 @@ check: deps $(BUILD)/check/build.ninja $(BUILD)/tsan/build.ninja
 bench: deps $(BUILD)/release/build.ninja
 	cmake --build $(BUILD)/release -j $(JOBS)
 	@set -e; for b in $(BUILD)/release/bench/*; do if [ -f "$$b" ] && [ -x "$$b" ]; then "$$b"; fi; done
+
+fuzz: deps $(BUILD)/fuzz/build.ninja
+	cmake --build $(BUILD)/fuzz -j $(JOBS) --target $(FUZZERS)
+	@set -e; for f in $(FUZZERS); do \
+		name=$${f#fuzz_}; mkdir -p $(BUILD)/fuzz/corpus/$$name; echo "== $$f"; \
+		$(BUILD)/fuzz/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+			-artifact_prefix=$(BUILD)/fuzz/crash-$$name- $(BUILD)/fuzz/corpus/$$name tests/fuzz/corpus/$$name; \
+	done
 
 clean:
 	rm -rf $(BUILD)

@@ -88,7 +88,8 @@ typedef struct wk_buf {
     size_t cap;
 } wk_buf;
 
-/* Makes room for at least n more bytes. Returns 0 or WK_NOMEM. */
+/* Makes room for at least n more bytes; b->data is not NULL afterwards,
+ * even for n = 0. Returns 0 or WK_NOMEM. */
 int wk_buf_reserve(wk_buf *b, size_t n);
 /* Appends n bytes. Returns 0 or WK_NOMEM. */
 int wk_buf_append(wk_buf *b, const void *bytes, size_t n);

@@ -6,7 +6,9 @@
 
 int wk_buf_reserve(wk_buf *b, size_t n)
 {
-    if (b->cap - b->len >= n)
+    /* Even n = 0 allocates an empty buffer, so that data + len is a pointer
+     * callers may write zero bytes at. */
+    if (b->cap - b->len >= n && b->data)
         return WK_OK;
     if (n > SIZE_MAX / 2 - b->len)
         return WK_NOMEM;

@@ -32,8 +32,8 @@ static uint64_t state_hash(const Worldkit__Ecs__State *msg)
                 uint64_t seed = wk__hash(&blk->ids[i], sizeof blk->ids[i], name_hash);
                 if (col->n_values)
                     sum += wk__hash(col->values[i].data, col->values[i].len, seed);
-                else
-                    sum += wk__hash(col->packed_values.data + i * size, size, seed);
+                else /* a column of empty values may have no data at all */
+                    sum += wk__hash(size ? col->packed_values.data + i * size : NULL, size, seed);
             }
         }
         for (size_t i = 0; i < blk->n_ids; i++) {

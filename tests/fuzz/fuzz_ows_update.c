@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "worldkit/wk_api.h"
-#include "worldkit/wk_store.h"
+#include "fuzz/world_state.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,19 +34,6 @@ static bool build(wk_scene *s, wk_status *st)
                                  &dock, st) == WK_OK &&
            wk_scene_create_kinematic_object(
                s, &(wk_kinematic_object_desc){.name = "arm", .joints = joints, .joint_count = 2}, &arm, st) == WK_OK;
-}
-
-static wk_buf state(wk_api *api)
-{
-    wk_buf out = {0};
-    wk_world *w;
-    wk_status st;
-    if (wk_store_open(wk_api_store(api), "w", false, &w, &st) == WK_OK) {
-        if (wk_ecm_state(wk_scene_ecm(wk_world_scene(w)), NULL, &out))
-            abort();
-        wk_store_close(w, false, false);
-    }
-    return out;
 }
 
 static bool count(void *ctx, const uint8_t *msg, size_t len)
@@ -82,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wk_store_close(w, true, true);
     if (!built)
         abort();
-    wk_buf before = state(api);
+    wk_buf before = fuzz_world_state(api, "w");
     char path[128];
     snprintf(path, sizeof path, "/intrinsic_proto.world.ObjectWorldService/%s", methods[data[0] % n]);
     int writes = 0;
@@ -93,12 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (status == WK_GRPC_UNIMPLEMENTED && strstr(sink.message, "no method"))
         abort(); /* every method of the list is served */
-    if (status != WK_GRPC_OK) {
-        wk_buf after = state(api);
-        if (after.len != before.len || memcmp(after.data, before.data, before.len) != 0)
-            abort();
-        wk_buf_free(&after);
-    }
+    if (status != WK_GRPC_OK)
+        fuzz_world_unchanged(api, "w", &before);
     wk_buf_free(&before);
     wk_api_free(api);
     return 0;
