@@ -287,7 +287,10 @@ typedef struct wk_object_desc {
  * name, pose or parent) or WK_EXISTS (name taken), changing nothing. */
 int wk_scene_create_object(wk_scene *s, const wk_object_desc *desc, wk_entity *out, wk_status *st);
 /* Deletes an object, its entities and its frames; with force also the
- * objects attached to it (recursively), else WK_PRECONDITION if there are. */
+ * objects attached to it (recursively), else WK_PRECONDITION if there are.
+ * Collision rules drop their references to what goes (a rule left with an
+ * empty side goes too); the IK solvers and flange frames of a kinematic
+ * object refer to its own entities only, and go with it. */
 int wk_scene_delete_object(wk_scene *s, wk_entity object, bool force, wk_status *st);
 
 typedef struct wk_frame_desc {
@@ -300,7 +303,10 @@ typedef struct wk_frame_desc {
 int wk_scene_create_frame(wk_scene *s, const wk_frame_desc *desc, wk_entity *out, wk_status *st);
 /* Deletes a frame; with force also the frames attached to it, else
  * WK_PRECONDITION if there are. Objects attached to deleted frames move to
- * the frame's parent, keeping their world poses. */
+ * the frame's parent, keeping their world poses. Refused with
+ * WK_PRECONDITION, naming the referrer, when a frame that would go is an
+ * ISO flange frame or an IK solver's base or tip of its kinematic object
+ * (clear those first): a robot does not silently lose its flange. */
 int wk_scene_delete_frame(wk_scene *s, wk_entity frame, bool force, wk_status *st);
 int wk_scene_set_attachment_frame(wk_scene *s, wk_entity frame, bool is_attachment_frame, wk_status *st);
 
@@ -309,7 +315,9 @@ int wk_scene_rename(wk_scene *s, wk_entity node, const char *name, bool global_a
 /* Attaches an object or frame to parent (an entity of another object, or a
  * frame), keeping its world pose; an object attached to an attachment frame
  * snaps onto it instead (identity pose relative to the frame). Fails with WK_INVALID for a parent inside
- * the node's own subtree, WK_EXISTS when the name is taken there. */
+ * the node's own subtree, WK_EXISTS when the name is taken there, and
+ * WK_PRECONDITION for a frame leaving an object whose IK solvers or flange
+ * frames refer to it (see wk_scene_delete_frame). */
 int wk_scene_reparent(wk_scene *s, wk_entity node, wk_entity parent, wk_status *st);
 
 /* The entity's pose in the world frame, from the cache. */
@@ -371,7 +379,9 @@ void wk_world_diff_free(wk_world_diff *d);
  * ids, entities, components and parents: created or overwritten, or deleted
  * from to when from has no such object. Fails with WK_PRECONDITION, changing
  * nothing, when its parent is not in to, or when one of its ids or its name
- * is taken there by something else. */
+ * is taken there by something else. Ids are kept (as by wk_scene_clone), so
+ * references between entities need no remapping; collision rules of to that
+ * named entities the sync removed drop those references. */
 int wk_scene_sync_object(wk_scene *to, const wk_scene *from, const wk_ref *ref, wk_status *st);
 int wk_scene_sync_frame(wk_scene *to, const wk_scene *from, const wk_ref *ref, wk_status *st);
 

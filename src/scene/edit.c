@@ -73,7 +73,8 @@ int wk_scene_reparent(wk_scene *s, wk_entity node, wk_entity parent, wk_status *
         const char *name = object ? info->name : wk__entity_name(s, node);
         if ((rc = wk__name_free(s, scope, name, object && info->name_is_global_alias, node, st)))
             return rc;
-        if (!object && (rc = carried_names_free(s, node, &(move_check){scope, st})))
+        if (!object && ((rc = carried_names_free(s, node, &(move_check){scope, st})) ||
+                        (rc = wk__kinematic_refs_check(s, node, "moved to another object", st))))
             return rc;
     }
     /* An object attached to an attachment frame snaps onto it. */

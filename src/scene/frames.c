@@ -48,7 +48,7 @@ int wk_scene_delete_frame(wk_scene *s, wk_entity frame, bool force, wk_status *s
         rc = wk_fail(st, WK_PRECONDITION, "frame '%s' has %zu child frame(s), '%s' first: delete with force",
                      wk__entity_name(s, frame), children.count, wk__entity_name(s, children.items[0]));
     wk_entity_list_free(&children);
-    if (rc == WK_OK)
+    if (rc == WK_OK && (rc = wk__kinematic_refs_check(s, frame, "deleted", st)) == WK_OK)
         rc = rescue_objects(s, frame, wk_ecm_parent(s->ecm, frame), st);
     if (rc)
         return rc;

@@ -2,7 +2,8 @@
  * named joint configurations (UpdateKinematicObjectProperties), IK solvers
  * and ISO flange frames. Each call builds the new KinematicObject as a view
  * over the old one and the caller's arrays, checks it, and stores a deep
- * copy: nothing changes when a check fails. */
+ * copy: nothing changes when a check fails. A frame these refer to cannot
+ * leave its object (wk__kinematic_refs_check). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,4 +126,35 @@ int wk_scene_set_flange_frames(wk_scene *s, wk_entity object, const wk_entity *f
     next.flange_frames = (wk_entity *)frames;
     next.flange_count = (uint32_t)n;
     return wk__kinematic_object_store(s, object, &next, st);
+}
+
+/* Whether e is frame or hangs below it. */
+static bool at_or_below(const wk_scene *s, wk_entity e, wk_entity frame)
+{
+    for (; e; e = wk_ecm_parent(s->ecm, e))
+        if (e == frame)
+            return true;
+    return false;
+}
+
+int wk__kinematic_refs_check(const wk_scene *s, wk_entity frame, const char *what, wk_status *st)
+{
+    wk_entity object = wk_scene_object_of(s, frame);
+    const wk_kinematic_object *k = wk_scene_kinematic_object(s, object);
+    for (uint32_t i = 0; k && i < k->flange_count; i++)
+        if (at_or_below(s, k->flange_frames[i], frame))
+            return wk_fail(st, WK_PRECONDITION,
+                           "frame '%s' cannot be %s: frame '%s' is an ISO flange frame of kinematic object '%s'",
+                           wk__entity_name(s, frame), what, wk__entity_name(s, k->flange_frames[i]),
+                           wk__object_name(s, object));
+    for (uint32_t i = 0; k && i < k->ik_solver_count; i++) {
+        const wk_ik_solver *v = &k->ik_solvers[i];
+        bool base = at_or_below(s, v->base, frame);
+        if (base || at_or_below(s, v->tip, frame))
+            return wk_fail(st, WK_PRECONDITION,
+                           "frame '%s' cannot be %s: frame '%s' is the %s of IK solver '%s' of kinematic object '%s'",
+                           wk__entity_name(s, frame), what, wk__entity_name(s, base ? v->base : v->tip),
+                           base ? "base" : "tip", v->key, wk__object_name(s, object));
+    }
+    return WK_OK;
 }

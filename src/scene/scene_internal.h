@@ -109,9 +109,17 @@ extern const wk_type_hooks wk__physics_hooks;
 extern const wk_type_hooks wk__entity_info_hooks; /* entity_info.c */
 
 /* Drops the collision rules' refs to top, to entities below it and to
- * entities that no longer exist; a rule left with an empty side goes (an
- * emptied right side would otherwise widen the rule to "anything else").
- * Called before an object is deleted, so that a failure changes nothing. */
+ * entities that no longer exist (only those when top is WK_NULL_ENTITY); a
+ * rule left with an empty side goes (an emptied right side would otherwise
+ * widen the rule to "anything else"). Called before an object is deleted,
+ * so that a failure changes nothing, and after a sync removed entities. */
 int wk__collision_forget(wk_scene *s, wk_entity top, wk_status *st);
+
+/* WK_PRECONDITION, naming the referrer, when the kinematic object frame
+ * belongs to refers to frame or to a frame below it (an ISO flange frame,
+ * an IK solver's base or tip): such a frame may not leave the object
+ * (what: "deleted", "moved to another object"), lest the reference go
+ * stale (kinematics_props.c). */
+int wk__kinematic_refs_check(const wk_scene *s, wk_entity frame, const char *what, wk_status *st);
 
 #endif

@@ -54,7 +54,8 @@ static int apply(wk_scene *to, const wk_scene *from, const wk_entity_list *copy,
         if (rc == WK_OK)
             rc = wk_ecm_destroy(to->ecm, e, false);
     }
-    return rc;
+    /* Collision rules of to may have named entities the copy dropped. */
+    return rc ? rc : wk__collision_forget(to, WK_NULL_ENTITY, st);
 }
 
 static int sync_node(wk_scene *to, const wk_scene *from, wk_entity node, bool object, wk_status *st)

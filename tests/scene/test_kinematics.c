@@ -324,6 +324,42 @@ static void solvers_and_flanges_are_data(void)
     wk_scene_free(a.s);
 }
 
+/* A frame an IK solver or the flange list refers to cannot be deleted (nor
+ * a frame above it, with force) or moved to another object: refused with
+ * FAILED_PRECONDITION naming the referrer, changing nothing; once the
+ * reference is cleared it can. Deleting the whole object takes its
+ * references with it. */
+static void referenced_frames_stay(void)
+{
+    arm a;
+    REQUIRE(make_arm(&a));
+    wk_status st;
+    wk_entity flange = frame_at(a.s, "flange", a.hand, at(0.4, 0, 0.6, 0, 0, 0));
+    wk_entity tip = frame_at(a.s, "tip", flange, wk_pose_identity());
+    wk_entity cup = object_at(a.s, "cup", 0, wk_pose_identity());
+    REQUIRE(flange && tip && cup);
+    REQUIRE_INT(wk_scene_set_flange_frames(a.s, a.base, &flange, 1, &st), ==, WK_OK);
+    REQUIRE_INT(wk_scene_set_ik_solvers(a.s, a.base, &(wk_ik_solver){"arm_ik", a.base, tip}, 1, &st), ==, WK_OK);
+    wk_ecm *before = wk_ecm_clone(wk_scene_ecm(a.s));
+    REQUIRE(before);
+    CHECK_INT(wk_scene_delete_frame(a.s, tip, false, &st), ==, WK_PRECONDITION);
+    CHECK(strstr(st.message, "'tip'") && strstr(st.message, "IK solver 'arm_ik'") && strstr(st.message, "'arm'"));
+    CHECK_INT(wk_scene_delete_frame(a.s, flange, true, &st), ==, WK_PRECONDITION);
+    CHECK(strstr(st.message, "ISO flange frame") && strstr(st.message, "'flange'"));
+    CHECK_INT(wk_scene_reparent(a.s, tip, cup, &st), ==, WK_PRECONDITION);
+    CHECK(strstr(st.message, "'tip'") && strstr(st.message, "moved"));
+    check_unchanged(a.s, before, &a);
+    wk_ecm_free(before);
+    /* Within the object a referenced frame may move. */
+    CHECK_INT(wk_scene_reparent(a.s, tip, a.forearm, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_set_ik_solvers(a.s, a.base, NULL, 0, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_delete_frame(a.s, tip, false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_set_flange_frames(a.s, a.base, NULL, 0, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_delete_frame(a.s, flange, false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_delete_object(a.s, a.base, true, &st), ==, WK_OK);
+    wk_scene_free(a.s);
+}
+
 static void attached_things_follow(void)
 {
     arm a;
@@ -666,6 +702,7 @@ static const wk_test_case cases[] = {
     {"limits_keep_their_rules", limits_keep_their_rules},
     {"named_configurations", named_configurations},
     {"solvers_and_flanges_are_data", solvers_and_flanges_are_data},
+    {"referenced_frames_stay", referenced_frames_stay},
     {"attached_things_follow", attached_things_follow},
     {"creation_is_checked", creation_is_checked},
     {"clones_and_state_keep_everything", clones_and_state_keep_everything},

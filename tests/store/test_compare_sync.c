@@ -434,6 +434,37 @@ static void sync_objects(void)
     wk_scene_free(to);
 }
 
+/* Clones keep ids, so the collision rules of a clone name the same
+ * entities. A sync that removes an entity from the destination drops the
+ * rules' references to it (a rule left with an empty side goes) and keeps
+ * the others. */
+static void sync_drops_stale_collision_refs(void)
+{
+    wk_scene *from = base_world();
+    REQUIRE(from);
+    wk_scene *to = wk_scene_clone(from);
+    REQUIRE(to);
+    wk_status st;
+    wk_entity table = find_object(to, "table"), cup = find_object(to, "cup"), handle;
+    CHECK_U64(table, ==, find_object(from, "table"));
+    REQUIRE_INT(wk_scene_add_entity(to, &(wk_entity_desc){.name = "handle", .parent = table}, &handle, &st), ==, WK_OK);
+    const wk_collision_ref h = {handle, false}, t = {table, true}, c = {cup, true};
+    const wk_collision_rule rules[] = {
+        {&h, 1, &c, 1, WK_COLLISION_EXCLUDE, 0},
+        {&t, 1, &c, 1, WK_COLLISION_MARGIN, 0.1},
+    };
+    REQUIRE_INT(wk_scene_set_collision_settings(to, &(wk_collision_settings){.rules = rules, .rule_count = 2}, &st),
+                ==, WK_OK);
+    CHECK_INT(wk_scene_sync_object(to, from, &(wk_ref){.object_name = "table"}, &st), ==, WK_OK);
+    CHECK(!wk_ecm_exists(wk_scene_ecm(to), handle));
+    const wk_collision_settings *kept = wk_scene_collision_settings(to);
+    REQUIRE_INT(kept->rule_count, ==, 1);
+    CHECK_INT(kept->rules[0].action, ==, WK_COLLISION_MARGIN);
+    CHECK_U64(kept->rules[0].left[0].entity, ==, table);
+    wk_scene_free(from);
+    wk_scene_free(to);
+}
+
 static void sync_failures_change_nothing(void)
 {
     wk_scene *from = base_world();
@@ -561,6 +592,7 @@ static const wk_test_case cases[] = {
     {"compare_subtree_detached", compare_subtree_detached},
     {"compare_by_id_agrees_with_by_name", compare_by_id_agrees_with_by_name},
     {"sync_objects", sync_objects},
+    {"sync_drops_stale_collision_refs", sync_drops_stale_collision_refs},
     {"sync_failures_change_nothing", sync_failures_change_nothing},
     {"batch_all_or_nothing", batch_all_or_nothing},
     {"store_compare_and_sync", store_compare_and_sync},
