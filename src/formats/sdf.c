@@ -675,23 +675,45 @@ static const char *merged_frame(const char *name, const char *proxy)
     return !name || !strcmp(name, "__model__") ? proxy : name;
 }
 
-/* Folds an included model into its parent model (include merge="true"):
- * the model's node becomes the frame _merged__<name>__model__, attached to
- * the model's canonical link and placed where the model was, and its
- * children become the parent's, their references to the model frame
- * redirected to that frame. */
+/* Checks that a model merged into a world (SDFormat 1.10) holds no link,
+ * as the specification asks, and no joint, which worldkit does not read in
+ * a world. */
+static int check_world_merge(sdf_reader *r, xmlNodePtr el, const wk_node *m)
+{
+    if (r->minor < 10)
+        return unsupported(r, el, "merge");
+    for (uint32_t c = m->first_child; c != WK_NO_NODE; c = wk__desc_at(r->d, c)->next_sibling) {
+        wk_node_kind kind = wk__desc_at(r->d, c)->kind;
+        if (kind == WK_NODE_LINK)
+            return fail(r, el, WK_PARSE, "a model merged into a world may hold no link");
+        if (kind == WK_NODE_JOINT)
+            return unsupported(r, el, "merge");
+    }
+    return WK_OK;
+}
+
+/* Folds an included model into its parent model, or from SDFormat 1.10 its
+ * world (include merge="true"): the model's node becomes the frame
+ * _merged__<name>__model__, attached to the model's canonical link (in a
+ * world, where it holds no link, to its first nested model, whose canonical
+ * link is the model's) and placed where the model was, and its children
+ * become the parent's, their references to the model frame redirected to
+ * that frame. */
 static int merge_model(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
     wk_world_desc *d = r->d;
     wk_node *m = wk__desc_at(d, node);
     uint32_t parent = m->parent;
-    if (wk__desc_at(d, parent)->kind != WK_NODE_MODEL)
-        return fail(r, el, WK_PARSE, "merge=\"true\" is only allowed in a model");
+    bool in_world = wk__desc_at(d, parent)->kind == WK_NODE_WORLD;
+    int rc = in_world ? check_world_merge(r, el, m) : WK_OK;
+    if (rc)
+        return rc;
     if (m->model.placement_frame)
         return unsupported(r, el, "merge");
     const char *canonical = m->model.canonical_link;
+    wk_node_kind canonical_kind = in_world ? WK_NODE_MODEL : WK_NODE_LINK;
     for (uint32_t c = m->first_child; !canonical && c != WK_NO_NODE; c = wk__desc_at(d, c)->next_sibling)
-        if (wk__desc_at(d, c)->kind == WK_NODE_LINK)
+        if (wk__desc_at(d, c)->kind == canonical_kind)
             canonical = wk__desc_at(d, c)->name;
     char proxy_name[256];
     snprintf(proxy_name, sizeof proxy_name, "_merged__%s__model__", m->name);
@@ -719,7 +741,8 @@ static int merge_model(sdf_reader *r, xmlNodePtr el, uint32_t node)
             p->last_child = m->last_child;
         m->next_sibling = m->first_child;
     }
-    const char *relative_to = m->relative_to ? m->relative_to : "__model__";
+    /* Not left empty: a frame's pose would then be relative to its attached_to. */
+    const char *relative_to = m->relative_to ? m->relative_to : in_world ? "world" : "__model__";
     m->kind = WK_NODE_FRAME;
     m->name = proxy;
     m->first_child = m->last_child = WK_NO_NODE;

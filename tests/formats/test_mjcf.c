@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats/find_node.h"
 #include "worldkit/wk_formats.h"
 #include "wk_test.h"
 
@@ -50,19 +51,6 @@ static void check_fails(const char *text, int code, const char *needle)
     wk_status st = {0};
     CHECK_INT(read_string(text, &st, NULL), ==, code);
     check_message(&st, needle);
-}
-
-/* The node with the given scoped name, or NULL. */
-static const wk_node *find(const wk_world_desc *d, const char *scoped)
-{
-    char name[256];
-    for (uint32_t i = 0; d && i < wk_desc_node_count(d); i++) {
-        wk_desc_scoped_name(d, i, name, sizeof name);
-        if (!strcmp(name, scoped))
-            return wk_desc_node(d, i);
-    }
-    fprintf(stderr, "    no node named %s\n", scoped);
-    return NULL;
 }
 
 static void check_pose(const wk_pose *p, double x, double y, double z, double qw, double qx, double qy, double qz)

@@ -3,10 +3,12 @@
  * what is ignored, and hostile input (DOCTYPEs, paths outside the allowed
  * folders). Poses themselves are checked against libsdformat by the oracle
  * test. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "formats/find_node.h"
 #include "worldkit/wk_formats.h"
 #include "wk_test.h"
 
@@ -451,9 +453,56 @@ static void versions_1_10_and_1_11(void)
     check_message(&st, "<string>:5: unsupported attribute /sdf/world/model/link/inertial/pose@relative_to");
 }
 
+/* SDFormat 1.10 lets a world merge an included model that holds no link:
+ * its nested models and frames become the world's, placed through the frame
+ * _merged__convoy__model__ where the include puts the model, at (1 0 0)
+ * turned 90 degrees about z (the file's own pose, 5 5 5, gives way). lead
+ * is two along that frame's x, so at (1 2 0); tail one back along lead's x,
+ * at (1 1 0); middle, a frame of the model, one along x, at (1 1 0); after,
+ * a model of the world, one above lead. All keep the 90-degree turn. */
+static void world_merge(void)
+{
+    REQUIRE(setenv("WORLDKIT_RESOURCE_PATH", WK_TEST_WORLDS "/models", 1) == 0);
+    const char *text = "<sdf version='1.10'><world name='w'>\n<include merge='true'><uri>model://convoy</uri>"
+                       "<pose>1 0 0 0 0 1.5707963267948966</pose></include>\n<model name='after'>"
+                       "<pose relative_to='lead'>0 0 1 0 0 0</pose><link name='l'/></model></world></sdf>";
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    REQUIRE_INT(read_string(text, true, false, &st, &d), ==, WK_OK);
+    static const struct {
+        const char *name;
+        double x, y, z;
+    } wanted[] = {{"_merged__convoy__model__", 1, 0, 0}, {"lead", 1, 2, 0}, {"lead::body", 1, 2, 0},
+                  {"tail", 1, 1, 0}, {"middle", 1, 1, 0}, {"after", 1, 2, 1}};
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+        const wk_node *n = find(d, wanted[i].name);
+        if (!CHECK(n))
+            continue;
+        CHECK_NEAR(n->world.p.x, wanted[i].x, 1e-12);
+        CHECK_NEAR(n->world.p.y, wanted[i].y, 1e-12);
+        CHECK_NEAR(n->world.p.z, wanted[i].z, 1e-12);
+        CHECK(wk_quat_near(n->world.q, (wk_quat){sqrt(0.5), 0, 0, sqrt(0.5)}, 1e-12));
+    }
+    const wk_node *proxy = find(d, "_merged__convoy__model__");
+    CHECK(proxy && proxy->kind == WK_NODE_FRAME && !strcmp(proxy->frame.attached_to, "lead"));
+    CHECK(find(d, "convoy") == NULL);
+    wk_desc_free(d);
+    /* Before 1.10 only a model may merge; a model with links never merges
+     * into a world. */
+    const char *old = "<sdf version='1.9'><world name='w'>\n<include merge='true'><uri>model://convoy</uri>"
+                      "</include></world></sdf>";
+    CHECK_INT(read_string(old, true, false, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:2: unsupported attribute /sdf/world/include@merge");
+    const char *links = "<sdf version='1.10'><world name='w'>\n<include merge='true'><uri>model://cart</uri>"
+                        "</include></world></sdf>";
+    CHECK_INT(read_string(links, true, false, &st, NULL), ==, WK_PARSE);
+    check_message(&st, "<string>:2: <include>: a model merged into a world may hold no link");
+}
+
 static const wk_test_case cases[] = {
     {"versions", versions},
     {"versions_1_10_and_1_11", versions_1_10_and_1_11},
+    {"world_merge", world_merge},
     {"shape_and_inertial_children", shape_and_inertial_children},
     {"plugins_and_sensors_kept", plugins_and_sensors_kept},
     {"physics", physics},
