@@ -35,8 +35,19 @@ static void create_and_find(void)
     /* Global frames hang under root. */
     wk_entity home = frame_at(s, "home", 0, at(1, 1, 0, 0, 0, 0));
     CHECK_U64(find_frame(s, "root", "home"), ==, home);
-    /* Frame names are unique within the object. */
+    /* Frame names are unique within the object, among its frames and its
+     * child objects (ObjectWorldService: names under one parent object);
+     * another object may use the same name. */
     CHECK_INT(wk_scene_create_frame(s, &(wk_frame_desc){.name = "tcp", .parent = approach}, &e, &st), ==, WK_EXISTS);
+    wk_entity finger = object_at(s, "finger", gripper, wk_pose_identity());
+    REQUIRE(finger);
+    CHECK_INT(wk_scene_create_frame(s, &(wk_frame_desc){.name = "finger", .parent = tcp}, &e, &st), ==, WK_EXISTS);
+    CHECK(strstr(st.message, "'finger'") && strstr(st.message, "'gripper'"));
+    wk_entity finger_tcp = frame_at(s, "tcp", finger, wk_pose_identity());
+    CHECK(finger_tcp != WK_NULL_ENTITY);
+    CHECK_U64(find_frame(s, "finger", "tcp"), ==, finger_tcp);
+    CHECK_U64(find_frame(s, "gripper", "tcp"), ==, tcp);
+    CHECK_INT(wk_scene_delete_object(s, finger, false, &st), ==, WK_OK);
     wk_entity_list list = {0};
     CHECK_INT(wk_scene_object_frames(s, gripper, &list), ==, WK_OK);
     CHECK_INT(list.count, ==, 2);
