@@ -5,13 +5,17 @@
  * keeps no data from (they are defined by the specification and change
  * nothing worldkit models), so that anything else is reported as an
  * unsupported element: a warning, or WK_UNSUPPORTED_ELEMENTS when the caller
- * asked to fail on them. */
+ * asked to fail on them. What the file's version does not define is
+ * unsupported too: sdf_spec_table.c, generated from the specification's
+ * description files, says which versions define each element and
+ * attribute. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/assets.h"
+#include "formats/sdf_spec.h"
 #include "formats/xml.h"
 
 typedef struct sdf_reader {
@@ -51,31 +55,28 @@ static int unsupported(sdf_reader *r, xmlNodePtr el, const char *attr)
     return wk__xml_unsupported(r->d, r->opts, r->file, el, attr, r->st);
 }
 
-/* Elements and attributes that SDFormat 1.4 to 1.11 do not all define, with
- * the minor version that brought them and the one that dropped them (0: not
- * dropped). In a file of another version they are unsupported: reported, and
- * ignored as that version's reader would. */
-static const struct {
-    const char *name;
-    int added, dropped;
-} versions[] = {
-    {"polyline", 5, 0},        {"magnetic_field", 5, 0},        {"sampling", 6, 0},
-    {"relative_to", 7, 0},     {"attached_to", 7, 0},           {"canonical_link", 7, 0},
-    {"expressed_in", 7, 0},    {"placement_frame", 8, 0},       {"capsule", 8, 0},
-    {"ellipsoid", 8, 0},       {"initial_position", 6, 9},      {"degrees", 9, 0},
-    {"rotation_format", 9, 0}, {"merge", 9, 0},                 {"fluid_added_mass", 10, 0},
-    {"auto", 11, 0},           {"density", 11, 0},              {"auto_inertia_params", 11, 0},
-    {"mimic", 11, 0},          {"optimization", 11, 0},         {"convex_decomposition", 11, 0},
-    {"screw_thread_pitch", 10, 0},
-};
-
-/* True when the file's version does not define name. */
-static bool outside_version(const sdf_reader *r, const char *name)
+static int by_key(const void *key, const void *entry)
 {
-    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++)
-        if (!strcmp(versions[i].name, name))
-            return r->minor < versions[i].added || (versions[i].dropped && r->minor >= versions[i].dropped);
-    return false;
+    const wk__sdf_spec_entry *a = key, *b = entry;
+    int c = strcmp(a->parent, b->parent);
+    return c ? c : strcmp(a->child, b->child);
+}
+
+/* True when the specification defines child (an element's name, or an
+ * attribute's as "@name") in an element named parent, but not in the file's
+ * version: it is then unsupported, reported and ignored as that version's
+ * reader would. What no version defines is left to the rules of the
+ * element holding it. */
+static bool outside_version(const sdf_reader *r, const char *parent, const char *child)
+{
+    const wk__sdf_spec_entry key = {parent, child, 0};
+    const wk__sdf_spec_entry *e = bsearch(&key, wk__sdf_spec, wk__sdf_spec_count, sizeof *e, by_key);
+    return e && !((e->versions >> (r->minor - WK_SDF_SPEC_FIRST_MINOR)) & 1u);
+}
+
+static bool child_outside_version(const sdf_reader *r, xmlNodePtr parent, const char *child)
+{
+    return outside_version(r, (const char *)parent->name, child);
 }
 
 /* An attribute the file's version defines; NULL (reported) otherwise, and
@@ -83,7 +84,9 @@ static bool outside_version(const sdf_reader *r, const char *name)
 static const char *version_attr(sdf_reader *r, xmlNodePtr el, const char *name, int *rc)
 {
     const char *value = wk__xml_attr(r->d, el, name);
-    if (value && outside_version(r, name)) {
+    char key[64];
+    snprintf(key, sizeof key, "@%s", name);
+    if (value && outside_version(r, (const char *)el->name, key)) {
         *rc = wk__xml_unsupported(r->d, r->opts, r->file, el, name, r->st);
         return NULL;
     }
@@ -97,7 +100,7 @@ static int read_children(sdf_reader *r, xmlNodePtr el, uint32_t node, const chil
         const child_rule *rule = rules;
         while (rule->name && !wk__xml_is(c, rule->name))
             rule++;
-        int rc = !rule->name || outside_version(r, rule->name) ? unsupported(r, c, NULL)
+        int rc = !rule->name || child_outside_version(r, el, rule->name) ? unsupported(r, c, NULL)
                  : rule->read                         ? rule->read(r, c, node)
                                                       : WK_OK;
         if (rc)
@@ -118,7 +121,7 @@ static int check_children(sdf_reader *r, xmlNodePtr el, const char *const *known
         const char *const *k = known;
         while (*k && !wk__xml_is(c, *k))
             k++;
-        if (!*k || outside_version(r, *k))
+        if (!*k || child_outside_version(r, el, *k))
             rc = unsupported(r, c, NULL);
     }
     return rc;
@@ -178,19 +181,17 @@ static int read_bool(sdf_reader *r, xmlNodePtr el, bool *out)
     return WK_OK;
 }
 
-/* <pose> with @relative_to (@frame before 1.7), @degrees and
+/* <pose> with @relative_to (@frame in 1.5 and 1.6), @degrees and
  * @rotation_format: six numbers x y z roll pitch yaw, or seven x y z qx qy qz qw. */
 static int read_pose(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
     static const char *const attrs[] = {"relative_to", "frame", "degrees", "rotation_format", NULL};
     int rc = check_attrs(r, el, attrs);
-    /* @frame was replaced by @relative_to in 1.7. */
-    if (rc == WK_OK && r->minor >= 7 && xmlHasProp(el, (const xmlChar *)"frame"))
-        rc = unsupported(r, el, "frame");
-    if (rc)
-        return rc;
-    const char *format = version_attr(r, el, "rotation_format", &rc);
-    const char *degrees = version_attr(r, el, "degrees", &rc);
+    const char *format = rc ? NULL : version_attr(r, el, "rotation_format", &rc);
+    const char *degrees = rc ? NULL : version_attr(r, el, "degrees", &rc);
+    /* @frame (1.5 and 1.6) became @relative_to in 1.7. */
+    const char *rel = rc ? NULL : version_attr(r, el, "relative_to", &rc);
+    const char *frame = rc ? NULL : version_attr(r, el, "frame", &rc);
     if (rc)
         return rc;
     bool quat = format && !strcmp(format, "quat_xyzw");
@@ -208,11 +209,7 @@ static int read_pose(sdf_reader *r, xmlNodePtr el, uint32_t node)
         double k = degrees && !strcmp(degrees, "true") ? acos(-1.0) / 180.0 : 1.0;
         pose.q = wk_quat_from_rpy(v[3] * k, v[4] * k, v[5] * k);
     }
-    const char *rel = version_attr(r, el, "relative_to", &rc);
-    if (rc)
-        return rc;
-    if (!rel && r->minor < 7)
-        rel = wk__xml_attr(r->d, el, "frame");
+    rel = rel ? rel : frame;
     wk_node *nd = wk__desc_at(r->d, node);
     nd->pose = pose;
     nd->relative_to = rel && rel[0] ? rel : NULL;
@@ -276,7 +273,7 @@ static int check_shape(sdf_reader *r, xmlNodePtr shape)
     const struct shape_rule *end = rule + sizeof shape_rules / sizeof shape_rules[0];
     while (rule < end && !wk__xml_is(shape, rule->shape))
         rule++;
-    if (rule == end || outside_version(r, rule->shape))
+    if (rule == end || child_outside_version(r, shape->parent, rule->shape))
         return unsupported(r, shape, NULL);
     int rc = check_attrs(r, shape, rule->attrs);
     for (const char *const *a = rule->attrs; rc == WK_OK && *a; a++)

@@ -351,6 +351,27 @@ static void versions(void)
     wk_desc_free(d);
     CHECK_INT(read_string(text, true, false, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
     check_message(&st, "pose@relative_to");
+    /* A world frame came in 1.7, gravity moved from physics to the world in
+     * 1.6, pose@frame was in 1.5 and 1.6 only. */
+    CHECK_INT(read_string("<sdf version='1.6'><world name='w'>\n<frame name='f'/></world></sdf>", true, false, &st, NULL),
+              ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:2: unsupported element /sdf/world/frame");
+    CHECK_INT(read_string("<sdf version='1.5'><world name='w'>\n<gravity>0 0 -1</gravity></world></sdf>", true, false,
+                          &st, NULL),
+              ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:2: unsupported element /sdf/world/gravity");
+    const char *framed = "<sdf version='1.%d'><world name='w'><model name='m'><link name='a'>"
+                         "<pose>1 0 0 0 0 0</pose></link><link name='b'>\n<pose frame='a'>0 1 0 0 0 0</pose></link>"
+                         "</model></world></sdf>";
+    char text_1_x[512];
+    snprintf(text_1_x, sizeof text_1_x, framed, 4);
+    CHECK_INT(read_string(text_1_x, true, false, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:2: unsupported attribute /sdf/world/model/link/pose@frame");
+    snprintf(text_1_x, sizeof text_1_x, framed, 5);
+    CHECK_INT(read_string(text_1_x, true, false, &st, &d), ==, WK_OK);
+    CHECK_NEAR(wk_desc_node(d, 3)->world.p.x, 1, 0); /* relative to a */
+    CHECK_NEAR(wk_desc_node(d, 3)->world.p.y, 1, 0);
+    wk_desc_free(d);
     /* pose@frame is gone since 1.7. */
     CHECK_INT(read_string(WORLD("<model name='m'><link name='l'><pose frame='x'>0 0 0 0 0 0</pose></link></model>\n"),
                           true, false, &st, NULL),
