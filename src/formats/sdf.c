@@ -544,14 +544,50 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
     return rc;
 }
 
-static int read_axis(sdf_reader *r, xmlNodePtr el, uint32_t node)
+/* <mimic> (1.11) of a joint's first axis: follower = multiplier * (leader -
+ * reference) + offset, kept in URDF's form, multiplier * leader + offset.
+ * worldkit's joints follow their leader's first axis only. */
+static int read_mimic(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
-    return read_axis_into(r, el, &wk__desc_at(r->d, node)->joint.axis[0]);
+    int rc = check_attrs(r, el, NAMES("joint", "axis"));
+    rc = rc ? rc : check_children(r, el, NAMES("multiplier", "offset", "reference"));
+    const char *leader = rc ? NULL : wk__xml_attr(r->d, el, "joint");
+    const char *axis = rc ? NULL : wk__xml_attr(r->d, el, "axis");
+    if (rc)
+        return rc;
+    if (!leader || !leader[0])
+        return fail(r, el, WK_PARSE, "missing the joint attribute");
+    if (axis && strcmp(axis, "axis"))
+        return strcmp(axis, "axis2") ? fail(r, el, WK_PARSE, "axis must be axis or axis2") : unsupported(r, el, "axis");
+    static const char *const names[] = {"multiplier", "offset", "reference"};
+    double v[3] = {1, 0, 0};
+    for (int i = 0; rc == WK_OK && i < 3; i++) {
+        xmlNodePtr c = wk__xml_child(el, names[i]);
+        if (c)
+            rc = read_double(r, c, &v[i]);
+    }
+    if (rc == WK_OK) {
+        wk_node *j = wk__desc_at(r->d, node);
+        j->joint.mimic_joint = leader;
+        j->joint.mimic_multiplier = v[0];
+        j->joint.mimic_offset = v[1] - v[0] * v[2];
+    }
+    return rc;
 }
 
+static int read_axis(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    int rc = read_axis_into(r, el, &wk__desc_at(r->d, node)->joint.axis[0]);
+    xmlNodePtr mimic = rc ? NULL : wk__xml_child(el, "mimic");
+    return mimic && !child_outside_version(r, el, "mimic") ? read_mimic(r, mimic, node) : rc;
+}
+
+/* A second axis that mimics is unsupported: see read_mimic. */
 static int read_axis2(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
-    return read_axis_into(r, el, &wk__desc_at(r->d, node)->joint.axis[1]);
+    int rc = read_axis_into(r, el, &wk__desc_at(r->d, node)->joint.axis[1]);
+    xmlNodePtr mimic = rc ? NULL : wk__xml_child(el, "mimic");
+    return mimic && !child_outside_version(r, el, "mimic") ? unsupported(r, mimic, NULL) : rc;
 }
 
 static int read_joint_parent(sdf_reader *r, xmlNodePtr el, uint32_t node)

@@ -422,7 +422,8 @@ static void shape_and_inertial_children(void)
 /* What SDFormat 1.10 and 1.11 added: accepted in their files, reported in
  * older ones; what 1.9 dropped (an axis's initial_position), reported from
  * 1.9 on. Automatic inertia and an inertial pose's relative_to are never
- * read, so always reported. */
+ * read, so always reported. A first axis's mimic (1.11) is read, a second's
+ * is not. */
 static void versions_1_10_and_1_11(void)
 {
 #define NEWER_PARTS                                                                                              \
@@ -430,7 +431,8 @@ static void versions_1_10_and_1_11(void)
     "</fluid_added_mass><density>900</density>\n<auto_inertia_params/></inertial>\n<collision name='c'>"         \
     "<density>800</density><geometry><mesh optimization='convex_hull'>\n<convex_decomposition/><uri>x.dae</uri>" \
     "</mesh></geometry></collision></link><link name='b'/>\n<joint name='j' type='revolute'><parent>a</parent>"  \
-    "<child>b</child><axis><xyz>0 0 1</xyz>\n<mimic joint='k' axis='axis'/></axis></joint></model>"
+    "<child>b</child><axis><xyz>0 0 1</xyz>\n<mimic joint='k' axis='axis'><multiplier>2</multiplier>"           \
+    "<offset>0.5</offset><reference>0.1</reference></mimic></axis></joint></model>"
     static const char *const added_in[] = {
         "<string>:3: ignored unsupported element /sdf/world/model/link/inertial/fluid_added_mass", /* 1.10 */
         "<string>:2: ignored unsupported attribute /sdf/world/model/link/inertial@auto",            /* 1.11 */
@@ -440,6 +442,12 @@ static void versions_1_10_and_1_11(void)
     CHECK_INT(read_string("<sdf version='1.11'><world name='w'>\n" NEWER_PARTS "</world></sdf>", true, true, &st, &d), ==,
               WK_OK);
     CHECK_INT(wk_desc_warning_count(d), ==, 1); /* the missing mesh, ignored */
+    /* 2 * (leader - 0.1) + 0.5 = 2 * leader + 0.3 */
+    const wk_node *j = find(d, "m::j");
+    REQUIRE(j);
+    CHECK_STR(j->joint.mimic_joint, "k");
+    CHECK_NEAR(j->joint.mimic_multiplier, 2, 0);
+    CHECK_NEAR(j->joint.mimic_offset, 0.3, 1e-15);
     wk_desc_free(d);
     /* 1.10: fluid_added_mass is known; the rest, 1.11's, are reported. */
     CHECK_INT(read_string("<sdf version='1.10'><world name='w'>\n" NEWER_PARTS "</world></sdf>", false, true, &st, &d),
@@ -463,6 +471,11 @@ static void versions_1_10_and_1_11(void)
     snprintf(text, sizeof text, "<sdf version='1.9'><world name='w'>\n%s</world></sdf>", initial);
     CHECK_INT(read_string(text, true, true, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
     check_message(&st, "<string>:3: unsupported element /sdf/world/model/joint/axis/initial_position");
+    const char *axis2 = "<sdf version='1.11'><world name='w'><model name='m'><link name='a'/><link name='b'/>"
+                        "<joint name='j' type='universal'><parent>a</parent><child>b</child><axis2>\n"
+                        "<mimic joint='k'/></axis2></joint></model></world></sdf>";
+    CHECK_INT(read_string(axis2, true, true, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:2: unsupported element /sdf/world/model/joint/axis2/mimic");
     CHECK_INT(read_string(WORLD("<model name='m'><link name='a'><inertial auto='true'/></link></model>\n"), true, true,
                           &st, NULL),
               ==, WK_UNSUPPORTED_ELEMENTS);
