@@ -3,10 +3,12 @@
  * the deadline, run the method (the server's own health check, or any other
  * through wk_api_invoke), then send the initial metadata, the response
  * message(s) and the status. Every batch is waited for on the worker's
- * queue before the next starts. A GRPC_OP_RECV_CLOSE_ON_SERVER batch is
- * started first and completes early only when the call is cancelled
- * (client gone, deadline passed), which is how a call that waited for the
- * world's lock, or a stream between two messages, learns it should stop.
+ * queue before the next starts. A GRPC_OP_RECV_CLOSE_ON_SERVER batch
+ * completes early only when the call is cancelled (client gone, deadline
+ * passed), which is how a call that waited for the world's lock, or a
+ * stream between two messages, learns it should stop. A stream starts it
+ * first; a unary call only once it has waited a millisecond, and otherwise
+ * sends it with its reply, which saves a batch and a wake-up per call.
  *
  * A unary method's reply is held and goes out in the same batch as the
  * initial metadata and the status; a stream sends each message as the
@@ -46,6 +48,7 @@ typedef struct call {
     char *method;           /* the path, NUL-terminated (gpr_free) */
     bool streaming;         /* messages go out as they are written */
     bool metadata_sent;
+    bool closing;           /* the close batch is started */
     bool closed;            /* the close batch completed */
     int cancelled;          /* what it says: whether the call ended otherwise than by our status */
     bool broken;            /* a batch failed: the call is over */
@@ -80,12 +83,21 @@ static bool wait_for(call *c, void *tag)
 /* Whether the call is over for its client: cancelled, past its deadline, or
  * broken. Between batches the close batch is the only one that can have
  * completed, so a look at the queue that does not wait finds it. */
+static bool start_close(call *c)
+{
+    if (!c->closing) {
+        grpc_op op = {.op = GRPC_OP_RECV_CLOSE_ON_SERVER, .data.recv_close_on_server.cancelled = &c->cancelled};
+        c->closing = grpc_call_start_batch(c->slot->call, &op, 1, &tag_close, NULL) == GRPC_CALL_OK;
+    }
+    return c->closing;
+}
+
 static bool gone(call *c)
 {
-    /* A look costs a wait on the queue and a futex; a unary call cancelled
-     * in its first millisecond runs to its end anyway, so only streams and
-     * calls that have waited (for a world's lock, say) look. */
-    if (!c->closed && (c->streaming || now() - c->started > 1e-3)) {
+    /* A look costs a batch, a wait on the queue and a futex; a unary call
+     * cancelled in its first millisecond runs to its end anyway, so only
+     * streams and calls that have waited (for a world's lock, say) look. */
+    if (!c->closed && (c->streaming || now() - c->started > 1e-3) && start_close(c)) {
         grpc_event ev = grpc_completion_queue_next(c->worker->cq, gpr_time_0(GPR_CLOCK_MONOTONIC), NULL);
         if (ev.type == GRPC_OP_COMPLETE && ev.tag == &tag_close)
             c->closed = true;
@@ -110,11 +122,11 @@ static int check(void *ctx)
 }
 
 /* Sends, in one batch, the initial metadata unless sent already, msg if not
- * NULL (which it takes) and the status if status is not NULL, and waits for
- * it to complete. */
+ * NULL (which it takes) and the status if status is not NULL (then with
+ * the close unless started), and waits for it to complete. */
 static bool send(call *c, grpc_byte_buffer *msg, const grpc_status_code *status, const char *details)
 {
-    grpc_op ops[3];
+    grpc_op ops[4];
     size_t n = 0;
     memset(ops, 0, sizeof ops);
     if (!c->metadata_sent) {
@@ -131,6 +143,10 @@ static bool send(call *c, grpc_byte_buffer *msg, const grpc_status_code *status,
         ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
         ops[n].data.send_status_from_server.status = *status;
         ops[n++].data.send_status_from_server.status_details = &text;
+        if (!c->closing) {
+            ops[n].op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+            ops[n++].data.recv_close_on_server.cancelled = &c->cancelled;
+        }
     }
     bool ok = grpc_call_start_batch(c->slot->call, ops, n, &tag_send, NULL) == GRPC_CALL_OK && wait_for(c, &tag_send);
     grpc_slice_unref(text);
@@ -186,7 +202,6 @@ static void run(call *c, grpc_byte_buffer *payload, wk_api_sink *sink)
     if (local) {
         local->serve(s, bytes, len, sink);
     } else {
-        wk_api_has_method(c->method, &c->streaming);
         wk_api_invoke(s->api, c->method, bytes, len, sink);
     }
     grpc_slice_unref(request);
@@ -199,9 +214,10 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
     report(&c, false, 0, 0);
 
     grpc_byte_buffer *payload = NULL;
-    grpc_op close_op = {.op = GRPC_OP_RECV_CLOSE_ON_SERVER, .data.recv_close_on_server.cancelled = &c.cancelled};
     grpc_op recv_op = {.op = GRPC_OP_RECV_MESSAGE, .data.recv_message.recv_message = &payload};
-    bool closing = grpc_call_start_batch(slot->call, &close_op, 1, &tag_close, NULL) == GRPC_CALL_OK;
+    wk_api_has_method(c.method, &c.streaming);
+    if (c.streaming)
+        start_close(&c);
     /* A call without the token is refused before its request is read. */
     bool allowed = local_method(c.method) || wk__auth_allows(w->server, &slot->metadata);
     bool received = allowed && grpc_call_start_batch(slot->call, &recv_op, 1, &tag_recv, NULL) == GRPC_CALL_OK &&
@@ -236,10 +252,11 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
     else if (reply)
         grpc_byte_buffer_destroy(reply);
     /* A call that broke may still be open on our side: cancelling it makes
-     * sure the close batch completes. */
+     * sure the close batch completes. A close sent with the status
+     * completed with it. */
     if (c.broken)
         grpc_call_cancel(slot->call, NULL);
-    if (closing)
+    if (c.closing)
         wait_for(&c, &tag_close);
     report(&c, true, c.broken && status == GRPC_STATUS_OK ? GRPC_STATUS_CANCELLED : status, now() - t0);
 

@@ -106,6 +106,7 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
     s->desc.tls_cert_file = s->desc.tls_key_file = s->desc.tls_client_ca_file = s->desc.token_file = NULL;
     atomic_init(&s->stopping, false);
 
+    wk__server_quiet_lock_checks();
     grpc_init();
     grpc_arg limit = {.type = GRPC_ARG_INTEGER,
                       .key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,

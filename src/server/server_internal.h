@@ -110,6 +110,9 @@ int wk__credentials_create(const wk_server_desc *desc, grpc_server_credentials *
  * the token. */
 bool wk__auth_allows(const wk_server *server, const grpc_metadata_array *metadata);
 
+/* lock_checks.cc: switches abseil's deadlock detection off (see there). */
+void wk__server_quiet_lock_checks(void);
+
 /* address.c: whether listen names a local address (loopback or unix
  * socket), and listen with its port replaced by port, into out. */
 bool wk__address_is_local(const char *listen);
