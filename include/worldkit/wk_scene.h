@@ -103,6 +103,7 @@ typedef struct wk_scene_types {
     wk_type kinematics;       /* wk_kinematics, on a joint of a kinematic object */
     wk_type kinematic_object; /* wk_kinematic_object, owned, on a kinematic object's base entity */
     wk_type entity_info;      /* wk_entity_info, owned: category, description and tags */
+    wk_type mimic;            /* wk_joint_mimic, on a joint that follows another */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {
@@ -115,6 +116,13 @@ typedef struct wk_scene_joint {
 typedef struct wk_scene_joint_links {
     wk_entity parent, child; /* WK_NULL_ENTITY for the world */
 } wk_scene_joint_links;
+
+/* Mimic: the coupling of a joint to the joint it follows (a file's
+ * <mimic>): its position is multiplier * the leader's + offset. */
+typedef struct wk_joint_mimic {
+    wk_entity leader;
+    double multiplier, offset;
+} wk_joint_mimic;
 
 typedef struct wk_scene_geometry {
     wk_geometry_type type;
@@ -619,8 +627,11 @@ int wk_scene_update_geometry(wk_scene *s, wk_entity e, const wk_scene_geometry *
  * Revolute and continuous joints turn, prismatic ones slide; the others
  * (fixed, ball, universal, screw, planar, floating, gearbox, revolute2) are
  * held rigid as fixed joints. System and application limits come from the
- * file's lower, upper and velocity (unlimited where it gives none); mimic
- * couplings are not kept. A joint that does not fit (a link of a nested
+ * file's lower, upper and velocity (unlimited where it gives none). A
+ * joint that mimics another (Mimic, from URDF's <mimic>) is not a degree of freedom: whenever its leader's position
+ * is set through these calls, its own becomes multiplier * leader + offset
+ * (its limits aside), and what hangs below it follows; at load every joint
+ * is at 0, where the file poses it. A joint that does not fit (a link of a nested
  * model, a loop) keeps the file's layout and is not a joint of the object.
  *
  * Failures: WK_NOT_FOUND for an object or joint that does not exist,

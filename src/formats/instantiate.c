@@ -49,6 +49,11 @@ static bool joinable(wk_node_kind kind)
     return kind == WK_NODE_LINK || kind == WK_NODE_FRAME;
 }
 
+static bool is_joint(wk_node_kind kind)
+{
+    return kind == WK_NODE_JOINT;
+}
+
 /* What a frame may be attached to. */
 static bool attachable(wk_node_kind kind)
 {
@@ -209,10 +214,21 @@ static int add_node(builder *b, uint32_t i, wk_entity parent, const wk_pose *par
     return WK_OK;
 }
 
-/* Joints name their links, which may come after them: linked last. */
+/* The entity of the joint a joint mimics (in its scope), or
+ * WK_NULL_ENTITY. */
+static wk_entity leader_of(const builder *b, uint32_t joint)
+{
+    const wk_node *n = wk_desc_node(b->d, joint);
+    uint32_t leader = n->joint.mimic_joint ? node_named(b->d, n->parent, n->joint.mimic_joint, is_joint) : WK_NO_NODE;
+    return leader == WK_NO_NODE || leader == joint ? WK_NULL_ENTITY : entity_of(b, leader);
+}
+
+/* Joints name their links and the joints they mimic, which may come after
+ * them: linked last. */
 static int link_joints(builder *b)
 {
     const wk_scene_types *t = wk_scene_types_of(b->s);
+    wk_ecm *ecm = wk_scene_ecm(b->s);
     qsort(b->made, b->made_count, sizeof *b->made, by_node);
     for (size_t k = 0; k < b->made_count; k++) {
         const wk_node *n = wk_desc_node(b->d, b->made[k].node);
@@ -220,7 +236,9 @@ static int link_joints(builder *b)
             continue;
         wk_scene_joint_links links = {entity_named(b, b->made[k].node, n->joint.parent),
                                       entity_named(b, b->made[k].node, n->joint.child)};
-        if (wk_ecm_set(wk_scene_ecm(b->s), b->made[k].entity, t->joint_links, &links) < 0)
+        wk_joint_mimic mimic = {leader_of(b, b->made[k].node), n->joint.mimic_multiplier, n->joint.mimic_offset};
+        if (wk_ecm_set(ecm, b->made[k].entity, t->joint_links, &links) < 0 ||
+            (mimic.leader && wk_ecm_set(ecm, b->made[k].entity, t->mimic, &mimic) < 0))
             return wk_fail(b->st, WK_NOMEM, "linking joint %s", n->name);
     }
     return WK_OK;

@@ -9,7 +9,8 @@
  * of matched objects by name, so an object is the same when its full path
  * is. Within a matched pair, entities and frames are matched the same way
  * (by id or by name), and their components compared value by value through
- * the types' equal hooks. */
+ * the types' equal hooks; by name, those that hold entity ids
+ * (KinematicObject, Mimic, JointLinks) through the names of those entities. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,8 +213,7 @@ static bool same_doubles(const double *a, const double *b, size_t n)
 }
 
 /* By name, a KinematicObject's entities (joints, IK bases and tips, flange
- * frames) are the same when they have the same names: their ids differ
- * between worlds built apart. */
+ * frames) are the same when they have the same names. */
 static bool same_kinematic_object(const differ *d, const wk_kinematic_object *a, const wk_kinematic_object *b)
 {
     if (!a || !b)
@@ -237,6 +237,35 @@ static bool same_kinematic_object(const differ *d, const wk_kinematic_object *a,
     return true;
 }
 
+static bool same_mimic(const differ *d, const wk_joint_mimic *a, const wk_joint_mimic *b)
+{
+    if (!a || !b)
+        return a == b;
+    return same_names(d, &a->leader, &b->leader, 1) && a->multiplier == b->multiplier && a->offset == b->offset;
+}
+
+static bool same_joint_links(const differ *d, const wk_scene_joint_links *a, const wk_scene_joint_links *b)
+{
+    if (!a || !b)
+        return a == b;
+    return same_names(d, &a->parent, &b->parent, 1) && same_names(d, &a->child, &b->child, 1);
+}
+
+/* By name, the components that hold entity ids (KinematicObject, Mimic,
+ * JointLinks) compare through the names of the entities they refer to:
+ * ids differ between worlds built apart. */
+static void compare_references(differ *d, const char *label, wk_entity ea, wk_entity eb)
+{
+    const wk_scene_types *ta = &d->a->types, *tb = &d->b->types;
+    wk_ecm *ma = d->a->ecm, *mb = d->b->ecm;
+    if (!same_kinematic_object(d, wk_ecm_get(ma, ea, ta->kinematic_object), wk_ecm_get(mb, eb, tb->kinematic_object)))
+        note(d, "%s: %s changed", label, wk_ecm_type_name(ma, ta->kinematic_object));
+    if (!same_mimic(d, wk_ecm_get(ma, ea, ta->mimic), wk_ecm_get(mb, eb, tb->mimic)))
+        note(d, "%s: %s changed", label, wk_ecm_type_name(ma, ta->mimic));
+    if (!same_joint_links(d, wk_ecm_get(ma, ea, ta->joint_links), wk_ecm_get(mb, eb, tb->joint_links)))
+        note(d, "%s: %s changed", label, wk_ecm_type_name(ma, ta->joint_links));
+}
+
 static int compare_entity(differ *d, wk_entity ea, wk_entity eb)
 {
     if (known_equal(d, ea))
@@ -244,12 +273,13 @@ static int compare_entity(differ *d, wk_entity ea, wk_entity eb)
     char label[WK_STATUS_MSG_MAX];
     snprintf(label, sizeof label, "entity '%s'", wk__entity_name(d->a, ea));
     /* The base entity's Object is compared field by field by the caller;
-     * by name, a KinematicObject through the names of its entities. */
-    const wk_type skip[2] = {d->a->types.object, d->a->types.kinematic_object};
+     * by name, what refers to entities by compare_references. */
+    const wk_type skip[4] = {d->a->types.object, d->a->types.kinematic_object, d->a->types.mimic,
+                             d->a->types.joint_links};
     bool by_name = d->mode == WK_COMPARE_BY_NAME;
-    compare_components(d, label, ea, eb, skip, by_name ? 2 : 1);
-    if (by_name && !same_kinematic_object(d, wk_scene_kinematic_object(d->a, ea), wk_scene_kinematic_object(d->b, eb)))
-        note(d, "%s: %s changed", label, wk_ecm_type_name(d->a->ecm, d->a->types.kinematic_object));
+    compare_components(d, label, ea, eb, skip, by_name ? 4 : 1);
+    if (by_name)
+        compare_references(d, label, ea, eb);
     return WK_OK;
 }
 

@@ -260,7 +260,8 @@ int wk__kinematics_from_joints(wk_scene *s, wk_entity object)
         int mounted = mount(s, object, joint, &kin);
         if (mounted < 0)
             rc = mounted;
-        if (mounted <= 0 || !wk__joint_moves(kin.motion))
+        /* A joint that mimics another follows it: no degree of freedom. */
+        if (mounted <= 0 || !wk__joint_moves(kin.motion) || wk_ecm_has(s->ecm, joint, s->types.mimic))
             continue;
         wk_joint_limit l = limit_of(wk_ecm_get(s->ecm, joint, s->types.joint));
         k.joints[k.joint_count] = joint;

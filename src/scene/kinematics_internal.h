@@ -36,6 +36,10 @@ int wk__kinematic_object_store(wk_scene *s, wk_entity object, const wk_kinematic
  * KinematicObject, from the Joint and JointLinks components of its joints. */
 int wk__kinematics_from_joints(wk_scene *s, wk_entity object);
 
+/* Sets the joints of object that follow leader (Mimic), and theirs in turn,
+ * to the positions leader's gives them (kinematics_mimic.c). */
+int wk__mimics_follow(wk_scene *s, wk_entity object, wk_entity leader, wk_status *st);
+
 /* A run of changes that is undone when it fails: the ECM's transaction when
  * none is open (a caller's open batch undoes it otherwise). */
 typedef struct wk__kin_change {

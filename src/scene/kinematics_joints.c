@@ -279,8 +279,8 @@ static int apply(wk_scene *s, plan *p, const wk_joints_update *u, wk_status *st)
         kin.position = p->position[p->index[i]];
         if (wk_ecm_set(s->ecm, joint, s->types.kinematics, &kin) < 0)
             rc = wk_fail(st, WK_NOMEM, "moving joint '%s': %s", wk__entity_name(s, joint), wk_ecm_errmsg(s->ecm));
-        else
-            rc = wk_scene_set_pose(s, joint, wk__joint_pose(&kin), st);
+        else if ((rc = wk_scene_set_pose(s, joint, wk__joint_pose(&kin), st)) == WK_OK)
+            rc = wk__mimics_follow(s, p->object, joint, st);
     }
     return rc;
 }

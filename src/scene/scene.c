@@ -125,6 +125,7 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
         {&t->kinematic_object,
          {.name = "KinematicObject", .size = sizeof(wk_kinematic_object), .hooks = wk__kinematic_object_hooks}},
         {&t->entity_info, {.name = "EntityInfo", .size = sizeof(wk_entity_info), .hooks = wk__entity_info_hooks}},
+        {&t->mimic, {.name = "Mimic", .size = sizeof(wk_joint_mimic)}},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = wk_ecm_register(ecm, &table[i].desc, table[i].id);

@@ -592,6 +592,51 @@ static bool load(const char *path, loaded *l)
     return true;
 }
 
+/* arm.urdf's finger_right_joint mimics finger_left_joint (multiplier 1,
+ * offset 0.001): setting the leader slides both fingers, and a frame on
+ * each follows its finger. */
+static void urdf_mimic(wk_scene *s, wk_entity robot)
+{
+    wk_entity left_joint = WK_NULL_ENTITY, right_joint = WK_NULL_ENTITY;
+    wk_entity_list all = {0};
+    REQUIRE_INT(wk_scene_object_entities(s, robot, &all), ==, WK_OK);
+    for (size_t i = 0; i < all.count; i++) {
+        if (!strcmp(wk_scene_name(s, all.items[i]), "finger_left_joint"))
+            left_joint = all.items[i];
+        if (!strcmp(wk_scene_name(s, all.items[i]), "finger_right_joint"))
+            right_joint = all.items[i];
+    }
+    wk_entity_list_free(&all);
+    REQUIRE(left_joint && right_joint);
+    const wk_joint_mimic *m = wk_ecm_get(wk_scene_ecm(s), right_joint, wk_scene_types_of(s)->mimic);
+    REQUIRE(m);
+    CHECK_U64(m->leader, ==, left_joint);
+    wk_entity left = wk_scene_child(s, left_joint, "finger_left"), right = wk_scene_child(s, right_joint, "finger_right");
+    REQUIRE(left && right);
+    wk_entity pads[2] = {frame_at(s, "left_pad", left, wk_pose_identity()),
+                         frame_at(s, "right_pad", right, wk_pose_identity())};
+    REQUIRE(pads[0] && pads[1]);
+    wk_pose left0 = wk_scene_pose(s, left), right0 = wk_scene_pose(s, right);
+    wk_pose pad_T[2] = {wk_pose_compose(wk_pose_inverse(left0), wk_scene_pose(s, pads[0])),
+                        wk_pose_compose(wk_pose_inverse(right0), wk_scene_pose(s, pads[1]))};
+    wk_status st;
+    REQUIRE_INT(wk_scene_set_joint_positions(s, robot, (const char *const[]){"finger_left_joint"}, (double[]){0.02}, 1,
+                                             false, &st),
+                ==, WK_OK);
+    CHECK_NEAR(wk_scene_kinematics(s, right_joint)->position, 0.021, 1e-15);
+    /* Both joints slide their fingers along their y axes. */
+    wk_pose left1 = wk_scene_pose(s, left), right1 = wk_scene_pose(s, right);
+    CHECK_POSE_NEAR(left1, wk_pose_compose(left0, at(0, 0.02, 0, 0, 0, 0)), 1e-12);
+    CHECK_POSE_NEAR(right1, wk_pose_compose(right0, at(0, 0.021, 0, 0, 0, 0)), 1e-12);
+    CHECK_POSE_NEAR(wk_scene_pose(s, pads[0]), wk_pose_compose(left1, pad_T[0]), 1e-12);
+    CHECK_POSE_NEAR(wk_scene_pose(s, pads[1]), wk_pose_compose(right1, pad_T[1]), 1e-12);
+    CHECK_POSE_NEAR(wk_scene_world_pose(s, pads[1]), wk_scene_pose(s, pads[1]), 1e-12);
+    /* The follower is no degree of freedom: it cannot be set alone. */
+    CHECK_INT(wk_scene_set_joint_positions(s, robot, (const char *const[]){"finger_right_joint"}, (double[]){0.01}, 1,
+                                           false, &st),
+              ==, WK_NOT_FOUND);
+}
+
 static void urdf_arm(void)
 {
     loaded file;
@@ -603,7 +648,7 @@ static void urdf_arm(void)
     const wk_kinematic_object *k = wk_scene_kinematic_object(s, robot);
     REQUIRE(k);
     /* The file's order; fixed, floating and planar joints are no degree of
-     * freedom; the mimic joint is one of its own. */
+     * freedom, nor the mimic joint, which follows finger_left_joint. */
     static const struct {
         const char *name;
         uint32_t motion;
@@ -614,10 +659,9 @@ static void urdf_arm(void)
         {"slide", WK_JOINT_MOTION_PRISMATIC, 0, 0.2, 0.5},
         {"wrist", WK_JOINT_MOTION_REVOLUTE, -1, 1, 3},
         {"finger_left_joint", WK_JOINT_MOTION_PRISMATIC, 0, 0.04, 0.1},
-        {"finger_right_joint", WK_JOINT_MOTION_PRISMATIC, 0, 0.04, 0.1},
     };
-    REQUIRE_INT(k->joint_count, ==, 6);
-    for (size_t i = 0; i < 6; i++) {
+    REQUIRE_INT(k->joint_count, ==, 5);
+    for (size_t i = 0; i < 5; i++) {
         CHECK_STR(wk_scene_name(s, k->joints[i]), want[i].name);
         CHECK_INT(wk_scene_kinematics(s, k->joints[i])->motion, ==, want[i].motion);
         CHECK(k->system_limits[i].min_position == want[i].lower);
@@ -656,6 +700,7 @@ static void urdf_arm(void)
     REQUIRE(copy);
     CHECK(wk_ecm_equal(wk_scene_ecm(s), wk_scene_ecm(copy), NULL));
     wk_scene_free(copy);
+    urdf_mimic(s, robot);
     loaded_free(&file);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "scene/object_world.h"
+#include "worldkit/wk_formats.h"
 #include "worldkit/wk_store.h"
 
 /* base: table { cup, frame edge }, shelf, global frame home */
@@ -465,6 +466,60 @@ static void sync_drops_stale_collision_refs(void)
     wk_scene_free(to);
 }
 
+/* arm.urdf as an object world; shift entities first so that its ids differ
+ * from another load's. */
+static wk_scene *load_arm(size_t shift)
+{
+    wk_world_desc *d = NULL;
+    wk_status st;
+    wk_scene *s = NULL;
+    wk_entity world;
+    if (wk_desc_read(&(wk_read_desc){.uri = WK_TEST_WORLDS "/arm.urdf", .ignore_missing_or_unsupported_assets = true},
+                     &d, &st) == WK_OK &&
+        (s = wk_scene_new())) {
+        for (size_t i = 0; i < shift; i++)
+            wk_ecm_create(wk_scene_ecm(s));
+        if (wk_desc_instantiate(s, d, 0, WK_NULL_ENTITY, NULL, NULL, &world, &st) ||
+            wk_scene_objects_init(s, world, &st)) {
+            fprintf(stderr, "    arm.urdf: %s\n", st.message);
+            wk_scene_free(s);
+            s = NULL;
+        }
+    }
+    wk_desc_free(d);
+    return s;
+}
+
+/* By name, the references inside a KinematicObject and a Mimic compare by
+ * the names of the entities they name: two loads of one file with other
+ * ids are the same; a changed coupling is reported. */
+static void compare_references_by_name(void)
+{
+    wk_scene *a = load_arm(0), *b = load_arm(3);
+    REQUIRE(a && b);
+    wk_entity arm_a = find_object(a, "arm"), arm_b = find_object(b, "arm");
+    REQUIRE(arm_a && arm_b);
+    CHECK(arm_a != arm_b);
+    wk_world_diff d;
+    wk_status st;
+    REQUIRE_INT(wk_scene_compare(a, b, WK_COMPARE_BY_NAME, &d, &st), ==, WK_OK);
+    CHECK_INT(d.modified_object_count, ==, 0);
+    for (size_t i = 0; i < d.modified_object_count; i++)
+        fprintf(stderr, "    %s\n", d.modified_objects[i].what);
+    wk_world_diff_free(&d);
+    wk_entity follower = wk_ecm_find_one(wk_scene_ecm(b), &(wk_match){wk_scene_types_of(b)->mimic, NULL}, 1);
+    REQUIRE(follower);
+    wk_joint_mimic m = *(const wk_joint_mimic *)wk_ecm_get(wk_scene_ecm(b), follower, wk_scene_types_of(b)->mimic);
+    m.multiplier = -1;
+    REQUIRE_INT(wk_ecm_set(wk_scene_ecm(b), follower, wk_scene_types_of(b)->mimic, &m), >=, 0);
+    REQUIRE_INT(wk_scene_compare(a, b, WK_COMPARE_BY_NAME, &d, &st), ==, WK_OK);
+    REQUIRE_INT(d.modified_object_count, ==, 1);
+    CHECK(strstr(d.modified_objects[0].what, "Mimic changed") != NULL);
+    wk_world_diff_free(&d);
+    wk_scene_free(a);
+    wk_scene_free(b);
+}
+
 static void sync_failures_change_nothing(void)
 {
     wk_scene *from = base_world();
@@ -593,6 +648,7 @@ static const wk_test_case cases[] = {
     {"compare_by_id_agrees_with_by_name", compare_by_id_agrees_with_by_name},
     {"sync_objects", sync_objects},
     {"sync_drops_stale_collision_refs", sync_drops_stale_collision_refs},
+    {"compare_references_by_name", compare_references_by_name},
     {"sync_failures_change_nothing", sync_failures_change_nothing},
     {"batch_all_or_nothing", batch_all_or_nothing},
     {"store_compare_and_sync", store_compare_and_sync},
