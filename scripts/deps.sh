@@ -8,7 +8,7 @@ packages=(
   protobuf-c-compiler libprotobuf-c-dev
   libxml2-dev
   libsdformat-dev liburdfdom-dev libmujoco-dev libqhull-dev
-  libgrpc-dev protobuf-compiler protobuf-compiler-grpc libjansson-dev
+  libgrpc-dev libabsl-dev protobuf-compiler protobuf-compiler-grpc libjansson-dev
   libgrpc++-dev libprotobuf-dev
   libsqlite3-dev
   python3-grpcio python3-protobuf
