@@ -441,6 +441,68 @@ static void creation_is_checked(void)
     wk_scene_free(s);
 }
 
+/* An object built entity by entity (as CreateWorld rebuilds a snapshot):
+ * wk_scene_add_entity refuses a bad entity and wk_scene_make_kinematic a
+ * bad joint list, changing nothing; a good one moves like any kinematic
+ * object. */
+static void built_entity_by_entity(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_status st;
+    wk_entity base = object_at(s, "robot", 0, wk_pose_identity()), grip = frame_at(s, "grip", base, wk_pose_identity());
+    REQUIRE(base && grip);
+    wk_ecm *before = wk_ecm_clone(wk_scene_ecm(s));
+    REQUIRE(before);
+    wk_kinematics turn = {.parent_t_inboard = at(0, 0, 0.5, 0, 0, 0), .axis = {0, 0, 1}, .position = 0.25,
+                          .motion = WK_JOINT_MOTION_REVOLUTE};
+    wk_kinematics skew = turn;
+    skew.axis = (wk_vec3){0, 0, 2};
+    wk_scene_geometry negative = {.type = WK_GEOMETRY_BOX, .size = {-1, 1, 1}};
+    const struct {
+        wk_entity_desc desc;
+        int code;
+    } refused[] = {
+        {{.name = "joint", .parent = grip, .kinematics = &turn}, WK_INVALID},
+        {{.name = "bad name", .parent = base}, WK_INVALID},
+        {{.name = "grip", .parent = base}, WK_EXISTS},
+        {{.name = "robot", .parent = base}, WK_EXISTS},
+        {{.name = "joint", .parent = base, .kinematics = &skew}, WK_INVALID},
+        {{.name = "box", .parent = base, .geometry = &negative}, WK_INVALID},
+        {{.name = "lost", .parent = (wk_entity)777 << 32}, WK_NOT_FOUND},
+    };
+    wk_entity e;
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (!CHECK_INT(wk_scene_add_entity(s, &refused[i].desc, &e, &st), ==, refused[i].code))
+            fprintf(stderr, "    case %zu: %s\n", i, st.message);
+    CHECK(wk_ecm_equal(before, wk_scene_ecm(s), NULL));
+    wk_ecm_free(before);
+
+    wk_entity joint, link;
+    REQUIRE_INT(wk_scene_add_entity(s, &(wk_entity_desc){.name = "joint", .parent = base, .kinematics = &turn}, &joint,
+                                    &st),
+                ==, WK_OK);
+    REQUIRE_INT(wk_scene_add_entity(s, &(wk_entity_desc){.name = "link", .parent = joint, .parent_t_this =
+                                                             at(0.5, 0, 0, 0, 0, 0)},
+                                    &link, &st),
+                ==, WK_OK);
+    CHECK_POSE_NEAR(wk_scene_pose(s, link), at(0.5 * cos(0.25), 0.5 * sin(0.25), 0.5, 0, 0, 0.25), 1e-12);
+    wk_joint_limit wide = {-1, 1, INFINITY, INFINITY, INFINITY, 0}, narrow = {0.5, 1, 1, 1, 1, 0};
+    CHECK_INT(wk_scene_make_kinematic(s, base, &link, &wide, &wide, 1, &st), ==, WK_INVALID);
+    CHECK_INT(wk_scene_make_kinematic(s, base, (wk_entity[]){joint, joint}, (wk_joint_limit[]){wide, wide},
+                                      (wk_joint_limit[]){wide, wide}, 2, &st),
+              ==, WK_INVALID);
+    CHECK_INT(wk_scene_make_kinematic(s, base, &joint, &wide, &narrow, 1, &st), ==, WK_RANGE);
+    CHECK(strstr(st.message, "'joint'") && strstr(st.message, "outside"));
+    CHECK_INT(wk_scene_object_info(s, base)->type, ==, WK_OBJECT_PHYSICAL);
+    CHECK_INT(wk_scene_make_kinematic(s, base, &joint, &wide, &wide, 1, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_object_info(s, base)->type, ==, WK_OBJECT_KINEMATIC);
+    CHECK_INT(wk_scene_make_kinematic(s, base, &joint, &wide, &wide, 1, &st), ==, WK_PRECONDITION);
+    CHECK_INT(wk_scene_set_joint_positions(s, base, NULL, (double[]){0}, 1, false, &st), ==, WK_OK);
+    CHECK_POSE_NEAR(wk_scene_pose(s, link), at(0.5, 0, 0.5, 0, 0, 0), 1e-12);
+    wk_scene_free(s);
+}
+
 static void clones_and_state_keep_everything(void)
 {
     arm a;
@@ -748,6 +810,7 @@ static const wk_test_case cases[] = {
     {"named_configurations", named_configurations},
     {"solvers_and_flanges_are_data", solvers_and_flanges_are_data},
     {"referenced_frames_stay", referenced_frames_stay},
+    {"built_entity_by_entity", built_entity_by_entity},
     {"attached_things_follow", attached_things_follow},
     {"creation_is_checked", creation_is_checked},
     {"clones_and_state_keep_everything", clones_and_state_keep_everything},
