@@ -143,6 +143,10 @@ int wk__ows_geometry_in(const IntrinsicProto__World__GeometryComponent *msg, wk_
  * mass the identity; WK_INVALID for an inertia that is not 3x3. */
 int wk__ows_physics_in(const IntrinsicProto__World__PhysicsComponent *msg, wk_physics *out, wk_status *st);
 IntrinsicProto__World__CollisionSettings *wk__ows_collision_settings(wk__call *call, const wk_scene *s);
+/* The settings a CollisionSettings message describes, its references
+ * resolved in s, its arrays owned by call (ows_collisions.c). */
+int wk__ows_collision_settings_in(wk_scene *s, wk__call *call, const IntrinsicProto__World__CollisionSettings *msg,
+                                  wk_collision_settings *out, wk_status *st);
 /* Every object of s in a view, root first, parents before children, into
  * *out (owned by call) and *count. */
 int wk__ows_objects(wk__call *call, const wk_scene *s, const char *world_id, wk__ows_view view,

@@ -54,11 +54,10 @@ int wk__ows_append_rule(wk_scene *s, const wk_collision_ref *ref, const Intrinsi
     return rc;
 }
 
-/* The settings a CollisionSettings message describes, its arrays owned by
- * the call (the refs of each side are gathered with realloc, then copied
- * into the call). */
-static int settings_of(wk__ows_edit *e, const IntrinsicProto__World__CollisionSettings *msg,
-                       wk_collision_settings *out)
+/* The refs of each side are gathered with realloc, then copied into the
+ * call. */
+int wk__ows_collision_settings_in(wk_scene *s, wk__call *call, const IntrinsicProto__World__CollisionSettings *msg,
+                                  wk_collision_settings *out, wk_status *st)
 {
     *out = (wk_collision_settings){
         .disable_collision_checking = msg->disable_collision_checking,
@@ -68,28 +67,28 @@ static int settings_of(wk__ows_edit *e, const IntrinsicProto__World__CollisionSe
         .collision_check_spacing = msg->collision_check_spacing,
         .rule_count = msg->n_collision_rules,
     };
-    wk_collision_rule *rules = msg->n_collision_rules ? wk__call_alloc(e->call, msg->n_collision_rules * sizeof *rules)
+    wk_collision_rule *rules = msg->n_collision_rules ? wk__call_alloc(call, msg->n_collision_rules * sizeof *rules)
                                                       : NULL;
     if (msg->n_collision_rules && !rules)
-        return wk_fail(e->st, WK_NOMEM, "out of memory reading collision settings");
+        return wk_fail(st, WK_NOMEM, "out of memory reading collision settings");
     out->rules = rules;
     for (size_t i = 0; i < msg->n_collision_rules; i++) {
         const IntrinsicProto__World__CollisionSettings__CollisionRule *r = msg->collision_rules[i];
         char what[48];
         snprintf(what, sizeof what, "collision rule %zu", i);
         rules[i] = (wk_collision_rule){0};
-        int rc = wk__ows_collision_action(r->collision_action, &rules[i].action, &rules[i].hard_margin, what, e->st);
+        int rc = wk__ows_collision_action(r->collision_action, &rules[i].action, &rules[i].hard_margin, what, st);
         for (int side = 0; rc == WK_OK && side < 2; side++) {
             size_t n = side ? r->n_right : r->n_left;
             IntrinsicProto__World__ObjectOrEntityReference **members = side ? r->right : r->left;
             wk_collision_ref *refs = NULL;
             size_t count = 0;
             for (size_t j = 0; rc == WK_OK && j < n; j++)
-                if ((rc = wk__ows_collision_refs(e->scene, e->call, members[j], &refs, &count, e->st)))
-                    rc = wk__ows_context(e->st, rc, "%s: %s %zu", what, side ? "right" : "left", j);
-            wk_collision_ref *kept = count ? wk__call_alloc(e->call, count * sizeof *kept) : NULL;
+                if ((rc = wk__ows_collision_refs(s, call, members[j], &refs, &count, st)))
+                    rc = wk__ows_context(st, rc, "%s: %s %zu", what, side ? "right" : "left", j);
+            wk_collision_ref *kept = count ? wk__call_alloc(call, count * sizeof *kept) : NULL;
             if (rc == WK_OK && count && !kept)
-                rc = wk_fail(e->st, WK_NOMEM, "out of memory reading collision settings");
+                rc = wk_fail(st, WK_NOMEM, "out of memory reading collision settings");
             for (size_t j = 0; rc == WK_OK && j < count; j++)
                 kept[j] = refs[j];
             free(refs);
@@ -111,7 +110,7 @@ int wk__ows_update_collision_settings(wk__ows_edit *e, const ProtobufCMessage *r
         return wk_fail(e->st, WK_INVALID, "UpdateCollisionSettings of world '%s': collision_settings is not set",
                        e->world_id);
     wk_collision_settings settings;
-    int rc = settings_of(e, req->collision_settings, &settings);
+    int rc = wk__ows_collision_settings_in(e->scene, e->call, req->collision_settings, &settings, e->st);
     if (rc == WK_OK)
         rc = wk_scene_set_collision_settings(e->scene, &settings, e->st);
     return rc ? wk__ows_context(e->st, rc, "UpdateCollisionSettings of world '%s'", e->world_id) : WK_OK;

@@ -20,35 +20,22 @@
  *   before children: name, parent frame or object (the entity its own
  *   entity hangs from, when rebuilt: a frame on a link stays on it),
  *   parent_t_this and is_attachment_frame.
- * - A kinematic object's KinematicObjectComponent, once everything else
- *   stands: its joints (joint_entity_ids), system and application limits,
- *   joint positions, named configurations, IK solvers and ISO flange
- *   frames.
+ * - Once everything else stands (ows_create_world_refs.c): a kinematic
+ *   object's KinematicObjectComponent (joints, system and application
+ *   limits, joint positions, named configurations, IK solvers and ISO
+ *   flange frames), then the world's collision settings.
  * - Where the snapshot gives an entity's own parent_t_this below the same
  *   parent, that pose is kept bit for bit rather than re-expressed from
  *   the object- or frame-relative one.
- * - Not applied: collision settings (their references are by the
- *   snapshot's ids).
  * Ids are the new world's: references between parts of the snapshot are
  * followed through a table from the snapshot's ids to the new entities. An
  * empty World (or none) gives an empty world. */
-#include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/ows.h"
+#include "api/ows_create_world.h"
 
-/* The snapshot's ids (of objects, frames and entities) and what they became. */
-typedef struct id_map {
-    struct {
-        const char *id;
-        wk_entity e;
-    } *items;
-    size_t count;
-} id_map;
-
-static wk_entity lookup(const id_map *m, const char *id)
+wk_entity wk__id_map_lookup(const wk__id_map *m, const char *id)
 {
     for (size_t i = 0; id && *id && i < m->count; i++)
         if (strcmp(m->items[i].id, id) == 0)
@@ -56,7 +43,7 @@ static wk_entity lookup(const id_map *m, const char *id)
     return WK_NULL_ENTITY;
 }
 
-static int add(id_map *m, const char *id, wk_entity e, wk_status *st)
+static int add(wk__id_map *m, const char *id, wk_entity e, wk_status *st)
 {
     if (!id || !*id)
         return WK_OK;
@@ -91,9 +78,10 @@ static const char *frame_entity_id(const IntrinsicProto__World__Object *o, const
 
 typedef struct build {
     wk_scene *s;
+    wk__call *call;
     const IntrinsicProto__World__World *world;
-    id_map map;
-    id_map frame_entities; /* the entity ids of the snapshot's frames: parents to wait for */
+    wk__id_map map;
+    wk__id_map frame_entities; /* the entity ids of the snapshot's frames: parents to wait for */
     bool *done_objects, **done_frames;
 } build;
 
@@ -111,15 +99,15 @@ static wk_entity object_parent(build *b, const IntrinsicProto__World__Object *o,
                                                         INTRINSIC_PROTO__WORLD__ENTITY_REFERENCE__ENTITY_REFERENCE_ID
                                     ? o->parent_entity->id
                                     : NULL;
-    wk_entity e = lookup(&b->map, parent_entity);
+    wk_entity e = wk__id_map_lookup(&b->map, parent_entity);
     *ready = true;
     if (e)
         return e;
-    if (lookup(&b->frame_entities, parent_entity)) {
+    if (wk__id_map_lookup(&b->frame_entities, parent_entity)) {
         *ready = false; /* a frame of the snapshot, still to come */
         return WK_NULL_ENTITY;
     }
-    e = o->parent ? lookup(&b->map, o->parent->id) : wk_scene_root(b->s);
+    e = o->parent ? wk__id_map_lookup(&b->map, o->parent->id) : wk_scene_root(b->s);
     *ready = e != WK_NULL_ENTITY;
     return e;
 }
@@ -129,7 +117,7 @@ static wk_entity object_parent(build *b, const IntrinsicProto__World__Object *o,
  * object- or frame-relative pose would round it. */
 static int keep_own_pose(build *b, wk_entity e, const IntrinsicProto__World__Entity *m, wk_status *st)
 {
-    if (!m || !m->parent_t_this || lookup(&b->map, m->parent_id) != wk_ecm_parent(wk_scene_ecm(b->s), e))
+    if (!m || !m->parent_t_this || wk__id_map_lookup(&b->map, m->parent_id) != wk_ecm_parent(wk_scene_ecm(b->s), e))
         return WK_OK;
     return wk_scene_set_pose(b->s, e, wk__ows_pose_in(m->parent_t_this), st);
 }
@@ -196,7 +184,7 @@ static bool plain_entity(const build *b, const IntrinsicProto__World__Object *o,
 {
     const char *id = o->entities[i]->key;
     return o->entities[i]->value && !(id && o->root_entity_id && strcmp(id, o->root_entity_id) == 0) &&
-           !lookup(&b->frame_entities, id);
+           !wk__id_map_lookup(&b->frame_entities, id);
 }
 
 /* Rebuilds the entities of o below object's, parents before children
@@ -212,7 +200,7 @@ static int make_entities(build *b, const IntrinsicProto__World__Object *o, wk_en
     for (bool progress = true; rc == WK_OK && progress;) {
         progress = false;
         for (size_t i = 0; rc == WK_OK && i < o->n_entities; i++) {
-            wk_entity parent = done[i] ? WK_NULL_ENTITY : lookup(&b->map, o->entities[i]->value->parent_id);
+            wk_entity parent = done[i] ? WK_NULL_ENTITY : wk__id_map_lookup(&b->map, o->entities[i]->value->parent_id);
             if (!parent || wk_scene_object_of(b->s, parent) != object)
                 continue;
             rc = make_entity(b, o->entities[i]->key, o->entities[i]->value, parent, st);
@@ -276,7 +264,7 @@ static int make_object(build *b, const IntrinsicProto__World__Object *o, wk_enti
 static int make_frames(build *b, size_t oi, bool *progress, wk_status *st)
 {
     const IntrinsicProto__World__Object *o = b->world->objects[oi];
-    wk_entity object = is_root(o) ? wk_scene_root(b->s) : lookup(&b->map, o->id);
+    wk_entity object = is_root(o) ? wk_scene_root(b->s) : wk__id_map_lookup(&b->map, o->id);
     for (size_t i = 0; object && i < o->n_frames; i++) {
         const IntrinsicProto__World__Frame *f = o->frames[i];
         if (b->done_frames[oi][i])
@@ -284,9 +272,9 @@ static int make_frames(build *b, size_t oi, bool *progress, wk_status *st)
         const char *entity_id = frame_entity_id(o, f);
         const IntrinsicProto__World__Entity *own = entity_of(o, entity_id);
         wk_entity parent = f->parent_frame && f->parent_frame->id && *f->parent_frame->id
-                               ? lookup(&b->map, f->parent_frame->id)
+                               ? wk__id_map_lookup(&b->map, f->parent_frame->id)
                                : object;
-        wk_entity carrier = own ? lookup(&b->map, own->parent_id) : WK_NULL_ENTITY;
+        wk_entity carrier = own ? wk__id_map_lookup(&b->map, own->parent_id) : WK_NULL_ENTITY;
         if (parent == object && carrier && wk_scene_object_of(b->s, carrier) == object)
             parent = carrier;
         if (!parent)
@@ -325,125 +313,6 @@ static int stuck(const build *b, wk_status *st)
     return WK_OK;
 }
 
-/* ---- kinematic objects, once everything else stands ---------------------- */
-
-/* A snapshot's JointLimits as n limits: what it leaves out is unlimited
- * (max_effort 0); a list present must hold n values. */
-static int limits_in(const IntrinsicProto__JointLimits *m, size_t n, wk_joint_limit *out, const char *object,
-                     wk_status *st)
-{
-    for (size_t i = 0; i < n; i++)
-        out[i] = (wk_joint_limit){-INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, 0};
-    if (!m)
-        return WK_OK;
-    const struct {
-        const char *name;
-        const IntrinsicProto__RepeatedDouble *list;
-        size_t offset;
-    } fields[] = {
-        {"min_position", m->min_position, offsetof(wk_joint_limit, min_position)},
-        {"max_position", m->max_position, offsetof(wk_joint_limit, max_position)},
-        {"max_velocity", m->max_velocity, offsetof(wk_joint_limit, max_velocity)},
-        {"max_acceleration", m->max_acceleration, offsetof(wk_joint_limit, max_acceleration)},
-        {"max_jerk", m->max_jerk, offsetof(wk_joint_limit, max_jerk)},
-        {"max_effort", m->max_effort, offsetof(wk_joint_limit, max_effort)},
-    };
-    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
-        if (!fields[f].list)
-            continue;
-        if (fields[f].list->n_values != n)
-            return wk_fail(st, WK_INVALID, "CreateWorld: object '%s': joint limits' %s hold %zu values for %zu joints",
-                           object, fields[f].name, fields[f].list->n_values, n);
-        for (size_t i = 0; i < n; i++)
-            memcpy((char *)&out[i] + fields[f].offset, &fields[f].list->values[i], sizeof(double));
-    }
-    return WK_OK;
-}
-
-/* The entity the snapshot's id became, or WK_INVALID naming what refers
- * to it. */
-static int mapped(const build *b, const char *id, const char *what, const char *object, wk_entity *out,
-                  wk_status *st)
-{
-    *out = lookup(&b->map, id);
-    return *out ? WK_OK
-                : wk_fail(st, WK_INVALID, "CreateWorld: object '%s': %s '%s' is not in the snapshot", object, what,
-                          id ? id : "");
-}
-
-/* Joints, limits and positions of a kinematic object's component. */
-static int make_joints(build *b, const IntrinsicProto__World__KinematicObjectComponent *k, wk_entity object,
-                       const char *name, wk_status *st)
-{
-    size_t n = k ? k->n_joint_entity_ids : 0;
-    wk_entity *joints = calloc(n + 1, sizeof *joints);
-    wk_joint_limit *limits = calloc(2 * n + 1, sizeof *limits);
-    int rc = joints && limits ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory building object '%s'", name);
-    for (size_t i = 0; rc == WK_OK && i < n; i++)
-        rc = mapped(b, k->joint_entity_ids[i], "joint entity", name, &joints[i], st);
-    if (rc == WK_OK && (rc = limits_in(k ? k->joint_system_limits : NULL, n, limits, name, st)) == WK_OK)
-        rc = k && k->joint_application_limits ? limits_in(k->joint_application_limits, n, limits + n, name, st)
-                                              : (memcpy(limits + n, limits, n * sizeof *limits), WK_OK);
-    if (rc == WK_OK)
-        rc = wk_scene_make_kinematic(b->s, object, joints, limits, limits + n, n, st);
-    if (rc == WK_OK && k && k->n_joint_positions)
-        rc = wk_scene_set_joint_positions(b->s, object, NULL, k->joint_positions, k->n_joint_positions, false, st);
-    free(joints);
-    free(limits);
-    return rc;
-}
-
-/* Named configurations, IK solvers and flange frames of a kinematic
- * object's component. */
-static int make_kinematic_props(build *b, const IntrinsicProto__World__KinematicObjectComponent *k, wk_entity object,
-                                const char *name, wk_status *st)
-{
-    size_t nc = k->n_named_joint_configurations, ni = k->n_ik_solvers, nf = k->n_iso_flange_frames;
-    wk_joint_configuration_desc *configs = calloc(nc + 1, sizeof *configs);
-    wk_ik_solver *solvers = calloc(ni + 1, sizeof *solvers);
-    wk_entity *flanges = calloc(nf + 1, sizeof *flanges);
-    int rc = configs && solvers && flanges ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory building object '%s'", name);
-    for (size_t i = 0; rc == WK_OK && i < nc; i++) {
-        const IntrinsicProto__World__NamedJointConfiguration *c = k->named_joint_configurations[i];
-        configs[i] = (wk_joint_configuration_desc){c->name ? c->name : "", c->joint_positions, c->n_joint_positions};
-    }
-    for (size_t i = 0; rc == WK_OK && i < ni; i++) {
-        solvers[i].key = k->ik_solvers[i]->kinematic_solver_key;
-        if ((rc = mapped(b, k->ik_solvers[i]->base_entity_id, "IK solver base entity", name, &solvers[i].base, st)) ==
-            WK_OK)
-            rc = mapped(b, k->ik_solvers[i]->tip_entity_id, "IK solver tip entity", name, &solvers[i].tip, st);
-    }
-    for (size_t i = 0; rc == WK_OK && i < nf; i++)
-        rc = mapped(b, k->iso_flange_frames[i] ? k->iso_flange_frames[i]->id : NULL, "flange frame", name,
-                    &flanges[i], st);
-    if (rc == WK_OK && nc)
-        rc = wk_scene_update_joint_configurations(b->s, object, NULL, 0, configs, nc, st);
-    if (rc == WK_OK && ni)
-        rc = wk_scene_set_ik_solvers(b->s, object, solvers, ni, st);
-    if (rc == WK_OK && nf)
-        rc = wk_scene_set_flange_frames(b->s, object, flanges, nf, st);
-    free(configs);
-    free(solvers);
-    free(flanges);
-    return rc;
-}
-
-static int make_kinematic_objects(build *b, wk_status *st)
-{
-    int rc = WK_OK;
-    for (size_t i = 0; rc == WK_OK && i < b->world->n_objects; i++) {
-        const IntrinsicProto__World__Object *o = b->world->objects[i];
-        if (!o->has_type || o->type != INTRINSIC_PROTO__WORLD__OBJECT_TYPE__KINEMATIC_OBJECT)
-            continue;
-        const char *name = o->name ? o->name : "";
-        wk_entity object = lookup(&b->map, o->id);
-        if ((rc = make_joints(b, o->kinematic_object_component, object, name, st)) == WK_OK &&
-            o->kinematic_object_component)
-            rc = make_kinematic_props(b, o->kinematic_object_component, object, name, st);
-    }
-    return rc;
-}
-
 static int apply(build *b, wk_status *st)
 {
     const IntrinsicProto__World__World *w = b->world;
@@ -474,13 +343,15 @@ static int apply(build *b, wk_status *st)
         }
     }
     if (rc == WK_OK && (rc = stuck(b, st)) == WK_OK)
-        rc = make_kinematic_objects(b, st);
+        rc = wk__snapshot_kinematics(b->s, b->world, &b->map, st);
+    if (rc == WK_OK && b->world->collision_settings)
+        rc = wk__snapshot_collisions(b->s, b->call, b->world->collision_settings, &b->map, st);
     return rc;
 }
 
-static int apply_snapshot(wk_scene *s, const IntrinsicProto__World__World *world, wk_status *st)
+static int apply_snapshot(wk_scene *s, wk__call *call, const IntrinsicProto__World__World *world, wk_status *st)
 {
-    build b = {.s = s, .world = world};
+    build b = {.s = s, .call = call, .world = world};
     int rc = WK_OK;
     b.done_objects = calloc(world->n_objects, sizeof *b.done_objects);
     b.done_frames = calloc(world->n_objects, sizeof *b.done_frames);
@@ -511,11 +382,11 @@ int wk__ows_create_world(wk_api *api, wk__call *call, const ProtobufCMessage *re
     int rc = wk_store_create(api->store, &desc, id, st);
     if (rc)
         return rc;
-    if (world && world->n_objects) {
+    if (world && (world->n_objects || world->collision_settings)) {
         wk_world *w;
         rc = wk_store_open(api->store, id, true, &w, st);
         if (rc == WK_OK) {
-            rc = apply_snapshot(wk_world_scene(w), world, st);
+            rc = apply_snapshot(wk_world_scene(w), call, world, st);
             wk_store_close(w, true, true);
         }
         if (rc) {

@@ -10,7 +10,8 @@
  * is. Within a matched pair, entities and frames are matched the same way
  * (by id or by name), and their components compared value by value through
  * the types' equal hooks; by name, those that hold entity ids
- * (KinematicObject, Mimic, JointLinks) through the names of those entities. */
+ * (KinematicObject, Mimic, JointLinks, CollisionSettings) through the names
+ * of those entities. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,13 +252,42 @@ static bool same_joint_links(const differ *d, const wk_scene_joint_links *a, con
     return same_names(d, &a->parent, &b->parent, 1) && same_names(d, &a->child, &b->child, 1);
 }
 
+static bool same_collision_refs(const differ *d, const wk_collision_ref *a, const wk_collision_ref *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i].whole_object != b[i].whole_object || !same_names(d, &a[i].entity, &b[i].entity, 1))
+            return false;
+    return true;
+}
+
+static bool same_collision_settings(const differ *d, const wk_collision_settings *a, const wk_collision_settings *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->disable_collision_checking != b->disable_collision_checking ||
+        a->has_minimum_margin != b->has_minimum_margin || a->minimum_margin != b->minimum_margin ||
+        a->has_collision_check_spacing != b->has_collision_check_spacing ||
+        a->collision_check_spacing != b->collision_check_spacing || a->rule_count != b->rule_count)
+        return false;
+    for (size_t i = 0; i < a->rule_count; i++) {
+        const wk_collision_rule *x = &a->rules[i], *y = &b->rules[i];
+        if (x->action != y->action || x->hard_margin != y->hard_margin || x->left_count != y->left_count ||
+            x->right_count != y->right_count || !same_collision_refs(d, x->left, y->left, x->left_count) ||
+            !same_collision_refs(d, x->right, y->right, x->right_count))
+            return false;
+    }
+    return true;
+}
+
 /* By name, the components that hold entity ids (KinematicObject, Mimic,
- * JointLinks) compare through the names of the entities they refer to:
- * ids differ between worlds built apart. */
+ * JointLinks, CollisionSettings) compare through the names of the entities
+ * they refer to: ids differ between worlds built apart. */
 static void compare_references(differ *d, const char *label, wk_entity ea, wk_entity eb)
 {
     const wk_scene_types *ta = &d->a->types, *tb = &d->b->types;
     wk_ecm *ma = d->a->ecm, *mb = d->b->ecm;
+    if (!same_collision_settings(d, wk_ecm_get(ma, ea, ta->collision), wk_ecm_get(mb, eb, tb->collision)))
+        note(d, "%s: %s changed", label, wk_ecm_type_name(ma, ta->collision));
     if (!same_kinematic_object(d, wk_ecm_get(ma, ea, ta->kinematic_object), wk_ecm_get(mb, eb, tb->kinematic_object)))
         note(d, "%s: %s changed", label, wk_ecm_type_name(ma, ta->kinematic_object));
     if (!same_mimic(d, wk_ecm_get(ma, ea, ta->mimic), wk_ecm_get(mb, eb, tb->mimic)))
@@ -274,10 +304,10 @@ static int compare_entity(differ *d, wk_entity ea, wk_entity eb)
     snprintf(label, sizeof label, "entity '%s'", wk__entity_name(d->a, ea));
     /* The base entity's Object is compared field by field by the caller;
      * by name, what refers to entities by compare_references. */
-    const wk_type skip[4] = {d->a->types.object, d->a->types.kinematic_object, d->a->types.mimic,
-                             d->a->types.joint_links};
+    const wk_type skip[5] = {d->a->types.object, d->a->types.kinematic_object, d->a->types.mimic,
+                             d->a->types.joint_links, d->a->types.collision};
     bool by_name = d->mode == WK_COMPARE_BY_NAME;
-    compare_components(d, label, ea, eb, skip, by_name ? 4 : 1);
+    compare_components(d, label, ea, eb, skip, by_name ? 5 : 1);
     if (by_name)
         compare_references(d, label, ea, eb);
     return WK_OK;

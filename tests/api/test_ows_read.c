@@ -928,10 +928,12 @@ static IntrinsicProto__World__ListObjectsResponse *full_objects(wk_api *api, con
     return ows(api, "ListObjects", &list, &intrinsic_proto__world__list_objects_response__descriptor);
 }
 
-/* CreateWorld of a World holding l's objects, asking for id; the new
- * world's metadata (free with done) or NULL. */
+/* CreateWorld of a World holding l's objects (and collision settings, when
+ * not NULL), asking for id; the new world's metadata (free with done) or
+ * NULL. */
 static IntrinsicProto__World__WorldMetadata *create_world(wk_api *api, const char *id,
-                                                          IntrinsicProto__World__ListObjectsResponse *l)
+                                                          IntrinsicProto__World__ListObjectsResponse *l,
+                                                          IntrinsicProto__World__CollisionSettings *collisions)
 {
     IntrinsicProto__World__WorldMetadata meta = INTRINSIC_PROTO__WORLD__WORLD_METADATA__INIT;
     meta.id = (char *)id;
@@ -939,6 +941,7 @@ static IntrinsicProto__World__WorldMetadata *create_world(wk_api *api, const cha
     world.world_metadata = &meta;
     world.objects = l->objects;
     world.n_objects = l->n_objects;
+    world.collision_settings = collisions;
     IntrinsicProto__World__CreateWorldRequest create = INTRINSIC_PROTO__WORLD__CREATE_WORLD_REQUEST__INIT;
     create.world = &world;
     return ows(api, "CreateWorld", &create, &intrinsic_proto__world__world_metadata__descriptor);
@@ -982,7 +985,7 @@ static void create_from_snapshot(void)
         l->objects[i] = l->objects[l->n_objects - 1 - i];
         l->objects[l->n_objects - 1 - i] = t;
     }
-    IntrinsicProto__World__WorldMetadata *m = create_world(api, "copy", l);
+    IntrinsicProto__World__WorldMetadata *m = create_world(api, "copy", l, NULL);
     if (!m)
         fprintf(stderr, "    CreateWorld: %s\n", last_message);
     REQUIRE(m);
@@ -1031,7 +1034,18 @@ static void create_kinematic_from_snapshot(void)
               !wk_scene_set_ik_solvers(s, f.arm, &(wk_ik_solver){"solver", f.arm, f.l2}, 1, &st) &&
               !wk_scene_update_joint_configurations(s, f.arm, NULL, 0, &home, 1, &st) &&
               !wk_scene_set_joint_limits(s, f.arm, (const char *const[]){"j1"}, 1, NULL,
-                                         &(wk_joint_limits_update){.max_velocity = (const double[]){1.5}}, &st);
+                                         &(wk_joint_limits_update){.max_velocity = (const double[]){1.5}}, &st) &&
+              !wk_scene_set_collision_settings(
+                  s,
+                  &(wk_collision_settings){
+                      .has_minimum_margin = true,
+                      .minimum_margin = 0.125,
+                      .rules = (const wk_collision_rule[]){{&(wk_collision_ref){f.arm, true}, 1,
+                                                            &(wk_collision_ref){f.l2, false}, 1, WK_COLLISION_EXCLUDE, 0},
+                                                           {&(wk_collision_ref){f.table, true}, 1, NULL, 0,
+                                                            WK_COLLISION_MARGIN, 0.25}},
+                      .rule_count = 2},
+                  &st);
     if (!ok)
         fprintf(stderr, "    %s\n", st.message);
     wk_store_close(w, ok, true);
@@ -1039,7 +1053,12 @@ static void create_kinematic_from_snapshot(void)
 
     IntrinsicProto__World__ListObjectsResponse *l = full_objects(api, "robots");
     REQUIRE(l);
-    IntrinsicProto__World__WorldMetadata *m = create_world(api, "robots_copy", l);
+    IntrinsicProto__World__GetCollisionSettingsRequest get = INTRINSIC_PROTO__WORLD__GET_COLLISION_SETTINGS_REQUEST__INIT;
+    get.world_id = "robots";
+    IntrinsicProto__World__CollisionSettings *collisions =
+        ows(api, "GetCollisionSettings", &get, &intrinsic_proto__world__collision_settings__descriptor);
+    REQUIRE(collisions);
+    IntrinsicProto__World__WorldMetadata *m = create_world(api, "robots_copy", l, collisions);
     if (!m)
         fprintf(stderr, "    CreateWorld: %s\n", last_message);
     REQUIRE(m);
@@ -1069,6 +1088,14 @@ static void create_kinematic_from_snapshot(void)
     CHECK_STR(wk_scene_name(s, wk_ecm_parent(wk_scene_ecm(s), k->flange_frames[0])), "l2");
     REQUIRE_INT(k->configuration_count, ==, 1);
     CHECK_NEAR(k->configurations[0].positions[1], 0.2, 0);
+    /* The collision rules name the copy's entities. */
+    const wk_collision_settings *c = wk_scene_collision_settings(s);
+    REQUIRE_INT(c->rule_count, ==, 2);
+    CHECK_U64(c->rules[0].left[0].entity, ==, arm);
+    CHECK_STR(wk_scene_name(s, c->rules[0].right[0].entity), "l2");
+    CHECK(!c->rules[0].right[0].whole_object);
+    CHECK_NEAR(c->rules[1].hard_margin, 0.25, 0); /* exact in the wire's float */
+    CHECK_NEAR(c->minimum_margin, 0.125, 0);
     wk_store_close(w, false, false);
 
     /* A snapshot naming a joint entity it does not hold is refused whole. */
@@ -1079,11 +1106,12 @@ static void create_kinematic_from_snapshot(void)
     REQUIRE(joint_ids);
     kept = joint_ids[0];
     joint_ids[0] = "no_such_entity";
-    CHECK(create_world(api, "robots_bad", l) == NULL);
+    CHECK(create_world(api, "robots_bad", l, collisions) == NULL);
     CHECK_INT(wk_code_grpc(last_code), ==, WK_GRPC_INVALID_ARGUMENT);
     CHECK_MESSAGE("no_such_entity");
     CHECK(get_world(api, "robots_bad") == NULL);
     joint_ids[0] = kept;
+    done(collisions);
     done(l);
     wk_api_free(api);
 }
