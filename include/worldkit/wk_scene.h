@@ -210,7 +210,7 @@ int wk_scene_refresh(wk_scene *s);
 wk_entity wk_scene_root(const wk_scene *s);
 
 /* True for a name of letters, digits and underscores that starts with a
- * letter and ends with a letter or digit. */
+ * letter and ends with a letter or digit, at most WK_NAME_MAX bytes. */
 bool wk_scene_name_valid(const char *name);
 
 /* Ids, written to out (WK_ID_MAX bytes). */
@@ -628,7 +628,8 @@ int wk_scene_update_geometry(wk_scene *s, wk_entity e, const wk_scene_geometry *
  * (fixed, ball, universal, screw, planar, floating, gearbox, revolute2) are
  * held rigid as fixed joints. System and application limits come from the
  * file's lower, upper and velocity (unlimited where it gives none). A
- * joint that mimics another (Mimic, from URDF's <mimic>) is not a degree of freedom: whenever its leader's position
+ * joint that mimics another (Mimic, from URDF's <mimic> or SDFormat's
+ * <axis><mimic>) is not a degree of freedom: whenever its leader's position
  * is set through these calls, its own becomes multiplier * leader + offset
  * (its limits aside), and what hangs below it follows; at load every joint
  * is at 0, where the file poses it. A joint that does not fit (a link of a nested

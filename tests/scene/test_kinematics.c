@@ -623,14 +623,15 @@ static void check_poses_kept(const loaded *l)
     }
 }
 
-static bool load(const char *path, loaded *l)
+/* Loads a file (path), or text when path is NULL. */
+static bool load_from(const char *path, const char *text, loaded *l)
 {
     *l = (loaded){0};
     wk_world_desc *desc = NULL;
     wk_status st;
-    wk_read_desc read = {.uri = path, .ignore_missing_or_unsupported_assets = true};
+    wk_read_desc read = {.uri = path, .resource_string = text, .ignore_missing_or_unsupported_assets = true};
     if (wk_desc_read(&read, &desc, &st)) {
-        fprintf(stderr, "%s: %s\n", path, st.message);
+        fprintf(stderr, "%s: %s\n", path ? path : "text", st.message);
         return false;
     }
     wk_entity world = WK_NULL_ENTITY;
@@ -697,6 +698,45 @@ static void urdf_mimic(wk_scene *s, wk_entity robot)
     CHECK_INT(wk_scene_set_joint_positions(s, robot, (const char *const[]){"finger_right_joint"}, (double[]){0.01}, 1,
                                            false, &st),
               ==, WK_NOT_FOUND);
+}
+
+static bool load(const char *path, loaded *l)
+{
+    return load_from(path, NULL, l);
+}
+
+/* SDFormat 1.11's <mimic>: the follower turns by multiplier * (leader -
+ * reference) + offset whenever the leader is set, carrying its link. */
+static void sdf_mimic(void)
+{
+    static const char *const world =
+        "<sdf version='1.11'><model name='gripper'><link name='palm'/>"
+        "<link name='left'><pose>0.1 0 0 0 0 0</pose></link><link name='right'><pose>-0.1 0 0 0 0 0</pose></link>"
+        "<joint name='lead' type='revolute'><parent>palm</parent><child>left</child>"
+        "<axis><xyz>0 0 1</xyz></axis></joint>"
+        "<joint name='follow' type='revolute'><parent>palm</parent><child>right</child>"
+        "<axis><xyz>0 0 1</xyz><mimic joint='lead' axis='axis'><multiplier>-2</multiplier><offset>0.1</offset>"
+        "<reference>0.05</reference></mimic></axis></joint></model></sdf>";
+    loaded file;
+    REQUIRE(load_from(NULL, world, &file));
+    wk_scene *s = file.s;
+    wk_entity gripper = find_object(s, "gripper");
+    REQUIRE(gripper);
+    REQUIRE_INT(wk_scene_joint_count(s, gripper), ==, 1);
+    const wk_kinematic_object *k = wk_scene_kinematic_object(s, gripper);
+    wk_entity follow = wk_scene_child(s, wk_scene_child(s, gripper, "palm"), "follow");
+    REQUIRE(follow);
+    wk_entity right = wk_scene_child(s, follow, "right");
+    REQUIRE(right);
+    CHECK_STR(wk_scene_name(s, k->joints[0]), "lead");
+    wk_pose right0 = wk_scene_pose(s, right);
+    wk_status st;
+    REQUIRE_INT(wk_scene_set_joint_positions(s, gripper, NULL, (double[]){0.3}, 1, false, &st), ==, WK_OK);
+    double q = -2 * (0.3 - 0.05) + 0.1;
+    CHECK_NEAR(wk_scene_kinematics(s, follow)->position, q, 1e-15);
+    /* The joint frame is the child link's: the link turns in place. */
+    CHECK_POSE_NEAR(wk_scene_pose(s, right), wk_pose_compose(right0, at(0, 0, 0, 0, 0, q)), 1e-12);
+    loaded_free(&file);
 }
 
 static void urdf_arm(void)
@@ -817,5 +857,6 @@ static const wk_test_case cases[] = {
     {"malformed_bytes_are_refused", malformed_bytes_are_refused},
     {"urdf_arm", urdf_arm},
     {"sdf_nested_models", sdf_nested_models},
+    {"sdf_mimic", sdf_mimic},
 };
 WK_TEST_MAIN(cases)
