@@ -26,6 +26,8 @@ static const wk__ows_method methods[] = {
      wk__ows_get_collision_settings},
     {"CompareWorlds", &intrinsic_proto__world__compare_worlds_request__descriptor, wk__ows_compare_worlds},
     {"SyncObject", &intrinsic_proto__world__sync_object_request__descriptor, wk__ows_sync_object},
+    {"AreFootprintsCompatible", &intrinsic_proto__world__are_footprints_compatible_request__descriptor,
+     wk__ows_are_footprints_compatible},
     /* The mutations: one handler, the request type picks the update
      * (ows_batch.c). UpdateObjectJoint has no method of its own: it is a
      * case of UpdateWorldResources only. */

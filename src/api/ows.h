@@ -216,5 +216,8 @@ int wk__ows_compare_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *
                            wk_status *st);
 int wk__ows_sync_object(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
                         wk_status *st);
+/* ows_footprints.c. */
+int wk__ows_are_footprints_compatible(wk_api *api, wk__call *call, const ProtobufCMessage *request,
+                                      ProtobufCMessage **response, wk_status *st);
 
 #endif
