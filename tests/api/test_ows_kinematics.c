@@ -9,6 +9,8 @@
 #include <math.h>
 
 #include "api/ows_client.h"
+#include "scene/object_world.h"
+#include "worldkit/wk_formats.h"
 
 /* World "w" with a kinematic object "arm": j1 revolute about z (limits
  * +-2 rad) moving l1, j2 prismatic along x (0 to 0.5 m) moving l2 on l1;
@@ -307,7 +309,45 @@ static void parent_filters(void)
     wk_api_free(api);
 }
 
+/* A world made from a file whose frames are attached to a link below a
+ * revolute joint (tests/formats/worlds/attached_frames.sdf): turning the
+ * joint through UpdateObjectJoints carries the frames along. */
+static void file_frames_follow_joints(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    wk_world_desc *desc = NULL;
+    wk_status st;
+    REQUIRE_INT(wk_desc_read(&(wk_read_desc){.uri = WK_TEST_WORLDS "/attached_frames.sdf"}, &desc, &st), ==, WK_OK);
+    char id[WK_WORLD_ID_MAX];
+    REQUIRE_INT(wk_store_create(wk_api_store(api), &(wk_world_create_desc){.id = "f", .file = desc}, id, &st), ==,
+                WK_OK);
+    wk_world *w;
+    REQUIRE_INT(wk_store_open(wk_api_store(api), "f", false, &w, &st), ==, WK_OK);
+    wk_scene *s = wk_world_scene(w);
+    wk_entity tool, tip, forearm;
+    REQUIRE_INT(wk_scene_find_frame(s, &(wk_ref){.object_name = "robot", .frame_name = "tool"}, &tool, &st), ==, WK_OK);
+    REQUIRE_INT(wk_scene_find_frame(s, &(wk_ref){.object_name = "robot", .frame_name = "tool_tip"}, &tip, &st), ==,
+                WK_OK);
+    forearm = wk_ecm_parent(wk_scene_ecm(s), tool);
+    CHECK_STR(wk_scene_name(s, forearm), "forearm");
+    wk_pose forearm0 = wk_scene_pose(s, forearm), tool0 = wk_scene_pose(s, tool), tip0 = wk_scene_pose(s, tip);
+    wk_store_close(w, false, false);
+    OWS_EXPECT(api, "UpdateObjectJoints",
+               "{'worldId':'f','object':{'byName':{'objectName':'robot'}},'jointNames':['elbow'],'jointPositions':[30]}",
+               WK_GRPC_OK, "'name':'robot'");
+    REQUIRE_INT(wk_store_open(wk_api_store(api), "f", false, &w, &st), ==, WK_OK);
+    s = wk_world_scene(w);
+    wk_pose forearm1 = wk_scene_pose(s, forearm), moved = wk_pose_compose(forearm1, wk_pose_inverse(forearm0));
+    CHECK(fabs(forearm1.p.x - forearm0.p.x) + fabs(forearm1.p.y - forearm0.p.y) > 0.01);
+    CHECK_POSE_NEAR(wk_scene_pose(s, tool), wk_pose_compose(moved, tool0), 1e-12);
+    CHECK_POSE_NEAR(wk_scene_pose(s, tip), wk_pose_compose(moved, tip0), 1e-12);
+    wk_store_close(w, false, false);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
+    {"file_frames_follow_joints", file_frames_follow_joints},
     {"parent_filters", parent_filters},
     {"joint_positions", joint_positions},
     {"joint_limits", joint_limits},
