@@ -1,0 +1,218 @@
+/* sdf_common.c — the steps every part of the SDFormat reader uses: errors
+ * naming file:line and element, unsupported elements and attributes (what
+ * worldkit does not read, and what the file's version does not define, by
+ * the table of sdf_spec_table.c), numbers, booleans, poses, named nodes and
+ * plugins. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/sdf.h"
+#include "formats/sdf_spec.h"
+
+static const char *where(const sdf_reader *r)
+{
+    return r->file ? r->file : "<string>";
+}
+
+int wk__sdf_fail(sdf_reader *r, xmlNodePtr el, int code, const char *what)
+{
+    return wk_fail(r->st, code, "%s:%u: <%s>: %s", where(r), wk__xml_line(el), (const char *)el->name, what);
+}
+
+int wk__sdf_nomem(sdf_reader *r)
+{
+    return wk_fail(r->st, WK_NOMEM, "out of memory reading %s", where(r));
+}
+
+/* Reports an element or attribute worldkit does not read. */
+int wk__sdf_unsupported(sdf_reader *r, xmlNodePtr el, const char *attr)
+{
+    return wk__xml_unsupported(r->d, r->opts, r->file, el, attr, r->st);
+}
+
+static int by_key(const void *key, const void *entry)
+{
+    const wk__sdf_spec_entry *a = key, *b = entry;
+    int c = strcmp(a->parent, b->parent);
+    return c ? c : strcmp(a->child, b->child);
+}
+
+/* True when the specification defines child (an element's name, or an
+ * attribute's as "@name") in an element named parent, but not in the file's
+ * version: it is then wk__sdf_unsupported, reported and ignored as that version's
+ * reader would. What no version defines is left to the rules of the
+ * element holding it. */
+static bool outside_version(const sdf_reader *r, const char *parent, const char *child)
+{
+    const wk__sdf_spec_entry key = {parent, child, 0};
+    const wk__sdf_spec_entry *e = bsearch(&key, wk__sdf_spec, wk__sdf_spec_count, sizeof *e, by_key);
+    return e && !((e->versions >> (r->minor - WK_SDF_SPEC_FIRST_MINOR)) & 1u);
+}
+
+bool wk__sdf_child_outside_version(const sdf_reader *r, xmlNodePtr parent, const char *child)
+{
+    return outside_version(r, (const char *)parent->name, child);
+}
+
+/* An attribute the file's version defines; NULL (reported) otherwise, and
+ * NULL when absent. *rc gets a failure to report. */
+const char *wk__sdf_version_attr(sdf_reader *r, xmlNodePtr el, const char *name, int *rc)
+{
+    const char *value = wk__xml_attr(r->d, el, name);
+    char key[64];
+    snprintf(key, sizeof key, "@%s", name);
+    if (value && outside_version(r, (const char *)el->name, key)) {
+        *rc = wk__xml_unsupported(r->d, r->opts, r->file, el, name, r->st);
+        return NULL;
+    }
+    return value;
+}
+
+/* Reads el's children by the rules; anything else is unsupported. */
+int wk__sdf_read_children(sdf_reader *r, xmlNodePtr el, uint32_t node, const child_rule *rules)
+{
+    for (xmlNodePtr c = wk__xml_first(el); c; c = wk__xml_next(c)) {
+        const child_rule *rule = rules;
+        while (rule->name && !wk__xml_is(c, rule->name))
+            rule++;
+        int rc = !rule->name || wk__sdf_child_outside_version(r, el, rule->name) ? wk__sdf_unsupported(r, c, NULL)
+                 : rule->read                         ? rule->read(r, c, node)
+                                                      : WK_OK;
+        if (rc)
+            return rc;
+    }
+    return WK_OK;
+}
+
+/* Reports each child of el that known (NULL-terminated) does not name or
+ * that the file's version does not define. */
+int wk__sdf_check_children(sdf_reader *r, xmlNodePtr el, const char *const *known)
+{
+    int rc = WK_OK;
+    for (xmlNodePtr c = wk__xml_first(el); rc == WK_OK && c; c = wk__xml_next(c)) {
+        const char *const *k = known;
+        while (*k && !wk__xml_is(c, *k))
+            k++;
+        if (!*k || wk__sdf_child_outside_version(r, el, *k))
+            rc = wk__sdf_unsupported(r, c, NULL);
+    }
+    return rc;
+}
+
+/* Checks that el has no attributes but the allowed ones. */
+int wk__sdf_check_attrs(sdf_reader *r, xmlNodePtr el, const char *const *allowed)
+{
+    for (xmlAttrPtr a = el->properties; a; a = a->next) {
+        const char *const *ok = allowed;
+        while (*ok && strcmp(*ok, (const char *)a->name) != 0)
+            ok++;
+        if (!*ok) {
+            int rc = wk__sdf_unsupported(r, el, (const char *)a->name);
+            if (rc)
+                return rc;
+        }
+    }
+    return WK_OK;
+}
+
+int wk__sdf_numbers(sdf_reader *r, xmlNodePtr el, double *out, int want)
+{
+    if (wk__xml_numbers(el, out, want) != want) {
+        char what[64];
+        snprintf(what, sizeof what, "expected %d finite number%s", want, want > 1 ? "s" : "");
+        return wk__sdf_fail(r, el, WK_PARSE, what);
+    }
+    return WK_OK;
+}
+
+int wk__sdf_read_double(sdf_reader *r, xmlNodePtr el, double *out)
+{
+    return wk__sdf_numbers(r, el, out, 1);
+}
+
+int wk__sdf_read_vec3(sdf_reader *r, xmlNodePtr el, wk_vec3 *out)
+{
+    double v[3];
+    int rc = wk__sdf_numbers(r, el, v, 3);
+    if (rc == WK_OK)
+        *out = (wk_vec3){v[0], v[1], v[2]};
+    return rc;
+}
+
+int wk__sdf_read_bool(sdf_reader *r, xmlNodePtr el, bool *out)
+{
+    const char *t = wk__xml_text(r->d, el);
+    if (!t)
+        return wk__sdf_nomem(r);
+    if (!strcmp(t, "true") || !strcmp(t, "1"))
+        *out = true;
+    else if (!strcmp(t, "false") || !strcmp(t, "0"))
+        *out = false;
+    else
+        return wk__sdf_fail(r, el, WK_PARSE, "expected true, false, 1 or 0");
+    return WK_OK;
+}
+
+/* <pose> with @relative_to (@frame in 1.5 and 1.6), @degrees and
+ * @rotation_format: six numbers x y z roll pitch yaw, or seven x y z qx qy qz qw. */
+int wk__sdf_read_pose(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    static const char *const attrs[] = {"relative_to", "frame", "degrees", "rotation_format", NULL};
+    int rc = wk__sdf_check_attrs(r, el, attrs);
+    const char *format = rc ? NULL : wk__sdf_version_attr(r, el, "rotation_format", &rc);
+    const char *degrees = rc ? NULL : wk__sdf_version_attr(r, el, "degrees", &rc);
+    /* @frame (1.5 and 1.6) became @relative_to in 1.7. */
+    const char *rel = rc ? NULL : wk__sdf_version_attr(r, el, "relative_to", &rc);
+    const char *frame = rc ? NULL : wk__sdf_version_attr(r, el, "frame", &rc);
+    if (rc)
+        return rc;
+    bool quat = format && !strcmp(format, "quat_xyzw");
+    if (format && !quat && strcmp(format, "euler_rpy"))
+        return wk__sdf_fail(r, el, WK_PARSE, "rotation_format must be euler_rpy or quat_xyzw");
+    double v[7] = {0};
+    int n = wk__xml_numbers(el, v, 7);
+    if (n != 0 && n != (quat ? 7 : 6))
+        return wk__sdf_fail(r, el, WK_PARSE, quat ? "expected 7 numbers: x y z qx qy qz qw" : "expected 6 numbers: x y z roll pitch yaw");
+    wk_pose pose = {{v[0], v[1], v[2]}, wk_quat_identity()};
+    if (quat && n) {
+        if (wk_quat_normalize((wk_quat){v[6], v[3], v[4], v[5]}, &pose.q))
+            return wk__sdf_fail(r, el, WK_PARSE, "the quaternion is zero");
+    } else if (n) {
+        double k = degrees && !strcmp(degrees, "true") ? acos(-1.0) / 180.0 : 1.0;
+        pose.q = wk_quat_from_rpy(v[3] * k, v[4] * k, v[5] * k);
+    }
+    rel = rel ? rel : frame;
+    wk_node *nd = wk__desc_at(r->d, node);
+    nd->pose = pose;
+    nd->relative_to = rel && rel[0] ? rel : NULL;
+    return WK_OK;
+}
+
+/* Adds a child node for el, named by its @name (required). */
+int wk__sdf_add_named(sdf_reader *r, xmlNodePtr el, uint32_t parent, wk_node_kind kind, uint32_t *out)
+{
+    const char *name = wk__xml_attr(r->d, el, "name");
+    if (!name || !name[0])
+        return wk__sdf_fail(r, el, WK_PARSE, "missing the name attribute");
+    *out = wk__desc_add(r->d, kind, parent, name, r->file, wk__xml_line(el));
+    return *out == WK_NO_NODE ? wk__sdf_nomem(r) : WK_OK;
+}
+
+/* <plugin>: kept whole on its node, for the systems that will load it. */
+int wk__sdf_read_plugin(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    wk_plugin p = {wk__xml_attr(r->d, el, "name"), wk__xml_attr(r->d, el, "filename"), wk__xml_dump(r->d, el)};
+    const wk_node *n = wk__desc_at(r->d, node);
+    wk_plugin *list = wk__desc_alloc(r->d, (n->plugin_count + 1) * sizeof *list);
+    if (!p.xml || !list)
+        return wk__sdf_nomem(r);
+    for (size_t i = 0; i < n->plugin_count; i++)
+        list[i] = n->plugins[i];
+    list[n->plugin_count] = p;
+    wk_node *m = wk__desc_at(r->d, node);
+    m->plugins = list;
+    m->plugin_count++;
+    return WK_OK;
+}
