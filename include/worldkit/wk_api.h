@@ -46,6 +46,11 @@ extern "C" {
 
 /* srv/SpawnEntities, the overall result when any entry failed */
 #define WK_SPAWN_ENTITIES_FAILED 150
+/* The most entries one SpawnEntities takes: each answers a result of its
+ * own, so a request of a million empty entries (2 MB) would make the server
+ * build a response of tens of megabytes. More is refused whole
+ * (OPERATION_FAILED, no entry tried). */
+#define WK_SPAWN_ENTITIES_MAX 10000
 
 /* srv/SetSimulationState; the states are wk_sim_state's (wk_sim.h) */
 #define WK_SET_STATE_ALREADY_IN_TARGET_STATE 101
@@ -59,6 +64,12 @@ extern "C" {
 #define WK_RESET_SCOPE_STATE 2
 #define WK_RESET_SCOPE_SPAWNED 4
 #define WK_RESET_SCOPE_ALL 255
+
+/* srv/StepSimulation: the most steps one call takes. A StepSimulation holds
+ * the endpoint until its last step and cannot be cancelled, so a larger
+ * count is refused (OPERATION_FAILED) before any step; the SimulateSteps
+ * action, which its client can cancel, takes any count. */
+#define WK_STEP_SIMULATION_MAX_STEPS 1000000
 
 /* srv/SetEntityState */
 #define WK_SET_ENTITY_STATE_INVALID_POSE 101

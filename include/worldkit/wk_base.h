@@ -66,6 +66,10 @@ enum wk_grpc_status {
 int wk_code_grpc(int code);
 
 #define WK_STATUS_MSG_MAX 256
+/* The longest name worldkit takes, in bytes, of anything named (world,
+ * model, link, joint, frame, object, entity): a name travels in every answer
+ * about its owner, and one of megabytes would make each of them as large. */
+#define WK_NAME_MAX 255
 
 /* A result code plus a message naming what failed. Caller-allocated. */
 typedef struct wk_status {

@@ -799,8 +799,8 @@ int wk_scene_add_entity(wk_scene *s, const wk_entity_desc *desc, wk_entity *out,
 /* Makes a PHYSICAL_OBJECT a KINEMATIC_OBJECT whose degrees of freedom are
  * joints (n revolute or prismatic joint entities of it, in order) with these
  * system and application limits (n each), and nothing else set. Fails,
- * changing nothing, with WK_PRECONDITION for an object that is not
- * physical, WK_INVALID for an entity that is not a moving joint of the
+ * changing nothing, with WK_NOT_FOUND for no object, WK_PRECONDITION for an
+ * object that is not physical, WK_INVALID for an entity that is not a moving joint of the
  * object or comes twice, WK_RANGE (or WK_INVALID) for limits that break the
  * rules or a position outside its application limits. */
 int wk_scene_make_kinematic(wk_scene *s, wk_entity object, const wk_entity *joints, const wk_joint_limit *system,

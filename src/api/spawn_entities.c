@@ -196,11 +196,19 @@ int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *requ
     const SimulationInterfaces__SpawnEntitiesRequest *req = (const void *)request;
     SimulationInterfaces__SpawnEntitiesResponse *resp = wk__call_alloc(call, sizeof *resp);
     size_t n = req->n_spawn_requests;
-    SimulationInterfaces__SpawnResult **results = wk__call_alloc(call, (n ? n : 1) * sizeof *results);
-    if (!resp || !results)
+    if (!resp)
         return WK_NOMEM;
     simulation_interfaces__spawn_entities_response__init(resp);
     *response = &resp->base;
+    if (n > WK_SPAWN_ENTITIES_MAX) {
+        resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED,
+                                       "%zu spawn requests: at most %d per call, none was tried", n,
+                                       WK_SPAWN_ENTITIES_MAX);
+        return WK_OK;
+    }
+    SimulationInterfaces__SpawnResult **results = wk__call_alloc(call, (n ? n : 1) * sizeof *results);
+    if (!results)
+        return WK_NOMEM;
     resp->results = results;
     size_t failed = 0;
     for (size_t i = 0; i < n; i++) {

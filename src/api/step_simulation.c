@@ -43,8 +43,14 @@ static SimulationInterfaces__Result *run(wk_api *api, wk__call *call, uint64_t s
 int wk__step_simulation(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__StepSimulationRequest *req = (const void *)request;
-    return wk__call_reply(call, &simulation_interfaces__step_simulation_response__descriptor, response,
-                          run(api, call, req->steps));
+    SimulationInterfaces__Result *result =
+        req->steps > WK_STEP_SIMULATION_MAX_STEPS
+            ? wk__call_result(call, WK_RESULT_OPERATION_FAILED,
+                              "StepSimulation of %" PRIu64 " steps: at most %d per call (SimulateSteps takes more, "
+                              "and can be cancelled)",
+                              req->steps, WK_STEP_SIMULATION_MAX_STEPS)
+            : run(api, call, req->steps);
+    return wk__call_reply(call, &simulation_interfaces__step_simulation_response__descriptor, response, result);
 }
 
 int wk__simulate_steps(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)

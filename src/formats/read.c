@@ -54,6 +54,19 @@ static int check_extension(const char *path, wk_status *st)
                    path, dot + 1);
 }
 
+/* Refuses a name longer than WK_NAME_MAX, naming where it is. */
+static int check_names(const wk_world_desc *d, wk_status *st)
+{
+    for (size_t i = 0; i < d->count; i++) {
+        const wk_node *n = &d->nodes[i];
+        size_t len = strlen(n->name);
+        if (len > WK_NAME_MAX)
+            return wk_fail(st, WK_PARSE, "%s:%u: a name of %zu bytes ('%.16s...'); names hold at most %d",
+                           n->file ? n->file : "<string>", n->line, len, n->name, WK_NAME_MAX);
+    }
+    return WK_OK;
+}
+
 int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st)
 {
     *out = NULL;
@@ -85,6 +98,8 @@ int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st)
         rc = wk_fail(st, WK_NOMEM, "out of memory");
     else if ((rc = f->read(d, desc, path, doc, st)) == WK_OK)
         rc = wk__desc_resolve(d, st);
+    if (rc == WK_OK)
+        rc = check_names(d, st);
     xmlFreeDoc(doc);
     if (rc) {
         wk_desc_free(d);

@@ -10,6 +10,8 @@ bool wk_scene_name_valid(const char *name)
     if (!name || !isalpha((unsigned char)name[0]))
         return false;
     size_t n = strlen(name);
+    if (n > WK_NAME_MAX)
+        return false;
     for (size_t i = 1; i < n; i++)
         if (!isalnum((unsigned char)name[i]) && name[i] != '_')
             return false;

@@ -98,6 +98,12 @@ static void names(void)
     CHECK_STR(name, "");
     entry_init(&e, "9lives", CRATE, NULL);
     CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_SPAWN_NAME_INVALID);
+    char too_long[WK_NAME_MAX + 2];
+    memset(too_long, 'x', sizeof too_long - 1);
+    too_long[sizeof too_long - 1] = '\0';
+    entry_init(&e, too_long, CRATE, NULL);
+    CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_SPAWN_NAME_INVALID);
+    CHECK(strstr(msg, "too long") != NULL);
     wk_scene *s = wk_api_scene(api);
     wk_entity world = wk_api_world(api);
     CHECK(wk_scene_child(s, world, "crate_1") != WK_NULL_ENTITY);
@@ -236,11 +242,39 @@ static void batch_failures_are_isolated(void)
     wk_api_free(api);
 }
 
+static void too_many_entries_refused_whole(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    size_t before = wk_ecm_count(wk_scene_ecm(wk_api_scene(api)));
+    size_t n = WK_SPAWN_ENTITIES_MAX + 1;
+    entry good;
+    entry_init(&good, "one", CRATE, NULL);
+    SimulationInterfaces__SpawnEntityRequest **list = malloc(n * sizeof *list);
+    REQUIRE(list);
+    for (size_t i = 0; i < n; i++)
+        list[i] = &good.req;
+    SimulationInterfaces__SpawnEntitiesResponse *resp = spawn_entities(api, list, n);
+    REQUIRE(resp);
+    CHECK_INT(resp->result->result, ==, WK_RESULT_OPERATION_FAILED);
+    CHECK(strstr(resp->result->error_message, "10001 spawn requests") != NULL);
+    CHECK_INT(resp->n_results, ==, 0);
+    CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, before);
+    free_response(resp);
+    resp = spawn_entities(api, list, 1);
+    REQUIRE(resp);
+    CHECK_INT(resp->result->result, ==, WK_RESULT_OK);
+    free_response(resp);
+    free(list);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"names", names},
     {"resources", resources},
     {"poses_and_frames", poses_and_frames},
     {"namespaces", namespaces},
     {"batch_failures_are_isolated", batch_failures_are_isolated},
+    {"too_many_entries_refused_whole", too_many_entries_refused_whole},
 };
 WK_TEST_MAIN(cases)

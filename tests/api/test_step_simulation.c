@@ -1,6 +1,7 @@
 /* test_step_simulation.c — the StepSimulation service: steps only from
  * PAUSED (OPERATION_FAILED, naming the state, otherwise), exactly N steps of
- * the world's step size, still paused afterwards, and zero steps. */
+ * the world's step size, still paused afterwards, and zero steps; more
+ * than WK_STEP_SIMULATION_MAX_STEPS refused before any step. */
 #include <string.h>
 
 #include "api/api_call.h"
@@ -51,8 +52,27 @@ static void steps_exactly_n(void)
     wk_api_free(api);
 }
 
+static void too_many_steps_refused(void)
+{
+    wk_api *api = paused_api(BOX_WORLD);
+    REQUIRE(api);
+    char msg[256];
+    uint64_t counts[] = {WK_STEP_SIMULATION_MAX_STEPS + 1ull, UINT64_MAX};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        CHECK_INT(step_simulation(api, counts[i], msg), ==, WK_RESULT_OPERATION_FAILED);
+        char count[32];
+        snprintf(count, sizeof count, "%llu steps", (unsigned long long)counts[i]);
+        if (!CHECK(strstr(msg, count) != NULL))
+            fprintf(stderr, "    %s\n", msg);
+    }
+    CHECK_INT(wk_sim_iterations(wk_api_sim(api)), ==, 0);
+    CHECK_INT(get_state(api), ==, WK_SIM_PAUSED);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"refused_unless_paused", refused_unless_paused},
     {"steps_exactly_n", steps_exactly_n},
+    {"too_many_steps_refused", too_many_steps_refused},
 };
 WK_TEST_MAIN(cases)

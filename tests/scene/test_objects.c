@@ -82,6 +82,13 @@ static void naming_rules(void)
     CHECK(wk_scene_name_valid("a"));
     CHECK(wk_scene_name_valid("robot_2"));
     CHECK(!wk_scene_name_valid(NULL));
+    char longest[WK_NAME_MAX + 2];
+    memset(longest, 'a', WK_NAME_MAX);
+    longest[WK_NAME_MAX] = '\0';
+    CHECK(wk_scene_name_valid(longest));
+    longest[WK_NAME_MAX] = 'a';
+    longest[WK_NAME_MAX + 1] = '\0';
+    CHECK(!wk_scene_name_valid(longest));
 
     wk_entity e;
     wk_status st;

@@ -1,0 +1,290 @@
+"""test_hostile.py — hostile input over the wire against `worldkit serve`:
+malformed, oversized and deeply nested XML, entity expansion and external
+entities, paths escaping the allowed roots, NaN and infinite poses, names
+with characters a name may not hold, and requests of 10^6 elements. Each
+must get its own error code with a message naming the culprit; afterwards
+the server still answers, and the worlds read the same as before, field
+for field (the simulation's entities and states, and the store world's
+metadata, objects and frames in the FULL view).
+"""
+import contextlib
+import math
+import os
+
+import grpc
+
+from . import harness
+from .harness import OK
+
+C = grpc.StatusCode
+OWS = "intrinsic_proto.world.ObjectWorldService"
+SPAWN_NAME_INVALID = 102
+SPAWN_RESOURCE_PARSE_ERROR = 106
+SPAWN_MISSING_ASSETS = 107
+SPAWN_INVALID_POSE = 109
+LOAD_MISSING_ASSETS = 104
+MILLION = 10 ** 6
+
+BILLION_LAUGHS = ("<?xml version='1.0'?><!DOCTYPE lolz [<!ENTITY lol 'lol'>"
+                  + "".join("<!ENTITY lol%d '%s'>" % (i, ("&lol%s;" % (i - 1 if i > 1 else "")) * 10)
+                            for i in range(1, 10))
+                  + "]><sdf version='1.9'><world name='&lol9;'/></sdf>")
+EXTERNAL_ENTITY = ("<?xml version='1.0'?><!DOCTYPE sdf [<!ENTITY xxe SYSTEM 'file:///etc/passwd'>]>"
+                   "<sdf version='1.9'><world name='w'><model name='m'>&xxe;</model></world></sdf>")
+EXTERNAL_ENTITY_IN_ATTRIBUTE = ("<?xml version='1.0'?><!DOCTYPE sdf [<!ENTITY xxe SYSTEM 'file:///etc/passwd'>]>"
+                                "<sdf version='1.9'><world name='w'><model name='&xxe;'/></world></sdf>")
+
+
+def sdf_model(body, name="m"):
+    return "<sdf version='1.9'><model name='%s'>%s</model></sdf>" % (name, body)
+
+
+def mesh_model(uri):
+    """A model whose one link's visual is the mesh at uri."""
+    return sdf_model("<link name='l'><visual name='v'><geometry><mesh><uri>%s</uri></mesh></geometry>"
+                     "</visual></link>" % uri)
+
+
+# XML a reader must refuse: (what, text, words its message must hold).
+BAD_XML = (
+    ("malformed", "<sdf version='1.9'><world name='w'><model name='m'>", "<string>"),
+    ("not closed", "<sdf version='1.9'><world name='w'></sdf>", "<string>"),
+    ("deeply nested", "<sdf version='1.9'><world name='w'>" + "<model name='m'>" * 100000 + "</sdf>", "depth"),
+    ("oversized name", "<sdf version='1.9'><world name='w'><model name='" + "n" * (9 << 20) + "'/></world></sdf>",
+     "a name of 9437184 bytes"),
+    ("billion laughs", BILLION_LAUGHS, "entity reference loop"),
+    ("external entity", EXTERNAL_ENTITY, "DOCTYPE"),
+    ("external entity in an attribute", EXTERNAL_ENTITY_IN_ATTRIBUTE, "external entity 'xxe'"),
+    ("include of /etc/passwd", "<sdf version='1.9'><world name='w'><include><uri>file:///etc/passwd</uri>"
+     "</include></world></sdf>", "file:///etc/passwd"),
+)
+
+
+class HostileTest(harness.ServerTest):
+    SERVER_ARGS = ("--world", harness.world("frames.sdf"))
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.si = cls.pb.si
+        cls.sim = cls.pb.si_grpc.SimulationInterfacesStub(cls.channel)
+        cls.m = cls.pb.ows
+        cls.ows = cls.pb.ows_grpc.ObjectWorldServiceStub(cls.channel)
+        box = cls.pb.geometry.GeometryComponent()
+        shape = box.named_geometries["Intrinsic_Collision"].named_geometries["box"]
+        size = shape.geometry.inline_geometry_data.exact_geometry.primitive_set.primitives.add().shape.box.size
+        size.x, size.y, size.z = 1, 1, 1
+        cls.box = box
+        cls.world = cls.ows.CreateWorld(cls.m.CreateWorldRequest(world=cls.m.World(
+            world_metadata=cls.m.WorldMetadata(id="hostile"))), timeout=harness.CALL_SECONDS).id
+        for name, parent in (("table", None), ("cup", "table")):
+            req = cls.pb.updates.CreateObjectRequest(world_id=cls.world, name=name,
+                                                     parent_object_t_created_object=cls.pose(z=1.0))
+            req.create_single_entity_object.geometry_component.CopyFrom(box)
+            if parent:
+                req.parent_object.reference.CopyFrom(cls.obj(parent))
+            cls.ows.CreateObject(req, timeout=harness.CALL_SECONDS)
+        cls.ows.CreateFrame(cls.pb.updates.CreateFrameRequest(world_id=cls.world, parent_object=cls.obj("table"),
+                                                               new_frame_name="edge"), timeout=harness.CALL_SECONDS)
+
+    # ---- messages ----
+
+    @classmethod
+    def pose(cls, x=0.0, y=0.0, z=0.0, q=(0.0, 0.0, 0.0, 1.0)):
+        p = cls.pb.pose.Pose()
+        p.position.x, p.position.y, p.position.z = x, y, z
+        p.orientation.x, p.orientation.y, p.orientation.z, p.orientation.w = q
+        return p
+
+    @classmethod
+    def obj(cls, name):
+        return cls.pb.refs.ObjectReference(by_name=cls.pb.refs.ObjectReferenceByName(object_name=name))
+
+    def node(self, name):
+        return self.pb.refs.TransformNodeReference(by_name=self.pb.refs.TransformNodeReferenceByName(
+            object=self.pb.refs.ObjectReferenceByName(object_name=name)))
+
+    def si_pose(self, x=0.0, y=0.0, z=0.0, w=1.0):
+        return self.si.Pose(position=self.si.Point(x=x, y=y, z=z), orientation=self.si.Quaternion(w=w))
+
+    # ---- the worlds before and after ----
+
+    def snapshot(self):
+        """Everything a client can read of both worlds, serialized."""
+        states = self.sim.GetEntitiesStates(self.si.GetEntitiesStatesRequest(), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, states, "GetEntitiesStates")
+        current = self.sim.GetCurrentWorld(self.si.GetCurrentWorldRequest(), timeout=harness.CALL_SECONDS)
+        meta = self.ows.GetWorld(self.m.GetWorldRequest(world_id=self.world), timeout=harness.CALL_SECONDS)
+        objects = self.ows.ListObjects(self.m.ListObjectsRequest(world_id=self.world, view=self.pb.updates.FULL),
+                                       timeout=harness.CALL_SECONDS)
+        infos = [self.sim.GetEntityInfo(self.si.GetEntityInfoRequest(entity=e), timeout=harness.CALL_SECONDS)
+                 for e in states.entities]
+        return [m.SerializeToString(deterministic=True) for m in [states, current, meta, objects] + infos]
+
+    @contextlib.contextmanager
+    def unchanged(self):
+        """The block must leave both worlds as they were, and the server
+        answering."""
+        before = self.snapshot()
+        yield
+        self.assertEqual(self.health().status, self.pb.health.HealthCheckResponse.SERVING)
+        self.assertTrue(before == self.snapshot(), "the world changed")
+
+    def assertRefused(self, code, call, request, *culprits):
+        """call(request) fails with status code, its message naming every
+        culprit, and short enough to read (no echo of a huge input)."""
+        with self.unchanged():
+            e = self.assertStatus(code, call, request, timeout=120)
+        for culprit in culprits:
+            self.assertIn(culprit, e.details())
+        self.assertLess(len(e.details()), 4096)
+        return e
+
+    def assertResultRefused(self, want, reply, culprit, what):
+        self.assertResult(want, reply, what)
+        self.assertIn(culprit, reply.result.error_message)
+        self.assertLess(len(reply.result.error_message), 4096)
+
+    # ---- XML ----
+
+    def test_bad_xml_load_world(self):
+        for what, text, culprit in BAD_XML:
+            with self.subTest(what), self.unchanged():
+                reply = self.sim.LoadWorld(self.si.LoadWorldRequest(resource_string=text), timeout=120)
+                want = LOAD_MISSING_ASSETS if "include" in what else harness.LOAD_RESOURCE_PARSE_ERROR
+                self.assertResultRefused(want, reply, culprit, "LoadWorld " + what)
+
+    def test_bad_xml_spawn_entities(self):
+        for what, text, culprit in BAD_XML:
+            with self.subTest(what), self.unchanged():
+                entry = self.si.SpawnEntityRequest(name="intruder", entity_resource=self.si.Resource(
+                    resource_string=text.replace("<world name='w'>", "").replace("</world>", "")))
+                reply = self.sim.SpawnEntities(self.si.SpawnEntitiesRequest(spawn_requests=[entry]), timeout=120)
+                self.assertResult(harness.SPAWN_ENTITIES_FAILED, reply, "SpawnEntities " + what)
+                self.assertEqual(len(reply.results), 1)
+                self.assertNotEqual(reply.results[0].result.result, OK)
+                self.assertLess(len(reply.results[0].result.error_message), 4096)
+
+    def test_world_file_that_is_not_a_world(self):
+        # The file is read (a LoadWorld uri names any file the server may
+        # read), and refused as no world, naming it.
+        with self.unchanged():
+            reply = self.sim.LoadWorld(self.si.LoadWorldRequest(uri="file:///etc/passwd"), timeout=120)
+        self.assertResultRefused(harness.LOAD_RESOURCE_PARSE_ERROR, reply, "/etc/passwd", "LoadWorld /etc/passwd")
+
+    # ---- paths ----
+
+    def test_assets_outside_the_allowed_roots(self):
+        for uri in ("file:///etc/passwd", "../../../../../../etc/passwd", "/etc/passwd"):
+            with self.subTest(uri), self.unchanged():
+                entry = self.si.SpawnEntityRequest(name="intruder",
+                                                   entity_resource=self.si.Resource(resource_string=mesh_model(uri)))
+                reply = self.sim.SpawnEntity(entry, timeout=harness.CALL_SECONDS)
+                self.assertResultRefused(SPAWN_MISSING_ASSETS, reply, uri, "SpawnEntity mesh " + uri)
+                self.assertIn("outside", reply.result.error_message)
+
+    # ---- poses ----
+
+    def test_non_finite_poses_simulation_interfaces(self):
+        for bad in (math.nan, math.inf, -math.inf):
+            for pose in (self.si_pose(x=bad), self.si_pose(w=bad)):
+                with self.subTest(pose=str(pose)), self.unchanged():
+                    entry = self.si.SpawnEntityRequest(
+                        name="flier", entity_resource=self.si.Resource(resource_string=sdf_model("<link name='l'/>")),
+                        initial_pose=self.si.PoseStamped(pose=pose))
+                    reply = self.sim.SpawnEntities(self.si.SpawnEntitiesRequest(spawn_requests=[entry]),
+                                                   timeout=harness.CALL_SECONDS)
+                    self.assertResult(harness.SPAWN_ENTITIES_FAILED, reply, "SpawnEntities")
+                    self.assertEqual(reply.results[0].result.result, SPAWN_INVALID_POSE,
+                                     reply.results[0].result.error_message)
+                    req = self.si.SetEntityStateRequest(entity="box", state=self.si.EntityState(pose=pose),
+                                                        set_pose=True)
+                    reply = self.sim.SetEntityState(req, timeout=harness.CALL_SECONDS)
+                    self.assertResultRefused(harness.SET_ENTITY_STATE_INVALID_POSE, reply, "box", "SetEntityState")
+
+    def test_non_finite_poses_object_world(self):
+        for bad in (math.nan, math.inf):
+            for pose in (self.pose(y=bad), self.pose(q=(0.0, 0.0, bad, 1.0))):
+                with self.subTest(pose=str(pose)):
+                    req = self.pb.updates.UpdateTransformRequest(world_id=self.world, node_a=self.node("table"),
+                                                                 node_b=self.node("cup"), a_t_b=pose)
+                    self.assertRefused(C.INVALID_ARGUMENT, self.ows.UpdateTransform, req, "hostile")
+                    req = self.pb.updates.CreateObjectRequest(world_id=self.world, name="flier",
+                                                              parent_object_t_created_object=pose)
+                    req.create_single_entity_object.geometry_component.CopyFrom(self.box)
+                    self.assertRefused(C.INVALID_ARGUMENT, self.ows.CreateObject, req, "flier")
+
+    # ---- names ----
+
+    def test_invalid_names(self):
+        for name in ("a b", "../up", "tab\there", "ctl\x01", "", "x" * 100000):
+            with self.subTest(name=name[:20]):
+                if name:
+                    with self.unchanged():
+                        entry = self.si.SpawnEntityRequest(
+                            name=name, entity_resource=self.si.Resource(resource_string=sdf_model("<link name='l'/>")))
+                        reply = self.sim.SpawnEntity(entry, timeout=harness.CALL_SECONDS)
+                    self.assertResultRefused(SPAWN_NAME_INVALID, reply, name[:20], "SpawnEntity")
+                req = self.pb.updates.CreateObjectRequest(world_id=self.world, name=name,
+                                                          parent_object_t_created_object=self.pose())
+                req.create_single_entity_object.geometry_component.CopyFrom(self.box)
+                self.assertRefused(C.INVALID_ARGUMENT, self.ows.CreateObject, req, "hostile")
+                rename = self.pb.updates.UpdateObjectNameRequest(world_id=self.world, object=self.obj("cup"), name=name)
+                self.assertRefused(C.INVALID_ARGUMENT, self.ows.UpdateObjectName, rename, "name '%s" % name[:20])
+                world = self.m.CreateWorldRequest(world=self.m.World(world_metadata=self.m.WorldMetadata(id=name)))
+                if name:
+                    self.assertRefused(C.INVALID_ARGUMENT, self.ows.CreateWorld, world, name[:20])
+
+    # ---- 10^6 elements ----
+
+    def test_million_updates_in_one_batch(self):
+        # 10^6 updates that would apply, then one naming an object that
+        # does not exist: nothing of the batch may stay.
+        updates = self.pb.updates.ObjectWorldUpdates()
+        settings = self.pb.updates.ObjectWorldUpdate(
+            update_collision_settings=self.pb.updates.UpdateCollisionSettingsRequest(
+                collision_settings=self.pb.collision.CollisionSettings(minimum_margin=0.5)))
+        updates.updates.extend([settings] * MILLION)
+        updates.updates.add().update_object_name.CopyFrom(self.pb.updates.UpdateObjectNameRequest(
+            object=self.obj("no_such_object"), name="x"))
+        req = self.m.UpdateWorldResourcesRequest(world_id=self.world, world_updates=updates)
+        self.assertRefused(C.NOT_FOUND, self.ows.UpdateWorldResources, req, "no_such_object")
+
+    def test_huge_strings_in_get_transform(self):
+        huge = "n" * (8 << 20)
+        req = self.m.GetTransformRequest(world_id=self.world, node_a=self.node(huge), node_b=self.node("cup"))
+        self.assertRefused(C.NOT_FOUND, self.ows.GetTransform, req, "nnnnnnnn")
+        req = self.m.GetTransformRequest(world_id=huge, node_a=self.node("table"), node_b=self.node("cup"))
+        self.assertRefused((C.NOT_FOUND, C.INVALID_ARGUMENT), self.ows.GetTransform, req, "nnnnnnnn")
+
+    def test_list_objects_with_a_million_ids(self):
+        req = self.m.ListObjectsRequest(world_id=self.world)
+        req.query_objects.extend([self.pb.refs.ObjectReference(id="%d" % (i + 1000)) for i in range(MILLION)])
+        self.assertRefused(C.NOT_FOUND, self.ows.ListObjects, req, "1000")
+
+    def test_million_spawn_entries(self):
+        # A result per entry would make a response of tens of megabytes:
+        # the call is refused whole.
+        req = self.si.SpawnEntitiesRequest()
+        req.spawn_requests.extend([self.si.SpawnEntityRequest()] * MILLION)
+        with self.unchanged():
+            reply = self.sim.SpawnEntities(req, timeout=120)
+        self.assertResultRefused(harness.OPERATION_FAILED, reply, "%d spawn requests" % MILLION, "SpawnEntities")
+        self.assertEqual(len(reply.results), 0)
+
+    def test_step_count_beyond_reason(self):
+        # A StepSimulation cannot be cancelled: one that would hold the
+        # endpoint for ages is refused before it starts.
+        self.assertResult(OK, self.sim.SetSimulationState(self.si.SetSimulationStateRequest(
+            state=self.si.SimulationState(state=harness.STATE_PAUSED)), timeout=harness.CALL_SECONDS))
+        try:
+            reply = self.sim.StepSimulation(self.si.StepSimulationRequest(steps=2 ** 63), timeout=harness.CALL_SECONDS)
+            self.assertResultRefused(harness.OPERATION_FAILED, reply, str(2 ** 63), "StepSimulation 2^63")
+        finally:
+            self.sim.SetSimulationState(self.si.SetSimulationStateRequest(
+                state=self.si.SimulationState(state=harness.STATE_STOPPED)), timeout=harness.CALL_SECONDS)
+
+
+if __name__ == "__main__":
+    import unittest
+    unittest.main()
