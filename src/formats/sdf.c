@@ -95,20 +95,15 @@ static const char *merged_frame(const char *name, const char *proxy)
     return !name || !strcmp(name, "__model__") ? proxy : name;
 }
 
-/* Checks that a model merged into a world (SDFormat 1.10) holds no link,
- * as the specification asks, and no joint, which worldkit does not read in
- * a world. */
+/* Checks that a model merged into a world (SDFormat 1.10) holds no link, as
+ * the specification asks. */
 static int check_world_merge(sdf_reader *r, xmlNodePtr el, const wk_node *m)
 {
     if (r->minor < 10)
         return wk__sdf_unsupported(r, el, "merge");
-    for (uint32_t c = m->first_child; c != WK_NO_NODE; c = wk__desc_at(r->d, c)->next_sibling) {
-        wk_node_kind kind = wk__desc_at(r->d, c)->kind;
-        if (kind == WK_NODE_LINK)
+    for (uint32_t c = m->first_child; c != WK_NO_NODE; c = wk__desc_at(r->d, c)->next_sibling)
+        if (wk__desc_at(r->d, c)->kind == WK_NODE_LINK)
             return wk__sdf_fail(r, el, WK_PARSE, "a model merged into a world may hold no link");
-        if (kind == WK_NODE_JOINT)
-            return wk__sdf_unsupported(r, el, "merge");
-    }
     return WK_OK;
 }
 
@@ -358,6 +353,7 @@ static int read_spherical(sdf_reader *r, xmlNodePtr el, uint32_t world)
 
 static const child_rule world_rules[] = {
     {"model", read_model},     {"include", read_include},     {"frame", read_frame},
+    {"joint", wk__sdf_read_joint},
     {"light", wk__sdf_read_light},     {"actor", read_actor},         {"plugin", read_world_plugin},
     {"physics", read_physics}, {"gravity", read_gravity},     {"magnetic_field", read_magnetic_field},
     {"spherical_coordinates", read_spherical}, {"scene", NULL},         {"atmosphere", NULL},

@@ -533,10 +533,39 @@ static void world_merge(void)
     check_message(&st, "<string>:2: <include>: a model merged into a world may hold no link");
 }
 
+/* SDFormat 1.10 brings joints back into worlds (1.4 to 1.6 had them). pin
+ * is posed, by default, relative to its child m::l, which sits at the
+ * world's origin turned 90 degrees about z (m at (1 0 0) turned so, l one
+ * along m's y): half a unit up from there. */
+static void world_joints(void)
+{
+    const char *text = "<sdf version='1.%d'><world name='w'><model name='m'><pose>1 0 0 0 0 1.5707963267948966</pose>"
+                       "<link name='l'><pose>0 1 0 0 0 0</pose></link></model>\n<joint name='pin' type='revolute'>"
+                       "<pose>0 0 0.5 0 0 0</pose><parent>world</parent><child>m::l</child></joint></world></sdf>";
+    char versioned[512];
+    snprintf(versioned, sizeof versioned, text, 10);
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    REQUIRE_INT(read_string(versioned, true, false, &st, &d), ==, WK_OK);
+    const wk_node *pin = find(d, "pin");
+    REQUIRE(pin);
+    CHECK_INT(pin->kind, ==, WK_NODE_JOINT);
+    CHECK_STR(pin->joint.parent, "world");
+    CHECK_NEAR(pin->world.p.x, 0, 1e-12);
+    CHECK_NEAR(pin->world.p.y, 0, 1e-12);
+    CHECK_NEAR(pin->world.p.z, 0.5, 1e-12);
+    CHECK(wk_quat_near(pin->world.q, (wk_quat){sqrt(0.5), 0, 0, sqrt(0.5)}, 1e-12));
+    wk_desc_free(d);
+    snprintf(versioned, sizeof versioned, text, 9);
+    CHECK_INT(read_string(versioned, true, false, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:2: unsupported element /sdf/world/joint");
+}
+
 static const wk_test_case cases[] = {
     {"versions", versions},
     {"versions_1_10_and_1_11", versions_1_10_and_1_11},
     {"world_merge", world_merge},
+    {"world_joints", world_joints},
     {"shape_and_inertial_children", shape_and_inertial_children},
     {"plugins_and_sensors_kept", plugins_and_sensors_kept},
     {"physics", physics},
