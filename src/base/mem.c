@@ -1,7 +1,13 @@
-/* mem.c — large arrays on huge-page mappings, small ones on malloc; see mem.h. */
+/* mem.c — large arrays on huge-page mappings, small ones on malloc; see mem.h.
+ *
+ * Freed mappings are kept, up to WK__MEM_KEEP_BYTES, and handed out again:
+ * their pages are already faulted in, and on this project's machines a
+ * first touch of a fresh page costs twice a copy of it, so a world cloned,
+ * created or grown where another was freed pays only for its bytes. */
 #define _GNU_SOURCE /* mremap with MREMAP_FIXED */
 #include "base/mem.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +39,73 @@ static void *reserve_aligned(size_t len)
     return aligned;
 }
 
-static void *map_huge(size_t size)
+/* ---- freed mappings kept for reuse ---------------------------------------- */
+
+#define WK__MEM_KEEP_BYTES ((size_t)256 << 20)
+#define WK__MEM_KEEP_COUNT 32
+
+typedef struct kept_mapping {
+    uint8_t *p;
+    size_t len; /* a multiple of WK__HUGE_BYTES */
+} kept_mapping;
+
+static struct {
+    pthread_mutex_t lock;
+    kept_mapping items[WK__MEM_KEEP_COUNT];
+    size_t count;
+    size_t bytes;
+} kept = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Keeps a freed mapping of len bytes, or unmaps it when the keep is full. */
+static void keep(void *p, size_t len)
+{
+    pthread_mutex_lock(&kept.lock);
+    bool room = kept.count < WK__MEM_KEEP_COUNT && kept.bytes + len <= WK__MEM_KEEP_BYTES;
+    if (room) {
+        kept.items[kept.count++] = (kept_mapping){p, len};
+        kept.bytes += len;
+    }
+    pthread_mutex_unlock(&kept.lock);
+    if (!room)
+        munmap(p, len);
+}
+
+/* The smallest kept mapping of at least len bytes, cut to len (the rest
+ * stays kept), or NULL. */
+static void *take_kept(size_t len)
+{
+    pthread_mutex_lock(&kept.lock);
+    size_t best = kept.count;
+    for (size_t i = 0; i < kept.count; i++)
+        if (kept.items[i].len >= len && (best == kept.count || kept.items[i].len < kept.items[best].len))
+            best = i;
+    uint8_t *p = NULL;
+    if (best < kept.count) {
+        kept_mapping *m = &kept.items[best];
+        p = m->p;
+        if (m->len > len) {
+            *m = (kept_mapping){m->p + len, m->len - len};
+        } else {
+            *m = kept.items[--kept.count];
+        }
+        kept.bytes -= len;
+    }
+    pthread_mutex_unlock(&kept.lock);
+    return p;
+}
+
+/* ---- mappings ----------------------------------------------------------- */
+
+static void *map_huge(size_t size, bool zero)
 {
     size_t len = round_up(size);
-    void *p = reserve_aligned(len);
+    void *p = take_kept(len);
+    if (p) {
+        if (zero)
+            memset(p, 0, size);
+        return p;
+    }
+    p = reserve_aligned(len);
     if (!p)
         return NULL;
     if (mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) ==
@@ -51,12 +120,22 @@ static void *map_huge(size_t size)
 }
 
 /* Moves a huge mapping to a larger aligned one without copying: the kernel
- * moves the page tables, huge pages included. */
+ * moves the page tables, huge pages included. A kept mapping big enough
+ * is better still: copying the old bytes into it costs less than the
+ * faults of the fresh pages that moving would add. (Moving the old pages
+ * over its first part instead would leave two kernel mappings in one
+ * range, which mremap refuses to move later.) */
 static void *remap_huge(void *p, size_t old_size, size_t new_size)
 {
     size_t old_len = round_up(old_size), new_len = round_up(new_size);
     if (new_len == old_len)
         return p;
+    void *kept_dst = new_len > old_len ? take_kept(new_len) : NULL;
+    if (kept_dst) {
+        memcpy(kept_dst, p, old_size);
+        keep(p, old_len);
+        return kept_dst;
+    }
     void *dst = reserve_aligned(new_len);
     if (!dst)
         return NULL;
@@ -79,7 +158,7 @@ void *wk__mem_resize(void *p, size_t old_size, size_t new_size, size_t align)
         return remap_huge(p, old_size, new_size);
     void *q;
     if (is_huge(new_size)) {
-        q = map_huge(new_size);
+        q = map_huge(new_size, false);
     } else if (align <= 16 && !is_huge(old_size)) {
         return realloc(p, new_size);
     } else if (posix_memalign(&q, align < sizeof(void *) ? sizeof(void *) : align, new_size)) {
@@ -95,7 +174,7 @@ void *wk__mem_resize(void *p, size_t old_size, size_t new_size, size_t align)
 
 void *wk__mem_zalloc(size_t size)
 {
-    return is_huge(size) ? map_huge(size) : calloc(1, size ? size : 1);
+    return is_huge(size) ? map_huge(size, true) : calloc(1, size ? size : 1);
 }
 
 void wk__mem_free(void *p, size_t size)
@@ -103,7 +182,7 @@ void wk__mem_free(void *p, size_t size)
     if (!p)
         return;
     if (is_huge(size))
-        munmap(p, round_up(size));
+        keep(p, round_up(size));
     else
         free(p);
 }

@@ -5,8 +5,9 @@
  * and random access that does not miss the TLB. On this project's machines a
  * first touch of fresh 4 KB pages costs more than copying the data, so this is
  * what makes creating and cloning big worlds fast. Smaller arrays come from
- * malloc. Fresh mappings read as zero; callers needing zeroed small arrays
- * clear them. */
+ * malloc. Freed mappings are kept for reuse, up to a bound (see mem.c), so
+ * their memory stays with the process. wk__mem_zalloc's arrays read as
+ * zero; callers needing other zeroed small arrays clear them. */
 #ifndef WK_BASE_MEM_H
 #define WK_BASE_MEM_H
 
