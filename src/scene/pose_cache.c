@@ -26,15 +26,25 @@ static wk__pose_slot *slot_of(const wk__pose_cache *c, wk_entity e)
     return seg ? &seg[index - (1u << k)] : NULL;
 }
 
+void wk__pose_prefetch(const wk_scene *s, wk_entity e)
+{
+    const wk__pose_slot *slot = slot_of(&s->poses, e);
+    if (slot)
+        __builtin_prefetch(slot);
+}
+
 static wk__pose_slot *slot_ensure(wk__pose_cache *c, wk_entity e)
 {
     wk__pose_slot *slot = slot_of(c, e);
     if (slot || !(uint32_t)e)
         return slot;
     unsigned k = segment_of((uint32_t)e);
-    wk__pose_slot *seg = wk__mem_zalloc(((size_t)1 << k) * sizeof *seg);
+    /* A slot is a cache line: aligned, a read of a pose is one miss. */
+    size_t bytes = ((size_t)1 << k) * sizeof(wk__pose_slot);
+    wk__pose_slot *seg = wk__mem_resize(NULL, 0, bytes, WK__POSE_SLOT_ALIGN);
     if (!seg)
         return NULL;
+    memset(seg, 0, bytes);
     atomic_store_explicit(&c->segments[k], seg, memory_order_release);
     return &seg[(uint32_t)e - (1u << k)];
 }

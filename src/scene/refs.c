@@ -30,19 +30,44 @@ void wk_scene_entity_id(const wk_scene *s, wk_entity e, char *out)
     format_id(s, e, "eid_", "eid_root", out);
 }
 
+/* The number that digits (all of the string) spell, or 0 when the string
+ * holds anything else or the number does not fit 64 bits. strtoull would do,
+ * but its locale and sign handling cost more than the rest of a lookup by
+ * id, which the transform service runs twice per call. */
+static uint64_t parse_digits(const char *digits)
+{
+    const uint64_t limit = UINT64_MAX / 10;
+    uint64_t v = 0;
+    for (const char *c = digits; *c; c++) {
+        unsigned d = (unsigned)(*c - '0');
+        if (d > 9 || v > limit || (v == limit && d > UINT64_MAX % 10))
+            return 0;
+        v = v * 10 + d;
+    }
+    return v;
+}
+
+/* What follows prefix at the start of s, or NULL; inlined, unlike strncmp. */
+static const char *after_prefix(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if (*s != *prefix)
+            return NULL;
+    return s;
+}
+
 /* The entity an id names, given its prefix and the root's id; 0 when the id
  * is malformed or names no live entity. */
 static wk_entity parse_id(const wk_scene *s, const char *id, const char *prefix, const char *root_id)
 {
-    if (strcmp(id, root_id) == 0)
-        return s->root;
-    size_t n = strlen(prefix);
-    if (strncmp(id, prefix, n) != 0 || id[n] < '1' || id[n] > '9')
-        return WK_NULL_ENTITY;
-    char *end;
-    unsigned long long v = strtoull(id + n, &end, 10);
-    wk_entity e = (wk_entity)v;
-    return *end == '\0' && wk_ecm_exists(s->ecm, e) ? e : WK_NULL_ENTITY;
+    const char *digits = after_prefix(id, prefix);
+    if (!digits || *digits < '1' || *digits > '9')
+        return strcmp(id, root_id) == 0 ? s->root : WK_NULL_ENTITY;
+    wk_entity e = parse_digits(digits);
+    /* Most lookups by id precede a read of the node's pose: its cache
+     * miss then overlaps the record's, instead of following it. */
+    wk__pose_prefetch(s, e);
+    return e && wk_ecm_exists(s->ecm, e) ? e : WK_NULL_ENTITY;
 }
 
 static bool empty(const char *s)
@@ -132,7 +157,7 @@ int wk_scene_find_frame(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk
 int wk_scene_find_node(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk_status *st)
 {
     if (!empty(ref->id)) {
-        if (strncmp(ref->id, "frm_", 4) == 0)
+        if (after_prefix(ref->id, "frm_"))
             return wk_scene_find_frame(s, ref, out, st);
         return wk_scene_find_object(s, ref, out, st);
     }

@@ -11,10 +11,12 @@
 
 #define WK__POSE_SEGMENTS 32
 
+#define WK__POSE_SLOT_ALIGN 64 /* a slot is one cache line */
+
 /* A cached world pose, valid while valid_for holds the entity's id: a slot
  * reused by a newer entity is invalid for it without anyone clearing it. */
 typedef struct wk__pose_slot {
-    wk_pose pose;
+    _Alignas(WK__POSE_SLOT_ALIGN) wk_pose pose;
     _Atomic uint64_t valid_for;
 } wk__pose_slot;
 
@@ -43,6 +45,8 @@ void wk__pose_cache_free(wk__pose_cache *c);
 void wk__pose_cache_clear(wk__pose_cache *c);
 /* e's world pose, filling the cache. */
 wk_pose wk__pose_of(const wk_scene *s, wk_entity e);
+/* Starts loading e's cached pose, for a wk__pose_of soon after. */
+void wk__pose_prefetch(const wk_scene *s, wk_entity e);
 /* Forgets the cached poses of e and everything below it. */
 void wk__pose_invalidate(wk_scene *s, wk_entity e);
 

@@ -240,9 +240,55 @@ static void objects_from_a_world_file(void)
     wk_desc_free(desc);
 }
 
+/* An id is its prefix and the entity's number in decimal, exactly: no
+ * sign, space, leading zero, trailing byte or number beyond 64 bits. */
+static void ids_are_exact(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_entity cup = object_at(s, "cup", 0, at(0, 0, 0, 0, 0, 0));
+    wk_entity tcp = 0;
+    wk_status st;
+    REQUIRE(cup);
+    REQUIRE_INT(wk_scene_create_frame(s, &(wk_frame_desc){.name = "tcp", .parent = cup}, &tcp, &st), ==, WK_OK);
+    char id[WK_ID_MAX], bad[WK_ID_MAX + 8];
+    wk_scene_object_id(s, cup, id);
+    wk_entity e = 0;
+    CHECK_INT(wk_scene_find_node(s, &(wk_ref){.id = id}, &e, &st), ==, WK_OK);
+    CHECK_U64(e, ==, cup);
+    wk_scene_frame_id(s, tcp, id);
+    CHECK_INT(wk_scene_find_node(s, &(wk_ref){.id = id}, &e, &st), ==, WK_OK);
+    CHECK_U64(e, ==, tcp);
+    CHECK_INT(wk_scene_find_node(s, &(wk_ref){.id = "root"}, &e, &st), ==, WK_OK);
+    CHECK_U64(e, ==, wk_scene_root(s));
+    snprintf(bad, sizeof bad, "obj_%llu", (unsigned long long)cup + ((unsigned long long)1 << 32));
+    const char *bad_ids[] = {"obj_",
+                             "obj",
+                             "o",
+                             "obj_0",
+                             "obj_-1",
+                             "obj_ 1",
+                             "obj_+1",
+                             "obj_18446744073709551615",
+                             "obj_18446744073709551616",
+                             "obj_99999999999999999999999",
+                             bad /* the cup's slot, another generation */};
+    for (size_t i = 0; i < sizeof bad_ids / sizeof bad_ids[0]; i++) {
+        CHECK_INT(wk_scene_find_node(s, &(wk_ref){.id = bad_ids[i]}, &e, &st), ==, WK_NOT_FOUND);
+        CHECK(strstr(st.message, bad_ids[i]) != NULL);
+    }
+    wk_scene_object_id(s, cup, id);
+    snprintf(bad, sizeof bad, "%sx", id);
+    CHECK_INT(wk_scene_find_node(s, &(wk_ref){.id = bad}, &e, &st), ==, WK_NOT_FOUND);
+    snprintf(bad, sizeof bad, "obj_0%s", id + 4);
+    CHECK_INT(wk_scene_find_node(s, &(wk_ref){.id = bad}, &e, &st), ==, WK_NOT_FOUND);
+    wk_scene_free(s);
+}
+
 static const wk_test_case cases[] = {
     {"root_object", root_object},
     {"create_and_find", create_and_find},
+    {"ids_are_exact", ids_are_exact},
     {"naming_rules", naming_rules},
     {"delete_with_and_without_force", delete_with_and_without_force},
     {"rename_objects", rename_objects},
