@@ -27,9 +27,7 @@ static int read_frame(sdf_reader *r, xmlNodePtr el, uint32_t scope)
     int rc = wk__sdf_add_named(r, el, scope, WK_NODE_FRAME, &node);
     if (rc)
         return rc;
-    const char *attached = wk__sdf_version_attr(r, el, "attached_to", &rc);
-    if (rc)
-        return rc;
+    const char *attached = wk__sdf_version_attr(r, el, "attached_to");
     wk__desc_at(r->d, node)->frame.attached_to = attached && attached[0] ? attached : NULL;
     return wk__sdf_read_children(r, el, node, frame_rules);
 }
@@ -48,9 +46,10 @@ static int read_model(sdf_reader *r, xmlNodePtr el, uint32_t parent);
 static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent);
 
 static const child_rule model_rules[] = {
-    {"pose", wk__sdf_read_pose},     {"static", read_static},   {"self_collide", read_self_collide}, {"link", wk__sdf_read_link},
-    {"joint", wk__sdf_read_joint},   {"frame", read_frame},     {"model", read_model},               {"include", read_include},
-    {"plugin", wk__sdf_read_plugin}, {"gripper", NULL},         {"enable_wind", NULL},               {"allow_auto_disable", NULL},
+    {"pose", wk__sdf_read_pose},     {"static", read_static},       {"self_collide", read_self_collide},
+    {"link", wk__sdf_read_link},     {"joint", wk__sdf_read_joint}, {"frame", read_frame},
+    {"model", read_model},           {"include", read_include},     {"plugin", wk__sdf_read_plugin},
+    {"gripper", NULL},               {"enable_wind", NULL},         {"allow_auto_disable", NULL},
     {NULL, NULL},
 };
 
@@ -62,13 +61,8 @@ static int read_model_as(sdf_reader *r, xmlNodePtr el, uint32_t parent, uint32_t
     if (rc)
         return rc;
     wk_node *m = wk__desc_at(r->d, node);
-    const char *canonical = wk__sdf_version_attr(r, el, "canonical_link", &rc);
-    const char *placement = rc ? NULL : wk__sdf_version_attr(r, el, "placement_frame", &rc);
-    if (rc)
-        return rc;
-    m = wk__desc_at(r->d, node);
-    m->model.canonical_link = canonical;
-    m->model.placement_frame = placement;
+    m->model.canonical_link = wk__sdf_version_attr(r, el, "canonical_link");
+    m->model.placement_frame = wk__sdf_version_attr(r, el, "placement_frame");
     if (out)
         *out = node;
     return wk__sdf_read_children(r, el, node, model_rules);
@@ -84,8 +78,11 @@ static int read_sdf_version(sdf_reader *r, xmlNodePtr root);
 /* Checks an <include>'s children: what it may hold in the file's version. */
 static int check_include(sdf_reader *r, xmlNodePtr el)
 {
-    int rc = wk__sdf_check_attrs(r, el, NAMES("merge"));
-    return rc ? rc : wk__sdf_check_children(r, el, NAMES("uri", "name", "pose", "static", "placement_frame", "plugin"));
+    int rc = wk__sdf_check_attrs(r, el);
+    if (rc == WK_OK)
+        rc = wk__sdf_check_children(r, el,
+                                    NAMES("uri", "name", "namespace", "pose", "static", "placement_frame", "plugin"));
+    return rc;
 }
 
 /* Replaces a relative_to or attached_to naming the merged model's own
@@ -174,7 +171,7 @@ static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent)
     if (r->include_depth >= 16)
         return wk__sdf_fail(r, el, WK_PARSE, "includes nest deeper than 16 levels");
     int rc = check_include(r, el);
-    const char *merge = rc ? NULL : wk__sdf_version_attr(r, el, "merge", &rc);
+    const char *merge = rc ? NULL : wk__sdf_version_attr(r, el, "merge");
     if (rc)
         return rc;
     const char *uri = wk__xml_text(r->d, wk__xml_child(el, "uri"));
@@ -193,8 +190,9 @@ static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent)
     xmlNodePtr root = xmlDocGetRootElement(doc);
     xmlNodePtr model = wk__xml_child(root, "model");
     uint32_t node = WK_NO_NODE;
-    rc = !wk__xml_is(root, "sdf") || !model ? wk__sdf_fail(&inner, root, WK_PARSE, "an included file must hold an <sdf><model>")
-                                            : read_sdf_version(&inner, root);
+    rc = !wk__xml_is(root, "sdf") || !model
+             ? wk__sdf_fail(&inner, root, WK_PARSE, "an included file must hold an <sdf><model>")
+             : read_sdf_version(&inner, root);
     if (rc == WK_OK)
         rc = read_model_as(&inner, model, parent, &node);
     if (rc == WK_OK) {
@@ -244,7 +242,8 @@ static int read_region(sdf_reader *r, xmlNodePtr el, uint32_t world, wk_node_kin
     for (xmlNodePtr c = wk__xml_first(el); c; c = wk__xml_next(c))
         n += wk__xml_is(c, "ref");
     if (rc == WK_OK && (kind == WK_NODE_PERFORMER ? n != 1 : n == 0))
-        return wk__sdf_fail(r, el, WK_PARSE, kind == WK_NODE_PERFORMER ? "needs exactly one <ref>" : "needs at least one <ref>");
+        return wk__sdf_fail(r, el, WK_PARSE,
+                            kind == WK_NODE_PERFORMER ? "needs exactly one <ref>" : "needs at least one <ref>");
     const char **refs = wk__desc_alloc(r->d, (n ? n : 1) * sizeof *refs);
     if (!refs)
         return wk__sdf_nomem(r);
@@ -305,8 +304,8 @@ static int read_physics(sdf_reader *r, xmlNodePtr el, uint32_t world)
     if (chosen_before && !(is_default && (!strcmp(is_default, "true") || !strcmp(is_default, "1"))))
         return WK_OK;
     xmlNodePtr c;
-    int rc = WK_OK;
-    if ((c = wk__xml_child(el, "max_step_size")))
+    int rc = wk__sdf_check_attrs(r, el);
+    if (rc == WK_OK && (c = wk__xml_child(el, "max_step_size")))
         rc = wk__sdf_read_double(r, c, &wk__desc_at(r->d, world)->settings.max_step_size);
     if (rc == WK_OK && (c = wk__xml_child(el, "real_time_factor")))
         rc = wk__sdf_read_double(r, c, &wk__desc_at(r->d, world)->settings.real_time_factor);
@@ -384,9 +383,12 @@ int wk__sdf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, x
     if (rc == WK_OK && !world && !model)
         rc = wk__sdf_fail(&r, root, WK_PARSE, "holds neither a <world> nor a <model>");
     const char *name = world ? wk__xml_attr(d, world, "name") : "default";
-    uint32_t w = rc ? WK_NO_NODE : wk__desc_add(d, WK_NODE_WORLD, WK_NO_NODE, name, r.file, wk__xml_line(world ? world : root));
+    uint32_t line = wk__xml_line(world ? world : root);
+    uint32_t w = rc ? WK_NO_NODE : wk__desc_add(d, WK_NODE_WORLD, WK_NO_NODE, name, r.file, line);
     if (rc == WK_OK && w == WK_NO_NODE)
         rc = wk__sdf_nomem(&r);
+    if (rc == WK_OK && world)
+        rc = wk__sdf_check_attrs(&r, world);
     if (rc == WK_OK)
         rc = world ? wk__sdf_read_children(&r, world, w, world_rules) : read_model(&r, model, w);
     return rc;

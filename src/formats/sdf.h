@@ -26,8 +26,7 @@ typedef struct child_rule {
     child_fn read; /* NULL: known, nothing to keep */
 } child_rule;
 
-/* A NULL-terminated list of names, for wk__sdf_check_children and
- * wk__sdf_check_attrs. */
+/* A NULL-terminated list of names, for wk__sdf_check_children. */
 #define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* ---- sdf_common.c: errors and checks ------------------------------------ */
@@ -41,16 +40,17 @@ int wk__sdf_unsupported(sdf_reader *r, xmlNodePtr el, const char *attr);
 /* True when the specification defines child in parent's kind of element,
  * but not in the file's version. */
 bool wk__sdf_child_outside_version(const sdf_reader *r, xmlNodePtr parent, const char *child);
-/* el's attribute name when the file's version defines it; NULL (reported)
- * otherwise, and NULL when absent. *rc gets a failure to report. */
-const char *wk__sdf_version_attr(sdf_reader *r, xmlNodePtr el, const char *name, int *rc);
+/* el's attribute name when present and the file's version defines it
+ * (wk__sdf_check_attrs reports it otherwise); NULL else. */
+const char *wk__sdf_version_attr(sdf_reader *r, xmlNodePtr el, const char *name);
 /* Reads el's children by the rules; anything else is unsupported. */
 int wk__sdf_read_children(sdf_reader *r, xmlNodePtr el, uint32_t node, const child_rule *rules);
 /* Reports each child of el that known does not name or that the file's
  * version does not define. */
 int wk__sdf_check_children(sdf_reader *r, xmlNodePtr el, const char *const *known);
-/* Reports each attribute of el that allowed does not name. */
-int wk__sdf_check_attrs(sdf_reader *r, xmlNodePtr el, const char *const *allowed);
+/* Reports each attribute of el that the file's version does not define
+ * for its kind of element. Every element read checks its own, once. */
+int wk__sdf_check_attrs(sdf_reader *r, xmlNodePtr el);
 
 /* ---- sdf_common.c: values and elements every kind holds ----------------- */
 

@@ -39,35 +39,39 @@ static int by_key(const void *key, const void *entry)
     return c ? c : strcmp(a->child, b->child);
 }
 
-/* True when the specification defines child (an element's name, or an
- * attribute's as "@name") in an element named parent, but not in the file's
- * version: it is then wk__sdf_unsupported, reported and ignored as that version's
- * reader would. What no version defines is left to the rules of the
- * element holding it. */
-static bool outside_version(const sdf_reader *r, const char *parent, const char *child)
+/* The versions (bit n: 1.(4 + n)) that define child (an element's name, or
+ * an attribute's as "@name") in an element named parent; 0 when none does. */
+static unsigned spec_versions(const char *parent, const char *child)
 {
     const wk__sdf_spec_entry key = {parent, child, 0};
     const wk__sdf_spec_entry *e = bsearch(&key, wk__sdf_spec, wk__sdf_spec_count, sizeof *e, by_key);
-    return e && !((e->versions >> (r->minor - WK_SDF_SPEC_FIRST_MINOR)) & 1u);
+    return e ? e->versions : 0;
 }
 
+static unsigned version_bit(const sdf_reader *r)
+{
+    return 1u << (r->minor - WK_SDF_SPEC_FIRST_MINOR);
+}
+
+/* What the specification defines, but not in the file's version, is
+ * unsupported: reported and ignored as that version's reader would. What no
+ * version defines is left to the rules of the element holding it. */
 bool wk__sdf_child_outside_version(const sdf_reader *r, xmlNodePtr parent, const char *child)
 {
-    return outside_version(r, (const char *)parent->name, child);
+    unsigned versions = spec_versions((const char *)parent->name, child);
+    return versions && !(versions & version_bit(r));
 }
 
-/* An attribute the file's version defines; NULL (reported) otherwise, and
- * NULL when absent. *rc gets a failure to report. */
-const char *wk__sdf_version_attr(sdf_reader *r, xmlNodePtr el, const char *name, int *rc)
+static bool attr_in_version(const sdf_reader *r, xmlNodePtr el, const char *name)
 {
-    const char *value = wk__xml_attr(r->d, el, name);
     char key[64];
     snprintf(key, sizeof key, "@%s", name);
-    if (value && outside_version(r, (const char *)el->name, key)) {
-        *rc = wk__xml_unsupported(r->d, r->opts, r->file, el, name, r->st);
-        return NULL;
-    }
-    return value;
+    return spec_versions((const char *)el->name, key) & version_bit(r);
+}
+
+const char *wk__sdf_version_attr(sdf_reader *r, xmlNodePtr el, const char *name)
+{
+    return attr_in_version(r, el, name) ? wk__xml_attr(r->d, el, name) : NULL;
 }
 
 /* Reads el's children by the rules; anything else is unsupported. */
@@ -78,8 +82,8 @@ int wk__sdf_read_children(sdf_reader *r, xmlNodePtr el, uint32_t node, const chi
         while (rule->name && !wk__xml_is(c, rule->name))
             rule++;
         int rc = !rule->name || wk__sdf_child_outside_version(r, el, rule->name) ? wk__sdf_unsupported(r, c, NULL)
-                 : rule->read                         ? rule->read(r, c, node)
-                                                      : WK_OK;
+                 : rule->read ? rule->read(r, c, node)
+                              : WK_OK;
         if (rc)
             return rc;
     }
@@ -101,18 +105,17 @@ int wk__sdf_check_children(sdf_reader *r, xmlNodePtr el, const char *const *know
     return rc;
 }
 
-/* Checks that el has no attributes but the allowed ones. */
-int wk__sdf_check_attrs(sdf_reader *r, xmlNodePtr el, const char *const *allowed)
+/* Reports each attribute of el that the file's version does not define
+ * for its kind of element (namespaced ones, which no version defines,
+ * included). */
+int wk__sdf_check_attrs(sdf_reader *r, xmlNodePtr el)
 {
     for (xmlAttrPtr a = el->properties; a; a = a->next) {
-        const char *const *ok = allowed;
-        while (*ok && strcmp(*ok, (const char *)a->name) != 0)
-            ok++;
-        if (!*ok) {
-            int rc = wk__sdf_unsupported(r, el, (const char *)a->name);
-            if (rc)
-                return rc;
-        }
+        int rc = a->ns || !attr_in_version(r, el, (const char *)a->name)
+                     ? wk__sdf_unsupported(r, el, (const char *)a->name)
+                     : WK_OK;
+        if (rc)
+            return rc;
     }
     return WK_OK;
 }
@@ -159,22 +162,23 @@ int wk__sdf_read_bool(sdf_reader *r, xmlNodePtr el, bool *out)
  * @rotation_format: six numbers x y z roll pitch yaw, or seven x y z qx qy qz qw. */
 int wk__sdf_read_pose(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
-    static const char *const attrs[] = {"relative_to", "frame", "degrees", "rotation_format", NULL};
-    int rc = wk__sdf_check_attrs(r, el, attrs);
-    const char *format = rc ? NULL : wk__sdf_version_attr(r, el, "rotation_format", &rc);
-    const char *degrees = rc ? NULL : wk__sdf_version_attr(r, el, "degrees", &rc);
-    /* @frame (1.5 and 1.6) became @relative_to in 1.7. */
-    const char *rel = rc ? NULL : wk__sdf_version_attr(r, el, "relative_to", &rc);
-    const char *frame = rc ? NULL : wk__sdf_version_attr(r, el, "frame", &rc);
+    int rc = wk__sdf_check_attrs(r, el);
     if (rc)
         return rc;
+    const char *format = wk__sdf_version_attr(r, el, "rotation_format");
+    const char *degrees = wk__sdf_version_attr(r, el, "degrees");
+    /* @frame (1.5 and 1.6) became @relative_to in 1.7. */
+    const char *rel = wk__sdf_version_attr(r, el, "relative_to");
+    const char *frame = wk__sdf_version_attr(r, el, "frame");
     bool quat = format && !strcmp(format, "quat_xyzw");
     if (format && !quat && strcmp(format, "euler_rpy"))
         return wk__sdf_fail(r, el, WK_PARSE, "rotation_format must be euler_rpy or quat_xyzw");
     double v[7] = {0};
     int n = wk__xml_numbers(el, v, 7);
     if (n != 0 && n != (quat ? 7 : 6))
-        return wk__sdf_fail(r, el, WK_PARSE, quat ? "expected 7 numbers: x y z qx qy qz qw" : "expected 6 numbers: x y z roll pitch yaw");
+        return wk__sdf_fail(r, el, WK_PARSE,
+                            quat ? "expected 7 numbers: x y z qx qy qz qw"
+                                 : "expected 6 numbers: x y z roll pitch yaw");
     wk_pose pose = {{v[0], v[1], v[2]}, wk_quat_identity()};
     if (quat && n) {
         if (wk_quat_normalize((wk_quat){v[6], v[3], v[4], v[5]}, &pose.q))
@@ -193,6 +197,11 @@ int wk__sdf_read_pose(sdf_reader *r, xmlNodePtr el, uint32_t node)
 /* Adds a child node for el, named by its @name (required). */
 int wk__sdf_add_named(sdf_reader *r, xmlNodePtr el, uint32_t parent, wk_node_kind kind, uint32_t *out)
 {
+    /* The gz::sim plugin's levels and performers are no SDFormat elements:
+     * the specification's table knows nothing of their attributes. */
+    int rc = kind == WK_NODE_LEVEL || kind == WK_NODE_PERFORMER ? WK_OK : wk__sdf_check_attrs(r, el);
+    if (rc)
+        return rc;
     const char *name = wk__xml_attr(r->d, el, "name");
     if (!name || !name[0])
         return wk__sdf_fail(r, el, WK_PARSE, "missing the name attribute");
@@ -203,6 +212,9 @@ int wk__sdf_add_named(sdf_reader *r, xmlNodePtr el, uint32_t parent, wk_node_kin
 /* <plugin>: kept whole on its node, for the systems that will load it. */
 int wk__sdf_read_plugin(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
+    int rc = wk__sdf_check_attrs(r, el);
+    if (rc)
+        return rc;
     wk_plugin p = {wk__xml_attr(r->d, el, "name"), wk__xml_attr(r->d, el, "filename"), wk__xml_dump(r->d, el)};
     const wk_node *n = wk__desc_at(r->d, node);
     wk_plugin *list = wk__desc_alloc(r->d, (n->plugin_count + 1) * sizeof *list);

@@ -10,24 +10,24 @@
 
 /* ---- geometry ---------------------------------------------------------- */
 
-/* What each shape may hold: the children and attributes the specification
- * defines (in some version) and worldkit reads or knowingly keeps nothing
- * from. Anything else is unsupported. */
+/* The children each shape may hold: those the specification defines (in
+ * some version) and worldkit reads or knowingly keeps nothing from. Anything
+ * else is unsupported. */
 static const struct shape_rule {
     const char *shape;
-    const char *const *children, *const *attrs;
+    const char *const *children;
 } shape_rules[] = {
-    {"box", NAMES("size"), NAMES(NULL)},
-    {"sphere", NAMES("radius"), NAMES(NULL)},
-    {"cylinder", NAMES("radius", "length"), NAMES(NULL)},
-    {"capsule", NAMES("radius", "length"), NAMES(NULL)},
-    {"ellipsoid", NAMES("radii"), NAMES(NULL)},
-    {"plane", NAMES("normal", "size"), NAMES(NULL)},
-    {"mesh", NAMES("uri", "submesh", "scale", "convex_decomposition"), NAMES("optimization")},
-    {"heightmap", NAMES("uri", "size", "pos", "texture", "blend", "use_terrain_paging", "sampling"), NAMES(NULL)},
-    {"polyline", NAMES("point", "height"), NAMES(NULL)},
-    {"image", NAMES("uri", "scale", "threshold", "height", "granularity"), NAMES(NULL)},
-    {"empty", NAMES(NULL), NAMES(NULL)},
+    {"box", NAMES("size")},
+    {"sphere", NAMES("radius")},
+    {"cylinder", NAMES("radius", "length")},
+    {"capsule", NAMES("radius", "length")},
+    {"ellipsoid", NAMES("radii")},
+    {"plane", NAMES("normal", "size")},
+    {"mesh", NAMES("uri", "submesh", "scale", "convex_decomposition")},
+    {"heightmap", NAMES("uri", "size", "pos", "texture", "blend", "use_terrain_paging", "sampling")},
+    {"polyline", NAMES("point", "height")},
+    {"image", NAMES("uri", "scale", "threshold", "height", "granularity")},
+    {"empty", NAMES(NULL)},
 };
 
 /* Checks a shape's children and attributes against its rule; unknown
@@ -40,9 +40,7 @@ static int check_shape(sdf_reader *r, xmlNodePtr shape)
         rule++;
     if (rule == end || wk__sdf_child_outside_version(r, shape->parent, rule->shape))
         return wk__sdf_unsupported(r, shape, NULL);
-    int rc = wk__sdf_check_attrs(r, shape, rule->attrs);
-    for (const char *const *a = rule->attrs; rc == WK_OK && *a; a++)
-        wk__sdf_version_attr(r, shape, *a, &rc);
+    int rc = wk__sdf_check_attrs(r, shape);
     return rc ? rc : wk__sdf_check_children(r, shape, rule->children);
 }
 
@@ -132,13 +130,14 @@ static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
  * known and kept as nothing. */
 static int check_inertial(sdf_reader *r, xmlNodePtr el)
 {
-    int rc = wk__sdf_check_attrs(r, el, NAMES("auto"));
-    const char *automatic = rc ? NULL : wk__sdf_version_attr(r, el, "auto", &rc);
+    int rc = wk__sdf_check_attrs(r, el);
+    const char *automatic = rc ? NULL : wk__sdf_version_attr(r, el, "auto");
     if (rc == WK_OK && automatic && (!strcmp(automatic, "true") || !strcmp(automatic, "1")))
         rc = wk__sdf_unsupported(r, el, "auto");
     xmlNodePtr inertia = wk__xml_child(el, "inertia");
-    rc = rc ? rc
-            : wk__sdf_check_children(r, el, NAMES("mass", "pose", "inertia", "fluid_added_mass", "density", "auto_inertia_params"));
+    if (rc == WK_OK)
+        rc = wk__sdf_check_children(
+            r, el, NAMES("mass", "pose", "inertia", "fluid_added_mass", "density", "auto_inertia_params"));
     return rc || !inertia ? rc : wk__sdf_check_children(r, inertia, NAMES("ixx", "ixy", "ixz", "iyy", "iyz", "izz"));
 }
 
@@ -284,9 +283,9 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
      * (1.11) or an initial_position (before 1.9) changes no pose. */
     int rc = wk__sdf_check_children(r, el, NAMES("xyz", "limit", "dynamics", "mimic", "initial_position"));
     if (rc == WK_OK && (c = wk__xml_child(el, "xyz"))) {
-        const char *in = wk__sdf_version_attr(r, c, "expressed_in", &rc);
-        if (rc)
+        if ((rc = wk__sdf_check_attrs(r, c)))
             return rc;
+        const char *in = wk__sdf_version_attr(r, c, "expressed_in");
         axis->expressed_in = in && in[0] ? in : NULL;
         if ((rc = wk__sdf_read_vec3(r, c, &axis->xyz)) == WK_OK && wk_vec3_norm(axis->xyz) == 0)
             return wk__sdf_fail(r, c, WK_PARSE, "the axis is zero");
@@ -314,7 +313,7 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
  * worldkit's joints follow their leader's first axis only. */
 static int read_mimic(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
-    int rc = wk__sdf_check_attrs(r, el, NAMES("joint", "axis"));
+    int rc = wk__sdf_check_attrs(r, el);
     rc = rc ? rc : wk__sdf_check_children(r, el, NAMES("multiplier", "offset", "reference"));
     const char *leader = rc ? NULL : wk__xml_attr(r->d, el, "joint");
     const char *axis = rc ? NULL : wk__xml_attr(r->d, el, "axis");
@@ -323,7 +322,8 @@ static int read_mimic(sdf_reader *r, xmlNodePtr el, uint32_t node)
     if (!leader || !leader[0])
         return wk__sdf_fail(r, el, WK_PARSE, "missing the joint attribute");
     if (axis && strcmp(axis, "axis"))
-        return strcmp(axis, "axis2") ? wk__sdf_fail(r, el, WK_PARSE, "axis must be axis or axis2") : wk__sdf_unsupported(r, el, "axis");
+        return strcmp(axis, "axis2") ? wk__sdf_fail(r, el, WK_PARSE, "axis must be axis or axis2")
+                                     : wk__sdf_unsupported(r, el, "axis");
     static const char *const names[] = {"multiplier", "offset", "reference"};
     double v[3] = {1, 0, 0};
     for (int i = 0; rc == WK_OK && i < 3; i++) {

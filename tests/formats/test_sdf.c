@@ -561,11 +561,42 @@ static void world_joints(void)
     check_message(&st, "<string>:2: unsupported element /sdf/world/joint");
 }
 
+/* Every element read has its attributes checked against the version table:
+ * an unknown one, a namespaced one (no version defines those) and one of a
+ * later version (model@namespace came in 1.11) are reported. */
+static void attributes_checked(void)
+{
+    const char *text = "<sdf version='1.%d'><world name='w'>\n<model name='m' bogus='1' namespace='n'>\n"
+                       "<link name='l' xmlns:gz='http://gazebosim.org/schema' gz:color='red'/></model></world></sdf>";
+    static const char *const wanted[] = {
+        "<string>:2: ignored unsupported attribute /sdf/world/model@bogus",
+        "<string>:2: ignored unsupported attribute /sdf/world/model@namespace",
+        "<string>:3: ignored unsupported attribute /sdf/world/model/link@color",
+    };
+    char versioned[512];
+    snprintf(versioned, sizeof versioned, text, 9);
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    REQUIRE_INT(read_string(versioned, false, false, &st, &d), ==, WK_OK);
+    CHECK_INT(wk_desc_warning_count(d), ==, 3);
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+        if (!CHECK(wk_desc_warning(d, i) && strstr(wk_desc_warning(d, i), wanted[i])))
+            fprintf(stderr, "    warning %zu: %s\n    wanted: %s\n", i, wk_desc_warning(d, i), wanted[i]);
+    wk_desc_free(d);
+    snprintf(versioned, sizeof versioned, text, 11);
+    REQUIRE_INT(read_string(versioned, false, false, &st, &d), ==, WK_OK);
+    CHECK_INT(wk_desc_warning_count(d), ==, 2); /* namespace is 1.11's */
+    wk_desc_free(d);
+    CHECK_INT(read_string(versioned, true, false, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:2: unsupported attribute /sdf/world/model@bogus");
+}
+
 static const wk_test_case cases[] = {
     {"versions", versions},
     {"versions_1_10_and_1_11", versions_1_10_and_1_11},
     {"world_merge", world_merge},
     {"world_joints", world_joints},
+    {"attributes_checked", attributes_checked},
     {"shape_and_inertial_children", shape_and_inertial_children},
     {"plugins_and_sensors_kept", plugins_and_sensors_kept},
     {"physics", physics},
