@@ -279,14 +279,21 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
     *axis = (wk_joint_axis){.present = true, .xyz = {0, 0, 1}, .lower = -INFINITY, .upper = INFINITY,
                             .effort = INFINITY, .velocity = INFINITY};
     xmlNodePtr c, lim;
-    /* use_parent_model_frame (before 1.7) is not read: reported. A mimic
-     * (1.11) or an initial_position (before 1.9) changes no pose. */
-    int rc = wk__sdf_check_children(r, el, NAMES("xyz", "limit", "dynamics", "mimic", "initial_position"));
+    /* A mimic (1.11) or an initial_position (1.6 to 1.8) changes no pose. */
+    int rc = wk__sdf_check_children(
+        r, el, NAMES("xyz", "limit", "dynamics", "mimic", "initial_position", "use_parent_model_frame"));
+    /* use_parent_model_frame (1.5 and 1.6) true says what 1.7's expressed_in="__model__" says. */
+    bool in_model = false;
+    if (rc == WK_OK && (c = wk__xml_child(el, "use_parent_model_frame")) &&
+        !wk__sdf_child_outside_version(r, el, "use_parent_model_frame"))
+        rc = wk__sdf_read_bool(r, c, &in_model);
+    axis->expressed_in = in_model ? "__model__" : NULL;
     if (rc == WK_OK && (c = wk__xml_child(el, "xyz"))) {
         if ((rc = wk__sdf_check_attrs(r, c)))
             return rc;
         const char *in = wk__sdf_version_attr(r, c, "expressed_in");
-        axis->expressed_in = in && in[0] ? in : NULL;
+        if (in && in[0])
+            axis->expressed_in = in;
         if ((rc = wk__sdf_read_vec3(r, c, &axis->xyz)) == WK_OK && wk_vec3_norm(axis->xyz) == 0)
             return wk__sdf_fail(r, c, WK_PARSE, "the axis is zero");
         if (rc == WK_OK)

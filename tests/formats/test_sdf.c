@@ -386,6 +386,22 @@ static void versions(void)
                       "<include merge='true'><uri>model://x</uri></include></model></world></sdf>";
     CHECK_INT(read_string(old, true, true, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
     check_message(&st, "<string>:2: unsupported attribute /sdf/world/model/include@merge");
+    /* An axis in the model's frame: use_parent_model_frame in 1.5 and 1.6,
+     * expressed_in="__model__" from 1.7. */
+    const char *parent_frame = "<sdf version='1.%d'><world name='w'><model name='m'><link name='a'/><link name='b'/>"
+                               "<joint name='j' type='revolute'><parent>a</parent><child>b</child><axis>\n"
+                               "<use_parent_model_frame>true</use_parent_model_frame><xyz>1 0 0</xyz></axis></joint>"
+                               "</model></world></sdf>";
+    char versioned[512];
+    snprintf(versioned, sizeof versioned, parent_frame, 6);
+    REQUIRE_INT(read_string(versioned, true, false, &st, &d), ==, WK_OK);
+    const wk_node *j = find(d, "m::j");
+    REQUIRE(j);
+    CHECK_STR(j->joint.axis[0].expressed_in, "__model__");
+    wk_desc_free(d);
+    snprintf(versioned, sizeof versioned, parent_frame, 7);
+    CHECK_INT(read_string(versioned, true, false, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:2: unsupported element /sdf/world/model/joint/axis/use_parent_model_frame");
 }
 
 /* Children of inertials and of shapes are checked like any other element's:
