@@ -354,6 +354,8 @@ int wk__txn_note_move(wk_ecm *ecm, wk_entity e, const wk__record *r, wk_type typ
 int wk__txn_note_set(wk_ecm *ecm, wk_entity e, wk_type type, void *cell, uint8_t change);
 int wk__txn_note_change(wk_ecm *ecm, wk_entity e, wk_type type, uint8_t change);
 int wk__txn_note_parent(wk_ecm *ecm, wk_entity child, const wk__link *old);
+/* Before a free slot's generation is raised. */
+int wk__txn_note_gen(wk_ecm *ecm, uint32_t index, uint32_t old_gen);
 /* Called before the top of the free-slot list is popped. */
 int wk__txn_note_pop(wk_ecm *ecm);
 void wk__txn_drop(wk_ecm *ecm);

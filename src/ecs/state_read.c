@@ -4,7 +4,8 @@
  * touched: that it parses, that its types are registered here with the same
  * size, that every value decodes, that ids do not collide with live entities
  * the message does not remove, and that parents exist. Only then are the
- * removals, the blocks and the parents applied, in that order. */
+ * removals, the blocks and the parents applied, in that order, and last a
+ * complete state's free slots taken. */
 #include "ecm_internal.h"
 
 #include <stdlib.h>
@@ -44,6 +45,20 @@ static bool in_message(const reader *r, wk_entity e)
 {
     uint64_t key = slot_key(e);
     return bsearch(&key, r->keys, r->key_count, sizeof key, cmp_u64) != NULL;
+}
+
+/* True when an entity of the message lives in slot index. */
+static bool slot_in_message(const reader *r, uint32_t index)
+{
+    size_t lo = 0, hi = r->key_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uint32_t)(r->keys[mid] >> 32) < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->key_count && (uint32_t)(r->keys[lo] >> 32) == index;
 }
 
 static bool doomed(const wk_ecm *ecm, wk_entity e)
@@ -180,11 +195,25 @@ static void flag_doomed(reader *r, bool on)
         }
 }
 
+/* A complete state's free slots are slots its entities do not live in. */
+static int check_free_slots(const reader *r)
+{
+    for (size_t i = 0; is_complete(r) && i < r->msg->n_free_slots; i++) {
+        uint32_t index = wk__index(r->msg->free_slots[i]);
+        if (index == 0 || slot_in_message(r, index))
+            return wk__ecm_fail(r->ecm, WK_PARSE, "state: free slot %u is slot 0 or holds an entity of the state",
+                                index);
+    }
+    return WK_OK;
+}
+
 static int check(reader *r)
 {
     int rc = check_types(r);
     if (rc == WK_OK)
         rc = collect_keys(r);
+    if (rc == WK_OK)
+        rc = check_free_slots(r);
     if (rc)
         return rc;
     flag_doomed(r, true);
@@ -251,6 +280,29 @@ static int remove_doomed(reader *r)
     return rc;
 }
 
+/* Takes a complete state's free slots as this ECM's own: each slot keeps at
+ * least the generation the sender would hand out there, and they are
+ * reused in the sender's order. (A transaction's rollback lowers the
+ * generations again and drops the slots from the list.) */
+static int take_free_slots(reader *r)
+{
+    wk_ecm *ecm = r->ecm;
+    for (size_t i = 0; is_complete(r) && i < r->msg->n_free_slots; i++) {
+        uint32_t index = wk__index(r->msg->free_slots[i]), gen = wk__gen(r->msg->free_slots[i]);
+        if (wk__slot_reserve(ecm, index))
+            return WK_NOMEM;
+        wk__record *slot = wk__slot(ecm, index);
+        if (slot->gen < gen) {
+            if (ecm->txn && wk__txn_note_gen(ecm, index, slot->gen))
+                return WK_NOMEM;
+            slot->gen = gen;
+        }
+        if (WK__VEC_PUSH(ecm->free_slots, index))
+            return WK_NOMEM;
+    }
+    return WK_OK;
+}
+
 static int apply(reader *r)
 {
     wk_ecm *ecm = r->ecm;
@@ -271,7 +323,8 @@ static int apply(reader *r)
                 result = rc; /* a cycle: the message's own fault, reported after the rest */
         }
     }
-    return result;
+    rc = take_free_slots(r);
+    return rc ? rc : result;
 }
 
 int wk_ecm_set_state(wk_ecm *ecm, const uint8_t *bytes, size_t len)

@@ -2,10 +2,11 @@
  * worldkit.ecs.State message.
  *
  * The message is written as a run of small State messages, which protobuf
- * merges into one: a header with the type table, the removed entities, then
- * one message per block. A full snapshot makes one block per table whose
- * plain-data columns go out as single byte strings pointing straight at the
- * column memory; filtered and changed-only states make one block per entity. */
+ * merges into one: a header with the type table, the removed entities (and,
+ * in a complete state, the free slots), then one message per block. A full
+ * snapshot makes one block per table whose plain-data columns go out as
+ * single byte strings pointing straight at the column memory; filtered and
+ * changed-only states make one block per entity. */
 #include "ecm_internal.h"
 
 #include <stdlib.h>
@@ -190,7 +191,21 @@ static int push_removed(wk_entity_list *removed, const writer *w, const wk__enti
     return WK_OK;
 }
 
-static int emit_header(writer *w, bool complete, const wk_entity_list *removed)
+/* The free slots as the ids they would hand out next, in the list's order
+ * (entity_new reuses from its end); a slot adopted since it was freed is
+ * not free. */
+static int push_free_slots(wk_entity_list *out, const wk_ecm *ecm)
+{
+    for (size_t i = 0; i < ecm->free_slots.count; i++) {
+        uint32_t index = ecm->free_slots.items[i];
+        const wk__record *r = wk__slot_or_null(ecm, index);
+        if (r && !(r->flags & WK__ALIVE) && wk__list_push(out, wk__id(index, r->gen)))
+            return WK_NOMEM;
+    }
+    return WK_OK;
+}
+
+static int emit_header(writer *w, bool complete, const wk_entity_list *removed, const wk_entity_list *free_slots)
 {
     wk_ecm *ecm = w->ecm;
     Worldkit__Ecs__ComponentType *types = calloc(ecm->type_count + 1, sizeof *types);
@@ -214,6 +229,8 @@ static int emit_header(writer *w, bool complete, const wk_entity_list *removed)
         msg.removed = removed->items;
         msg.has_complete = complete;
         msg.complete = complete;
+        msg.n_free_slots = free_slots->count;
+        msg.free_slots = free_slots->items;
         rc = pack(w, &msg);
     }
     free(types);
@@ -271,14 +288,17 @@ static int write_state(writer *w)
 {
     wk_ecm *ecm = w->ecm;
     const wk_state_desc *d = w->desc;
-    wk_entity_list removed = {0};
+    wk_entity_list removed = {0}, free_slots = {0};
     int rc = push_removed(&removed, w, &ecm->marked, true);
     if (rc == WK_OK && d->changed_only)
         rc = push_removed(&removed, w, &ecm->destroyed, false);
     bool complete = !d->changed_only && !d->entities && !d->types;
+    if (rc == WK_OK && complete)
+        rc = push_free_slots(&free_slots, ecm);
     if (rc == WK_OK)
-        rc = emit_header(w, complete, &removed);
+        rc = emit_header(w, complete, &removed, &free_slots);
     wk_entity_list_free(&removed);
+    wk_entity_list_free(&free_slots);
     if (rc)
         return rc;
     if (d->changed_only) {

@@ -2,16 +2,17 @@
  *
  * While a transaction is open, each primitive mutation (an entity made live,
  * an entity freed, a row moved to the next table, a value overwritten, a
- * change state set, a parent changed) first appends to the log what undoes
- * it. Rollback walks the log backwards, undoing each entry on exactly the
- * state the mutation left, so every row goes back to its own place: a freed
- * row's slot is reopened by moving its swap-remove filler back to the end,
- * and a moved row returns to the row it left. Tables therefore hold the same
- * entities in the same order as before, and the full-state serializer, which
- * writes tables row by row straight from column memory, writes the same
- * bytes. (The alternative, a serializer canonical in entity-id order, would
- * have to sort and gather every column on every snapshot; restoring rows costs
- * nothing outside a transaction and O(changes) inside one.)
+ * change state set, a parent changed, a free slot's generation raised)
+ * first appends to the log what undoes it. Rollback walks the log
+ * backwards, undoing each entry on exactly the state the mutation left, so
+ * every row goes back to its own place: a freed row's slot is reopened by
+ * moving its swap-remove filler back to the end, and a moved row returns to
+ * the row it left. Tables therefore hold the same entities in the same order
+ * as before, and the full-state serializer, which writes tables row by row
+ * straight from column memory, writes the same bytes. (The alternative, a
+ * serializer canonical in entity-id order, would have to sort and gather
+ * every column on every snapshot; restoring rows costs nothing outside a
+ * transaction and O(changes) inside one.)
  *
  * Values leave the world by moving: the bytes of a destroyed, removed or
  * overwritten value go into the log as they are, without copy or destroy
@@ -41,7 +42,7 @@
 #define LOG_ALIGN 4096u
 #define ENTRY_ALIGN 16u
 
-enum op { OP_CREATE, OP_DESTROY, OP_ADD, OP_REMOVE, OP_SET, OP_CHANGE, OP_PARENT };
+enum op { OP_CREATE, OP_DESTROY, OP_ADD, OP_REMOVE, OP_SET, OP_CHANGE, OP_PARENT, OP_GEN };
 
 /* One undo entry; its payload (values, children) follows at HDR bytes. */
 typedef struct entry {
@@ -50,7 +51,7 @@ typedef struct entry {
     uint8_t change; /* OP_REMOVE, OP_SET, OP_CHANGE: the change state before */
     wk_type type;   /* OP_ADD, OP_REMOVE, OP_SET, OP_CHANGE */
     union {
-        uint32_t gen; /* OP_CREATE: the slot's generation before */
+        uint32_t gen; /* OP_CREATE, OP_GEN: the slot's generation before */
         struct {
             uint32_t table, row; /* OP_ADD, OP_REMOVE: where the row was */
         } from;
@@ -248,6 +249,16 @@ int wk__txn_note_parent(wk_ecm *ecm, wk_entity child, const wk__link *old)
     return WK_OK;
 }
 
+int wk__txn_note_gen(wk_ecm *ecm, uint32_t index, uint32_t old_gen)
+{
+    size_t at = next_at(ecm->txn);
+    entry *n = push(ecm, at, at + HDR, OP_GEN, wk__id(index, 0));
+    if (!n)
+        return WK_NOMEM;
+    n->u.gen = old_gen;
+    return WK_OK;
+}
+
 int wk__txn_note_pop(wk_ecm *ecm)
 {
     wk__txn *x = ecm->txn;
@@ -390,6 +401,9 @@ static void undo(wk_ecm *ecm, const entry *n, bool partial)
         break;
     case OP_PARENT:
         undo_parent(ecm, n);
+        break;
+    case OP_GEN:
+        wk__slot(ecm, wk__index(n->entity))->gen = n->u.gen;
         break;
     }
 }

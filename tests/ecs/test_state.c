@@ -2,6 +2,7 @@
  * another ECM until both are equal, subsets of entities and types, rejected
  * messages that change nothing, and clones. */
 #include "ecs/fixture.h"
+#include "worldkit/ecs_state.pb-c.h"
 #include "wk_test.h"
 
 /* A small world: a model with two links, a loose entity with a tag. */
@@ -216,6 +217,27 @@ static void complete_state_removes_extras(void)
     wk_ecm_free(g.ecm);
 }
 
+/* An ECM loaded from a complete state hands out the ids its source would,
+ * never one its source gave an entity since destroyed. */
+static void complete_state_keeps_free_slots(void)
+{
+    world w = world_new();
+    REQUIRE(w.f.ecm);
+    wk_ecm_destroy(w.f.ecm, w.loose, false);
+    wk_ecm_destroy(w.f.ecm, w.link2, false);
+    fixture g = fixture_new();
+    REQUIRE(g.ecm);
+    CHECK_INT(transfer(w.f.ecm, NULL, g.ecm), ==, WK_OK);
+    CHECK(equal(w.f.ecm, g.ecm));
+    for (int i = 0; i < 3; i++) {
+        wk_entity there = wk_ecm_create(w.f.ecm), here = wk_ecm_create(g.ecm);
+        CHECK_U64(here, ==, there);
+        CHECK(here != w.loose && here != w.link2);
+    }
+    wk_ecm_free(w.f.ecm);
+    wk_ecm_free(g.ecm);
+}
+
 /* Applies bad bytes to a copy of a world and checks the copy is untouched. */
 static void check_rejected(const uint8_t *bytes, size_t len, int code, const char *needle)
 {
@@ -287,6 +309,22 @@ static void rejected_messages_change_nothing(void)
     check_rejected(clash.data, clash.len, WK_EXISTS, "collides");
     wk_buf_free(&clash);
     wk_ecm_free(h.ecm);
+
+    /* A complete state naming the slot of one of its entities free; a
+     * second message appended merges into the first. */
+    world v = world_new();
+    REQUIRE(v.f.ecm);
+    wk_buf taken = {0};
+    wk_ecm_state(v.f.ecm, NULL, &taken);
+    Worldkit__Ecs__State extra = WORLDKIT__ECS__STATE__INIT;
+    extra.n_free_slots = 1;
+    extra.free_slots = &v.model;
+    uint8_t tail[32];
+    REQUIRE(protobuf_c_message_get_packed_size(&extra.base) <= sizeof tail);
+    wk_buf_append(&taken, tail, protobuf_c_message_pack(&extra.base, tail));
+    check_rejected(taken.data, taken.len, WK_PARSE, "free slot");
+    wk_buf_free(&taken);
+    wk_ecm_free(v.f.ecm);
 }
 
 static void clone_is_deep_and_independent(void)
@@ -324,6 +362,7 @@ static void clone_is_deep_and_independent(void)
 
 static const wk_test_case cases[] = {
     {"full_round_trip", full_round_trip},
+    {"complete_state_keeps_free_slots", complete_state_keeps_free_slots},
     {"types_match_by_name_not_id", types_match_by_name_not_id},
     {"deltas_and_resync", deltas_and_resync},
     {"delta_covers_every_change_kind", delta_covers_every_change_kind},

@@ -294,9 +294,11 @@ static void do_everything_deferred(world *w)
 
 static void do_set_state(world *w)
 {
-    /* Applying another world's complete state replaces this one. */
+    /* Applying another world's complete state replaces this one, and takes
+     * its free slots: link0's slot, two generations on. */
     world other = world_new();
     wk_ecm_destroy(other.f.ecm, other.link[0], false);
+    wk_ecm_destroy(other.f.ecm, wk_ecm_create(other.f.ecm), false);
     set_name(&other.f, other.tool, "from afar");
     wk_ecm_set_create_offset(other.f.ecm, 50);
     wk_ecm_create(other.f.ecm);
@@ -404,6 +406,28 @@ static void destroyed_ids_come_back(void)
     CHECK(!wk_ecm_exists(ecm, again));
     CHECK_U64(wk_ecm_create(ecm), ==, again);
     wk_ecm_free(ecm);
+}
+
+/* A complete state applied in a transaction raises the generations of the
+ * slots it says are free; rollback lowers them again. */
+static void rolled_back_state_keeps_generations(void)
+{
+    fixture f = fixture_new(), other = fixture_new();
+    REQUIRE(f.ecm && other.ecm);
+    CHECK_INT(wk_ecm_set_create_offset(other.ecm, 60), ==, WK_OK);
+    CHECK_INT(wk_ecm_destroy(other.ecm, wk_ecm_create(other.ecm), false), ==, WK_OK);
+    wk_buf state = {0};
+    CHECK_INT(wk_ecm_state(other.ecm, NULL, &state), ==, WK_OK);
+    CHECK_INT(wk_ecm_txn_begin(f.ecm), ==, WK_OK);
+    CHECK_INT(wk_ecm_set_state(f.ecm, state.data, state.len), ==, WK_OK);
+    CHECK_INT(wk_ecm_set_create_offset(f.ecm, 60), ==, WK_OK);
+    CHECK_U64(wk_ecm_create(f.ecm), ==, ((uint64_t)1 << 32) | 60); /* slot 60 as other would hand it out */
+    CHECK_INT(wk_ecm_txn_rollback(f.ecm), ==, WK_OK);
+    CHECK_INT(wk_ecm_set_create_offset(f.ecm, 60), ==, WK_OK);
+    CHECK_U64(wk_ecm_create(f.ecm), ==, 60); /* generation 0 again */
+    wk_buf_free(&state);
+    wk_ecm_free(f.ecm);
+    wk_ecm_free(other.ecm);
 }
 
 /* ---- a failed mutation inside a transaction changes nothing ------------- */
@@ -715,6 +739,7 @@ static const wk_test_case cases[] = {
     {"each_mutation_rolls_back", each_mutation_rolls_back},
     {"each_mutation_commits", each_mutation_commits},
     {"destroyed_ids_come_back", destroyed_ids_come_back},
+    {"rolled_back_state_keeps_generations", rolled_back_state_keeps_generations},
     {"failed_mutation_has_no_effect", failed_mutation_has_no_effect},
     {"random_runs_roll_back", random_runs_roll_back},
     {"random_runs_commit_like_plain_calls", random_runs_commit_like_plain_calls},

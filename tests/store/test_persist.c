@@ -501,6 +501,51 @@ static void compaction_keeps_everything(void)
     remove_dir(dir);
 }
 
+/* The ids of a deleted object's entities are never handed out again, also
+ * after a reopen that loads the deletion from a snapshot (compaction folded
+ * it in, or the world is a clone made after it) instead of replaying it from
+ * the journal: a client holding such an id must not reach a new object. */
+static void deleted_ids_stay_used(void)
+{
+    char dir[64];
+    wk_status st;
+    wk_store *store = fresh_store(dir, "w", 100000, false);
+    REQUIRE(store);
+    wk_entity gone = add_object(store, "w", "gone", at(1, 0, 0, 0, 0, 0));
+    REQUIRE(gone && add_object(store, "w", "kept", at(2, 0, 0, 0, 0, 0)));
+    wk_world *w;
+    wk_scene *s;
+    REQUIRE(s = open_w(store, "w", &w));
+    wk_entity_list used = {0};
+    REQUIRE_INT(wk_ecm_descendants(wk_scene_ecm(s), gone, &used), ==, WK_OK);
+    REQUIRE_INT(wk_scene_delete_object(s, gone, false, &st), ==, WK_OK);
+    REQUIRE_INT(done(w, true), ==, WK_OK);
+    char id[WK_WORLD_ID_MAX];
+    REQUIRE_INT(wk_store_clone(store, "w", "clone", false, NULL, id, &st), ==, WK_OK);
+    REQUIRE_INT(wk_store_compact(store, "w", &st), ==, WK_OK);
+    wk_store_free(store);
+
+    REQUIRE(store = open_store(dir, 100000, false));
+    const char *const worlds[] = {"w", "clone"};
+    for (int k = 0; k < 2; k++) {
+        wk_entity made = add_object(store, worlds[k], "new", at(3, 0, 0, 0, 0, 0));
+        REQUIRE(made != WK_NULL_ENTITY);
+        REQUIRE(s = open_w(store, worlds[k], &w));
+        wk_entity_list fresh = {0};
+        REQUIRE_INT(wk_ecm_descendants(wk_scene_ecm(s), made, &fresh), ==, WK_OK);
+        wk_store_close(w, false, false);
+        for (size_t i = 0; i < fresh.count; i++)
+            for (size_t j = 0; j < used.count; j++)
+                if (!CHECK(fresh.items[i] != used.items[j]))
+                    fprintf(stderr, "    world %s: entity %llu of the new object is one the deleted one had\n",
+                            worlds[k], (unsigned long long)fresh.items[i]);
+        wk_entity_list_free(&fresh);
+    }
+    wk_entity_list_free(&used);
+    wk_store_free(store);
+    remove_dir(dir);
+}
+
 /* ---- failures ----------------------------------------------------------- */
 
 static void failed_write_changes_nothing(void)
@@ -856,6 +901,7 @@ static const wk_test_case cases[] = {
     {"every_change_comes_back", every_change_comes_back},
     {"journal_replays_many_commits", journal_replays_many_commits},
     {"compaction_keeps_everything", compaction_keeps_everything},
+    {"deleted_ids_stay_used", deleted_ids_stay_used},
     {"failed_write_changes_nothing", failed_write_changes_nothing},
     {"bad_places_and_files", bad_places_and_files},
     {"crashes_lose_nothing_acknowledged", crashes_lose_nothing_acknowledged},
