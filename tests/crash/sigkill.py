@@ -50,18 +50,23 @@ def expect_killed(code, err):
                            % (code, err))
 
 
-def round_of_work(server, clients, delay):
-    """The clients at work until the kill after delay seconds."""
+def verify(server, clients):
     stub = harness.stubs().ows_grpc.ObjectWorldServiceStub(server.channel)
     for c in clients:
         c.verify(stub)
-    stopping = threading.Event()
+    return stub
+
+
+def set_to_work(stub, clients, stopping):
     threads = [threading.Thread(target=c.run, args=(stub, stopping)) for c in clients]
     for t in threads:
         t.start()
-    time.sleep(delay)
-    stopping.set()
-    expect_killed(*server.kill())
+    return threads
+
+
+def stopped(threads, clients):
+    """Waits for the clients after a kill; fails with the first error of
+    theirs."""
     for t in threads:
         t.join(JOIN_SECONDS)
         if t.is_alive():
@@ -96,12 +101,15 @@ def main():
     try:
         server = start(data, times)
         for _ in range(kills):
-            round_of_work(server, clients, rng.uniform(MIN_DELAY, max_delay))
-            server = None
+            stopping = threading.Event()
+            threads = set_to_work(verify(server, clients), clients, stopping)
+            time.sleep(rng.uniform(MIN_DELAY, max_delay))
+            stopping.set()
+            killed, server = server.kill(), None
+            stopped(threads, clients)
+            expect_killed(*killed)
             server = start(data, times)
-        stub = harness.stubs().ows_grpc.ObjectWorldServiceStub(server.channel)
-        for c in clients:
-            c.verify(stub)
+        verify(server, clients)
         code, err = server.stop()
         server = None
         if code != 0 or any(not line.startswith("worldkit: SIGTERM") for line in err.splitlines()):

@@ -19,6 +19,7 @@ import copy
 import random
 
 import grpc
+from google.protobuf import text_format
 
 CALL_SECONDS = 20
 # How far a pose the server answered may be from the one asked for: it
@@ -32,6 +33,7 @@ TURNS = [(0.0, 0.0, 0.0, 1.0)] + [(sx * 0.5, sy * 0.5, sz * 0.5, 0.5)
                                   for sx in (1, -1) for sy in (1, -1) for sz in (1, -1)]
 MAX_WORLDS = 3
 MAX_OBJECTS = 20
+HISTORY = 12
 
 
 class CrashFailure(Exception):
@@ -73,12 +75,16 @@ def pose_tuple(p):
 
 class World:
     """objects: name -> (id, parent name, pose); frames: (object name,
-    frame name) -> (id, parent frame name or "", pose)."""
+    frame name) -> (id, parent frame name or "", pose); retired: the ids of
+    the objects and frames deleted, which must not come back (a restart that
+    forgot which ids were used would hand them out again). The contents
+    move together: a swap exchanges them, a clone copies them."""
 
     def __init__(self, tag):
         self.tag = tag
         self.objects = {}
         self.frames = {}
+        self.retired = set()
 
     def __eq__(self, other):
         return (self.tag, self.objects, self.frames) == (other.tag, other.objects, other.frames)
@@ -108,6 +114,8 @@ class World:
 
     def delete(self, name):
         gone = self.subtree(name)
+        self.retired |= {v[0] for o, v in self.objects.items() if o in gone and v[0] is not UNKNOWN}
+        self.retired |= {v[0] for k, v in self.frames.items() if k[0] in gone and v[0] is not UNKNOWN}
         self.objects = {o: v for o, v in self.objects.items() if o not in gone}
         self.frames = {k: v for k, v in self.frames.items() if k[0] not in gone}
 
@@ -116,8 +124,9 @@ class World:
                         for o, (i, p, pose) in self.objects.items()}
         self.frames = {((new if o == old else o), f): v for (o, f), v in self.frames.items()}
 
-    def ids(self):
-        return {v[0] for v in self.objects.values()} | {v[0] for v in self.frames.values()}
+    def ids_back(self):
+        """The ids of deleted objects and frames that are there again."""
+        return ({v[0] for v in self.objects.values()} | {v[0] for v in self.frames.values()}) & self.retired
 
     def leaves(self):
         parents = {p for _, p, _ in self.objects.values()}
@@ -159,11 +168,11 @@ class Client:
         self.pb = pb
         self.worlds = {}
         self.pending = None  # (method, worlds as they are if it was applied)
-        self.retired = collections.defaultdict(set)  # per world, the ids of what was deleted
         self.made = 0
         self.acked = collections.Counter()
         self.in_flight = collections.Counter()
         self.error = None
+        self.history = collections.deque(maxlen=HISTORY)  # the last calls, for a failure's report
 
     # ---- messages ----
 
@@ -211,15 +220,22 @@ class Client:
 
     def run(self, stub, stopping):
         """Mutates until a call fails; a failure while stopping is set is the
-        kill's, any other is the server's (kept in self.error)."""
+        kill's (a call cut short, or one begun as the channel closed), any
+        other is the server's (kept in self.error)."""
         try:
             while not stopping.is_set():
                 self.step(stub)
         except grpc.RpcError as e:
             if not stopping.is_set():
                 self.error = "client %d: %s failed: %s %s" % (self.k, self.pending[0], e.code().name, e.details())
+        except ValueError as e:  # grpc's "Cannot invoke RPC on closed channel!"
+            if not stopping.is_set():
+                self.error = "client %d: %s: %s\n%s" % (self.k, type(e).__name__, e, self.last_calls())
         except Exception as e:  # a CrashFailure, or a bug of the test's own: either ends the test
-            self.error = "client %d: %s: %s" % (self.k, type(e).__name__, e)
+            self.error = "client %d: %s: %s\n%s" % (self.k, type(e).__name__, e, self.last_calls())
+
+    def last_calls(self):
+        return "its last calls:\n" + "\n".join("  " + h for h in self.history)
 
     def step(self, stub):
         if not self.worlds:
@@ -233,13 +249,14 @@ class Client:
         if len(self.worlds) < MAX_WORLDS:
             choices += [(self.create_world, 1), (self.clone_world, 1)]
         if len(self.worlds) > 1:
-            choices.append((self.delete_world, 1))
+            choices += [(self.delete_world, 1), (self.swap_world, 1)]
         ops, weights = zip(*choices)
         return self.rng.choices(ops, weights)[0](stub, wid)
 
     def call(self, method, after, stub, request):
         """Calls method with after as the worlds should it be applied."""
         self.pending = (method, after)
+        self.history.append("%s %s" % (method, text_format.MessageToString(request, as_one_line=True)))
         return getattr(stub, method)(request, timeout=CALL_SECONDS)
 
     def acknowledge(self, after):
@@ -247,15 +264,9 @@ class Client:
         self.become(after)
 
     def become(self, after):
-        """The model becomes after; an id of a deleted object or frame must
-        not come back (a restart that forgot which ids were used would
-        hand them out again)."""
         for wid, w in after.items():
-            before = self.worlds[wid].ids() if wid in self.worlds else set()
-            back = (w.ids() - before) & self.retired[wid]
-            if back:
-                raise CrashFailure("world %s: ids of deleted entities given again: %s" % (wid, sorted(back)))
-            self.retired[wid] |= before - w.ids()
+            if w.ids_back():
+                raise CrashFailure("world %s: ids of deleted entities given again: %s" % (wid, sorted(w.ids_back())))
         self.worlds = after
         self.pending = None
 
@@ -271,15 +282,27 @@ class Client:
         self.acknowledge(after)
 
     def clone_world(self, stub, source):
-        wid = self.prefix + self.fresh("w")
-        tag = self.rng.choice([None, "tag_" + wid])
+        """A clone under a new id, or over another world of this client's."""
+        others = sorted(set(self.worlds) - {source})
+        overwrite = bool(others) and self.rng.random() < 0.3
+        wid = self.rng.choice(others) if overwrite else self.prefix + self.fresh("w")
+        tag = self.rng.choice([None, "tag_" + self.fresh("t")])
         after = copy.deepcopy(self.worlds)
         after[wid] = copy.deepcopy(after[source])
         after[wid].tag = tag or after[source].tag
         reply = self.call("CloneWorld", after, stub,
-                          self.pb.ows.CloneWorldRequest(world_id=source, cloned_world_id=wid, user_tag=tag))
+                          self.pb.ows.CloneWorldRequest(world_id=source, cloned_world_id=wid, user_tag=tag,
+                                                        allow_overwrite=overwrite))
         settle((wid, after[wid].tag), (reply.id, reply.user_tag if reply.HasField("user_tag") else None),
                "CloneWorld reply")
+        self.acknowledge(after)
+
+    def swap_world(self, stub, wid):
+        """Exchanges the contents and user tags of two worlds; ids stay."""
+        other = self.rng.choice(sorted(set(self.worlds) - {wid}))
+        after = copy.deepcopy(self.worlds)
+        after[wid], after[other] = after[other], after[wid]
+        self.call("SwapWorld", after, stub, self.pb.ows.SwapWorldRequest(world_id=wid, target_world_id=other))
         self.acknowledge(after)
 
     def delete_world(self, stub, wid):
@@ -405,6 +428,7 @@ class Client:
         reply = self.call("UpdateWorldResources", after, stub, req)
         after[wid] = settle(w, world_from_objects(reply.objects, w.tag, "UpdateWorldResources reply"),
                             "UpdateWorldResources reply")
+        after[wid].retired = w.retired
         self.acknowledge(after)
 
     # ---- after a restart ----
@@ -427,9 +451,11 @@ class Client:
         flight wholly or not at all; the model becomes what it holds."""
         actual = self.read(stub)
         if actual == self.worlds:
+            matched = self.worlds
             if self.pending:
                 self.in_flight["absent"] += 1
         elif self.pending and actual == self.pending[1]:
+            matched = self.pending[1]
             self.in_flight["applied"] += 1
         else:
             lines = ["client %d after a restart: the worlds are neither as acknowledged%s" %
@@ -444,5 +470,7 @@ class Client:
                         lines.append("  vs %s: world %s unexpected" % (label, wid))
                     else:
                         lines += ["  vs %s: world %s: %s" % (label, wid, d) for d in want[wid].differences(actual[wid])]
-            raise CrashFailure("\n".join(lines))
+            raise CrashFailure("\n".join(lines + [self.last_calls()]))
+        for wid, w in actual.items():
+            w.retired = matched[wid].retired
         self.become(actual)
