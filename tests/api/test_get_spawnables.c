@@ -40,7 +40,7 @@ static void models_of_the_test_worlds(void)
     char got[400], msg[256];
     CHECK_INT(spawnables(api, NULL, 0, got, msg), ==, WK_RESULT_OK);
     /* No description: an empty one (the space above is the separator). */
-    CHECK_STR(got, "cart/model.sdf|"
+    CHECK_STR(got, "cart/model.sdf| convoy/model.sdf|"
                    " shelf/shelf.sdf|A shelf with a frame on its top board, for include tests.");
     /* Through a source instead; the same folder twice is listed once, and
      * what cannot be searched is named without failing. */
@@ -49,7 +49,7 @@ static void models_of_the_test_worlds(void)
     CHECK_STR(got, "");
     char *sources[] = {"file://" MODELS, MODELS "/cart", "https://fuel.example/models", MODELS "/nothing"};
     CHECK_INT(spawnables(api, sources, 4, got, msg), ==, WK_RESULT_OK);
-    CHECK_STR(got, "cart/model.sdf|"
+    CHECK_STR(got, "cart/model.sdf| convoy/model.sdf|"
                    " shelf/shelf.sdf|A shelf with a frame on its top board, for include tests.");
     CHECK(strstr(msg, "https://fuel.example/models") && strstr(msg, "remote"));
     CHECK(strstr(msg, MODELS "/nothing' is not a folder") != NULL);
