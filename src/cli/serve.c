@@ -14,7 +14,7 @@
 
 #define USAGE                                                                                         \
     "serve [--listen ADDR] [--world FILE] [--levels] [--rtf X] [--workers N] [--max-request-mib N]\n" \
-    "                       [--data DIR | --memory] [--verbose]\n"                                    \
+    "                       [--data DIR [--compact-entries N] | --memory] [--verbose]\n"              \
     "                       [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--token-file FILE]"
 
 static const char help[] =
@@ -36,6 +36,8 @@ static const char help[] =
     "  --data DIR             keep ObjectWorldService's worlds in DIR/worlds.db (SQLite): every\n"
     "                         change answered OK is on disk, and a restart brings them back\n"
     "                         (default ./worldkit-data; --data '' is --memory)\n"
+    "  --compact-entries N    fold a world's journal of changes into a new snapshot once it\n"
+    "                         holds more than N entries (default 1000)\n"
     "  --memory               keep worlds in memory only, nothing on disk\n"
     "  --verbose              print a line per call: method, status, milliseconds\n"
     "  --tls-cert FILE        serve over TLS with this PEM certificate chain ...\n"
@@ -49,6 +51,7 @@ typedef struct serve_args {
     wk_server_desc server;
     const char *world;
     const char *data; /* NULL: worlds in memory only */
+    uint32_t compact_entries;
     bool levels;
     bool verbose;
 } serve_args;
@@ -99,6 +102,8 @@ static int parse(int argc, char **argv, serve_args *a)
             a->server.workers = (int)x;
         else if (!strcmp(o, "--max-request-mib") && number(v, &x) && x >= 1 && x <= 2047)
             a->server.max_request_bytes = (size_t)(x * 1048576);
+        else if (!strcmp(o, "--compact-entries") && number(v, &x) && x >= 1 && x <= 1e9)
+            a->compact_entries = (uint32_t)x;
         else if (!strcmp(o, "--tls-cert"))
             a->server.tls_cert_file = v;
         else if (!strcmp(o, "--tls-key"))
@@ -183,7 +188,8 @@ int wk_cli_serve(int argc, char **argv)
     }
     wk_store *store = NULL;
     wk_status st = {0};
-    if (a.data && wk_store_open_dir(a.data, &store, &st)) {
+    wk_store_desc kept = {.dir = a.data, .compact_entries = a.compact_entries};
+    if (a.data && wk_store_open_desc(&kept, &store, &st)) {
         fprintf(stderr, "worldkit: --data %s: %s: %s\n", a.data, wk_code_name(st.code), st.message);
         return 1;
     }

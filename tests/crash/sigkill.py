@@ -18,9 +18,11 @@ integration/), WK_CRASH_SEED, WK_CRASH_KILLS (default 30), WK_CRASH_CLIENTS
 (default 3), WK_CRASH_MAX_DELAY (seconds before a kill at most; default 1).
 The data directory is removed after a pass and kept after a failure.
 """
+import collections
 import os
 import random
 import shutil
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -33,13 +35,16 @@ from .workload import Client, CrashFailure
 
 MIN_DELAY = 0.02
 JOIN_SECONDS = 60
+# Small, so that worlds are compacted (in the background) again and again
+# while the server is killed: a world loads from a folded snapshot too.
+COMPACT_ENTRIES = "8"
 
 
 def start(data, times):
     """A server on data; its time from exec to answering the health check
     goes to times."""
     began = time.monotonic()
-    server = harness.Server("--data", data)
+    server = harness.Server("--data", data, "--compact-entries", COMPACT_ENTRIES)
     times.append(time.monotonic() - began)
     return server
 
@@ -76,15 +81,33 @@ def stopped(threads, clients):
             raise CrashFailure(c.error)
 
 
-def report(kills, clients, times):
-    acked = sum((c.acked for c in clients), start=type(clients[0].acked)())
-    found = sum((c.in_flight for c in clients), start=type(clients[0].in_flight)())
+def folded(data):
+    """How many worlds the store holds, and how many of them load from a
+    snapshot that folded journal entries; read after the last server
+    stopped cleanly."""
+    db = sqlite3.connect("file:%s/worlds.db?mode=ro" % data, uri=True)
+    try:
+        return db.execute("SELECT count(*), count(*) FILTER (WHERE seq > 0) FROM snapshots").fetchone()
+    finally:
+        db.close()
+
+
+def report(kills, clients, times, data):
+    acked = sum((c.acked for c in clients), start=collections.Counter())
+    found = sum((c.in_flight for c in clients), start=collections.Counter())
     restarts = times[1:]
     print("crash: %d kills, %d restarts, %d acknowledged mutations (%s)" %
           (kills, len(restarts), sum(acked.values()), ", ".join("%s %d" % kv for kv in sorted(acked.items()))))
-    print("crash: calls in flight at a kill: %d applied whole, %d absent" % (found["applied"], found["absent"]))
+    outcome = collections.Counter()
+    for (_, how), n in found.items():
+        outcome[how] += n
+    batches = [found[("UpdateWorldResources", how)] for how in ("applied", "absent")]
+    print("crash: calls in flight at a kill: %d applied whole, %d absent; of them UpdateWorldResources batches: "
+          "%d applied whole, %d absent" % (outcome["applied"], outcome["absent"], *batches))
     print("crash: restart to SERVING: max %.0f ms, median %.0f ms" %
           (max(restarts) * 1e3, statistics.median(restarts) * 1e3))
+    print("crash: at the end %d worlds, %d of them loaded from a folded snapshot (--compact-entries %s)" %
+          (*folded(data), COMPACT_ENTRIES))
 
 
 def main():
@@ -119,7 +142,7 @@ def main():
             server.kill()
         print("FAIL (seed %d; the data directory %s is kept): %s" % (seed, data, e))
         return 1
-    report(kills, clients, times)
+    report(kills, clients, times, data)
     shutil.rmtree(data)
     return 0
 

@@ -158,8 +158,8 @@ def settle(want, got, what):
 
 class Client:
     """The workload of client k: run() on a live server, then verify()
-    after each restart. Counters: acked (per method), in_flight (applied or
-    not, as found after the restart)."""
+    after each restart. Counters: acked (per method), in_flight (per method
+    and "applied" or "absent", as found after the restart)."""
 
     def __init__(self, k, seed, pb):
         self.k = k
@@ -453,10 +453,10 @@ class Client:
         if actual == self.worlds:
             matched = self.worlds
             if self.pending:
-                self.in_flight["absent"] += 1
+                self.in_flight[(self.pending[0], "absent")] += 1
         elif self.pending and actual == self.pending[1]:
             matched = self.pending[1]
-            self.in_flight["applied"] += 1
+            self.in_flight[(self.pending[0], "applied")] += 1
         else:
             lines = ["client %d after a restart: the worlds are neither as acknowledged%s" %
                      (self.k, " nor as %s in flight would leave them" % self.pending[0] if self.pending else "")]
