@@ -228,9 +228,10 @@ class ServerTest(unittest.TestCase):
                                          response_deserializer=h.HealthCheckResponse.FromString)
         return check(h.HealthCheckRequest(service=service), timeout=timeout)
 
-    def assertStatus(self, code, call, *args, **kwargs):
+    def assertStatus(self, code, call, *args, culprit=None, **kwargs):
         """Calls call(*args, **kwargs), which must fail with the gRPC status
-        code (a grpc.StatusCode, or a tuple of those); returns the error."""
+        code (a grpc.StatusCode, or a tuple of those) and, when culprit is
+        given, a message naming it; returns the error."""
         kwargs.setdefault("timeout", CALL_SECONDS)
         codes = code if isinstance(code, tuple) else (code,)
         try:
@@ -238,15 +239,20 @@ class ServerTest(unittest.TestCase):
         except grpc.RpcError as e:
             if e.code() not in codes:
                 self.fail("expected %s, got %s: %s" % ("/".join(c.name for c in codes), e.code().name, e.details()))
+            if culprit is not None:
+                self.assertIn(culprit, e.details() or "", "the message does not name the culprit")
             return e
         self.fail("expected %s, got OK: %s" % ("/".join(c.name for c in codes), reply))
 
-    def assertResult(self, want, reply, what=""):
-        """reply.result (a simulation_interfaces Result) holds the code want."""
+    def assertResult(self, want, reply, what="", culprit=None):
+        """reply.result (a simulation_interfaces Result) holds the code want
+        and, when culprit is given, an error message naming it."""
         got = reply.result.result
         if got != want:
             self.fail("%sresult %d, expected %d: %s" % (what + ": " if what else "", got, want,
                                                          reply.result.error_message))
+        if culprit is not None:
+            self.assertIn(culprit, reply.result.error_message, "the message does not name the culprit")
         return reply
 
 

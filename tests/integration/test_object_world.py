@@ -7,6 +7,7 @@ failures (NOT_FOUND, ALREADY_EXISTS, INVALID_ARGUMENT, FAILED_PRECONDITION).
 Each test builds the worlds it needs with CreateWorld under ids of its own,
 so tests do not see each other's changes.
 """
+import importlib
 import math
 
 import grpc
@@ -15,6 +16,7 @@ from . import harness
 from .harness import needs
 
 SERVICE_NAME = "intrinsic_proto.world.ObjectWorldService"
+ARM = harness.world("attached_frames.sdf")
 C = grpc.StatusCode
 
 
@@ -25,6 +27,9 @@ def quat_z(angle):
 
 class ObjectWorldTest(harness.ServerTest):
     SERVICE = SERVICE_NAME
+    # A file's world is served as the world "world": here a robot whose
+    # elbow joint makes it a KINEMATIC_OBJECT.
+    SERVER_ARGS = ("--world", ARM)
 
     @classmethod
     def setUpClass(cls):
@@ -163,11 +168,17 @@ class ObjectWorldTest(harness.ServerTest):
         self.assertEqual(self.names(w), ["root"])
 
         self.stub.DeleteWorld(self.m.DeleteWorldRequest(world_id=again.id), timeout=harness.CALL_SECONDS)
-        self.assertStatus(C.NOT_FOUND, self.stub.GetWorld, self.m.GetWorldRequest(world_id=again.id))
-        self.assertStatus(C.NOT_FOUND, self.stub.DeleteWorld, self.m.DeleteWorldRequest(world_id=again.id))
-        self.assertStatus(C.INVALID_ARGUMENT, self.stub.GetWorld, self.m.GetWorldRequest())
+        self.assertStatus(C.NOT_FOUND, self.stub.GetWorld, self.m.GetWorldRequest(world_id=again.id),
+                          culprit=again.id)
+        self.assertStatus(C.NOT_FOUND, self.stub.DeleteWorld, self.m.DeleteWorldRequest(world_id=again.id),
+                          culprit=again.id)
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.GetWorld, self.m.GetWorldRequest(), culprit="world_id")
         self.assertStatus(C.INVALID_ARGUMENT, self.stub.CreateWorld, self.m.CreateWorldRequest(
-            world=self.m.World(world_metadata=self.m.WorldMetadata(id="no spaces!"))))
+            world=self.m.World(world_metadata=self.m.WorldMetadata(id="no spaces!"))), culprit="no spaces!")
+        # ListWorlds takes no argument to get wrong: only a request that
+        # does not parse fails, naming the message it should have been.
+        self.assertStatus(C.INVALID_ARGUMENT, self.channel.unary_unary("/%s/ListWorlds" % SERVICE_NAME),
+                          harness.GARBAGE, culprit="ListWorldsRequest")
 
     @needs("CreateWorld", "CloneWorld", "GetWorld", "CreateObject")
     def test_clone_world(self):
@@ -185,7 +196,7 @@ class ObjectWorldTest(harness.ServerTest):
         # Taken: refused unless allow_overwrite.
         self.create_box(w, "second")
         self.assertStatus(C.ALREADY_EXISTS, self.stub.CloneWorld,
-                          self.m.CloneWorldRequest(world_id=w, cloned_world_id="it_clone_dst"))
+                          self.m.CloneWorldRequest(world_id=w, cloned_world_id="it_clone_dst"), culprit="it_clone_dst")
         self.assertEqual(self.names("it_clone_dst"), ["crate", "root"])
         again = self.stub.CloneWorld(self.m.CloneWorldRequest(world_id=w, cloned_world_id="it_clone_dst",
                                                               allow_overwrite=True), timeout=harness.CALL_SECONDS)
@@ -197,7 +208,8 @@ class ObjectWorldTest(harness.ServerTest):
         self.addCleanup(self.drop_world, fresh.id)
         self.assertNotIn(fresh.id, (w, "it_clone_dst", ""))
         self.assertStatus(C.NOT_FOUND, self.stub.CloneWorld,
-                          self.m.CloneWorldRequest(world_id="it_no_such_world", cloned_world_id="it_x"))
+                          self.m.CloneWorldRequest(world_id="it_no_such_world", cloned_world_id="it_x"),
+                          culprit="it_no_such_world")
 
     @needs("CreateWorld", "SwapWorld", "CreateObject", "ListObjects")
     def test_swap_world(self):
@@ -208,7 +220,8 @@ class ObjectWorldTest(harness.ServerTest):
         self.assertEqual(self.names(a), ["root"])
         self.assertEqual(self.names(b), ["only_in_a", "root"])
         self.assertStatus(C.NOT_FOUND, self.stub.SwapWorld,
-                          self.m.SwapWorldRequest(world_id=a, target_world_id="it_no_such_world"))
+                          self.m.SwapWorldRequest(world_id=a, target_world_id="it_no_such_world"),
+                          culprit="it_no_such_world")
         self.assertEqual(self.names(b), ["only_in_a", "root"])
 
     # ---- objects ----
@@ -247,13 +260,15 @@ class ObjectWorldTest(harness.ServerTest):
         self.assertEqual([o.name for o in only.objects], ["crate"])
 
         # Failures.
-        self.assertStatus(C.ALREADY_EXISTS, self.create_box, w, "crate")
-        self.assertStatus(C.NOT_FOUND, self.create_box, w, "orphan", parent="no_such_parent")
-        self.assertStatus(C.NOT_FOUND, self.create_box, "it_no_such_world", "crate")
-        self.assertStatus(C.INVALID_ARGUMENT, self.create_box, "", "crate")
-        self.assertStatus(C.NOT_FOUND, self.get_object, w, "no_such_object")
-        self.assertStatus(C.INVALID_ARGUMENT, self.stub.GetObject, self.m.GetObjectRequest(world_id=w))
-        self.assertStatus(C.NOT_FOUND, self.stub.ListObjects, self.m.ListObjectsRequest(world_id="it_no_such_world"))
+        self.assertStatus(C.ALREADY_EXISTS, self.create_box, w, "crate", culprit="crate")
+        self.assertStatus(C.NOT_FOUND, self.create_box, w, "orphan", parent="no_such_parent", culprit="no_such_parent")
+        self.assertStatus(C.NOT_FOUND, self.create_box, "it_no_such_world", "crate", culprit="it_no_such_world")
+        self.assertStatus(C.INVALID_ARGUMENT, self.create_box, "", "crate", culprit="world_id")
+        self.assertStatus(C.NOT_FOUND, self.get_object, w, "no_such_object", culprit="no_such_object")
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.GetObject, self.m.GetObjectRequest(world_id=w),
+                          culprit="object")
+        self.assertStatus(C.NOT_FOUND, self.stub.ListObjects, self.m.ListObjectsRequest(world_id="it_no_such_world"),
+                          culprit="it_no_such_world")
         self.assertEqual(self.names(w), ["crate", "root"])
 
     @needs("CreateWorld", "CreateObject", "UpdateObjectName", "GetObject")
@@ -266,9 +281,11 @@ class ObjectWorldTest(harness.ServerTest):
         self.assertEqual((renamed.id, renamed.name), (created.id, "c"))
         self.assertStatus(C.NOT_FOUND, self.get_object, w, "a")
         self.assertStatus(C.ALREADY_EXISTS, self.stub.UpdateObjectName,
-                          self.pb.updates.UpdateObjectNameRequest(world_id=w, object=self.obj("c"), name="b"))
+                          self.pb.updates.UpdateObjectNameRequest(world_id=w, object=self.obj("c"), name="b"),
+                          culprit="'b'")
         self.assertStatus(C.NOT_FOUND, self.stub.UpdateObjectName,
-                          self.pb.updates.UpdateObjectNameRequest(world_id=w, object=self.obj("a"), name="d"))
+                          self.pb.updates.UpdateObjectNameRequest(world_id=w, object=self.obj("a"), name="d"),
+                          culprit="'a'")
         self.assertEqual(self.names(w), ["b", "c", "root"])
 
     @needs("CreateWorld", "CreateObject", "ReparentObject", "GetTransform")
@@ -297,7 +314,8 @@ class ObjectWorldTest(harness.ServerTest):
                               parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("cup"))))
         self.assertStatus(C.NOT_FOUND, self.stub.ReparentObject, self.pb.updates.ReparentObjectRequest(
             world_id=w, object=self.obj("cup"),
-            parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("no_such_object"))))
+            parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("no_such_object"))),
+            culprit="no_such_object")
         self.assertEqual(self.get_object(w, "cup").parent.name, "table")
         self.assertEqual(self.get_object(w, "table").parent.id, "root")
 
@@ -312,7 +330,7 @@ class ObjectWorldTest(harness.ServerTest):
         self.assertEqual(self.names(w), ["book", "root", "shelf"])
         # Children: only with force.
         self.assertStatus(C.FAILED_PRECONDITION, self.stub.DeleteObject,
-                          self.pb.updates.DeleteObjectRequest(world_id=w, object=self.obj("shelf")))
+                          self.pb.updates.DeleteObjectRequest(world_id=w, object=self.obj("shelf")), culprit="book")
         self.assertEqual(self.names(w), ["book", "root", "shelf"])
         self.stub.DeleteObject(self.pb.updates.DeleteObjectRequest(world_id=w, object=self.obj("shelf"), force=True),
                                timeout=harness.CALL_SECONDS)
@@ -334,13 +352,18 @@ class ObjectWorldTest(harness.ServerTest):
         self.assertTrue(entity.id)
         self.assertEqual(self.box_size(self.get_object(w, "crate", self.pb.updates.FULL)), (2, 3, 4))
         req.entity.reference.CopyFrom(self.obj("no_such_object"))
-        self.assertStatus(C.NOT_FOUND, self.stub.UpdateEntityProperties, req)
+        self.assertStatus(C.NOT_FOUND, self.stub.UpdateEntityProperties, req, culprit="no_such_object")
 
-        props = self.pb.updates.UpdateObjectPropertiesRequest(world_id=w, object=self.obj("crate"))
-        props.simulation_component.SetInParent()
-        self.assertEqual(self.stub.UpdateObjectProperties(props, timeout=harness.CALL_SECONDS).name, "crate")
+        props = self.pb.updates.UpdateObjectPropertiesRequest(world_id=w, object=self.obj("crate"),
+                                                              view=self.pb.updates.FULL)
+        props.simulation_component.is_static = True
+        updated = self.stub.UpdateObjectProperties(props, timeout=harness.CALL_SECONDS)
+        self.assertEqual(updated.name, "crate")
+        self.assertTrue(updated.object_component.simulation_component.is_static)
+        self.assertTrue(self.get_object(w, "crate", self.pb.updates.FULL).object_component.simulation_component
+                        .is_static)
         props.object.CopyFrom(self.obj("no_such_object"))
-        self.assertStatus(C.NOT_FOUND, self.stub.UpdateObjectProperties, props)
+        self.assertStatus(C.NOT_FOUND, self.stub.UpdateObjectProperties, props, culprit="no_such_object")
 
     # ---- frames ----
 
@@ -370,19 +393,33 @@ class ObjectWorldTest(harness.ServerTest):
                                    (1.1, 0, 0.5, 0, 0, 0, 1))
         self.assertStatus(C.ALREADY_EXISTS, self.stub.CreateFrame,
                           u.CreateFrameRequest(world_id=w, parent_object=self.obj("robot"), new_frame_name="flange",
-                                               parent_t_new_frame=self.pose()))
+                                               parent_t_new_frame=self.pose()), culprit="flange")
         self.assertStatus(C.NOT_FOUND, self.stub.CreateFrame,
                           u.CreateFrameRequest(world_id=w, parent_object=self.obj("no_such_object"),
                                                new_frame_name="f", parent_t_new_frame=self.pose()))
         self.assertStatus(C.NOT_FOUND, self.stub.GetFrame,
-                          self.m.GetFrameRequest(world_id=w, frame=self.frame("robot", "no_such_frame")))
+                          self.m.GetFrameRequest(world_id=w, frame=self.frame("robot", "no_such_frame")),
+                          culprit="no_such_frame")
+        self.assertStatus(C.NOT_FOUND, self.stub.ListFrames,
+                          self.m.ListFramesRequest(world_id=w, object=self.obj("no_such_object")),
+                          culprit="no_such_object")
 
         renamed = self.stub.UpdateFrameName(u.UpdateFrameNameRequest(world_id=w, frame=self.frame("robot", "tip"),
                                                                      name="tcp"), timeout=harness.CALL_SECONDS)
         self.assertEqual((renamed.id, renamed.name), (tip.id, "tcp"))
+        self.assertStatus(C.ALREADY_EXISTS, self.stub.UpdateFrameName,
+                          u.UpdateFrameNameRequest(world_id=w, frame=self.frame("robot", "tcp"), name="flange"),
+                          culprit="flange")
+        self.assertStatus(C.NOT_FOUND, self.stub.UpdateFrameName,
+                          u.UpdateFrameNameRequest(world_id=w, frame=self.frame("robot", "tip"), name="x"),
+                          culprit="tip")
         attach = u.UpdateFramePropertiesRequest(world_id=w, frame=self.frame("robot", "tcp"))
         attach.is_attachment_frame.value = True
         self.assertTrue(self.stub.UpdateFrameProperties(attach, timeout=harness.CALL_SECONDS).is_attachment_frame)
+        self.assertTrue(self.stub.GetFrame(self.m.GetFrameRequest(world_id=w, frame=self.frame("robot", "tcp")),
+                                           timeout=harness.CALL_SECONDS).is_attachment_frame)
+        attach.frame.CopyFrom(self.frame("robot", "no_such_frame"))
+        self.assertStatus(C.NOT_FOUND, self.stub.UpdateFrameProperties, attach, culprit="no_such_frame")
 
         # The frame moves to the table, keeping its pose in the world.
         before = self.transform(w, self.node("root"), self.frame_node("robot", "tcp"))
@@ -392,13 +429,19 @@ class ObjectWorldTest(harness.ServerTest):
             timeout=harness.CALL_SECONDS)
         self.assertEqual(moved.object.name, "table")
         self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("table", "tcp")), before)
+        self.assertStatus(C.NOT_FOUND, self.stub.ReparentFrame, u.ReparentFrameRequest(
+            world_id=w, frame=self.frame("table", "tcp"),
+            parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("no_such_object"))),
+            culprit="no_such_object")
+        self.assertEqual(self.stub.GetFrame(self.m.GetFrameRequest(world_id=w, frame=self.frame("table", "tcp")),
+                                            timeout=harness.CALL_SECONDS).object.name, "table")
 
         # A frame with child frames goes only with force.
         self.stub.CreateFrame(u.CreateFrameRequest(world_id=w, parent_frame=self.frame("robot", "flange"),
                                                    new_frame_name="child", parent_t_new_frame=self.pose()),
                               timeout=harness.CALL_SECONDS)
         self.assertStatus(C.FAILED_PRECONDITION, self.stub.DeleteFrame,
-                          u.DeleteFrameRequest(world_id=w, frame=self.frame("robot", "flange")))
+                          u.DeleteFrameRequest(world_id=w, frame=self.frame("robot", "flange")), culprit="flange")
         self.stub.DeleteFrame(u.DeleteFrameRequest(world_id=w, frame=self.frame("robot", "flange"), force=True),
                               timeout=harness.CALL_SECONDS)
         listed = self.stub.ListFrames(self.m.ListFramesRequest(world_id=w, object=self.obj("robot")),
@@ -440,11 +483,13 @@ class ObjectWorldTest(harness.ServerTest):
         self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.node("b")), (0, 0, 1, 0, 0, 0, 1))
         self.assertPoseAlmostEqual(self.transform(w, self.node("a"), self.node("b")), (3, 4, 5, 0, 0, 0, 1))
 
-        self.assertStatus(C.NOT_FOUND, self.transform, w, self.node("root"), self.node("no_such_object"))
+        self.assertStatus(C.NOT_FOUND, self.transform, w, self.node("root"), self.node("no_such_object"),
+                          culprit="no_such_object")
         self.assertStatus(C.INVALID_ARGUMENT, self.stub.GetTransform,
                           self.m.GetTransformRequest(world_id=w, node_a=self.node("root")))
         self.assertStatus(C.NOT_FOUND, self.stub.UpdateTransform, self.pb.updates.UpdateTransformRequest(
-            world_id=w, node_a=self.node("root"), node_b=self.node("no_such_object"), a_t_b=self.pose()))
+            world_id=w, node_a=self.node("root"), node_b=self.node("no_such_object"), a_t_b=self.pose()),
+            culprit="no_such_object")
         self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.node("b")), (0, 0, 1, 0, 0, 0, 1))
 
     # ---- batches ----
@@ -464,8 +509,7 @@ class ObjectWorldTest(harness.ServerTest):
             u.UpdateTransformRequest(node_a=self.node("root"), node_b=self.node("b"), a_t_b=self.pose(9, 9, 9)))
         batch.world_updates.updates.add().delete_object.CopyFrom(
             u.DeleteObjectRequest(object=self.obj("no_such_object")))
-        error = self.assertStatus(C.NOT_FOUND, self.stub.UpdateWorldResources, batch)
-        self.assertIn("no_such_object", error.details())
+        self.assertStatus(C.NOT_FOUND, self.stub.UpdateWorldResources, batch, culprit="no_such_object")
         # Nothing of the batch was applied.
         self.assertEqual(self.list_objects(w, u.FULL), before)
 
@@ -507,7 +551,8 @@ class ObjectWorldTest(harness.ServerTest):
             timeout=harness.CALL_SECONDS)
         self.assertEqual(len(by_name.modified), 1)
         self.assertStatus(C.NOT_FOUND, self.stub.CompareWorlds,
-                          self.m.CompareWorldsRequest(base_world_id=base, changed_world_id="it_no_such_world"))
+                          self.m.CompareWorldsRequest(base_world_id=base, changed_world_id="it_no_such_world"),
+                          culprit="it_no_such_world")
 
     @needs("CreateWorld", "CreateObject", "CloneWorld", "SyncObject", "UpdateTransform", "GetTransform")
     def test_sync_object(self):
@@ -524,9 +569,9 @@ class ObjectWorldTest(harness.ServerTest):
                                                       object=self.obj("crate")), timeout=harness.CALL_SECONDS)
         self.assertPoseAlmostEqual(self.transform(main, self.node("root"), self.node("crate")), (5, 0, 0, 0, 0, 0, 1))
         self.assertStatus(C.NOT_FOUND, self.stub.SyncObject, self.m.SyncObjectRequest(
-            from_world_id=branch, to_world_id=main, object=self.obj("no_such_object")))
+            from_world_id=branch, to_world_id=main, object=self.obj("no_such_object")), culprit="no_such_object")
         self.assertStatus(C.NOT_FOUND, self.stub.SyncObject, self.m.SyncObjectRequest(
-            from_world_id="it_no_such_world", to_world_id=main, object=self.obj("crate")))
+            from_world_id="it_no_such_world", to_world_id=main, object=self.obj("crate")), culprit="it_no_such_world")
         self.assertStatus(C.INVALID_ARGUMENT, self.stub.SyncObject,
                           self.m.SyncObjectRequest(from_world_id=branch, to_world_id=main))
 
@@ -567,9 +612,18 @@ class ObjectWorldTest(harness.ServerTest):
         bad_rule.right.add().object.CopyFrom(self.obj("a"))
         bad_rule.collision_action.is_excluded = True
         self.assertStatus(C.NOT_FOUND, self.stub.UpdateCollisionSettings,
-                          u.UpdateCollisionSettingsRequest(world_id=w, collision_settings=bad))
+                          u.UpdateCollisionSettingsRequest(world_id=w, collision_settings=bad), culprit="no_such_object")
         self.assertStatus(C.NOT_FOUND, self.stub.GetCollisionSettings,
-                          self.m.GetCollisionSettingsRequest(world_id="it_no_such_world"))
+                          self.m.GetCollisionSettingsRequest(world_id="it_no_such_world"), culprit="it_no_such_world")
+        before = self.stub.GetCollisionSettings(self.m.GetCollisionSettingsRequest(world_id=w),
+                                                timeout=harness.CALL_SECONDS)
+        self.assertStatus(C.NOT_FOUND, self.stub.ToggleCollisions, u.ToggleCollisionsRequest(
+            world_id=w, toggle_mode=u.TOGGLE_MODE_DISABLE,
+            object_a=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("a")),
+            object_b=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("no_such_object"))),
+            culprit="no_such_object")
+        self.assertEqual(self.stub.GetCollisionSettings(self.m.GetCollisionSettingsRequest(world_id=w),
+                                                        timeout=harness.CALL_SECONDS), before)
 
     # ---- kinematics ----
 
@@ -579,56 +633,100 @@ class ObjectWorldTest(harness.ServerTest):
         self.create_box(w, "crate")
         u = self.pb.updates
         self.assertStatus(C.FAILED_PRECONDITION, self.stub.UpdateObjectJoints,
-                          u.UpdateObjectJointsRequest(world_id=w, object=self.obj("crate"), joint_positions=[0.1]))
+                          u.UpdateObjectJointsRequest(world_id=w, object=self.obj("crate"), joint_positions=[0.1]),
+                          culprit="crate")
         self.assertStatus(C.FAILED_PRECONDITION, self.stub.UpdateKinematicObjectProperties,
                           u.UpdateKinematicObjectPropertiesRequest(
                               world_id=w, object=self.obj("crate"),
                               named_joint_configurations_to_set=[u.NamedJointConfiguration(name="home",
-                                                                                           joint_positions=[0])]))
+                                                                                           joint_positions=[0])]),
+                          culprit="crate")
         self.assertStatus(C.NOT_FOUND, self.stub.UpdateObjectJoints,
-                          u.UpdateObjectJointsRequest(world_id=w, object=self.obj("no_such_object")))
+                          u.UpdateObjectJointsRequest(world_id=w, object=self.obj("no_such_object")),
+                          culprit="no_such_object")
 
-    @needs("ListWorlds", "ListObjects", "GetObject", "UpdateObjectJoints", "UpdateKinematicObjectProperties")
+    @needs("ListWorlds", "ListObjects", "GetObject", "UpdateObjectJoints", "UpdateKinematicObjectProperties",
+           "GetTransform")
     def test_kinematics_of_a_loaded_arm(self):
-        arm = self.kinematic_object()
-        if arm is None:
-            self.skipTest("no world of ListWorlds holds a KINEMATIC_OBJECT: the server does not put a file's world "
-                          "(its --world) into ObjectWorldService's store")
-        world, obj = arm
+        # The robot of ARM: one revolute elbow (limits -2..2 rad) about z,
+        # carrying the forearm and the frame tool attached to it.
+        world, obj = self.kinematic_object()
         u = self.pb.updates
-        n = len(obj.kinematic_object_component.joint_entity_ids)
-        self.assertGreater(n, 0)
-        positions = [0.1 * (i + 1) for i in range(n)]
+        self.assertEqual(obj.name, "robot")
+        self.assertEqual(len(obj.kinematic_object_component.joint_entity_ids), 1)
+        robot = self.pb.refs.ObjectReference(id=obj.id)
+        tool = self.frame_node("robot", "tool")
+        base = self.node("robot")
+        before = self.transform(world, base, tool)
+        # Upstream's units: the request in degrees, the component in radians.
         moved = self.stub.UpdateObjectJoints(u.UpdateObjectJointsRequest(
-            world_id=world, object=self.pb.refs.ObjectReference(id=obj.id), joint_positions=positions, view=u.FULL),
-            timeout=harness.CALL_SECONDS)
-        for got, want in zip(moved.kinematic_object_component.joint_positions, positions):
-            self.assertAlmostEqual(got, want)
+            world_id=world, object=robot, joint_positions=[30.0], view=u.FULL), timeout=harness.CALL_SECONDS)
+        self.assertEqual(len(moved.kinematic_object_component.joint_positions), 1)
+        self.assertAlmostEqual(moved.kinematic_object_component.joint_positions[0], math.pi / 6, places=12)
+        after = self.transform(world, base, tool)
+        # Turning about the elbow's z keeps the tool's height and its
+        # distance from the elbow's axis, and moves it.
+        self.assertAlmostEqual(after[2], before[2], places=9)
+        self.assertGreater(math.dist(after[:2], before[:2]), 1e-3)
+
         self.assertStatus(C.INVALID_ARGUMENT, self.stub.UpdateObjectJoints, u.UpdateObjectJointsRequest(
-            world_id=world, object=self.pb.refs.ObjectReference(id=obj.id), joint_positions=positions + [0.0]))
+            world_id=world, object=robot, joint_positions=[0.1, 0.2]), culprit="robot")
+        self.assertStatus(C.OUT_OF_RANGE, self.stub.UpdateObjectJoints, u.UpdateObjectJointsRequest(
+            world_id=world, object=robot, joint_positions=[180.0]), culprit="elbow")
+        self.assertPoseAlmostEqual(self.transform(world, base, tool), after)
+
         named = self.stub.UpdateKinematicObjectProperties(u.UpdateKinematicObjectPropertiesRequest(
-            world_id=world, object=self.pb.refs.ObjectReference(id=obj.id), view=u.FULL,
-            named_joint_configurations_to_set=[u.NamedJointConfiguration(name="home", joint_positions=[0.0] * n)]),
+            world_id=world, object=robot, view=u.FULL,
+            named_joint_configurations_to_set=[u.NamedJointConfiguration(name="home", joint_positions=[0.25])]),
             timeout=harness.CALL_SECONDS)
-        self.assertIn("home", [c.name for c in named.kinematic_object_component.named_joint_configurations])
+        configs = {c.name: list(c.joint_positions) for c in named.kinematic_object_component.named_joint_configurations}
+        self.assertEqual(configs.get("home"), [0.25])
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.UpdateKinematicObjectProperties,
+                          u.UpdateKinematicObjectPropertiesRequest(
+                              world_id=world, object=robot,
+                              named_joint_configurations_to_set=[u.NamedJointConfiguration(
+                                  name="wrong", joint_positions=[0.0, 0.0])]), culprit="wrong")
+        kept = self.get_object(world, "robot", u.FULL).kinematic_object_component
+        self.assertEqual([c.name for c in kept.named_joint_configurations], ["home"])
 
     def kinematic_object(self):
         """(world id, Object in the FULL view) of the first kinematic object
-        of any world the server holds, or None."""
+        of any world the server holds."""
         for meta in self.stub.ListWorlds(self.m.ListWorldsRequest(), timeout=harness.CALL_SECONDS).world_metadatas:
             for o in self.list_objects(meta.id, self.pb.updates.FULL).objects:
                 if o.type == self.m.KINEMATIC_OBJECT:
                     return meta.id, o
-        return None
+        self.fail("no world of ListWorlds holds a KINEMATIC_OBJECT, though the server serves %s" % ARM)
 
     # ---- footprints ----
 
-    @needs("AreFootprintsCompatible", "CreateWorld")
+    @needs("AreFootprintsCompatible", "CreateWorld", "CreateObject")
     def test_are_footprints_compatible(self):
         w = self.new_world("it_footprints")
-        reply = self.stub.AreFootprintsCompatible(self.m.AreFootprintsCompatibleRequest(world_id=w),
-                                                  timeout=harness.CALL_SECONDS)
-        self.assertEqual(list(reply.pairs), [])
+        self.create_box(w, "crate")
+        self.create_box(w, "shelf", x=2)
+        nothing = self.stub.AreFootprintsCompatible(self.m.AreFootprintsCompatibleRequest(world_id=w),
+                                                    timeout=harness.CALL_SECONDS)
+        self.assertEqual(list(nothing.pairs), [])
+
+        sharing = importlib.import_module("intrinsic.skills.proto.footprint_pb2").ObjectWorldReservation
+
+        def reserve(footprint, kind, name):
+            footprint.object_reservation.add(type=kind).object.object_name = name
+
+        req = self.m.AreFootprintsCompatibleRequest(world_id=w, return_all_incompatible_pairs=True)
+        reserve(req.left_set.add(), sharing.WRITE, "crate")
+        reserve(req.right_set.add(), sharing.READ, "crate")
+        reserve(req.right_set.add(), sharing.READ, "shelf")
+        reply = self.stub.AreFootprintsCompatible(req, timeout=harness.CALL_SECONDS)
+        # Writing the crate excludes reading it, not reading the shelf.
+        self.assertEqual([(p.left_index, p.right_index) for p in reply.pairs], [(0, 0)])
+        self.assertIn("crate", reply.pairs[0].reason.message)
+
+        reserve(req.right_set.add(), sharing.READ, "no_such_object")
+        self.assertStatus(C.NOT_FOUND, self.stub.AreFootprintsCompatible, req, culprit="no_such_object")
+        req.world_id = "it_no_such_world"
+        self.assertStatus(C.NOT_FOUND, self.stub.AreFootprintsCompatible, req, culprit="it_no_such_world")
 
     # ---- many clients ----
 
