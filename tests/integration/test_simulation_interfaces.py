@@ -50,32 +50,33 @@ class SimulationInterfacesTest(harness.ServerTest):
 
     # ---- helpers ----
 
-    def load(self, uri, want=OK):
+    def load(self, uri, want=OK, culprit=None):
         return self.assertResult(want, self.stub.LoadWorld(self.si.LoadWorldRequest(uri=uri),
-                                                           timeout=harness.CALL_SECONDS), "LoadWorld " + uri)
+                                                           timeout=harness.CALL_SECONDS), "LoadWorld " + uri, culprit)
 
     def state(self):
         reply = self.assertResult(OK, self.stub.GetSimulationState(self.si.GetSimulationStateRequest(),
                                                                    timeout=harness.CALL_SECONDS))
         return reply.state.state
 
-    def set_state(self, state, want=OK):
+    def set_state(self, state, want=OK, culprit=None):
         req = self.si.SetSimulationStateRequest(state=self.si.SimulationState(state=state))
         return self.assertResult(want, self.stub.SetSimulationState(req, timeout=harness.CALL_SECONDS),
-                                 "SetSimulationState %d" % state)
+                                 "SetSimulationState %d" % state, culprit)
 
-    def step(self, steps, want=OK):
+    def step(self, steps, want=OK, culprit=None):
         return self.assertResult(want, self.stub.StepSimulation(self.si.StepSimulationRequest(steps=steps),
-                                                                timeout=harness.CALL_SECONDS), "StepSimulation")
+                                                                timeout=harness.CALL_SECONDS), "StepSimulation", culprit)
 
-    def entity_state(self, name, want=OK):
+    def entity_state(self, name, want=OK, culprit=None):
         return self.assertResult(want, self.stub.GetEntityState(self.si.GetEntityStateRequest(entity=name),
-                                                                timeout=harness.CALL_SECONDS), "GetEntityState " + name)
+                                                                timeout=harness.CALL_SECONDS), "GetEntityState " + name,
+                                 culprit)
 
-    def entities(self, regex="", want=OK):
+    def entities(self, regex="", want=OK, culprit=None):
         req = self.si.GetEntitiesRequest(filters=self.si.EntityFilters(filter=regex))
         reply = self.assertResult(want, self.stub.GetEntities(req, timeout=harness.CALL_SECONDS),
-                                  "GetEntities %r" % regex)
+                                  "GetEntities %r" % regex, culprit)
         return list(reply.entities)
 
     def spawn_request(self, name, uri=CRATE, x=0.0):
@@ -99,11 +100,15 @@ class SimulationInterfacesTest(harness.ServerTest):
         self.assertEqual(set(METHODS), set(self.pb.si.DESCRIPTOR.services_by_name["SimulationInterfaces"]
                                            .methods_by_name))
 
-    @needs("GetEntityState")
+    @needs("GetEntityState", "GetSimulationState", "GetSimulatorFeatures", "GetCurrentWorld")
     def test_unknown_method_and_garbage(self):
         self.assertStatus(grpc.StatusCode.UNIMPLEMENTED, self.channel.unary_unary("/%s/NoSuchMethod" % SERVICE_NAME), b"")
-        self.assertStatus(grpc.StatusCode.INVALID_ARGUMENT,
-                          self.channel.unary_unary("/%s/GetEntityState" % SERVICE_NAME), harness.GARBAGE)
+        # Methods whose request has nothing to get wrong (GetSimulationState,
+        # GetSimulatorFeatures, GetCurrentWorld) fail only on a request that
+        # does not parse, naming the method.
+        for method in ("GetEntityState", "GetSimulationState", "GetSimulatorFeatures", "GetCurrentWorld"):
+            self.assertStatus(grpc.StatusCode.INVALID_ARGUMENT, self.channel.unary_unary(
+                "/%s/%s" % (SERVICE_NAME, method)), harness.GARBAGE, culprit=method)
 
     @needs("LoadWorld", "GetSimulationState")
     def test_request_over_size_limit(self):
@@ -171,12 +176,13 @@ class SimulationInterfacesTest(harness.ServerTest):
     @needs("LoadWorld")
     def test_load_world_failures(self):
         self.assertResult(harness.LOAD_NO_RESOURCE, self.stub.LoadWorld(self.si.LoadWorldRequest(),
-                                                                        timeout=harness.CALL_SECONDS))
-        self.load("/no/such/world.sdf", harness.LOAD_RESOURCE_PARSE_ERROR)
+                                                                        timeout=harness.CALL_SECONDS), culprit="uri")
+        self.load("/no/such/world.sdf", harness.LOAD_RESOURCE_PARSE_ERROR, "/no/such/world.sdf")
         self.assertResult(harness.LOAD_RESOURCE_PARSE_ERROR,
                           self.stub.LoadWorld(self.si.LoadWorldRequest(resource_string="<sdf version='1.9'><world"),
-                                              timeout=harness.CALL_SECONDS))
-        self.load(os.path.join(harness.SOURCE, "README.md"), harness.LOAD_UNSUPPORTED_FORMAT)
+                                              timeout=harness.CALL_SECONDS), culprit="<string>:1")
+        readme = os.path.join(harness.SOURCE, "README.md")
+        self.load(readme, harness.LOAD_UNSUPPORTED_FORMAT, readme)
         # A failed load leaves the loaded world as it was.
         self.entity_state("box")
 
@@ -198,12 +204,16 @@ class SimulationInterfacesTest(harness.ServerTest):
         current = self.stub.GetCurrentWorld(self.si.GetCurrentWorldRequest(), timeout=harness.CALL_SECONDS)
         self.assertResult(harness.NO_WORLD_LOADED, current)
         self.assertResult(harness.NO_WORLD_LOADED,
-                          self.stub.UnloadWorld(self.si.UnloadWorldRequest(), timeout=harness.CALL_SECONDS))
+                          self.stub.UnloadWorld(self.si.UnloadWorldRequest(), timeout=harness.CALL_SECONDS),
+                          culprit="no world")
         self.assertEqual(self.state(), STATE_NO_WORLD)
-        # Services that need a world say it is missing.
-        self.step(1, INCORRECT_STATE)
-        self.entity_state("box", INCORRECT_STATE)
+        # Services that need a world say it is missing, naming themselves.
+        self.step(1, INCORRECT_STATE, "StepSimulation")
+        self.entity_state("box", INCORRECT_STATE, "GetEntityState")
         self.set_state(STATE_PLAYING, INCORRECT_STATE)
+        self.assertResult(INCORRECT_STATE, self.stub.GetNamedPoses(self.si.GetNamedPosesRequest(),
+                                                                   timeout=harness.CALL_SECONDS),
+                          culprit="GetNamedPoses")
 
     @needs("GetAvailableWorlds")
     def test_get_available_worlds(self):
@@ -218,7 +228,8 @@ class SimulationInterfacesTest(harness.ServerTest):
         # A source that does not exist fails, unless continue_on_error
         # keeps what the others found.
         bad = self.si.GetAvailableWorldsRequest(additional_sources=["/no/such/folder"])
-        self.assertResult(OPERATION_FAILED, self.stub.GetAvailableWorlds(bad, timeout=harness.CALL_SECONDS))
+        self.assertResult(OPERATION_FAILED, self.stub.GetAvailableWorlds(bad, timeout=harness.CALL_SECONDS),
+                          culprit="/no/such/folder")
         bad.continue_on_error = True
         reply = self.stub.GetAvailableWorlds(bad, timeout=harness.CALL_SECONDS)
         self.assertResult(OK, reply)
@@ -231,6 +242,13 @@ class SimulationInterfacesTest(harness.ServerTest):
         uris = " ".join(s.entity_resource.uri for s in reply.spawnables)
         self.assertIn("cart", uris)
         self.assertIn("shelf", uris)
+        # A source that cannot be searched is named in the message without
+        # failing the call (the standard's reading): the others still count.
+        bad = self.stub.GetSpawnables(self.si.GetSpawnablesRequest(sources=["/no/such/folder"]),
+                                      timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, bad, culprit="/no/such/folder")
+        self.assertEqual(sorted(s.entity_resource.uri for s in bad.spawnables),
+                         sorted(s.entity_resource.uri for s in reply.spawnables))
 
     # ---- simulation state and stepping ----
 
@@ -242,8 +260,8 @@ class SimulationInterfacesTest(harness.ServerTest):
         self.set_state(STATE_PAUSED, harness.SET_STATE_ALREADY_IN_TARGET_STATE)
         self.set_state(STATE_PLAYING)
         self.assertEqual(self.state(), STATE_PLAYING)
-        self.set_state(STATE_NO_WORLD, harness.SET_STATE_INCORRECT_TRANSITION)
-        self.set_state(9, harness.SET_STATE_INCORRECT_TRANSITION)
+        self.set_state(STATE_NO_WORLD, harness.SET_STATE_INCORRECT_TRANSITION, "state %d" % STATE_NO_WORLD)
+        self.set_state(9, harness.SET_STATE_INCORRECT_TRANSITION, "9")
         self.set_state(STATE_STOPPED)
         self.assertEqual(self.state(), STATE_STOPPED)
 
@@ -256,8 +274,7 @@ class SimulationInterfacesTest(harness.ServerTest):
         self.step(5)
         self.assertEqual(self.state(), STATE_PAUSED)
         self.set_state(STATE_PLAYING)
-        reply = self.step(1, OPERATION_FAILED)
-        self.assertIn("paused", reply.result.error_message)
+        self.step(1, OPERATION_FAILED, "paused")
 
     @needs("SimulateSteps", "SetSimulationState")
     def test_simulate_steps_stream(self):
@@ -275,7 +292,7 @@ class SimulationInterfacesTest(harness.ServerTest):
         self.set_state(STATE_PLAYING)
         updates = self.simulate(3)
         self.assertEqual([u.WhichOneof("update") for u in updates], ["result"])
-        self.assertResult(OPERATION_FAILED, updates[0].result)
+        self.assertResult(OPERATION_FAILED, updates[0].result, culprit="paused")
 
     @needs("ResetSimulation", "SpawnEntities", "GetEntities", "SetSimulationState")
     def test_reset_simulation(self):
@@ -292,7 +309,8 @@ class SimulationInterfacesTest(harness.ServerTest):
         self.assertResult(OK, self.stub.ResetSimulation(self.si.ResetSimulationRequest(scope=255),
                                                         timeout=harness.CALL_SECONDS))
         self.assertResult(FEATURE_UNSUPPORTED, self.stub.ResetSimulation(self.si.ResetSimulationRequest(scope=8),
-                                                                         timeout=harness.CALL_SECONDS))
+                                                                         timeout=harness.CALL_SECONDS),
+                          culprit="scope 8")
 
     # ---- entities ----
 
@@ -316,26 +334,33 @@ class SimulationInterfacesTest(harness.ServerTest):
                                                            self.spawn_request("crate_d")])
         reply = self.stub.SpawnEntities(req, timeout=harness.CALL_SECONDS)
         self.assertResult(harness.SPAWN_ENTITIES_FAILED, reply)
-        self.assertEqual(reply.results[0].result.result, harness.SPAWN_NAME_NOT_UNIQUE)
+        self.assertResult(harness.SPAWN_NAME_NOT_UNIQUE, reply.results[0], culprit="crate_a")
         self.assertResult(harness.SPAWN_NAME_NOT_UNIQUE,
-                          self.stub.SpawnEntity(self.spawn_request("crate_c"), timeout=harness.CALL_SECONDS))
+                          self.stub.SpawnEntity(self.spawn_request("crate_c"), timeout=harness.CALL_SECONDS),
+                          culprit="crate_c")
         self.assertResult(harness.SPAWN_NO_RESOURCE,
                           self.stub.SpawnEntity(self.si.SpawnEntityRequest(name="nothing"),
                                                 timeout=harness.CALL_SECONDS))
-        self.assertNotEqual(self.stub.SpawnEntity(self.spawn_request("ghost", uri="/no/such/model.sdf"),
-                                                  timeout=harness.CALL_SECONDS).result.result, OK)
+        self.assertResult(harness.SPAWN_RESOURCE_PARSE_ERROR,
+                          self.stub.SpawnEntity(self.spawn_request("ghost", uri="/no/such/model.sdf"),
+                                                timeout=harness.CALL_SECONDS), culprit="/no/such/model.sdf")
+        self.assertResult(harness.SPAWN_NAME_INVALID, self.stub.SpawnEntity(self.spawn_request("bad name!"),
+                                                                            timeout=harness.CALL_SECONDS),
+                          culprit="bad name!")
         self.assertNotIn("ghost", self.entities())
 
         delete = self.stub.DeleteEntity(self.si.DeleteEntityRequest(entity="crate_a"), timeout=harness.CALL_SECONDS)
         self.assertResult(OK, delete)
         self.assertNotIn("crate_a", self.entities("^crate_"))
         self.assertResult(NOT_FOUND, self.stub.DeleteEntity(self.si.DeleteEntityRequest(entity="crate_a"),
-                                                            timeout=harness.CALL_SECONDS))
+                                                            timeout=harness.CALL_SECONDS), culprit="crate_a")
 
-    @needs("GetEntities")
+    @needs("GetEntities", "GetEntitiesStates")
     def test_get_entities_bad_regex(self):
-        self.assertNotEqual(self.stub.GetEntities(self.si.GetEntitiesRequest(filters=self.si.EntityFilters(filter="(")),
-                                                  timeout=harness.CALL_SECONDS).result.result, OK)
+        self.entities("(", OPERATION_FAILED, "'('")
+        req = self.si.GetEntitiesStatesRequest(filters=self.si.EntityFilters(filter="a[b"))
+        self.assertResult(OPERATION_FAILED, self.stub.GetEntitiesStates(req, timeout=harness.CALL_SECONDS),
+                          culprit="'a[b'")
 
     @needs("GetEntitiesStates")
     def test_get_entities_states(self):
@@ -373,13 +398,14 @@ class SimulationInterfacesTest(harness.ServerTest):
         self.assertEqual(arm.pose.position.z, 3)
         self.assertAlmostEqual(arm.twist.linear.x, 0.5, places=12)
 
-        self.entity_state("nobody", NOT_FOUND)
+        self.entity_state("nobody", NOT_FOUND, "nobody")
         req = self.si.SetEntityStateRequest(entity="nobody", state=state, set_pose=True)
-        self.assertResult(NOT_FOUND, self.stub.SetEntityState(req, timeout=harness.CALL_SECONDS))
+        self.assertResult(NOT_FOUND, self.stub.SetEntityState(req, timeout=harness.CALL_SECONDS), culprit="nobody")
         bad = self.si.EntityState(pose=self.si.Pose(position=self.si.Point(x=float("nan"))))
         req = self.si.SetEntityStateRequest(entity="box", state=bad, set_pose=True)
         self.assertResult(harness.SET_ENTITY_STATE_INVALID_POSE, self.stub.SetEntityState(req,
-                                                                                        timeout=harness.CALL_SECONDS))
+                                                                                        timeout=harness.CALL_SECONDS),
+                          culprit="box")
         self.assertEqual(self.entity_state("box").state.pose.position.x, 1)
 
     @needs("GetEntityInfo", "SetEntityInfo")
@@ -397,9 +423,9 @@ class SimulationInterfacesTest(harness.ServerTest):
         self.assertEqual(list(self.assertResult(OK, self.stub.GetEntities(req, timeout=harness.CALL_SECONDS))
                               .entities), ["box"])
         self.assertResult(NOT_FOUND, self.stub.GetEntityInfo(self.si.GetEntityInfoRequest(entity="nobody"),
-                                                             timeout=harness.CALL_SECONDS))
+                                                             timeout=harness.CALL_SECONDS), culprit="nobody")
         self.assertResult(NOT_FOUND, self.stub.SetEntityInfo(self.si.SetEntityInfoRequest(entity="nobody", info=info),
-                                                             timeout=harness.CALL_SECONDS))
+                                                             timeout=harness.CALL_SECONDS), culprit="nobody")
 
     @needs("GetEntityBounds")
     def test_get_entity_bounds(self):
@@ -413,7 +439,7 @@ class SimulationInterfacesTest(harness.ServerTest):
         self.assertAlmostEqual(abs(a.y - b.y), 1.0, places=9)
         self.assertAlmostEqual(abs(a.z - b.z), 1.0, places=9)
         self.assertResult(NOT_FOUND, self.stub.GetEntityBounds(self.si.GetEntityBoundsRequest(entity="nobody"),
-                                                               timeout=harness.CALL_SECONDS))
+                                                               timeout=harness.CALL_SECONDS), culprit="nobody")
 
     @needs("GetNamedPoses", "GetNamedPoseBounds")
     def test_named_poses(self):
@@ -422,7 +448,10 @@ class SimulationInterfacesTest(harness.ServerTest):
         poses = {p.name: p.pose for p in reply.poses}
         self.assertEqual(sorted(poses), ["above_corner", "table_corner"])
         self.assertEqual((poses["table_corner"].position.x, poses["table_corner"].position.y), (2, 1))
-        self.assertResult(OK, self.stub.GetNamedPoseBounds(self.si.GetNamedPoseBoundsRequest(name="table_corner"),
-                                                           timeout=harness.CALL_SECONDS))
+        # worldkit keeps no bounds for a pose: TYPE_EMPTY (unbounded).
+        bounds = self.stub.GetNamedPoseBounds(self.si.GetNamedPoseBoundsRequest(name="table_corner"),
+                                              timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, bounds)
+        self.assertEqual((bounds.bounds.type, len(bounds.bounds.points)), (0, 0))
         self.assertResult(NOT_FOUND, self.stub.GetNamedPoseBounds(self.si.GetNamedPoseBoundsRequest(name="nowhere"),
-                                                                  timeout=harness.CALL_SECONDS))
+                                                                  timeout=harness.CALL_SECONDS), culprit="nowhere")
