@@ -36,15 +36,21 @@ void wk_scene_entity_id(const wk_scene *s, wk_entity e, char *out)
  * id, which the transform service runs twice per call. */
 static uint64_t parse_digits(const char *digits)
 {
-    const uint64_t limit = UINT64_MAX / 10;
+    /* Up to 19 digits cannot pass 2^64 - 1; only a 20th needs a check. */
     uint64_t v = 0;
-    for (const char *c = digits; *c; c++) {
+    const char *c = digits;
+    for (; *c && c - digits < 19; c++) {
         unsigned d = (unsigned)(*c - '0');
-        if (d > 9 || v > limit || (v == limit && d > UINT64_MAX % 10))
+        if (d > 9)
             return 0;
         v = v * 10 + d;
     }
-    return v;
+    if (!*c)
+        return v;
+    unsigned d = (unsigned)(*c - '0');
+    if (d > 9 || c[1] || v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
+        return 0;
+    return v * 10 + d;
 }
 
 /* What follows prefix at the start of s, or NULL; inlined, unlike strncmp. */
