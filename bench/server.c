@@ -22,11 +22,17 @@
  * WK_BENCH_WORKERS (the server's --workers; unset: its default),
  * WK_BENCH_WORLDKIT (another worldkit command to serve with, to compare two
  * builds of the server under the same client). A failed call, a server
- * that does not start or does not stop cleanly ends the program non-zero. */
+ * that does not start or does not stop cleanly ends the program non-zero.
+ *
+ * `server --soak [SECONDS]` runs the soak instead: the three loads at once
+ * for SECONDS (default 600) while the server's RSS is read every 2 s, and
+ * prints soak.rss_growth_mb (RSS at the end minus RSS after the warm-up)
+ * and soak.rss_peak_mb. */
 #define _DEFAULT_SOURCE /* mkdtemp, kill */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,8 +189,25 @@ static double server_cpu_s(pid_t pid)
     return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
 }
 
-/* Runs grpc_load for one figure and reads its "key value" lines. */
-static figure run_load(const server *s, const char *name, const options *o, const char *model)
+/* The server's resident memory in MB: VmRSS of /proc/PID/status. */
+static double server_rss_mb(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    double kb = -1;
+    while (f && kb < 0 && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %lf kB", &kb) != 1)
+            kb = -1;
+    if (f)
+        fclose(f);
+    if (kb < 0)
+        die("cannot read VmRSS from %s", path);
+    return kb / 1024;
+}
+
+/* Starts grpc_load for one figure; its stdout as a stream in *out. */
+static pid_t start_load(const server *s, const char *name, const options *o, const char *model, FILE **out)
 {
     char secs[32], streams[16], chans[16], threads[16];
     snprintf(secs, sizeof secs, "%g", o->seconds);
@@ -201,14 +224,31 @@ static figure run_load(const server *s, const char *name, const options *o, cons
         close(fds[0]);
         dup2(fds[1], STDOUT_FILENO);
         close(fds[1]);
-        /* A NULL model ends the arguments there: only spawn takes one. */
+        /* A NULL model ends the arguments there: only spawn and mixed take
+         * one. */
         execl(WK_GRPC_LOAD_BIN, "grpc_load", s->address, name, secs, streams, chans, threads, model, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
-    FILE *out = fdopen(fds[0], "r");
-    if (!out)
+    *out = fdopen(fds[0], "r");
+    if (!*out)
         die("fdopen: %s", strerror(errno));
+    return pid;
+}
+
+/* Waits for grpc_load, which must have succeeded. */
+static void end_load(pid_t pid, const char *name)
+{
+    int status;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        die("%s: the load failed (grpc_load's message above)", name);
+}
+
+/* Runs grpc_load for one figure and reads its "key value" lines. */
+static figure run_load(const server *s, const char *name, const options *o, const char *model)
+{
+    FILE *out;
+    pid_t pid = start_load(s, name, o, model, &out);
     /* grpc_load says "measuring" once the world is built and the clock
      * starts, and prints the rest once it stops: the server's CPU between
      * the two is the figure's alone. */
@@ -231,9 +271,7 @@ static figure run_load(const server *s, const char *name, const options *o, cons
                 *fields[i].at = value;
     }
     fclose(out);
-    int status;
-    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        die("%s: the load failed (grpc_load's message above)", name);
+    end_load(pid, name);
     if (f.calls <= 0 || f.seconds <= 0)
         die("%s: grpc_load reported no calls", name);
     return f;
@@ -254,8 +292,82 @@ static figure measure(const server *s, const char *name, const options *o, const
     return f;
 }
 
-int main(void)
+/* The figures: each load alone for o->seconds. */
+static void run_figures(const server *s, const options *o, const char *model)
 {
+    figure tf = measure(s, "get_transform", o, NULL);
+    printf("bench server.get_transform_rps %.0f calls/s\n", tf.calls / tf.seconds);
+    printf("bench server.get_transform_p99_ms %.3f ms\n", tf.p99_ms);
+    fflush(stdout);
+    figure sp = measure(s, "spawn", o, model);
+    printf("bench server.spawn_rps %.0f calls/s\n", sp.calls / sp.seconds);
+    fflush(stdout);
+    figure lo = measure(s, "list_objects", o, NULL);
+    printf("bench server.list_objects_1k_rps %.0f calls/s\n", lo.calls / lo.seconds);
+    fflush(stdout);
+}
+
+#define SOAK_SAMPLE_S 2.0 /* between two readings of the server's RSS */
+
+/* The soak: the mixed load (every figure's calls at once, on worlds built
+ * once) for o->seconds, the server's RSS read every SOAK_SAMPLE_S. The
+ * warm-up is the first fifth of the run, at most 60 s: growth counts from
+ * the RSS at its end to the RSS at the end of the run. */
+static void soak(const server *s, const options *o, const char *model)
+{
+    FILE *out;
+    pid_t pid = start_load(s, "mixed", o, model, &out);
+    double warm_up = o->seconds / 5 < 60 ? o->seconds / 5 : 60;
+    double start = -1, next_sample = 0, next_report = 0, rss = 0, rss_warm = -1, peak = 0, calls = 0, seconds = 0;
+    char line[256];
+    int fd = fileno(out);
+    for (bool open = true; open;) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, 1000) > 0) {
+            /* grpc_load prints a line as the clock starts and the rest as
+             * it stops: a blocking line read does not wait long. */
+            open = fgets(line, sizeof line, out) != NULL;
+            if (open && !strncmp(line, "measuring", 9))
+                start = now_s();
+            if (open)
+                (void)(sscanf(line, "calls %lf", &calls) || sscanf(line, "seconds %lf", &seconds));
+        }
+        if (!open || now_s() < next_sample)
+            continue;
+        next_sample = now_s() + SOAK_SAMPLE_S;
+        rss = server_rss_mb(s->pid);
+        peak = rss > peak ? rss : peak;
+        if (start >= 0 && rss_warm < 0 && now_s() - start >= warm_up)
+            rss_warm = rss;
+        if (start >= 0 && now_s() >= next_report) {
+            next_report = now_s() + 60;
+            if (rss_warm < 0)
+                fprintf(stderr, "bench/server: soak: %4.0f s: RSS %.1f MB (warming up)\n", now_s() - start, rss);
+            else
+                fprintf(stderr, "bench/server: soak: %4.0f s: RSS %.1f MB (after warm-up %.1f MB, peak %.1f MB)\n",
+                        now_s() - start, rss, rss_warm, peak);
+        }
+    }
+    fclose(out);
+    end_load(pid, "mixed");
+    if (rss_warm < 0 || calls <= 0 || seconds <= 0)
+        die("soak: the run ended before its warm-up did (%.0f s)", warm_up);
+    fprintf(stderr, "bench/server: soak: %.0f calls in %.0f s (%.0f calls/s), RSS %.1f MB after a %.0f s warm-up\n",
+            calls, seconds, calls / seconds, rss_warm, warm_up);
+    printf("bench soak.rss_growth_mb %.1f MB\n", rss - rss_warm);
+    printf("bench soak.rss_peak_mb %.1f MB\n", peak);
+}
+
+int main(int argc, char **argv)
+{
+    /* --soak [SECONDS]: the soak alone, SECONDS (default 600) long. */
+    bool soaking = argc > 1 && !strcmp(argv[1], "--soak");
+    if (argc > 3 || (argc > 1 && !soaking))
+        die("usage: server [--soak [SECONDS]]");
+    char *end = NULL;
+    double soak_s = argc == 3 ? strtod(argv[2], &end) : 600;
+    if (end && (*end || soak_s <= 0))
+        die("--soak %s: a positive number of seconds, please", argv[2]);
     options o = {
         .seconds = env_number("WK_BENCH_SECONDS", 10),
         .channels = (int)env_number("WK_BENCH_CHANNELS", 1),
@@ -283,26 +395,21 @@ int main(void)
                "</collision>\n"
                "  </link>\n</model>\n</sdf>\n");
 
+    if (soaking)
+        o.seconds = soak_s;
     if (atexit(kill_running_server))
         die("atexit");
     server s = start_server(o.worldkit, world, o.workers);
     fprintf(stderr,
             "bench/server: %s serve (pid %d) on %s, %s workers; %d streams on %d connection(s), %d client "
-            "thread(s); %g s per figure\n",
+            "thread(s); %g s %s\n",
             o.worldkit, (int)s.pid, s.address, o.workers > 0 ? getenv("WK_BENCH_WORKERS") : "default", STREAMS,
-            o.channels, o.client_threads, o.seconds);
+            o.channels, o.client_threads, o.seconds, soaking ? "of soak" : "per figure");
 
-    figure tf = measure(&s, "get_transform", &o, NULL);
-    printf("bench server.get_transform_rps %.0f calls/s\n", tf.calls / tf.seconds);
-    printf("bench server.get_transform_p99_ms %.3f ms\n", tf.p99_ms);
-    fflush(stdout);
-    figure sp = measure(&s, "spawn", &o, model);
-    printf("bench server.spawn_rps %.0f calls/s\n", sp.calls / sp.seconds);
-    fflush(stdout);
-    figure lo = measure(&s, "list_objects", &o, NULL);
-    printf("bench server.list_objects_1k_rps %.0f calls/s\n", lo.calls / lo.seconds);
-    fflush(stdout);
-
+    if (soaking)
+        soak(&s, &o, model);
+    else
+        run_figures(&s, &o, model);
     stop_server(&s);
     unlink(world);
     unlink(model);

@@ -14,6 +14,8 @@
 //   list_objects   world "bench_1k" (1,000 objects), then ListObjects
 //   spawn          SpawnEntities of MODEL (an SDFormat file) under a name
 //                  unique to the stream and call, then DeleteEntity of it
+//   mixed          the three at once on worlds built once, stream s running
+//                  the (s % 3)-th: bench/server's soak
 // The worlds are built over the API before the clock starts; building is
 // not measured. CHANNELS is 1 (every stream shares one channel: one HTTP/2
 // connection, streams multiplexed on it, as clients usually share one) or
@@ -401,10 +403,12 @@ struct Load {
     int streams, channels, threads;
 };
 
-Figure get_transform(const Load &load)
+using TransformRequests = std::vector<ows::GetTransformRequest>;
+
+// Builds the GetTransform world (100 objects in 10 chains, 200 frames) and
+// 64 requests between its frames and objects.
+std::shared_ptr<const TransformRequests> transform_world(OwsStub &setup)
 {
-    auto st = stubs<ows::ObjectWorldService>(load.target, load.streams, load.channels);
-    OwsStub &setup = *st[0];
     std::string world = create_world(setup, "bench_tf");
     constexpr int kChains = 10, kDepth = 10;
     std::vector<std::string> names, tips;
@@ -432,34 +436,53 @@ Figure get_transform(const Load &load)
 
     // 64 pairs: a frame (by id) deep in one chain to an object (by name) in
     // another, or higher up the same one.
-    std::vector<ows::GetTransformRequest> reqs;
+    auto reqs = std::make_shared<TransformRequests>();
     unsigned seed = 12345;
     for (int k = 0; k < 64; k++) {
         seed = seed * 1103515245u + 12345u;
         size_t a = (seed >> 8) % tips.size();
         seed = seed * 1103515245u + 12345u;
         size_t b = (seed >> 8) % names.size();
-        reqs.push_back(from_json<ows::GetTransformRequest>(
+        reqs->push_back(from_json<ows::GetTransformRequest>(
             json("{'worldId':'" + world + "','nodeA':{'id':'" + tips[a] + "'},'nodeB':{'byName':{'object':{"
                  "'objectName':'" + names[b] + "'}}}}")));
     }
 
+    return reqs;
+}
+
+// Stream s of GetTransform calls, taking the requests in turn from its own
+// place.
+std::unique_ptr<Stream> transform_stream(OwsStub &stub, std::shared_ptr<const TransformRequests> reqs, size_t s)
+{
     using TfStream = UnaryStream<OwsStub, ows::GetTransformRequest, ows::GetTransformResponse>;
+    return std::make_unique<TfStream>(
+        stub, &OwsStub::PrepareAsyncGetTransform, "GetTransform",
+        [reqs, s](uint64_t i) -> const ows::GetTransformRequest & { return (*reqs)[(s * 7 + i) % reqs->size()]; },
+        [](const ows::GetTransformResponse &r) {
+            return r.a_t_b().has_position() ? std::string() : std::string("GetTransform: the answer has no a_t_b");
+        });
+}
+
+Figure get_transform(const Load &load)
+{
+    auto st = stubs<ows::ObjectWorldService>(load.target, load.streams, load.channels);
+    auto reqs = transform_world(*st[0]);
     std::vector<std::unique_ptr<Stream>> streams;
     for (size_t s = 0; s < st.size(); s++)
-        streams.push_back(std::make_unique<TfStream>(
-            *st[s], &OwsStub::PrepareAsyncGetTransform, "GetTransform",
-            [&reqs, s](uint64_t i) -> const ows::GetTransformRequest & { return reqs[(s * 7 + i) % reqs.size()]; },
-            [](const ows::GetTransformResponse &r) {
-                return r.a_t_b().has_position() ? std::string() : std::string("GetTransform: the answer has no a_t_b");
-            }));
+        streams.push_back(transform_stream(*st[s], reqs, s));
     return drive(streams, load.threads, load.seconds);
 }
 
-Figure list_objects(const Load &load)
+// A ListObjects request of the 1,000-object world, and how many objects it
+// answers.
+struct ListWorld {
+    ows::ListObjectsRequest req;
+    int expected;
+};
+
+std::shared_ptr<const ListWorld> list_world(OwsStub &setup)
 {
-    auto st = stubs<ows::ObjectWorldService>(load.target, load.streams, load.channels);
-    OwsStub &setup = *st[0];
     std::string world = create_world(setup, "bench_1k");
     constexpr int kObjects = 1000;
     for (int i = 0; i < kObjects; i++)
@@ -470,18 +493,30 @@ Figure list_objects(const Load &load)
     int expected = call(setup, &OwsStub::ListObjects, "ListObjects", req).objects_size();
     if (expected < kObjects)
         fail("ListObjects: " + std::to_string(expected) + " objects, " + std::to_string(kObjects) + " created");
+    return std::make_shared<const ListWorld>(ListWorld{req, expected});
+}
 
+std::unique_ptr<Stream> list_stream(OwsStub &stub, std::shared_ptr<const ListWorld> world)
+{
     using ListStream = UnaryStream<OwsStub, ows::ListObjectsRequest, ows::ListObjectsResponse>;
+    return std::make_unique<ListStream>(
+        stub, &OwsStub::PrepareAsyncListObjects, "ListObjects",
+        [world](uint64_t) -> const ows::ListObjectsRequest & { return world->req; },
+        [world](const ows::ListObjectsResponse &r) {
+            return r.objects_size() == world->expected ? std::string()
+                                                       : "ListObjects: " + std::to_string(r.objects_size()) +
+                                                             " objects, " + std::to_string(world->expected) +
+                                                             " before";
+        });
+}
+
+Figure list_objects(const Load &load)
+{
+    auto st = stubs<ows::ObjectWorldService>(load.target, load.streams, load.channels);
+    auto world = list_world(*st[0]);
     std::vector<std::unique_ptr<Stream>> streams;
     for (auto &stub : st)
-        streams.push_back(std::make_unique<ListStream>(
-            *stub, &OwsStub::PrepareAsyncListObjects, "ListObjects",
-            [&req](uint64_t) -> const ows::ListObjectsRequest & { return req; },
-            [expected](const ows::ListObjectsResponse &r) {
-                return r.objects_size() == expected ? std::string()
-                                                    : "ListObjects: " + std::to_string(r.objects_size()) +
-                                                          " objects, " + std::to_string(expected) + " before";
-            }));
+        streams.push_back(list_stream(*stub, world));
     return drive(streams, load.threads, load.seconds);
 }
 
@@ -564,12 +599,33 @@ Figure spawn(const Load &load, const std::string &model)
     return drive(streams, load.threads, load.seconds);
 }
 
+// The three loads at once, for a soak: stream s runs GetTransform, spawn
+// and delete, or ListObjects as s % 3 says, on worlds built once, so that
+// the server's state stays the same size however long the run.
+Figure mixed(const Load &load, const std::string &model)
+{
+    auto ows_stubs = stubs<ows::ObjectWorldService>(load.target, load.streams, load.channels);
+    auto si_stubs = stubs<si::SimulationInterfaces>(load.target, load.streams, load.channels);
+    auto reqs = transform_world(*ows_stubs[0]);
+    auto world = list_world(*ows_stubs[0]);
+    std::vector<std::unique_ptr<Stream>> streams;
+    for (size_t s = 0; s < ows_stubs.size(); s++) {
+        if (s % 3 == 0)
+            streams.push_back(transform_stream(*ows_stubs[s], reqs, s));
+        else if (s % 3 == 1)
+            streams.push_back(std::make_unique<SpawnStream>(*si_stubs[s], static_cast<int>(s), model));
+        else
+            streams.push_back(list_stream(*ows_stubs[s], world));
+    }
+    return drive(streams, load.threads, load.seconds);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     if (argc < 7 || argc > 8) {
-        std::fprintf(stderr, "usage: grpc_load TARGET get_transform|list_objects|spawn SECONDS STREAMS CHANNELS "
+        std::fprintf(stderr, "usage: grpc_load TARGET get_transform|list_objects|spawn|mixed SECONDS STREAMS CHANNELS "
                              "THREADS [MODEL]\n");
         return 2;
     }
@@ -583,10 +639,10 @@ int main(int argc, char **argv)
         f = get_transform(load);
     } else if (figure == "list_objects") {
         f = list_objects(load);
-    } else if (figure == "spawn") {
+    } else if (figure == "spawn" || figure == "mixed") {
         if (argc != 8)
-            fail("spawn needs MODEL, an SDFormat file");
-        f = spawn(load, argv[7]);
+            fail(figure + " needs MODEL, an SDFormat file");
+        f = figure == "spawn" ? spawn(load, argv[7]) : mixed(load, argv[7]);
     } else {
         fail("no figure named " + figure);
     }
