@@ -574,6 +574,19 @@ class ObjectWorldTest(harness.ServerTest):
             from_world_id="it_no_such_world", to_world_id=main, object=self.obj("crate")), culprit="it_no_such_world")
         self.assertStatus(C.INVALID_ARGUMENT, self.stub.SyncObject,
                           self.m.SyncObjectRequest(from_world_id=branch, to_world_id=main))
+        # A world built apart hands out the same ids: the id of the crate's
+        # frame is another object's there, and the sync is refused naming
+        # both (the crate's own id is the first object's: that one would
+        # be overwritten).
+        self.stub.CreateFrame(self.pb.updates.CreateFrameRequest(world_id=main, parent_object=self.obj("crate"),
+                                                                 new_frame_name="lid"), timeout=harness.CALL_SECONDS)
+        apart = self.new_world("it_sync_apart")
+        self.create_box(apart, "first")
+        self.create_box(apart, "second")
+        error = self.assertStatus(C.FAILED_PRECONDITION, self.stub.SyncObject, self.m.SyncObjectRequest(
+            from_world_id=main, to_world_id=apart, object=self.obj("crate")), culprit="'crate'")
+        self.assertIn("'second'", error.details())
+        self.assertEqual(self.names(apart), ["first", "root", "second"])
 
     # ---- collisions ----
 

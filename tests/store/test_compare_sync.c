@@ -552,7 +552,10 @@ static void sync_failures_change_nothing(void)
     before = wk_scene_clone(to);
     REQUIRE(before);
     CHECK_INT(wk_scene_sync_object(to, from, &(wk_ref){.object_name = "crate"}, &st), ==, WK_PRECONDITION);
-    CHECK(strstr(st.message, "id") != NULL);
+    CHECK(strstr(st.message, "'crate'") != NULL);
+    /* crate's own id is other1's, which the sync would overwrite; lid's is
+     * other2's, a clash. */
+    CHECK(strstr(st.message, "'other2'") != NULL);
     CHECK(same_state(before, to));
     /* The name is taken in the destination by another object. */
     CHECK_INT(wk_scene_delete_object(to, other1, false, &st), ==, WK_OK);
