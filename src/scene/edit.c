@@ -65,12 +65,12 @@ int wk_scene_reparent(wk_scene *s, wk_entity node, wk_entity parent, wk_status *
         return rc;
     for (wk_entity e = parent; e; e = wk_ecm_parent(s->ecm, e))
         if (e == node)
-            return wk_fail(st, WK_INVALID, "'%s' cannot be attached below itself", wk__entity_name(s, node));
+            return wk_fail(st, WK_INVALID, "'%s' cannot be attached below itself", wk__node_name(s, node));
     bool object = wk_scene_is_object(s, node);
     wk_entity scope = wk_scene_object_of(s, parent);
     if (scope != wk_scene_object_of(s, wk_ecm_parent(s->ecm, node))) {
         const wk_object_info *info = wk_scene_object_info(s, node);
-        const char *name = object ? info->name : wk__entity_name(s, node);
+        const char *name = wk__node_name(s, node);
         if ((rc = wk__name_free(s, scope, name, object && info->name_is_global_alias, node, st)))
             return rc;
         if (!object && ((rc = carried_names_free(s, node, &(move_check){scope, st})) ||

@@ -37,6 +37,11 @@ const char *wk__entity_name(const wk_scene *s, wk_entity e)
     return name ? name : "";
 }
 
+const char *wk__node_name(const wk_scene *s, wk_entity node)
+{
+    return wk_scene_is_object(s, node) ? wk__object_name(s, node) : wk__entity_name(s, node);
+}
+
 wk_entity wk_scene_object_of(const wk_scene *s, wk_entity e)
 {
     while (e && !wk_scene_is_object(s, e))

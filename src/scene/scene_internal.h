@@ -60,6 +60,9 @@ int wk__names_rebuild(wk_scene *s);
  * entity), or "". */
 const char *wk__object_name(const wk_scene *s, wk_entity object);
 const char *wk__entity_name(const wk_scene *s, wk_entity e);
+/* The name a client knows a transform node by: an object's object name
+ * (not its base entity's), any other entity's name, or "". */
+const char *wk__node_name(const wk_scene *s, wk_entity node);
 
 /* Whether name is free among the objects and frames directly under object
  * (except, which is being renamed or moved); when the name is a global

@@ -6,12 +6,6 @@
 
 #include "scene/scene_internal.h"
 
-/* An object's name, or a frame's. */
-static const char *node_name(const wk_scene *s, wk_entity node)
-{
-    return wk_scene_is_object(s, node) ? wk_scene_object_info(s, node)->name : wk__entity_name(s, node);
-}
-
 /* Fails when an id the copy needs is taken in to by something that is not
  * part of what is being replaced (the node to itself), naming the node
  * synced and what holds the id. */
@@ -27,7 +21,7 @@ static int ids_free(const wk_scene *to, const wk_scene *from, const wk_entity_li
             wk_scene_entity_id(to, e, id);
             return wk_fail(st, WK_PRECONDITION,
                            "'%s' cannot be synced: its id '%s' is held by '%s' in the destination world",
-                           node_name(from, node), id, node_name(to, owner ? owner : e));
+                           wk__node_name(from, node), id, wk__node_name(to, owner ? owner : e));
         }
     }
     return WK_OK;
@@ -74,7 +68,7 @@ static int sync_node(wk_scene *to, const wk_scene *from, wk_entity node, bool ob
     if (!wk_ecm_exists(to->ecm, parent) || !wk_scene_object_of(to, parent)) {
         wk_scene_entity_id(from, parent, id);
         return wk_fail(st, WK_PRECONDITION, "the parent of '%s' (entity '%s') is not in the destination world",
-                       node_name(from, node), id);
+                       wk__node_name(from, node), id);
     }
     bool exists = wk_ecm_exists(to->ecm, node) && (object ? wk_scene_is_object(to, node) : wk_scene_is_frame(to, node));
     wk_entity_list copy = {0}, old = {0};
@@ -82,11 +76,11 @@ static int sync_node(wk_scene *to, const wk_scene *from, wk_entity node, bool ob
     if (rc == WK_OK && exists)
         rc = object ? wk_scene_object_entities(to, node, &old) : wk_entity_list_push(&old, node);
     if (rc)
-        rc = wk_fail(st, WK_NOMEM, "out of memory syncing '%s'", node_name(from, node));
+        rc = wk_fail(st, WK_NOMEM, "out of memory syncing '%s'", wk__node_name(from, node));
     if (rc == WK_OK)
         rc = ids_free(to, from, &copy, node, st);
     if (rc == WK_OK) {
-        const char *name = node_name(from, node);
+        const char *name = wk__node_name(from, node);
         rc = wk__name_free(to, wk_scene_object_of(to, parent), name,
                            object && wk_scene_object_info(from, node)->name_is_global_alias,
                            exists ? node : WK_NULL_ENTITY, st);

@@ -72,7 +72,7 @@ int wk_scene_update_transform(wk_scene *s, wk_entity a, wk_entity b, wk_entity u
         return wk_fail(st, WK_INVALID,
                        "'%s' and '%s' are not neighbours in the transform tree (or one is refined below its node): "
                        "name the node to update",
-                       wk__entity_name(s, a), wk__entity_name(s, b));
+                       wk__node_name(s, a), wk__node_name(s, b));
     if (update == s->root || (!wk_scene_is_object(s, update) && !wk_scene_is_frame(s, update)))
         return wk_fail(st, WK_INVALID, "'%s' cannot be moved: only objects other than root, and frames, can",
                        wk__entity_name(s, update));

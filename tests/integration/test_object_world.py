@@ -303,15 +303,17 @@ class ObjectWorldTest(harness.ServerTest):
         # Seen from the table: (0, 2, 1) - (1, 0, 0.5) turned back by 90°.
         self.assertPoseAlmostEqual(self.transform(w, self.node("table"), self.node("cup")),
                                    (2, 1, 0.5) + quat_z(0.3 - math.pi / 2))
-        # A cycle and the root are refused; nothing changes.
-        self.assertStatus((C.INVALID_ARGUMENT, C.FAILED_PRECONDITION), self.stub.ReparentObject,
+        # A cycle and the root are refused, naming the object; nothing changes.
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.ReparentObject,
                           self.pb.updates.ReparentObjectRequest(
                               world_id=w, object=self.obj("table"),
-                              parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("cup"))))
-        self.assertStatus((C.INVALID_ARGUMENT, C.FAILED_PRECONDITION), self.stub.ReparentObject,
+                              parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("cup"))),
+                          culprit="'table'")
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.ReparentObject,
                           self.pb.updates.ReparentObjectRequest(
                               world_id=w, object=self.pb.refs.ObjectReference(id="root"),
-                              parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("cup"))))
+                              parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("cup"))),
+                          culprit="root")
         self.assertStatus(C.NOT_FOUND, self.stub.ReparentObject, self.pb.updates.ReparentObjectRequest(
             world_id=w, object=self.obj("cup"),
             parent_object=self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj("no_such_object"))),
@@ -475,7 +477,7 @@ class ObjectWorldTest(harness.ServerTest):
         # Between nodes that are not neighbours, the node to move must be
         # named; here a moves so that root_t_b is as given.
         self.assertStatus(C.INVALID_ARGUMENT, self.stub.UpdateTransform, self.pb.updates.UpdateTransformRequest(
-            world_id=w, node_a=self.node("root"), node_b=self.node("b"), a_t_b=self.pose(0, 0, 1)))
+            world_id=w, node_a=self.node("root"), node_b=self.node("b"), a_t_b=self.pose(0, 0, 1)), culprit="'b'")
         reply = self.stub.UpdateTransform(self.pb.updates.UpdateTransformRequest(
             world_id=w, node_a=self.node("root"), node_b=self.node("b"), node_to_update=self.node("a"),
             a_t_b=self.pose(0, 0, 1)), timeout=harness.CALL_SECONDS)

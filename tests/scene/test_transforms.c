@@ -167,9 +167,33 @@ static void entity_filters(void)
     wk_scene_free(s);
 }
 
+/* A refusal names an object as clients know it, by its object name, not by
+ * the name of its base entity. */
+static void refusals_name_objects(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_entity table = WK_NULL_ENTITY;
+    wk_status st;
+    CHECK_INT(wk_scene_create_object(s, &(wk_object_desc){.name = "table", .entity_name = "table_body",
+                                                          .pose = wk_pose_identity()},
+                                     &table, &st),
+              ==, WK_OK);
+    wk_entity cup = object_at(s, "cup", table, wk_pose_identity());
+    wk_entity handle = frame_at(s, "handle", cup, wk_pose_identity());
+    REQUIRE(table && cup && handle);
+    CHECK_INT(wk_scene_update_transform(s, table, handle, 0, wk_pose_identity(), &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "'table' and 'handle'") != NULL);
+    CHECK_INT(wk_scene_reparent(s, table, cup, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "'table' cannot be attached below itself") != NULL);
+    CHECK(strstr(st.message, "table_body") == NULL);
+    wk_scene_free(s);
+}
+
 static const wk_test_case cases[] = {
     {"cache_follows_every_change", cache_follows_every_change},
     {"update_neighbours", update_neighbours},
+    {"refusals_name_objects", refusals_name_objects},
     {"update_through_an_ancestor", update_through_an_ancestor},
     {"entity_filters", entity_filters},
 };
