@@ -15,13 +15,23 @@ A description file defines one element; inside it, <element name=...> and
 (parent element's name, child's name), an attribute's name written "@name":
 elements of one name in different places share a key, their versions joined.
 Elements without a name (a plugin's copy_data) are left out: what a plugin
-holds is free. The table is sorted by key for a binary search.
+holds is free. The entries are sorted by key; an open-addressing hash index
+over them (FNV-1a of the key) lets the reader find one without a search.
 """
 import os
 import sys
 import xml.etree.ElementTree as ET
 
 FIRST, LAST = 4, 11  # minor versions; bit n of a mask is 1.(4+n)
+SLOTS = 2048  # WK_SDF_SPEC_SLOTS in src/formats/sdf_spec.h
+
+
+def spec_hash(parent, child):
+    """FNV-1a (32 bits) of parent, a 0 byte and child, as wk__sdf_spec_hash."""
+    h = 2166136261
+    for byte in parent.encode() + b"\0" + child.encode():
+        h = ((h ^ byte) * 16777619) & 0xFFFFFFFF
+    return h
 
 
 def read_version(folder):
@@ -85,12 +95,24 @@ def main():
     print(" * (1.4 to 1.9) and scripts/sdf_spec_1_10_1_11.txt; do not edit. */")
     print('#include "formats/sdf_spec.h"')
     print()
+    keys = sorted(masks)
     print("const wk__sdf_spec_entry wk__sdf_spec[] = {")
-    for (parent, child) in sorted(masks):
+    for (parent, child) in keys:
         print('    {"%s", "%s", 0x%02x},' % (parent, child, masks[(parent, child)]))
     print("};")
     print()
-    print("const size_t wk__sdf_spec_count = sizeof wk__sdf_spec / sizeof wk__sdf_spec[0];")
+    slots = [0] * SLOTS
+    assert len(keys) * 2 <= SLOTS
+    for index, (parent, child) in enumerate(keys):
+        k = spec_hash(parent, child) % SLOTS
+        while slots[k]:
+            k = (k + 1) % SLOTS
+        slots[k] = index + 1
+    print("/* Entry index + 1 at the slot of wk__sdf_spec_hash, or the slots after it; 0: none. */")
+    print("const uint16_t wk__sdf_spec_slots[WK_SDF_SPEC_SLOTS] = {")
+    for row in range(0, SLOTS, 16):
+        print("    " + " ".join("%d," % v for v in slots[row:row + 16]))
+    print("};")
 
 
 if __name__ == "__main__":

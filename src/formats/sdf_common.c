@@ -32,20 +32,27 @@ int wk__sdf_unsupported(sdf_reader *r, xmlNodePtr el, const char *attr)
     return wk__xml_unsupported(r->d, r->opts, r->file, el, attr, r->st);
 }
 
-static int by_key(const void *key, const void *entry)
+static uint32_t fnv1a(uint32_t h, const char *s)
 {
-    const wk__sdf_spec_entry *a = key, *b = entry;
-    int c = strcmp(a->parent, b->parent);
-    return c ? c : strcmp(a->child, b->child);
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
 }
 
-/* The versions (bit n: 1.(4 + n)) that define child (an element's name, or
- * an attribute's as "@name") in an element named parent; 0 when none does. */
-static unsigned spec_versions(const char *parent, const char *child)
+/* The versions (bit n: 1.(4 + n)) that define child in an element named
+ * parent, child being an attribute's name when attr (its key "@name"); 0
+ * when none does. */
+static unsigned spec_versions(const char *parent, const char *child, bool attr)
 {
-    const wk__sdf_spec_entry key = {parent, child, 0};
-    const wk__sdf_spec_entry *e = bsearch(&key, wk__sdf_spec, wk__sdf_spec_count, sizeof *e, by_key);
-    return e ? e->versions : 0;
+    uint32_t h = fnv1a(2166136261u, parent) * 16777619u; /* and the 0 byte between */
+    h = fnv1a(attr ? (h ^ '@') * 16777619u : h, child);
+    for (uint32_t k = h % WK_SDF_SPEC_SLOTS; wk__sdf_spec_slots[k]; k = (k + 1) % WK_SDF_SPEC_SLOTS) {
+        const wk__sdf_spec_entry *e = &wk__sdf_spec[wk__sdf_spec_slots[k] - 1];
+        const char *name = attr ? (e->child[0] == '@' ? e->child + 1 : NULL) : e->child;
+        if (name && !strcmp(name, child) && !strcmp(e->parent, parent))
+            return e->versions;
+    }
+    return 0;
 }
 
 static unsigned version_bit(const sdf_reader *r)
@@ -58,15 +65,13 @@ static unsigned version_bit(const sdf_reader *r)
  * version defines is left to the rules of the element holding it. */
 bool wk__sdf_child_outside_version(const sdf_reader *r, xmlNodePtr parent, const char *child)
 {
-    unsigned versions = spec_versions((const char *)parent->name, child);
+    unsigned versions = spec_versions((const char *)parent->name, child, false);
     return versions && !(versions & version_bit(r));
 }
 
 static bool attr_in_version(const sdf_reader *r, xmlNodePtr el, const char *name)
 {
-    char key[64];
-    snprintf(key, sizeof key, "@%s", name);
-    return spec_versions((const char *)el->name, key) & version_bit(r);
+    return spec_versions((const char *)el->name, name, true) & version_bit(r);
 }
 
 const char *wk__sdf_version_attr(sdf_reader *r, xmlNodePtr el, const char *name)
