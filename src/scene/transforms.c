@@ -30,7 +30,7 @@ int wk_scene_set_pose(wk_scene *s, wk_entity e, wk_pose parent_T_e, wk_status *s
 {
     if (!wk_pose_is_valid(parent_T_e))
         return wk_fail(st, WK_INVALID, "pose of '%s' is not finite or its rotation is not a unit quaternion",
-                       wk__entity_name(s, e));
+                       wk__node_name(s, e));
     int rc = wk_ecm_set(s->ecm, e, s->types.parent_pose, &parent_T_e);
     if (rc < 0)
         return wk_fail(st, rc, "%s", wk_ecm_errmsg(s->ecm));

@@ -187,6 +187,8 @@ static void refusals_name_objects(void)
     CHECK_INT(wk_scene_reparent(s, table, cup, &st), ==, WK_INVALID);
     CHECK(strstr(st.message, "'table' cannot be attached below itself") != NULL);
     CHECK(strstr(st.message, "table_body") == NULL);
+    CHECK_INT(wk_scene_set_pose(s, table, (wk_pose){{NAN, 0, 0}, {1, 0, 0, 0}}, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "pose of 'table'") != NULL);
     wk_scene_free(s);
 }
 
