@@ -139,6 +139,8 @@ struct wk_ecm {
 
     wk__entity_vec created; /* created this step */
     wk__entity_vec touched;
+    /* The lengths of created and touched when wk__step_lists_trim last ran. */
+    size_t created_trimmed, touched_trimmed;
     wk__entity_vec marked;
     wk__entity_vec destroyed; /* destroyed this step, not by end of step */
     WK__VEC(wk__removed_component) removed_components;
@@ -284,6 +286,10 @@ int wk__entity_free(wk_ecm *ecm, wk_entity e);
 int wk__entity_free_at(wk_ecm *ecm, wk__record *r, wk_entity e);
 /* Adds the entity to the step's touched list (once). */
 int wk__touch(wk_ecm *ecm, wk__record *r, wk_entity e);
+/* Drops destroyed entities from the step's created and touched lists once
+ * either has doubled since the last time; outside a transaction only (its
+ * savepoints hold list lengths). */
+void wk__step_lists_trim(wk_ecm *ecm);
 
 /* table.c */
 wk__table *wk__table_for_types(wk_ecm *ecm, const wk_type *types, uint32_t n);

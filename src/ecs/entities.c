@@ -36,6 +36,7 @@ static int slot_enliven(wk_ecm *ecm, uint32_t index, uint32_t gen, wk__table *t)
     wk_entity e = wk__id(index, gen);
     if (ecm->txn && wk__txn_note_create(ecm, e, wk__slot(ecm, index)->gen))
         return WK_NOMEM;
+    wk__step_lists_trim(ecm);
     if (WK__VEC_PUSH(ecm->created, e))
         goto fail_drop_note;
     int64_t row = wk__table_append(t, e);

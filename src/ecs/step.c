@@ -176,6 +176,32 @@ static void settle(wk_ecm *ecm, const wk_entity *list, size_t n)
     }
 }
 
+/* Keeps the ids of list that still name an entity, in order; returns the
+ * new length. */
+static size_t keep_alive(const wk_ecm *ecm, wk__entity_vec *list)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < list->count; i++)
+        if (wk__record_of(ecm, list->items[i]))
+            list->items[kept++] = list->items[i];
+    return list->count = kept;
+}
+
+/* An entity created or touched and destroyed within one step leaves
+ * nothing to report, yet its id stays in the lists until the step ends: a
+ * world whose steps never end (a simulation kept stopped while clients
+ * spawn and delete) would keep every id it ever made. Trimming once a list
+ * has doubled keeps the cost a constant per entry. */
+void wk__step_lists_trim(wk_ecm *ecm)
+{
+    if (ecm->txn)
+        return;
+    if (ecm->created.count >= 2 * ecm->created_trimmed + 64)
+        ecm->created_trimmed = keep_alive(ecm, &ecm->created);
+    if (ecm->touched.count >= 2 * ecm->touched_trimmed + 64)
+        ecm->touched_trimmed = keep_alive(ecm, &ecm->touched);
+}
+
 int wk_ecm_end_step(wk_ecm *ecm)
 {
     if (ecm->iter_depth)
@@ -193,8 +219,8 @@ int wk_ecm_end_step(wk_ecm *ecm)
     settle(ecm, ecm->created.items, ecm->created.count);
     settle(ecm, ecm->touched.items, ecm->touched.count);
     ecm->marked.count = 0;
-    ecm->created.count = 0;
-    ecm->touched.count = 0;
+    ecm->created.count = ecm->created_trimmed = 0;
+    ecm->touched.count = ecm->touched_trimmed = 0;
     ecm->destroyed.count = 0;
     ecm->removed_components.count = 0;
     ecm->version++;

@@ -511,6 +511,7 @@ int wk_ecm_txn_begin(wk_ecm *ecm)
         return wk__ecm_fail(ecm, WK_BUSY, "a transaction is open already; they do not nest");
     if (ecm->iter_depth)
         return wk__ecm_fail(ecm, WK_BUSY, "cannot begin a transaction while an iterator is open");
+    wk__step_lists_trim(ecm);
     wk__txn *x = calloc(1, sizeof *x);
     bool *in_use = calloc(ecm->type_count + 1, sizeof *in_use);
     if (!x || !in_use) {

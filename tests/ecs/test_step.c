@@ -1,5 +1,7 @@
 /* test_step.c — removal requests processed at the end of a step, newness,
- * and per-component change tracking. */
+ * and per-component change tracking; the step's lists keep no ids of
+ * entities destroyed within the step, however long it lasts. */
+#include "ecs/ecm_internal.h" /* the step's created list */
 #include "ecs/fixture.h"
 #include "wk_test.h"
 
@@ -93,10 +95,37 @@ static void change_states(void)
     wk_ecm_free(f.ecm);
 }
 
+static void a_long_step_forgets_the_destroyed(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    wk_entity kept = wk_ecm_create(f.ecm);
+    for (int i = 0; i < 100000; i++) {
+        wk_entity e = wk_ecm_create(f.ecm);
+        wk_ecm_set(f.ecm, e, f.tag, NULL);
+        REQUIRE_INT(wk_ecm_destroy(f.ecm, e, true), ==, WK_OK);
+    }
+    /* Also through transactions, which trim before they begin. */
+    for (int i = 0; i < 1000; i++) {
+        REQUIRE_INT(wk_ecm_txn_begin(f.ecm), ==, WK_OK);
+        wk_entity e = wk_ecm_create(f.ecm);
+        REQUIRE_INT(wk_ecm_txn_commit(f.ecm), ==, WK_OK);
+        REQUIRE_INT(wk_ecm_destroy(f.ecm, e, true), ==, WK_OK);
+    }
+    CHECK_INT(f.ecm->created.count, <, 200);
+    CHECK(wk_ecm_is_new(f.ecm, kept));
+    CHECK(wk_ecm_has_new_entities(f.ecm));
+    CHECK_INT(wk_ecm_end_step(f.ecm), ==, WK_OK);
+    CHECK(!wk_ecm_is_new(f.ecm, kept));
+    CHECK_INT(f.ecm->created.count, ==, 0);
+    wk_ecm_free(f.ecm);
+}
+
 static const wk_test_case cases[] = {
     {"request_remove_waits_for_end_of_step", request_remove_waits_for_end_of_step},
     {"flat_request_keeps_children", flat_request_keeps_children},
     {"remove_all", remove_all},
     {"change_states", change_states},
+    {"a_long_step_forgets_the_destroyed", a_long_step_forgets_the_destroyed},
 };
 WK_TEST_MAIN(cases)
