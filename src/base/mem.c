@@ -96,13 +96,15 @@ static void *take_kept(size_t len)
 
 /* ---- mappings ----------------------------------------------------------- */
 
-static void *map_huge(size_t size, bool zero)
+/* A huge mapping of size bytes whose bytes outside [fill_from, fill_to)
+ * read as zero; the caller fills the others. */
+static void *map_huge(size_t size, size_t fill_from, size_t fill_to)
 {
     size_t len = round_up(size);
-    void *p = take_kept(len);
+    uint8_t *p = take_kept(len);
     if (p) {
-        if (zero)
-            memset(p, 0, size);
+        memset(p, 0, fill_from);
+        memset(p + fill_to, 0, size - fill_to);
         return p;
     }
     p = reserve_aligned(len);
@@ -158,7 +160,7 @@ void *wk__mem_resize(void *p, size_t old_size, size_t new_size, size_t align)
         return remap_huge(p, old_size, new_size);
     void *q;
     if (is_huge(new_size)) {
-        q = map_huge(new_size, false);
+        q = map_huge(new_size, 0, new_size);
     } else if (align <= 16 && !is_huge(old_size)) {
         return realloc(p, new_size);
     } else if (posix_memalign(&q, align < sizeof(void *) ? sizeof(void *) : align, new_size)) {
@@ -174,7 +176,12 @@ void *wk__mem_resize(void *p, size_t old_size, size_t new_size, size_t align)
 
 void *wk__mem_zalloc(size_t size)
 {
-    return is_huge(size) ? map_huge(size, true) : calloc(1, size ? size : 1);
+    return wk__mem_zalloc_except(size, 0, 0);
+}
+
+void *wk__mem_zalloc_except(size_t size, size_t fill_from, size_t fill_to)
+{
+    return is_huge(size) ? map_huge(size, fill_from, fill_to) : calloc(1, size ? size : 1);
 }
 
 void wk__mem_free(void *p, size_t size)

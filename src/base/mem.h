@@ -22,6 +22,9 @@
 void *wk__mem_resize(void *p, size_t old_size, size_t new_size, size_t align);
 /* A zero-filled array of size bytes, or NULL. */
 void *wk__mem_zalloc(size_t size);
+/* The same but for bytes [fill_from, fill_to), which the caller is about to
+ * fill: they may hold anything (fill_from <= fill_to <= size). */
+void *wk__mem_zalloc_except(size_t size, size_t fill_from, size_t fill_to);
 /* Frees an array of size bytes from either call above; NULL is a no-op. */
 void wk__mem_free(void *p, size_t size);
 

@@ -94,22 +94,18 @@ static wk__table *clone_table(const wk_ecm *ecm, const wk__table *src)
     return t;
 }
 
-/* Copies segment k of an array of segments: its used slots, and zeros for
- * the rest (written, not asked of the allocator, which would clear the
- * used slots too when it hands out memory it kept). */
+/* Copies segment k of an array of segments, only its used slots; the
+ * rest reads as zero, without a pass clearing the used ones first. */
 static void *clone_segment(const void *seg, uint32_t lo, uint32_t hi, uint32_t k, size_t slot_size)
 {
     if (!seg)
         return NULL;
-    size_t len = wk__segment_len(k) * slot_size, from = (size_t)lo * slot_size, to = (size_t)hi * slot_size;
+    size_t from = (size_t)lo * slot_size, to = (size_t)hi * slot_size;
     if (hi <= lo)
         from = to = 0;
-    uint8_t *copy = wk__mem_resize(NULL, 0, len, 16);
-    if (!copy)
-        return NULL;
-    memset(copy, 0, from);
-    memcpy(copy + from, (const uint8_t *)seg + from, to - from);
-    memset(copy + to, 0, len - to);
+    uint8_t *copy = wk__mem_zalloc_except(wk__segment_len(k) * slot_size, from, to);
+    if (copy)
+        memcpy(copy + from, (const uint8_t *)seg + from, to - from);
     return copy;
 }
 
