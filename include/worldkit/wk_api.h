@@ -120,6 +120,11 @@ typedef struct wk_api_desc {
     bool levels;     /* worlds load and unload their levels around performers */
     wk_store *store; /* ObjectWorldService's worlds, taken (also on failure);
                         NULL: a new store in memory */
+    /* The folders whose files the services read (LoadWorld, SpawnEntity,
+     * the sources of GetAvailableWorlds and GetSpawnables), besides the
+     * resource path: a NULL-terminated list, borrowed for the endpoint's
+     * life. NULL: any file. A path outside them is answered as missing. */
+    const char *const *roots;
 } wk_api_desc;
 
 /* A new service endpoint holding an empty world named "default"; NULL when

@@ -133,14 +133,25 @@ typedef struct wk_read_desc {
     const char *resource_string; /* used when uri is NULL or empty */
     bool fail_on_unsupported_element;
     bool ignore_missing_or_unsupported_assets;
+    /* NULL: any file may be read. Else a NULL-terminated list of folders:
+     * the uri, and every file it refers to, must lie inside one of them or
+     * a folder of the resource path (a file's own folder counts for what it
+     * refers to, a string's does not); a server given by clients the paths
+     * it reads sets these. */
+    const char *const *roots;
 } wk_read_desc;
 
 /* Reads a world (or a single model, which gets a world around it) and
- * resolves its poses. Codes: WK_NO_RESOURCE, WK_UNSUPPORTED_FORMAT,
+ * resolves its poses. Codes: WK_NO_RESOURCE, WK_NOT_FOUND (no such file,
+ * or one outside the roots), WK_UNSUPPORTED_FORMAT,
  * WK_PARSE (file:line in the message), WK_MISSING_ASSETS,
  * WK_UNSUPPORTED_ASSETS, WK_UNSUPPORTED_ELEMENTS, WK_NOMEM. *out is owned
  * by the caller (wk_desc_free) and NULL on failure. */
 int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st);
+/* Whether the existing file or folder path lies, once links are followed,
+ * inside a folder of roots (NULL-terminated) or of the resource path: what
+ * wk_desc_read under those roots may read. */
+bool wk_path_under_roots(const char *path, const char *const *roots);
 void wk_desc_free(wk_world_desc *d);
 
 /* Creates scene entities for node root of d and everything under it, the

@@ -226,6 +226,7 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
         return NULL;
     }
     api->levels = desc && desc->levels;
+    api->roots = desc ? desc->roots : NULL;
     if (pthread_mutex_init(&api->lock, NULL))
         goto fail_free_api;
     if (wk__api_set_world(api, NULL, &st))

@@ -17,6 +17,7 @@ struct wk_api {
     wk_sim *sim;          /* the current world */
     wk_store *store;      /* ObjectWorldService's worlds, by id (ows.h); not the sim's world */
     bool levels;          /* worlds run their levels (wk_api_desc) */
+    const char *const *roots; /* the folders read from (wk_api_desc), or NULL */
     pthread_mutex_t lock; /* held by every service call: the sim is not thread-safe */
     /* simulation_interfaces' world services (worlds.c) */
     bool unloaded;           /* UnloadWorld left no world: most services refuse */

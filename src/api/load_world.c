@@ -33,7 +33,8 @@ int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request,
                                           .resource_string = res ? res->resource_string : req->resource_string,
                                           .fail_on_unsupported_element = req->fail_on_unsupported_element,
                                           .ignore_missing_or_unsupported_assets =
-                                              req->ignore_missing_or_unsupported_assets},
+                                              req->ignore_missing_or_unsupported_assets,
+                                          .roots = api->roots},
                           &desc, &st);
     if (rc == WK_OK)
         rc = wk__api_set_world(api, desc, &st);

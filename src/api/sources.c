@@ -31,16 +31,29 @@ int wk__resource_dirs(int (*fn)(const char *dir, void *ctx), void *ctx)
     return 0;
 }
 
-bool wk__source_path(const char *uri, char *out, size_t cap, bool *remote)
+wk__source wk__source_path(const wk_api *api, const char *uri, char *out, size_t cap)
 {
-    *remote = false;
     if (!strncmp(uri, "file://", 7))
         uri += 7;
-    else if (strstr(uri, "://")) {
-        *remote = true;
-        return false;
+    else if (strstr(uri, "://"))
+        return WK__SOURCE_REMOTE;
+    if (!uri[0] || snprintf(out, cap, "%s", uri) >= (int)cap)
+        return WK__SOURCE_NO_PATH;
+    /* Missing and outside look alike, as for LoadWorld's files. */
+    return api->roots && !wk_path_under_roots(out, api->roots) ? WK__SOURCE_OUTSIDE : WK__SOURCE_PATH;
+}
+
+const char *wk__source_refusal(wk__source why)
+{
+    switch (why) {
+    case WK__SOURCE_REMOTE:
+        return "source '%s' is remote, and worldkit fetches nothing";
+    case WK__SOURCE_OUTSIDE:
+        return "source '%s' is no folder or file in the folders worlds are read from (the roots and the resource "
+               "path)";
+    default:
+        return "source '%s' is not a path";
     }
-    return uri[0] && snprintf(out, cap, "%s", uri) < (int)cap;
 }
 
 bool wk__is_dir(const char *path)

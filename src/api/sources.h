@@ -14,9 +14,13 @@
  * returns it. */
 int wk__resource_dirs(int (*fn)(const char *dir, void *ctx), void *ctx);
 
-/* The local path a source names: a path, or a file:// URI. false for any
- * other scheme (*remote set: worldkit fetches nothing) or a path too long. */
-bool wk__source_path(const char *uri, char *out, size_t cap, bool *remote);
+/* The local path a source names (a path, or a file:// URI) into out, or
+ * why it cannot be searched: the source names a remote place (worldkit
+ * fetches nothing), is no path (or too long), or is outside the endpoint's
+ * roots. wk__source_refusal gives the message, with one %s for the uri. */
+typedef enum wk__source { WK__SOURCE_PATH, WK__SOURCE_REMOTE, WK__SOURCE_NO_PATH, WK__SOURCE_OUTSIDE } wk__source;
+wk__source wk__source_path(const wk_api *api, const char *uri, char *out, size_t cap);
+const char *wk__source_refusal(wk__source why);
 
 /* Calls fn for every file and folder below root (not root itself), folders
  * before what they hold, names starting with '.' skipped, at most

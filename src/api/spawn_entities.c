@@ -162,7 +162,9 @@ static uint32_t spawn_one(wk_api *api, const SimulationInterfaces__SpawnEntityRe
         return refuse(o, WK_SPAWN_NAMESPACE_INVALID, "namespace '%s' does not follow ROS 2 namespace rules", ns);
     wk_world_desc *d = NULL;
     wk_status st = {0};
-    int rc = wk_desc_read(&(wk_read_desc){.uri = res ? res->uri : NULL, .resource_string = res ? res->resource_string : NULL},
+    int rc = wk_desc_read(&(wk_read_desc){.uri = res ? res->uri : NULL,
+                                          .resource_string = res ? res->resource_string : NULL,
+                                          .roots = api->roots},
                           &d, &st);
     if (rc)
         return refuse(o, wk__map_code(spawn_codes, rc), "%s", st.message);

@@ -131,12 +131,11 @@ int wk__get_spawnables(wk_api *api, wk__call *call, const ProtobufCMessage *requ
     for (size_t i = 0; rc == 0 && i < req->n_sources; i++) {
         const char *uri = req->sources[i] ? req->sources[i] : "";
         char path[PATH_MAX];
-        bool remote;
-        if (wk__source_path(uri, path, sizeof path, &remote))
+        wk__source why = wk__source_path(api, uri, path, sizeof path);
+        if (why == WK__SOURCE_PATH)
             rc = search(path, &f);
         else
-            note(&f, remote ? "source '%s' is remote, and worldkit fetches nothing" : "source '%s' is not a path",
-                 uri);
+            note(&f, wk__source_refusal(why), uri);
     }
     free(f.seen);
     if (rc)

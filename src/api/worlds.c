@@ -117,6 +117,7 @@ int wk__get_current_world(wk_api *api, wk__call *call, const ProtobufCMessage *r
 /* ---- GetAvailableWorlds -------------------------------------------------- */
 
 typedef struct search {
+    const wk_api *api;
     wk__call *call;
     const SimulationInterfaces__GetAvailableWorldsRequest *req;
     SimulationInterfaces__WorldResource **worlds;
@@ -220,13 +221,11 @@ static int default_source(const char *dir, void *ctx)
 static int named_source(search *s, const char *uri)
 {
     char path[PATH_MAX], name[256];
-    bool remote;
-    if (!wk__source_path(uri, path, sizeof path, &remote)) {
-        if (remote && s->req->offline_only)
-            return 0;
-        return fail(s, WK_RESULT_OPERATION_FAILED,
-                    remote ? "source '%s' is remote, and worldkit fetches nothing" : "source '%s' is not a path", uri);
-    }
+    wk__source why = wk__source_path(s->api, uri, path, sizeof path);
+    if (why == WK__SOURCE_REMOTE && s->req->offline_only)
+        return 0;
+    if (why != WK__SOURCE_PATH)
+        return fail(s, WK_RESULT_OPERATION_FAILED, wk__source_refusal(why), uri);
     if (wk__is_dir(path))
         return wk__walk(path, visit, s);
     if (world_file(path, name, sizeof name))
@@ -243,7 +242,7 @@ int wk__get_available_worlds(wk_api *api, wk__call *call, const ProtobufCMessage
         wk__call_response(call, &simulation_interfaces__get_available_worlds_response__descriptor, response);
     if (!resp)
         return WK_NOMEM;
-    search s = {.call = call, .req = req};
+    search s = {.api = api, .call = call, .req = req};
     if (!wk__tags_filter_valid(req->filter, s.message, sizeof s.message)) {
         resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED, "%s", s.message);
         return WK_OK;

@@ -13,7 +13,8 @@
 #include "worldkit/wk_store.h"
 
 #define USAGE                                                                                         \
-    "serve [--listen ADDR] [--world FILE] [--levels] [--rtf X] [--workers N] [--max-request-mib N]\n" \
+    "serve [--listen ADDR] [--world FILE] [--root DIR]... [--levels] [--rtf X] [--workers N]\n"     \
+    "                       [--max-request-mib N]\n"                                                  \
     "                       [--data DIR [--compact-entries N] | --memory] [--verbose]\n"              \
     "                       [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--token-file FILE]"
 
@@ -28,6 +29,11 @@ static const char help[] =
     "  --listen ADDR          host:port to listen on (default 127.0.0.1:50051; port 0 picks a\n"
     "                         free one). Other than loopback or unix:, only with TLS or a token\n"
     "  --world FILE           a world (SDFormat, URDF, MJCF) to load, as LoadWorld would\n"
+    "  --root DIR             a folder whose files clients may load and spawn (LoadWorld, SpawnEntity,\n"
+    "                         the sources of GetAvailableWorlds and GetSpawnables); repeatable. Also\n"
+    "                         read: the resource path (WORLDKIT_RESOURCE_PATH, GZ_SIM_RESOURCE_PATH,\n"
+    "                         SDF_PATH) and the --world file's folder. Default: the working folder.\n"
+    "                         Other files are answered as missing\n"
     "  --levels               load and unload levels around performers\n"
     "  --rtf X                real-time factor of a PLAYING world (default: the world's own,\n"
     "                         1 unless the file says; 0: as fast as possible)\n"
@@ -47,9 +53,14 @@ static const char help[] =
     "                         file's one line; the file must not be readable by every user.\n"
     "                         Health checks need no token. Without TLS the token is sent in clear\n";
 
+#define MAX_ROOTS 16
+
 typedef struct serve_args {
     wk_server_desc server;
     const char *world;
+    const char *roots[MAX_ROOTS + 3]; /* --root's, ".", the world's folder, NULL */
+    size_t root_count;
+    char world_folder[4096];
     const char *data; /* NULL: worlds in memory only */
     uint32_t compact_entries;
     bool levels;
@@ -94,6 +105,8 @@ static int parse(int argc, char **argv, serve_args *a)
             a->server.listen = v;
         else if (!strcmp(o, "--world"))
             a->world = v;
+        else if (!strcmp(o, "--root") && a->root_count < MAX_ROOTS)
+            a->roots[a->root_count++] = v;
         else if (!strcmp(o, "--data"))
             a->data = *v ? v : NULL; /* --data '' is --memory */
         else if (!strcmp(o, "--rtf") && number(v, &x) && x >= 0)
@@ -117,6 +130,21 @@ static int parse(int argc, char **argv, serve_args *a)
         i++;
     }
     return 0;
+}
+
+/* Completes the roots: the working folder unless --root named some, and
+ * the --world file's folder. */
+static void finish_roots(serve_args *a)
+{
+    if (!a->root_count)
+        a->roots[a->root_count++] = ".";
+    if (a->world) {
+        const char *slash = strrchr(a->world, '/');
+        snprintf(a->world_folder, sizeof a->world_folder, "%.*s", slash ? (int)(slash - a->world) + 1 : 1,
+                 slash ? a->world : ".");
+        a->roots[a->root_count++] = a->world_folder;
+    }
+    a->roots[a->root_count] = NULL;
 }
 
 /* The gRPC status codes' names (grpc/status.h), by number. */
@@ -193,7 +221,8 @@ int wk_cli_serve(int argc, char **argv)
         fprintf(stderr, "worldkit: --data %s: %s: %s\n", a.data, wk_code_name(st.code), st.message);
         return 1;
     }
-    wk_api *api = wk_api_new_desc(&(wk_api_desc){.levels = a.levels, .store = store});
+    finish_roots(&a);
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.levels = a.levels, .store = store, .roots = a.roots});
     if (!api) {
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;

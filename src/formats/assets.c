@@ -14,6 +14,8 @@
 
 #include "formats/xml.h"
 
+#define OUTSIDE "outside the file's folder, the roots and the resource path"
+
 static const char *const path_vars[] = {"WORLDKIT_RESOURCE_PATH", "GZ_SIM_RESOURCE_PATH", "SDF_PATH"};
 
 static bool is_dir(const char *p)
@@ -48,15 +50,16 @@ static bool inside(const char *p, const char *root)
     return strncmp(p, real_root, n) == 0 && (p[n] == '/' || p[n] == '\0' || (n == 1 && real_root[0] == '/'));
 }
 
-/* True when the file may be read: inside the referring folder or a folder
- * of the resource path. */
-static bool allowed(const char *candidate, const char *from_folder)
+bool wk__path_allowed(const char *candidate, const char *from_folder, const char *const *roots)
 {
     char real[PATH_MAX];
     if (!realpath(candidate, real))
         return false;
-    if (inside(real, from_folder))
+    if (from_folder && inside(real, from_folder))
         return true;
+    for (const char *const *r = roots; r && *r; r++)
+        if (inside(real, *r))
+            return true;
     for (size_t v = 0; v < sizeof path_vars / sizeof path_vars[0]; v++) {
         const char *list = getenv(path_vars[v]);
         for (const char *s = list; s && *s;) {
@@ -107,6 +110,14 @@ static bool locate(const char *uri, const char *from_folder, char *out, size_t c
     return snprintf(out, cap, "%s/%s", from_folder, uri) < (int)cap && exists(out);
 }
 
+/* The folder a file's references may read from besides the roots and the
+ * resource path: its own, except for a string read under roots, whose
+ * folder would be the server's working directory. */
+static const char *own_folder(const wk_read_desc *opts, const char *from_file, const char *folder)
+{
+    return from_file || !opts->roots ? folder : NULL;
+}
+
 static bool known_mesh(const char *path)
 {
     static const char *const exts[] = {"dae", "stl", "obj", "gltf", "glb", "fbx"};
@@ -138,9 +149,8 @@ int wk__asset_resolve(wk_world_desc *d, const wk_read_desc *opts, const char *fr
     if (!locate(uri, folder, candidate, sizeof candidate, &remote))
         return remote ? problem(d, opts, WK_UNSUPPORTED_ASSETS, st, from_file, line, uri, "remote URIs are not fetched")
                       : problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, "not found");
-    if (!allowed(candidate, folder))
-        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri,
-                       "outside the file's folder and the resource path");
+    if (!wk__path_allowed(candidate, own_folder(opts, from_file, folder), opts->roots))
+        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, OUTSIDE);
     if (is_mesh && !known_mesh(candidate))
         return problem(d, opts, WK_UNSUPPORTED_ASSETS, st, from_file, line, uri,
                        "not a mesh format worldkit knows (dae, stl, obj, gltf, glb, fbx)");
@@ -189,9 +199,8 @@ int wk__model_resolve(wk_world_desc *d, const wk_read_desc *opts, const char *fr
     } else {
         snprintf(file, sizeof file, "%s", candidate);
     }
-    if (!allowed(file, folder))
-        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri,
-                       "outside the file's folder and the resource path");
+    if (!wk__path_allowed(file, own_folder(opts, from_file, folder), opts->roots))
+        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, OUTSIDE);
     *path = wk__desc_strdup(d, file);
     return *path ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory");
 }

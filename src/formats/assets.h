@@ -7,6 +7,11 @@
 
 #include "formats/desc_internal.h"
 
+/* Whether candidate (an existing file) may be read: whether its real path
+ * lies inside from_folder (unless NULL), a folder of roots (a NULL-
+ * terminated list, or NULL) or a folder of the resource path. */
+bool wk__path_allowed(const char *candidate, const char *from_folder, const char *const *roots);
+
 /* Resolves an asset uri met at from_file:line. On success *path is the file
  * (in the arena). A missing file fails with WK_MISSING_ASSETS, a mesh of an
  * unknown format (is_mesh) with WK_UNSUPPORTED_ASSETS, unless the options

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "formats/assets.h"
 #include "formats/xml.h"
 
 typedef int (*reader_fn)(wk_world_desc *d, const wk_read_desc *opts, const char *path, xmlDocPtr doc, wk_status *st);
@@ -67,6 +68,11 @@ static int check_names(const wk_world_desc *d, wk_status *st)
     return WK_OK;
 }
 
+bool wk_path_under_roots(const char *path, const char *const *roots)
+{
+    return wk__path_allowed(path, NULL, roots);
+}
+
 int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st)
 {
     *out = NULL;
@@ -76,6 +82,11 @@ int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st)
         return wk_fail(st, WK_NO_RESOURCE, "both the uri and the resource string are empty");
     if (path && !strncmp(path, "file://", 7))
         path += 7;
+    /* Under roots a file outside them is answered as a missing one, so that
+     * a client cannot learn which files exist elsewhere. */
+    if (path && desc->roots && !wk__path_allowed(path, NULL, desc->roots))
+        return wk_fail(st, WK_NOT_FOUND, "%s: no such file in the folders worlds are read from (the roots and the "
+                       "resource path)", path);
     struct stat sb;
     if (path && (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)))
         return wk_fail(st, WK_NOT_FOUND, "%s: no such file", path);

@@ -6,7 +6,7 @@ set -u
 wk=$1
 model=$2
 dir=$(mktemp -d)
-"$wk" serve --listen 127.0.0.1:0 --memory >"$dir/serve.out" 2>&1 &
+"$wk" serve --listen 127.0.0.1:0 --memory --root "$(dirname "$model")" >"$dir/serve.out" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
 failures=0
@@ -60,6 +60,9 @@ has out '"y": 2,'
 has out '"z": 3'
 run 1 spawn "$model" --name box
 has err 'worldkit: SpawnEntities: result 150:'
+# Only the --root folders (and the resource path) are read.
+run 0 call SpawnEntity '{"name": "intruder", "entityResource": {"uri": "/etc/hostname"}}'
+has out 'no such file in the folders worlds are read from'
 
 run 0 state paused
 run 0 step 3

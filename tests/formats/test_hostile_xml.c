@@ -110,10 +110,59 @@ static void files_outside_the_allowed_folders_refused(void)
     }
 }
 
+/* Under roots, a read reaches only files inside them or the resource path:
+ * a world outside is answered as a missing one (whether it exists or not),
+ * its includes resolve only inside them, and a string's relative mesh is
+ * not looked up in the working folder. */
+static void roots_bound_what_a_read_reaches(void)
+{
+    unsetenv("WORLDKIT_RESOURCE_PATH");
+    unsetenv("GZ_SIM_RESOURCE_PATH");
+    unsetenv("SDF_PATH");
+    const char *const worlds[] = {WK_TEST_WORLDS, NULL};
+    const char *const elsewhere[] = {WK_TEST_WORLDS "/mjcf", NULL};
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    CHECK_INT(wk_desc_read(&(wk_read_desc){.uri = WK_TEST_WORLDS "/frames.sdf", .roots = worlds}, &d, &st), ==, WK_OK);
+    wk_desc_free(d);
+
+    wk_status there = {0}, absent = {0};
+    CHECK_INT(wk_desc_read(&(wk_read_desc){.uri = WK_TEST_WORLDS "/frames.sdf", .roots = elsewhere}, &d, &there), ==,
+              WK_NOT_FOUND);
+    CHECK_INT(wk_desc_read(&(wk_read_desc){.uri = WK_TEST_WORLDS "/frames.sdx", .roots = elsewhere}, &d, &absent), ==,
+              WK_NOT_FOUND);
+    CHECK(d == NULL);
+    /* The same words after the path. */
+    size_t path_len = strlen(WK_TEST_WORLDS "/frames.sdf");
+    CHECK_STR(there.message + path_len, absent.message + path_len);
+
+    /* includes.sdf includes models of models/ through the resource path:
+     * with the resource path set to that folder they resolve, and a root
+     * does not stand in for it. */
+    setenv("WORLDKIT_RESOURCE_PATH", WK_TEST_WORLDS "/models", 1);
+    CHECK_INT(wk_desc_read(&(wk_read_desc){.uri = WK_TEST_WORLDS "/includes.sdf", .roots = worlds}, &d, &st), ==,
+              WK_OK);
+    wk_desc_free(d);
+    unsetenv("WORLDKIT_RESOURCE_PATH");
+
+    FILE *probe = fopen("roots_probe.stl", "w");
+    REQUIRE(probe);
+    fclose(probe);
+    const char *mesh = "<sdf version='1.9'><model name='m'><link name='l'><visual name='v'><geometry><mesh>"
+                       "<uri>roots_probe.stl</uri></mesh></geometry></visual></link></model></sdf>";
+    CHECK_INT(wk_desc_read(&(wk_read_desc){.resource_string = mesh}, &d, &st), ==, WK_OK);
+    wk_desc_free(d);
+    CHECK_INT(wk_desc_read(&(wk_read_desc){.resource_string = mesh, .roots = worlds}, &d, &st), ==,
+              WK_MISSING_ASSETS);
+    CHECK(strstr(st.message, "roots_probe.stl") && strstr(st.message, "outside"));
+    remove("roots_probe.stl");
+}
+
 static const wk_test_case cases[] = {
     {"long_names_refused_in_every_format", long_names_refused_in_every_format},
     {"doctype_refused", doctype_refused},
     {"deep_nesting_refused", deep_nesting_refused},
     {"files_outside_the_allowed_folders_refused", files_outside_the_allowed_folders_refused},
+    {"roots_bound_what_a_read_reaches", roots_bound_what_a_read_reaches},
 };
 WK_TEST_MAIN(cases)

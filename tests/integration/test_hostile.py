@@ -166,8 +166,8 @@ class HostileTest(harness.ServerTest):
                 self.assertLess(len(reply.results[0].result.error_message), 4096)
 
     def test_world_file_that_is_not_a_world(self):
-        # The file is read (a LoadWorld uri names any file the server may
-        # read), and refused as no world, naming it.
+        # The file is outside the server's roots: refused as a missing one,
+        # naming it.
         with self.unchanged():
             reply = self.sim.LoadWorld(self.si.LoadWorldRequest(uri="file:///etc/passwd"), timeout=120)
         self.assertResultRefused(harness.LOAD_RESOURCE_PARSE_ERROR, reply, "/etc/passwd", "LoadWorld /etc/passwd")

@@ -181,8 +181,17 @@ class SimulationInterfacesTest(harness.ServerTest):
         self.assertResult(harness.LOAD_RESOURCE_PARSE_ERROR,
                           self.stub.LoadWorld(self.si.LoadWorldRequest(resource_string="<sdf version='1.9'><world"),
                                               timeout=harness.CALL_SECONDS), culprit="<string>:1")
+        config = os.path.join(harness.WORLDS, "models", "shelf", "model.config")
+        self.load(config, harness.LOAD_UNSUPPORTED_FORMAT, config)
+        # The server reads from its roots (its working folder, which is the
+        # build's, the --world file's folder) and the resource path only: a
+        # file elsewhere is answered as a missing one, so that a client
+        # cannot tell which files exist.
         readme = os.path.join(harness.SOURCE, "README.md")
-        self.load(readme, harness.LOAD_UNSUPPORTED_FORMAT, readme)
+        there = self.load(readme, harness.LOAD_RESOURCE_PARSE_ERROR, readme).result.error_message
+        missing = os.path.join(harness.SOURCE, "no_such_file.sdf")
+        absent = self.load(missing, harness.LOAD_RESOURCE_PARSE_ERROR, missing).result.error_message
+        self.assertEqual(there.replace(readme, "X"), absent.replace(missing, "X"))
         # A failed load leaves the loaded world as it was.
         self.entity_state("box")
 
