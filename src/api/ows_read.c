@@ -138,8 +138,14 @@ int wk__ows_list_objects(wk_api *api, wk__call *call, const ProtobufCMessage *re
     if (rc)
         return rc;
     const wk_scene *s = wk_world_scene(w);
+    /* More references than the world has entities cannot all name
+     * different objects: refused, rather than answered object by object. */
+    size_t entities = wk_ecm_count(wk_scene_ecm(wk_world_scene(w)));
     if (!req->n_query_objects) {
         rc = wk__ows_objects(call, s, req->world_id, view, &resp->objects, &resp->n_objects);
+    } else if (req->n_query_objects > entities) {
+        rc = wk_fail(st, WK_INVALID, "ListObjects names %zu objects, more than world '%s' holds (%zu entities)",
+                     req->n_query_objects, req->world_id, entities);
     } else {
         resp->objects = wk__ows_array(call, req->n_query_objects, sizeof *resp->objects);
         for (size_t i = 0; resp->objects && rc == WK_OK && i < req->n_query_objects; i++) {

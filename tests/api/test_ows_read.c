@@ -543,6 +543,18 @@ static void object_views(void)
     n2.object_name = "nobody";
     CHECK(ows(api, "ListObjects", &list, &intrinsic_proto__world__list_objects_response__descriptor) == NULL);
     CHECK_MESSAGE("'nobody'");
+    /* A request cannot make the reply larger than the world: 100,000
+     * references to one object are refused whole. */
+    enum { MANY = 100000 };
+    IntrinsicProto__World__ObjectReference **many = malloc(MANY * sizeof *many);
+    REQUIRE(many);
+    for (size_t i = 0; i < MANY; i++)
+        many[i] = &q[0];
+    list.query_objects = many;
+    list.n_query_objects = MANY;
+    CHECK(ows(api, "ListObjects", &list, &intrinsic_proto__world__list_objects_response__descriptor) == NULL);
+    CHECK_MESSAGE("ListObjects names 100000 objects, more than world 'w' holds");
+    free(many);
     wk_store_close(w, false, false);
     wk_api_free(api);
 }
