@@ -53,13 +53,18 @@ typedef enum wk_change {
  * bytes (copied with memcpy, compared with memcmp, serialized as is). Values
  * are moved between tables with memcpy, so a value must not point into itself.
  * copy and deserialize write into uninitialised storage. destroy must accept
- * an all-zero value: that is what adding a component without a value gives. */
+ * an all-zero value: that is what adding a component without a value gives.
+ * share, when given, replaces copy where src is a value the ECM holds (cloning
+ * an ECM), so a type whose held values are immutable can share what they point
+ * to, e.g. by counting references, instead of duplicating it; the ECM and its
+ * clone may then be used and freed from different threads. */
 typedef struct wk_type_hooks {
     int (*copy)(void *dst, const void *src); /* 0 or WK_NOMEM */
     void (*destroy)(void *value);
     bool (*equal)(const void *a, const void *b);
     int (*serialize)(const void *value, wk_buf *out);                    /* appends */
     int (*deserialize)(void *dst, const uint8_t *bytes, size_t len); /* 0 or WK_PARSE */
+    int (*share)(void *dst, const void *src);                            /* 0 or WK_NOMEM */
 } wk_type_hooks;
 
 typedef struct wk_type_desc {

@@ -39,12 +39,13 @@ static int clone_column(const wk_ecm *ecm, wk_type type, const wk__table *src, u
     if (!s->size)
         return WK_OK;
     const wk_type_hooks *h = &ecm->types[type].desc.hooks;
-    size_t used = h->copy ? 0 : (size_t)src->count * s->size;
+    int (*copy)(void *, const void *) = h->share ? h->share : h->copy;
+    size_t used = copy ? 0 : (size_t)src->count * s->size;
     if (!(dst->data = copy_array(s->data, used, (size_t)cap * s->size, s->align)))
         return WK_NOMEM;
     dst->data_cap = cap;
-    for (uint32_t row = 0; h->copy && row < src->count; row++)
-        if (h->copy(dst->data + (size_t)row * s->size, s->data + (size_t)row * s->size)) {
+    for (uint32_t row = 0; copy && row < src->count; row++)
+        if (copy(dst->data + (size_t)row * s->size, s->data + (size_t)row * s->size)) {
             while (row-- > 0)
                 wk__table_destroy_value(ecm, type, dst->data + (size_t)row * s->size);
             wk__mem_free(dst->data, (size_t)cap * s->size);

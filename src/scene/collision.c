@@ -227,8 +227,11 @@ static int settings_deserialize(void *dst, const uint8_t *bytes, size_t len)
     return WK_OK;
 }
 
-const wk_type_hooks wk__collision_hooks = {settings_copy, settings_destroy, settings_equal, settings_serialize,
-                                           settings_deserialize};
+const wk_type_hooks wk__collision_hooks = {.copy = settings_copy,
+                                           .destroy = settings_destroy,
+                                           .equal = settings_equal,
+                                           .serialize = settings_serialize,
+                                           .deserialize = settings_deserialize};
 
 int wk_collision_settings_copy(wk_collision_settings *dst, const wk_collision_settings *src)
 {

@@ -135,7 +135,11 @@ static int info_deserialize(void *dst, const uint8_t *bytes, size_t len)
     return rc;
 }
 
-const wk_type_hooks wk__entity_info_hooks = {info_copy, info_destroy, info_equal, info_serialize, info_deserialize};
+const wk_type_hooks wk__entity_info_hooks = {.copy = info_copy,
+                                             .destroy = info_destroy,
+                                             .equal = info_equal,
+                                             .serialize = info_serialize,
+                                             .deserialize = info_deserialize};
 
 const wk_entity_info *wk_scene_entity_info(const wk_scene *s, wk_entity e)
 {

@@ -154,8 +154,8 @@ static int kinematics_deserialize(void *dst, const uint8_t *bytes, size_t len)
     return WK_OK;
 }
 
-const wk_type_hooks wk__kinematics_hooks = {NULL, NULL, kinematics_equal, kinematics_serialize,
-                                            kinematics_deserialize};
+const wk_type_hooks wk__kinematics_hooks = {
+    .equal = kinematics_equal, .serialize = kinematics_serialize, .deserialize = kinematics_deserialize};
 
 /* ---- KinematicObject --------------------------------------------------- */
 
@@ -422,6 +422,8 @@ static int kinematic_object_deserialize(void *dst, const uint8_t *bytes, size_t 
     return WK_OK;
 }
 
-const wk_type_hooks wk__kinematic_object_hooks = {kinematic_object_copy, kinematic_object_destroy,
-                                                  kinematic_object_equal, kinematic_object_serialize,
-                                                  kinematic_object_deserialize};
+const wk_type_hooks wk__kinematic_object_hooks = {.copy = kinematic_object_copy,
+                                                  .destroy = kinematic_object_destroy,
+                                                  .equal = kinematic_object_equal,
+                                                  .serialize = kinematic_object_serialize,
+                                                  .deserialize = kinematic_object_deserialize};

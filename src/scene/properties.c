@@ -81,7 +81,8 @@ static int physics_deserialize(void *dst, const uint8_t *bytes, size_t len)
     return WK_OK;
 }
 
-const wk_type_hooks wk__physics_hooks = {NULL, NULL, physics_equal, physics_serialize, physics_deserialize};
+const wk_type_hooks wk__physics_hooks = {
+    .equal = physics_equal, .serialize = physics_serialize, .deserialize = physics_deserialize};
 
 /* ---- the simulation component ------------------------------------------ */
 

@@ -5,6 +5,7 @@
 
 #include "scene/kinematics_internal.h"
 #include "scene/scene_internal.h"
+#include "scene/shared_str.h"
 
 const char *wk_node_kind_name(wk_node_kind kind)
 {
@@ -16,18 +17,25 @@ const char *wk_node_kind_name(wk_node_kind kind)
     return (unsigned)kind < WK_NODE_KIND_COUNT ? names[kind] : "unknown";
 }
 
-/* Hooks of the owned-string components (Name, Uri). */
+/* Hooks of the string components (Name, Uri, Namespace). A held string is a
+ * shared one (shared_str.h): a clone shares it, a rename replaces it. */
 static int str_copy(void *dst, const void *src)
 {
     const char *s = *(char *const *)src;
-    char *copy = s ? strdup(s) : NULL;
+    char *copy = s ? wk__shared_str_new(s, strlen(s)) : NULL;
     *(char **)dst = copy;
     return s && !copy ? WK_NOMEM : WK_OK;
 }
 
+static int str_share(void *dst, const void *src)
+{
+    *(char **)dst = wk__shared_str_ref(*(char *const *)src);
+    return WK_OK;
+}
+
 static void str_destroy(void *value)
 {
-    free(*(char **)value);
+    wk__shared_str_release(*(char **)value);
 }
 
 static bool str_equal(const void *a, const void *b)
@@ -46,18 +54,18 @@ static int str_deserialize(void *dst, const uint8_t *bytes, size_t len)
 {
     if (memchr(bytes, 0, len))
         return WK_PARSE;
-    char *s = malloc(len + 1);
+    char *s = wk__shared_str_new((const char *)bytes, len);
     if (!s)
         return WK_NOMEM;
-    memcpy(s, bytes, len);
-    s[len] = '\0';
     *(char **)dst = s;
     return WK_OK;
 }
 
-static const wk_type_hooks string_hooks = {str_copy, str_destroy, str_equal, str_serialize, str_deserialize};
+static const wk_type_hooks string_hooks = {str_copy, str_destroy, str_equal, str_serialize, str_deserialize,
+                                           str_share};
 
-/* Hooks of Object: its name is owned; serialized as type, alias flag, name. */
+/* Hooks of Object: its name is held as the string components' are;
+ * serialized as type, alias flag, name. */
 static int object_copy(void *dst, const void *src)
 {
     const wk_object_info *from = src;
@@ -66,9 +74,17 @@ static int object_copy(void *dst, const void *src)
     return str_copy(&to->name, &from->name);
 }
 
+static int object_share(void *dst, const void *src)
+{
+    const wk_object_info *from = src;
+    wk_object_info *to = dst;
+    *to = *from;
+    return str_share(&to->name, &from->name);
+}
+
 static void object_destroy(void *value)
 {
-    free(((wk_object_info *)value)->name);
+    str_destroy(&((wk_object_info *)value)->name);
 }
 
 static bool object_equal(const void *a, const void *b)
@@ -95,8 +111,8 @@ static int object_deserialize(void *dst, const uint8_t *bytes, size_t len)
     return str_deserialize(&o->name, bytes + 2, len - 2);
 }
 
-static const wk_type_hooks object_hooks = {object_copy, object_destroy, object_equal, object_serialize,
-                                           object_deserialize};
+static const wk_type_hooks object_hooks = {object_copy,      object_destroy,     object_equal,
+                                           object_serialize, object_deserialize, object_share};
 
 static int register_types(wk_ecm *ecm, wk_scene_types *t)
 {

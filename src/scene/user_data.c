@@ -165,7 +165,11 @@ static int data_deserialize(void *dst, const uint8_t *bytes, size_t len)
     return WK_OK;
 }
 
-const wk_type_hooks wk__user_data_hooks = {data_copy, data_destroy, data_equal, data_serialize, data_deserialize};
+const wk_type_hooks wk__user_data_hooks = {.copy = data_copy,
+                                           .destroy = data_destroy,
+                                           .equal = data_equal,
+                                           .serialize = data_serialize,
+                                           .deserialize = data_deserialize};
 
 wk_user_data wk_scene_user_data(const wk_scene *s, wk_entity object)
 {

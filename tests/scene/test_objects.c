@@ -175,6 +175,33 @@ static void rename_objects(void)
     wk_scene_free(s);
 }
 
+/* A clone holds the original's name strings themselves; renaming either
+ * replaces its own string, and each outlives the other being freed. */
+static void clone_shares_names_until_renamed(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_entity cup = object_at(s, "cup", 0, wk_pose_identity());
+    wk_entity rim = frame_at(s, "rim", cup, wk_pose_identity());
+    REQUIRE(cup && rim);
+    wk_scene *copy = wk_scene_clone(s);
+    REQUIRE(copy);
+    CHECK(wk_scene_object_info(copy, cup)->name == wk_scene_object_info(s, cup)->name);
+    CHECK(wk_scene_name(copy, rim) == wk_scene_name(s, rim));
+    wk_status st;
+    CHECK_INT(wk_scene_rename(copy, cup, "mug", false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_rename(s, rim, "lip", false, &st), ==, WK_OK);
+    CHECK_STR(wk_scene_object_info(s, cup)->name, "cup");
+    CHECK_STR(wk_scene_name(copy, rim), "rim");
+    wk_scene *second = wk_scene_clone(copy);
+    REQUIRE(second);
+    wk_scene_free(s);
+    wk_scene_free(copy);
+    CHECK_STR(wk_scene_object_info(second, cup)->name, "mug");
+    CHECK_STR(wk_scene_name(second, rim), "rim");
+    wk_scene_free(second);
+}
+
 static void reparent_keeps_world_pose(void)
 {
     wk_scene *s = new_world();
@@ -292,6 +319,7 @@ static const wk_test_case cases[] = {
     {"naming_rules", naming_rules},
     {"delete_with_and_without_force", delete_with_and_without_force},
     {"rename_objects", rename_objects},
+    {"clone_shares_names_until_renamed", clone_shares_names_until_renamed},
     {"reparent_keeps_world_pose", reparent_keeps_world_pose},
     {"objects_from_a_world_file", objects_from_a_world_file},
 };
