@@ -192,11 +192,101 @@ static void refusals_name_objects(void)
     wk_scene_free(s);
 }
 
+/* Resolves id (object or frame) and reads its transform from root, as
+ * GetTransform does; WK_NULL_ENTITY when the id does not resolve. */
+static wk_entity transform_by_id(const wk_scene *s, const char *id)
+{
+    wk_entity e = WK_NULL_ENTITY;
+    wk_status st;
+    if (wk_scene_find_node(s, &(wk_ref){.id = id}, &e, &st))
+        return WK_NULL_ENTITY;
+    CHECK_POSE_NEAR(wk_scene_transform(s, wk_scene_root(s), e), wk_scene_world_pose(s, e), 1e-12);
+    return e;
+}
+
+/* A world with an object and a frame, each read by id twice (the second
+ * time with its pose cached). */
+typedef struct id_world {
+    wk_scene *s;
+    wk_entity object, frame;
+    char object_id[WK_ID_MAX], frame_id[WK_ID_MAX];
+} id_world;
+
+static bool id_world_init(id_world *w)
+{
+    w->s = new_world();
+    w->object = w->s ? object_at(w->s, "cup", 0, at(1, 0, 0, 0, 0, 0)) : WK_NULL_ENTITY;
+    w->frame = w->s ? frame_at(w->s, "mark", 0, at(0, 2, 0, 0, 0, 1)) : WK_NULL_ENTITY;
+    if (!w->object || !w->frame)
+        return false;
+    wk_scene_object_id(w->s, w->object, w->object_id);
+    wk_scene_frame_id(w->s, w->frame, w->frame_id);
+    for (int twice = 0; twice < 2; twice++) {
+        CHECK(transform_by_id(w->s, w->object_id) == w->object);
+        CHECK(transform_by_id(w->s, w->frame_id) == w->frame);
+    }
+    return true;
+}
+
+/* Nothing cached per entity slot (a pose, say) may answer a lookup by id
+ * for a gone entity: its id must stop resolving, also once a new entity
+ * holds its slot, and an object's id must not resolve as a frame's nor the
+ * other way round. */
+static void deleted_ids_stop_resolving(void)
+{
+    id_world w;
+    REQUIRE(id_world_init(&w));
+    char object_as_frame[WK_ID_MAX], frame_as_object[WK_ID_MAX];
+    wk_scene_frame_id(w.s, w.object, object_as_frame);
+    wk_scene_object_id(w.s, w.frame, frame_as_object);
+    const char *wrong[] = {object_as_frame, frame_as_object, w.object_id, w.frame_id};
+    CHECK(transform_by_id(w.s, object_as_frame) == WK_NULL_ENTITY);
+    CHECK(transform_by_id(w.s, frame_as_object) == WK_NULL_ENTITY);
+    wk_status st;
+    CHECK_INT(wk_scene_delete_object(w.s, w.object, false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_delete_frame(w.s, w.frame, false, &st), ==, WK_OK);
+    /* New nodes until both slots are taken again, each read by id twice
+     * (its pose cached), the old ids asked after every one. */
+    bool object_slot = false, frame_slot = false;
+    char name[16], id[WK_ID_MAX];
+    for (int i = 0; i < 1000 && !(object_slot && frame_slot); i++) {
+        for (size_t k = 0; k < sizeof wrong / sizeof *wrong; k++)
+            CHECK(transform_by_id(w.s, wrong[k]) == WK_NULL_ENTITY);
+        snprintf(name, sizeof name, "n%d", i);
+        wk_entity e = i % 2 ? frame_at(w.s, name, 0, at(i, 0, 0, 0, 0, 0)) : object_at(w.s, name, 0, at(0, i, 0, 0, 0, 0));
+        REQUIRE(e);
+        (i % 2 ? wk_scene_frame_id : wk_scene_object_id)(w.s, e, id);
+        CHECK(transform_by_id(w.s, id) == e);
+        CHECK(transform_by_id(w.s, id) == e);
+        object_slot |= (uint32_t)e == (uint32_t)w.object;
+        frame_slot |= (uint32_t)e == (uint32_t)w.frame;
+    }
+    CHECK(object_slot && frame_slot);
+    for (size_t k = 0; k < sizeof wrong / sizeof *wrong; k++)
+        CHECK(transform_by_id(w.s, wrong[k]) == WK_NULL_ENTITY);
+    wk_scene_free(w.s);
+}
+
+/* The same when the ECM itself removes the entity or makes a frame no frame
+ * (as a sync or a level unload may), which the scene does not hear of. */
+static void ids_follow_the_ecm(void)
+{
+    id_world w;
+    REQUIRE(id_world_init(&w));
+    CHECK_INT(wk_ecm_remove(wk_scene_ecm(w.s), w.frame, wk_scene_types_of(w.s)->frame), ==, 1);
+    CHECK(transform_by_id(w.s, w.frame_id) == WK_NULL_ENTITY);
+    CHECK_INT(wk_ecm_destroy(wk_scene_ecm(w.s), w.object, true), ==, WK_OK);
+    CHECK(transform_by_id(w.s, w.object_id) == WK_NULL_ENTITY);
+    wk_scene_free(w.s);
+}
+
 static const wk_test_case cases[] = {
     {"cache_follows_every_change", cache_follows_every_change},
     {"update_neighbours", update_neighbours},
     {"refusals_name_objects", refusals_name_objects},
     {"update_through_an_ancestor", update_through_an_ancestor},
     {"entity_filters", entity_filters},
+    {"deleted_ids_stop_resolving", deleted_ids_stop_resolving},
+    {"ids_follow_the_ecm", ids_follow_the_ecm},
 };
 WK_TEST_MAIN(cases)
