@@ -10,15 +10,24 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "server/server_internal.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:50051"
 #define DEFAULT_MAX_REQUEST_BYTES ((size_t)16 << 20)
-#define DEFAULT_WORKERS 4
 #define DEFAULT_GRACE 30.0
 
 static char shutdown_tag;
+
+/* A worker per CPU, at least 2. More workers than CPUs hand gRPC's socket
+ * reads between more threads: on 2 CPUs, 4 workers answered about 20% fewer
+ * GetTransform calls a second than 2 (bench/server). */
+static int default_workers(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 2 ? (cpus < 64 ? (int)cpus : 64) : 2;
+}
 
 static wk_server_desc with_defaults(const wk_server_desc *desc)
 {
@@ -28,7 +37,7 @@ static wk_server_desc with_defaults(const wk_server_desc *desc)
     if (!d.max_request_bytes)
         d.max_request_bytes = DEFAULT_MAX_REQUEST_BYTES;
     if (d.workers <= 0)
-        d.workers = DEFAULT_WORKERS;
+        d.workers = default_workers();
     if (d.shutdown_grace <= 0)
         d.shutdown_grace = DEFAULT_GRACE;
     return d;
