@@ -54,8 +54,9 @@ static void drain(grpc_completion_queue *cq)
     grpc_completion_queue_destroy(cq);
 }
 
-/* Frees a server that was never started (no listener, no thread). */
-static void discard(wk_server *s)
+/* Destroys the gRPC server and every queue it was given, once no thread
+ * waits on them. */
+static void destroy_grpc(wk_server *s)
 {
     grpc_server_destroy(s->grpc);
     for (int i = 0; i < s->worker_count; i++)
@@ -63,6 +64,12 @@ static void discard(wk_server *s)
     drain(s->watch.cq);
     grpc_completion_queue_shutdown(s->shutdown_cq);
     grpc_completion_queue_destroy(s->shutdown_cq);
+}
+
+/* Frees a server that was never started (no listener, no thread). */
+static void discard(wk_server *s)
+{
+    destroy_grpc(s);
     grpc_shutdown();
     explicit_bzero(s->token, sizeof s->token);
     pthread_mutex_destroy(&s->shutdown_lock);
@@ -191,12 +198,7 @@ void wk_server_shutdown(wk_server *s)
             pthread_join(s->workers[i].thread, NULL);
     wk__watch_join(&s->watch);
     wk__loop_stop(&s->loop);
-    grpc_server_destroy(s->grpc);
-    for (int i = 0; i < s->worker_count; i++)
-        drain(s->workers[i].cq);
-    drain(s->watch.cq);
-    grpc_completion_queue_shutdown(s->shutdown_cq);
-    grpc_completion_queue_destroy(s->shutdown_cq);
+    destroy_grpc(s);
     s->down = true;
     pthread_mutex_unlock(&s->shutdown_lock);
 }

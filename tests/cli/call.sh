@@ -3,6 +3,7 @@
 # `worldkit serve` on a free port, runs the client as people do, and checks
 # exit status and output of each run. Usage: call.sh WORLDKIT MODEL_FILE
 set -u
+. "$(dirname "$0")/wait_serving.sh"
 wk=$1
 model=$2
 dir=$(mktemp -d)
@@ -16,18 +17,7 @@ fail() {
     failures=$((failures + 1))
 }
 
-tries=0
-until grep -q "serving on" "$dir/serve.out" 2>/dev/null; do
-    tries=$((tries + 1))
-    if [ $tries -gt 100 ] || ! kill -0 $pid 2>/dev/null; then
-        echo "FAIL: the server did not start:"
-        cat "$dir/serve.out"
-        exit 1
-    fi
-    sleep 0.1
-done
-WORLDKIT_SERVER=$(sed -n 's/.*serving on //p' "$dir/serve.out")
-export WORLDKIT_SERVER
+wait_serving "$dir/serve.out" $pid
 
 # run STATUS COMMAND...: runs `worldkit COMMAND...`, which must exit with
 # STATUS; its output is in $dir/out and $dir/err.

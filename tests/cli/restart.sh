@@ -4,6 +4,7 @@
 # on the same directory, and the world from --world is not made twice.
 # Usage: restart.sh WORLDKIT WORLD_FILE
 set -u
+. "$(dirname "$0")/wait_serving.sh"
 wk=$1
 world=$2
 dir=$(mktemp -d)
@@ -15,18 +16,7 @@ trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
 start() {
     "$wk" serve --listen 127.0.0.1:0 --data "$dir/data" --world "$world" >"$dir/serve.out" 2>&1 &
     pid=$!
-    tries=0
-    until grep -q "serving on" "$dir/serve.out" 2>/dev/null; do
-        tries=$((tries + 1))
-        if [ $tries -gt 100 ] || ! kill -0 $pid 2>/dev/null; then
-            echo "FAIL: the server did not start:"
-            cat "$dir/serve.out"
-            exit 1
-        fi
-        sleep 0.1
-    done
-    WORLDKIT_SERVER=$(sed -n 's/.*serving on //p' "$dir/serve.out")
-    export WORLDKIT_SERVER
+    wait_serving "$dir/serve.out" $pid
 }
 
 stop() {
