@@ -141,6 +141,8 @@ struct wk_ecm {
     wk__entity_vec touched;
     /* The lengths of created and touched when wk__step_lists_trim last ran. */
     size_t created_trimmed, touched_trimmed;
+    /* False once an entity is freed: the list may hold its id. */
+    bool created_live, touched_live;
     wk__entity_vec marked;
     wk__entity_vec destroyed; /* destroyed this step, not by end of step */
     WK__VEC(wk__removed_component) removed_components;
@@ -297,7 +299,8 @@ wk__table *wk__table_for_types(wk_ecm *ecm, const wk_type *types, uint32_t n);
 wk__table *wk__table_find(const wk_ecm *ecm, const wk_type *types, uint32_t n);
 wk__table *wk__table_with(wk_ecm *ecm, wk__table *from, wk_type type);
 wk__table *wk__table_without(wk_ecm *ecm, wk__table *from, wk_type type);
-/* Appends a row with uninitialised values; returns its index or -1 (OOM). */
+/* Appends a row with uninitialised values and change states; returns its
+ * index or -1 (OOM). */
 int64_t wk__table_append(wk__table *t, wk_entity e);
 /* Moves an entity's row into table `to`, whose types are those of its table
  * plus or minus `type`. An added value gets the bytes at added, or zeros, and

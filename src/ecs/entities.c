@@ -7,21 +7,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Makes sure the segment holding slot index exists. */
-int wk__slot_reserve(wk_ecm *ecm, uint32_t index)
+/* Makes sure the segment holding slot index exists; returns the slot's
+ * record, or NULL when out of memory. */
+static inline wk__record *slot_reserve(wk_ecm *ecm, uint32_t index)
 {
     uint32_t k = wk__segment(index), offset = index - (1u << k);
-    if (!ecm->segments[k]) {
-        ecm->segments[k] = wk__mem_zalloc(wk__segment_len(k) * sizeof(wk__record));
-        if (!ecm->segments[k])
-            return WK_NOMEM;
+    wk__record *seg = ecm->segments[k];
+    if (!seg) {
+        seg = ecm->segments[k] = wk__mem_zalloc(wk__segment_len(k) * sizeof(wk__record));
+        if (!seg)
+            return NULL;
         ecm->used_lo[k] = offset;
     }
     if (offset < ecm->used_lo[k])
         ecm->used_lo[k] = offset;
     if (offset >= ecm->used_hi[k])
         ecm->used_hi[k] = offset + 1;
-    return WK_OK;
+    return &seg[offset];
+}
+
+int wk__slot_reserve(wk_ecm *ecm, uint32_t index)
+{
+    return slot_reserve(ecm, index) ? WK_OK : WK_NOMEM;
 }
 
 static bool slot_alive(const wk_ecm *ecm, uint32_t index)
@@ -30,11 +37,12 @@ static bool slot_alive(const wk_ecm *ecm, uint32_t index)
     return r && (r->flags & WK__ALIVE);
 }
 
-/* Brings slot index to life as entity (index, gen) in a new row of table t. */
-static int slot_enliven(wk_ecm *ecm, uint32_t index, uint32_t gen, wk__table *t)
+/* Brings slot index, whose record is r, to life as entity (index, gen) in
+ * a new row of table t. */
+static inline int slot_enliven(wk_ecm *ecm, wk__record *r, uint32_t index, uint32_t gen, wk__table *t)
 {
     wk_entity e = wk__id(index, gen);
-    if (ecm->txn && wk__txn_note_create(ecm, e, wk__slot(ecm, index)->gen))
+    if (ecm->txn && wk__txn_note_create(ecm, e, r->gen))
         return WK_NOMEM;
     wk__step_lists_trim(ecm);
     if (WK__VEC_PUSH(ecm->created, e))
@@ -44,7 +52,7 @@ static int slot_enliven(wk_ecm *ecm, uint32_t index, uint32_t gen, wk__table *t)
         ecm->created.count--;
         goto fail_drop_note;
     }
-    *wk__slot(ecm, index) = (wk__record){.table = t->id, .row = (uint32_t)row, .gen = gen, .flags = WK__ALIVE | WK__NEW};
+    *r = (wk__record){.table = t->id, .row = (uint32_t)row, .gen = gen, .flags = WK__ALIVE | WK__NEW};
     ecm->alive++;
     ecm->version++;
     return WK_OK;
@@ -55,45 +63,55 @@ fail_drop_note:
     return WK_NOMEM;
 }
 
-/* A new entity in a new row of table t, or WK_NULL_ENTITY. */
-static wk_entity entity_new(wk_ecm *ecm, wk__table *t)
+/* A new entity in a new row of table t, whose change states the caller
+ * sets: the entity's record, with its id in *out, or NULL (message set). */
+static inline wk__record *entity_new(wk_ecm *ecm, wk__table *t, wk_entity *out)
 {
     /* Reuse a freed slot first; it may have been adopted since it was freed,
      * or lie below a create offset set since, so check before taking it. */
     while (ecm->free_slots.count) {
         if (ecm->txn && wk__txn_note_pop(ecm)) {
             wk__ecm_fail(ecm, WK_NOMEM, "out of memory creating an entity");
-            return WK_NULL_ENTITY;
+            return NULL;
         }
         uint32_t index = ecm->free_slots.items[--ecm->free_slots.count];
         if (index < ecm->min_index || slot_alive(ecm, index))
             continue;
-        uint32_t gen = wk__slot(ecm, index)->gen;
-        if (slot_enliven(ecm, index, gen, t)) {
+        wk__record *r = wk__slot(ecm, index);
+        uint32_t gen = r->gen;
+        if (slot_enliven(ecm, r, index, gen, t)) {
             ecm->free_slots.count++;
             wk__ecm_fail(ecm, WK_NOMEM, "out of memory creating an entity");
-            return WK_NULL_ENTITY;
+            return NULL;
         }
-        return wk__id(index, gen);
+        *out = wk__id(index, gen);
+        return r;
     }
-    while (ecm->next_index != UINT32_MAX && slot_alive(ecm, ecm->next_index))
-        ecm->next_index++;
+    /* A never-used slot, past any adopted since. */
+    wk__record *r = NULL;
     uint32_t index = ecm->next_index;
+    for (; index != UINT32_MAX; index++)
+        if (!(r = slot_reserve(ecm, index)) || !(r->flags & WK__ALIVE))
+            break;
+    ecm->next_index = index;
     if (index == UINT32_MAX) {
         wk__ecm_fail(ecm, WK_RANGE, "entity slots exhausted");
-        return WK_NULL_ENTITY;
+        return NULL;
     }
-    if (wk__slot_reserve(ecm, index) || slot_enliven(ecm, index, wk__slot(ecm, index)->gen, t)) {
+    uint32_t gen = r ? r->gen : 0;
+    if (!r || slot_enliven(ecm, r, index, gen, t)) {
         wk__ecm_fail(ecm, WK_NOMEM, "out of memory creating an entity");
-        return WK_NULL_ENTITY;
+        return NULL;
     }
     ecm->next_index++;
-    return wk__id(index, wk__slot(ecm, index)->gen);
+    *out = wk__id(index, gen);
+    return r;
 }
 
 wk_entity wk_ecm_create(wk_ecm *ecm)
 {
-    return entity_new(ecm, ecm->tables[0]);
+    wk_entity e;
+    return entity_new(ecm, ecm->tables[0], &e) ? e : WK_NULL_ENTITY;
 }
 
 /* The table for the n given types, found from the root through the add
@@ -149,10 +167,11 @@ wk_entity wk_ecm_create_with(wk_ecm *ecm, const wk_type *types, const void *cons
         if (values[i] && wk__table_holds(t, values[i]))
             return create_then_set(ecm, types, values, n);
     wk__savepoint sp = ecm->txn ? wk__txn_savepoint(ecm) : (wk__savepoint){0};
-    wk_entity e = entity_new(ecm, t);
-    if (!e)
+    wk_entity e;
+    const wk__record *r = entity_new(ecm, t, &e);
+    if (!r)
         return WK_NULL_ENTITY;
-    uint32_t row = wk__slot(ecm, wk__index(e))->row;
+    uint32_t row = r->row;
     /* Plain values are copied, hooked ones zeroed first, so that a failed
      * copy leaves only values the destroy hooks accept. */
     bool hooked = false;
@@ -224,7 +243,8 @@ int wk__entity_adopt(wk_ecm *ecm, wk_entity e)
                             (unsigned long long)e,
                             (unsigned long long)wk__id(index, wk__slot(ecm, index)->gen));
     }
-    if (wk__slot_reserve(ecm, index) || slot_enliven(ecm, index, wk__gen(e), ecm->tables[0]))
+    wk__record *r = slot_reserve(ecm, index);
+    if (!r || slot_enliven(ecm, r, index, wk__gen(e), ecm->tables[0]))
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory adopting entity %llu", (unsigned long long)e);
     return WK_OK;
 }
@@ -246,6 +266,7 @@ int wk__entity_free_at(wk_ecm *ecm, wk__record *r, wk_entity e)
         wk__table_remove_row(ecm, t, r->row); /* the values moved to the log */
     wk__unlink(ecm, index);
     *r = (wk__record){.gen = r->gen + 1};
+    ecm->created_live = ecm->touched_live = false;
     ecm->alive--;
     ecm->version++;
     /* A slot that cannot go back on the free list is simply never reused. */

@@ -187,6 +187,14 @@ static size_t keep_alive(const wk_ecm *ecm, wk__entity_vec *list)
     return list->count = kept;
 }
 
+/* keep_alive, skipped while no entity was freed since the list's last pass. */
+static size_t trim_list(const wk_ecm *ecm, wk__entity_vec *list, bool *live)
+{
+    size_t kept = *live ? list->count : keep_alive(ecm, list);
+    *live = true;
+    return kept;
+}
+
 /* An entity created or touched and destroyed within one step leaves
  * nothing to report, yet its id stays in the lists until the step ends: a
  * world whose steps never end (a simulation kept stopped while clients
@@ -197,9 +205,9 @@ void wk__step_lists_trim(wk_ecm *ecm)
     if (ecm->txn)
         return;
     if (ecm->created.count >= 2 * ecm->created_trimmed + 64)
-        ecm->created_trimmed = keep_alive(ecm, &ecm->created);
+        ecm->created_trimmed = trim_list(ecm, &ecm->created, &ecm->created_live);
     if (ecm->touched.count >= 2 * ecm->touched_trimmed + 64)
-        ecm->touched_trimmed = keep_alive(ecm, &ecm->touched);
+        ecm->touched_trimmed = trim_list(ecm, &ecm->touched, &ecm->touched_live);
 }
 
 int wk_ecm_end_step(wk_ecm *ecm)

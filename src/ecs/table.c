@@ -258,8 +258,6 @@ int64_t wk__table_append(wk__table *t, wk_entity e)
         return -1;
     uint32_t row = t->count++;
     t->entities[row] = e;
-    for (uint32_t c = 0; c < t->type_count; c++)
-        t->columns[c].change[row] = WK_NO_CHANGE;
     return row;
 }
 

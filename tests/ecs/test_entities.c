@@ -97,11 +97,136 @@ static void many_entities_cross_pages(void)
     wk_ecm_free(f.ecm);
 }
 
+/* e is alive and new, holds exactly p and v, both changed once this step. */
+static void check_created(const fixture *f, wk_entity e, vec p, vec v)
+{
+    CHECK(wk_ecm_exists(f->ecm, e));
+    CHECK(wk_ecm_is_new(f->ecm, e));
+    const vec *gp = wk_ecm_get(f->ecm, e, f->pos), *gv = wk_ecm_get(f->ecm, e, f->vel);
+    REQUIRE(gp && gv);
+    CHECK(gp->x == p.x && gp->y == p.y && gp->z == p.z);
+    CHECK(gv->x == v.x && gv->y == v.y && gv->z == v.z);
+    CHECK_INT(wk_ecm_changed(f->ecm, e, f->pos), ==, WK_ONE_TIME_CHANGE);
+    CHECK_INT(wk_ecm_changed(f->ecm, e, f->vel), ==, WK_ONE_TIME_CHANGE);
+    CHECK(!wk_ecm_has(f->ecm, e, f->name));
+}
+
+static wk_entity create_pos_vel(const fixture *f, vec p, vec v)
+{
+    return wk_ecm_create_with(f->ecm, (wk_type[]){f->pos, f->vel}, (const void *[]){&p, &v}, 2);
+}
+
+static void create_with_fresh_reused_and_skipped_slots(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    vec p1 = {1, 2, 3}, v1 = {4, 5, 6}, p2 = {-1, -2, -3}, v2 = {0.5, 0, 8};
+    wk_entity a = create_pos_vel(&f, p1, v1), b = create_pos_vel(&f, p2, v2);
+    CHECK_U64(a, ==, 1);
+    CHECK_U64(b, ==, 2);
+    check_created(&f, a, p1, v1);
+    check_created(&f, b, p2, v2);
+    CHECK_INT(wk_ecm_end_step(f.ecm), ==, WK_OK);
+    CHECK(!wk_ecm_is_new(f.ecm, b));
+    CHECK_INT(wk_ecm_changed(f.ecm, b, f.pos), ==, WK_NO_CHANGE);
+
+    /* A freed slot comes back with the next generation; b's row moved into
+     * a's place keeps its values and change states. */
+    CHECK_INT(wk_ecm_destroy(f.ecm, a, false), ==, WK_OK);
+    wk_entity c = create_pos_vel(&f, v1, p2);
+    CHECK_U64(c, ==, (1ull << 32) | 1);
+    check_created(&f, c, v1, p2);
+    CHECK_INT(wk_ecm_changed(f.ecm, b, f.vel), ==, WK_NO_CHANGE);
+    const vec *bp = wk_ecm_get(f.ecm, b, f.pos);
+    REQUIRE(bp);
+    CHECK(bp->x == p2.x && bp->z == p2.z);
+
+    /* Below the offset a live slot is skipped, a fresh one above taken. */
+    CHECK_INT(wk_ecm_set_create_offset(f.ecm, 2), ==, WK_OK);
+    wk_entity d = create_pos_vel(&f, p1, p1);
+    CHECK_U64(d, ==, 3);
+    check_created(&f, d, p1, p1);
+    CHECK_INT(wk_ecm_count(f.ecm), ==, 3);
+    wk_ecm_free(f.ecm);
+}
+
+static void create_with_in_transaction(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    vec p = {1, 2, 3}, v = {7, 8, 9};
+    wk_entity a = create_pos_vel(&f, p, v), b = create_pos_vel(&f, v, p);
+    CHECK_INT(wk_ecm_end_step(f.ecm), ==, WK_OK);
+    CHECK_INT(wk_ecm_destroy(f.ecm, a, false), ==, WK_OK);
+
+    CHECK_INT(wk_ecm_txn_begin(f.ecm), ==, WK_OK);
+    wk_entity reused = create_pos_vel(&f, v, v), fresh = create_pos_vel(&f, p, p);
+    CHECK_U64((uint32_t)reused, ==, (uint32_t)a);
+    CHECK_U64(fresh, ==, 3);
+    check_created(&f, reused, v, v);
+    check_created(&f, fresh, p, p);
+    CHECK_INT(wk_ecm_txn_rollback(f.ecm), ==, WK_OK);
+    CHECK(!wk_ecm_exists(f.ecm, reused));
+    CHECK(!wk_ecm_exists(f.ecm, fresh));
+    CHECK(!wk_ecm_has_new_entities(f.ecm));
+    CHECK_INT(wk_ecm_count(f.ecm), ==, 1);
+
+    /* The rollback gave back the slots and generations it took. */
+    CHECK_INT(wk_ecm_txn_begin(f.ecm), ==, WK_OK);
+    CHECK_U64(create_pos_vel(&f, p, v), ==, reused);
+    CHECK_U64(create_pos_vel(&f, v, p), ==, fresh);
+    CHECK_INT(wk_ecm_txn_commit(f.ecm), ==, WK_OK);
+    check_created(&f, reused, p, v);
+    check_created(&f, fresh, v, p);
+    CHECK(wk_ecm_exists(f.ecm, b));
+    CHECK_INT(wk_ecm_count(f.ecm), ==, 3);
+    wk_ecm_free(f.ecm);
+}
+
+/* Many creations without a removal, then removals between creations: the
+ * step still reports exactly the live new entities. */
+static void new_entities_after_creates_and_destroys(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    wk_query *q = wk_query_new(f.ecm, &(wk_query_desc){.with = {f.pos}});
+    REQUIRE(q);
+    enum { N = 3000 };
+    static wk_entity ids[N];
+    size_t live = 0;
+    for (int i = 0; i < N; i++) {
+        ids[i] = create_pos_vel(&f, (vec){i, 0, 0}, (vec){0, i, 0});
+        REQUIRE(ids[i] != WK_NULL_ENTITY);
+        if (i >= N / 2 && i % 3 == 0)
+            CHECK_INT(wk_ecm_destroy(f.ecm, ids[i - 1], false), ==, WK_OK);
+    }
+    for (int i = 0; i < N; i++)
+        live += wk_ecm_exists(f.ecm, ids[i]);
+    CHECK_INT(live, ==, N - N / 6);
+    size_t reported = 0, wrong = 0;
+    wk_iter it = wk_query_iter_new(q);
+    while (wk_iter_next(&it)) {
+        const vec *pos = wk_iter_column(&it, 0);
+        /* Entity i was created with x = i. */
+        for (size_t k = 0; k < it.count; k++)
+            wrong += !(pos[k].x >= 0 && pos[k].x < N) || ids[(int)pos[k].x] != it.entities[k] ||
+                     !wk_ecm_exists(f.ecm, it.entities[k]);
+        reported += it.count;
+    }
+    CHECK_INT(reported, ==, live);
+    CHECK_INT(wrong, ==, 0);
+    wk_query_free(q);
+    wk_ecm_free(f.ecm);
+}
+
 static const wk_test_case cases[] = {
     {"create_exists_count", create_exists_count},
     {"stale_id_is_never_aliased", stale_id_is_never_aliased},
     {"create_offset", create_offset},
     {"offset_below_live_entities_skips_them", offset_below_live_entities_skips_them},
     {"many_entities_cross_pages", many_entities_cross_pages},
+    {"create_with_fresh_reused_and_skipped_slots", create_with_fresh_reused_and_skipped_slots},
+    {"create_with_in_transaction", create_with_in_transaction},
+    {"new_entities_after_creates_and_destroys", new_entities_after_creates_and_destroys},
 };
 WK_TEST_MAIN(cases)
