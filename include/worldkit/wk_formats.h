@@ -160,11 +160,12 @@ void wk_desc_free(wk_world_desc *d);
  * parent's world pose; a subtree placed elsewhere moves rigidly). name, when
  * not NULL, replaces the root's name. Each entity gets Name, Kind and
  * ParentPose, and as its kind calls for Static, Joint, JointLinks, Geometry,
- * Uri, Inertial. A model's <frame> hangs below the link (or nested model)
- * its attached_to chain ends at, through frames and joints (a joint's frame
- * is its child link's), posed relative to it, so it follows that link; a
- * world's frames stay below the world. The root's entity goes to *out. On
- * failure nothing is left behind. */
+ * Uri, Inertial. A <frame> hangs below the link (or model) its attached_to
+ * chain ends at, through frames and joints (a joint's frame is its child
+ * link's), posed relative to it, so it follows that link or model; a
+ * world's frame stays below the world when it is attached to nothing, or
+ * when the model it is attached to is not instantiated in the same call.
+ * The root's entity goes to *out. On failure nothing is left behind. */
 int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_entity parent,
                         const wk_pose *parent_T_root, const char *name, wk_entity *out, wk_status *st);
 /* Creates only the world node's own entity, for callers that pick which of

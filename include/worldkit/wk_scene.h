@@ -195,8 +195,8 @@ typedef struct wk_frame_info {
 /* Makes the scene an object world whose root object's base is root (an
  * existing entity, typically a loaded world's; WK_NULL_ENTITY creates one).
  * Models below root become objects (kinematic when they hold a movable
- * joint), SDF frames become frames (a model's frame is attached to the
- * entity of the link its attached_to names, see wk_desc_instantiate). */
+ * joint), SDF frames become frames (a frame is attached to the entity of
+ * the link or model its attached_to names, see wk_desc_instantiate). */
 int wk_scene_objects_init(wk_scene *s, wk_entity root, wk_status *st);
 /* Makes a scene whose ECM already holds an object world (a state applied to
  * a new scene, as the store does when it loads a world from disk) that

@@ -2,9 +2,9 @@
  * description into scene entities. Each node's entity is created in one call with all its
  * components; its ParentPose is derived from the resolved world poses, so
  * the scene reproduces the description's poses exactly, and a subtree placed
- * elsewhere (a spawned model) moves rigidly. A model's <frame> hangs below
- * the link or nested model its attached_to chain ends at, so that it follows
- * that link when a joint moves it. */
+ * elsewhere (a spawned model) moves rigidly. A <frame> hangs below the link
+ * or model its attached_to chain ends at, so that it follows that link when
+ * a joint moves it, or the model when the model is moved. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,11 +65,11 @@ static uint32_t link_named(const wk_world_desc *d, uint32_t scope, const char *n
     return node_named(d, scope, name, joinable);
 }
 
-/* The link or model a frame of a model is attached to in the end, as
- * SDFormat's frame graph has it: a frame through what it is attached to, a
- * joint through its child; the frame's model when the chain ends at a model
- * frame or names nothing (the resolver has refused cycles and unknown
- * names already). */
+/* The link or model a frame is attached to in the end, as SDFormat's frame
+ * graph has it: a frame through what it is attached to, a joint through its
+ * child; the frame's scope (its model, or the world) when the chain ends at
+ * the scope's own frame or names nothing (the resolver has refused cycles
+ * and unknown names already). */
 static uint32_t attachment_of(const wk_world_desc *d, uint32_t frame)
 {
     uint32_t at = frame;
@@ -244,16 +244,18 @@ static int link_joints(builder *b)
     return WK_OK;
 }
 
-/* Hangs each frame of a model below the entity attachment_of names (made
- * sorted), keeping its world pose. A world's own frames stay below the
- * world: they are its named poses, and the models they could be attached to
- * may be instantiated apart (levels). */
+/* Hangs each frame below the entity attachment_of names (made sorted),
+ * keeping its world pose: a model's frame, and a world's frame attached to a
+ * model or one of its links when that model is instantiated in the same
+ * call. A world's frame instantiated apart from the model it is attached to
+ * (a simulation adds the world's children one by one, and levels bring
+ * models later) stays below the world, where it is a named pose. */
 static int hang_frames(builder *b)
 {
     wk_ecm *ecm = wk_scene_ecm(b->s);
     for (size_t k = 0; k < b->made_count; k++) {
         const wk_node *n = wk_desc_node(b->d, b->made[k].node);
-        if (n->kind != WK_NODE_FRAME || n->parent == WK_NO_NODE || wk_desc_node(b->d, n->parent)->kind != WK_NODE_MODEL)
+        if (n->kind != WK_NODE_FRAME || n->parent == WK_NO_NODE)
             continue;
         uint32_t target = attachment_of(b->d, b->made[k].node);
         wk_entity frame = b->made[k].entity, to = entity_of(b, target);

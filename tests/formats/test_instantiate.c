@@ -93,10 +93,43 @@ static void worlds_reproduce_their_poses(void)
     check_world("attached_frames.sdf");
 }
 
-/* A model's frames hang below the link their attached_to chain ends at
- * (through frames and joints), or the nested model it names; the world's
- * stay below the world. Loading keeps every file pose; turning the joint
- * carries the frames on the link it moves and no others. */
+/* The world's frames attached to a model are the model's: moved with
+ * UpdateTransform, the model carries them (and the one on its link) along,
+ * each keeping its pose relative to the model; the world's own stays. */
+static void world_frames_follow_the_model_moved(wk_scene *s, wk_entity world, wk_entity robot, wk_entity forearm)
+{
+    wk_entity moving[] = {wk_scene_child(s, robot, "held"), wk_scene_child(s, robot, "beside_held"),
+                          wk_scene_child(s, forearm, "above_forearm")};
+    wk_entity drop_zone = wk_scene_child(s, world, "drop_zone");
+    REQUIRE(drop_zone);
+    enum { MOVING = sizeof moving / sizeof *moving };
+    wk_pose robot_T[MOVING], before[MOVING], drop_zone_before = wk_scene_pose(s, drop_zone);
+    for (size_t i = 0; i < MOVING; i++) {
+        REQUIRE(moving[i]);
+        CHECK(wk_scene_is_frame(s, moving[i]));
+        CHECK_U64(wk_scene_object_of(s, moving[i]), ==, robot);
+        robot_T[i] = wk_scene_transform(s, robot, moving[i]);
+        before[i] = wk_scene_pose(s, moving[i]);
+    }
+    wk_status st = {0};
+    wk_pose world_T_robot = {{-3, 2, 0.5}, wk_quat_from_rpy(0.2, -0.1, 1.4)};
+    REQUIRE_INT(wk_scene_update_transform(s, world, robot, WK_NULL_ENTITY, world_T_robot, &st), ==, WK_OK);
+    CHECK(same_pose(wk_scene_pose(s, robot), world_T_robot, 1e-12));
+    for (size_t i = 0; i < MOVING; i++) {
+        wk_pose now = wk_scene_pose(s, moving[i]);
+        if (!CHECK(same_pose(now, wk_pose_compose(world_T_robot, robot_T[i]), 1e-12)))
+            fprintf(stderr, "    %s did not follow the robot\n", wk_scene_name(s, moving[i]));
+        CHECK(!same_pose(now, before[i], 1e-3));
+    }
+    CHECK(same_pose(wk_scene_pose(s, drop_zone), drop_zone_before, 1e-12));
+}
+
+/* Frames hang below the link their attached_to chain ends at (through
+ * frames and joints), or the model it names: a model's, and the world's
+ * attached to the model or its link; the world's frame attached to nothing
+ * stays below the world. Loading keeps every file pose; turning the joint
+ * carries the frames on the link it moves and no others; moving the model
+ * carries the world's frames attached to it. */
 static void frames_follow_what_they_are_attached_to(void)
 {
     wk_world_desc *d;
@@ -110,11 +143,15 @@ static void frames_follow_what_they_are_attached_to(void)
     wk_entity camera = wk_scene_child(s, robot, "camera");
     REQUIRE(robot && forearm && camera);
     wk_entity on_link[] = {wk_scene_child(s, forearm, "tool"), wk_scene_child(s, forearm, "tool_tip"),
-                           wk_scene_child(s, forearm, "elbow_marker")};
+                           wk_scene_child(s, forearm, "elbow_marker"), wk_scene_child(s, forearm, "above_forearm")};
     wk_entity fixed[] = {wk_scene_child(s, robot, "on_model"), wk_scene_child(s, camera, "camera_mount"),
-                         wk_scene_child(s, world, "drop_zone")};
-    for (size_t i = 0; i < 3; i++)
-        REQUIRE(on_link[i] && fixed[i]);
+                         wk_scene_child(s, world, "drop_zone"), wk_scene_child(s, robot, "held"),
+                         wk_scene_child(s, robot, "beside_held")};
+    enum { ON_LINK = sizeof on_link / sizeof *on_link, FIXED = sizeof fixed / sizeof *fixed };
+    for (size_t i = 0; i < ON_LINK; i++)
+        REQUIRE(on_link[i]);
+    for (size_t i = 0; i < FIXED; i++)
+        REQUIRE(fixed[i]);
 
     REQUIRE_INT(wk_scene_objects_init(s, world, &st), ==, WK_OK);
     CHECK_INT(misplaced(s, world, d), ==, 0);
@@ -122,24 +159,27 @@ static void frames_follow_what_they_are_attached_to(void)
     CHECK_U64(wk_scene_object_of(s, on_link[0]), ==, robot);
     CHECK_U64(wk_scene_object_of(s, fixed[1]), ==, camera);
 
-    wk_pose forearm_before = wk_scene_pose(s, forearm), link_T[3], fixed_before[3];
-    for (size_t i = 0; i < 3; i++) {
+    wk_pose forearm_before = wk_scene_pose(s, forearm), link_T[ON_LINK], fixed_before[FIXED];
+    for (size_t i = 0; i < ON_LINK; i++)
         link_T[i] = wk_pose_compose(wk_pose_inverse(forearm_before), wk_scene_pose(s, on_link[i]));
+    for (size_t i = 0; i < FIXED; i++)
         fixed_before[i] = wk_scene_pose(s, fixed[i]);
-    }
     REQUIRE_INT(wk_scene_set_joint_positions(s, robot, (const char *const[]){"elbow"}, (const double[]){0.5}, 1, false,
                                              &st),
                 ==, WK_OK);
     wk_pose forearm_after = wk_scene_pose(s, forearm);
     CHECK(!same_pose(forearm_after, forearm_before, 1e-3));
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < ON_LINK; i++) {
         wk_pose now = wk_scene_pose(s, on_link[i]);
         if (!CHECK(same_pose(now, wk_pose_compose(forearm_after, link_T[i]), 1e-12)))
             fprintf(stderr, "    %s does not follow the forearm\n", wk_scene_name(s, on_link[i]));
         CHECK(!same_pose(now, wk_pose_compose(forearm_before, link_T[i]), 1e-3));
-        CHECK(same_pose(wk_scene_pose(s, fixed[i]), fixed_before[i], 1e-12));
     }
+    for (size_t i = 0; i < FIXED; i++)
+        if (!CHECK(same_pose(wk_scene_pose(s, fixed[i]), fixed_before[i], 1e-12)))
+            fprintf(stderr, "    %s moved with the forearm\n", wk_scene_name(s, fixed[i]));
     CHECK_U64(wk_ecm_parent(ecm, fixed[2]), ==, world);
+    world_frames_follow_the_model_moved(s, world, robot, forearm);
     wk_scene_free(s);
     wk_desc_free(d);
 }
