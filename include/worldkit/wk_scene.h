@@ -630,10 +630,12 @@ int wk_scene_update_geometry(wk_scene *s, wk_entity e, const wk_scene_geometry *
  * file's lower, upper and velocity (unlimited where it gives none). A
  * joint that mimics another (Mimic, from URDF's <mimic> or SDFormat's
  * <axis><mimic>) is not a degree of freedom: whenever its leader's position
- * is set through these calls, its own becomes multiplier * leader + offset
- * (its limits aside), and what hangs below it follows; at load every joint
- * is at 0, where the file poses it. A joint that does not fit (a link of a nested
- * model, a loop) keeps the file's layout and is not a joint of the object.
+ * is set through these calls, its own becomes multiplier * leader + offset,
+ * and what hangs below it follows; a leader's position that would put it
+ * outside its limits (the file's) is refused like one outside the leader's
+ * own. At load every joint is at 0, where the file poses it. A joint that
+ * does not fit (a link of a nested model, a loop) keeps the file's layout
+ * and is not a joint of the object.
  *
  * Failures: WK_NOT_FOUND for an object or joint that does not exist,
  * WK_PRECONDITION when the object is not a kinematic object, WK_INVALID for

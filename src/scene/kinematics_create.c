@@ -197,9 +197,7 @@ static uint32_t motion_of(wk_joint_type type)
     }
 }
 
-/* System limits from the file: unlimited where it gives none (continuous
- * joints, SDFormat's negative "no limit" velocity). */
-static wk_joint_limit limit_of(const wk_scene_joint *j)
+wk_joint_limit wk__limit_from_file(const wk_scene_joint *j)
 {
     wk_joint_limit l = {-INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, 0};
     if (j->type != WK_JOINT_CONTINUOUS && j->lower <= j->upper) {
@@ -263,7 +261,7 @@ int wk__kinematics_from_joints(wk_scene *s, wk_entity object)
         /* A joint that mimics another follows it: no degree of freedom. */
         if (mounted <= 0 || !wk__joint_moves(kin.motion) || wk_ecm_has(s->ecm, joint, s->types.mimic))
             continue;
-        wk_joint_limit l = limit_of(wk_ecm_get(s->ecm, joint, s->types.joint));
+        wk_joint_limit l = wk__limit_from_file(wk_ecm_get(s->ecm, joint, s->types.joint));
         k.joints[k.joint_count] = joint;
         k.system_limits[k.joint_count] = l;
         k.application_limits[k.joint_count++] = l;

@@ -16,6 +16,8 @@ void wk__kinematic_object_fini(wk_kinematic_object *k);
 wk_pose wk__joint_pose(const wk_kinematics *k);
 /* Whether motion is revolute or prismatic. */
 bool wk__joint_moves(uint32_t motion);
+/* The unit of a position of that motion, for messages: "m" or "rad". */
+const char *wk__position_unit(uint32_t motion);
 
 /* Checks one joint's system and application limits against each other and
  * themselves (no NaN, min <= max, rates >= 0, effort 0, application within
@@ -25,6 +27,9 @@ int wk__limits_check(const wk_joint_limit *system, const wk_joint_limit *applica
                      const char *joint, wk_status *st);
 /* A limit read from a desc: a zero field means unlimited. */
 wk_joint_limit wk__limit_from_desc(wk_joint_limit given);
+/* A loaded joint's system limits from its file: unlimited where it gives
+ * none (continuous joints, SDFormat's negative "no limit" velocity). */
+wk_joint_limit wk__limit_from_file(const wk_scene_joint *j);
 
 /* The KinematicObject of object, or WK_NOT_FOUND (no object) or
  * WK_PRECONDITION (not a kinematic object), naming it. */
@@ -37,7 +42,10 @@ int wk__kinematic_object_store(wk_scene *s, wk_entity object, const wk_kinematic
 int wk__kinematics_from_joints(wk_scene *s, wk_entity object);
 
 /* Sets the joints of object that follow leader (Mimic), and theirs in turn,
- * to the positions leader's gives them (kinematics_mimic.c). */
+ * to the positions leader's gives them (kinematics_mimic.c); WK_RANGE,
+ * naming the follower, when that position is outside its limits (those of
+ * the degree of freedom it is, else its file's), changing nothing (the
+ * caller's change undoes what came before). */
 int wk__mimics_follow(wk_scene *s, wk_entity object, wk_entity leader, wk_status *st);
 
 /* A run of changes that is undone when it fails: the ECM's transaction when

@@ -226,7 +226,7 @@ static int plan_limits(plan *p, const wk_joints_update *u, wk_status *st)
     return WK_OK;
 }
 
-static const char *unit_of(uint8_t motion)
+const char *wk__position_unit(uint32_t motion)
 {
     return motion == WK_JOINT_MOTION_PRISMATIC ? "m" : "rad";
 }
@@ -256,7 +256,7 @@ static int plan_positions(plan *p, const wk_joints_update *u, wk_status *st)
         if (p->check[j] && (q < l->min_position || q > l->max_position))
             return wk_fail(st, WK_RANGE,
                            "joint '%s' of object '%s': position %.9g %s is outside its application limits [%g, %g]",
-                           joint_name(p, j), wk__object_name(p->s, p->object), q, unit_of(p->motion[j]),
+                           joint_name(p, j), wk__object_name(p->s, p->object), q, wk__position_unit(p->motion[j]),
                            l->min_position, l->max_position);
     }
     return WK_OK;

@@ -1,7 +1,9 @@
 /* kinematics_mimic.c — joints that mimic others (Mimic): when a joint's
  * position is set, each joint that follows it is set to multiplier *
  * position + offset, and the joints that follow those in turn, so what
- * hangs below every one of them moves along. */
+ * hangs below every one of them moves along. A position outside a
+ * follower's limits refuses the whole change, as one given outside a
+ * degree of freedom's application limits does. */
 #include <math.h>
 
 #include "scene/kinematics_internal.h"
@@ -22,12 +24,46 @@ static int collect(const wk_scene *s, wk_entity e, bool inside, void *ctx)
     return m && m->leader == f->leader && wk_scene_kinematics(s, e) ? wk_entity_list_push(&f->list, e) : WK_OK;
 }
 
+/* The limits a follower's position must keep: its application limits when
+ * it is a degree of freedom of object, else its file's (a follower loaded
+ * from a file is none), else none. */
+static wk_joint_limit follower_limits(const wk_scene *s, wk_entity object, wk_entity joint, const char **which)
+{
+    const wk_kinematic_object *k = wk_scene_kinematic_object(s, object);
+    for (uint32_t i = 0; k && i < k->joint_count; i++)
+        if (k->joints[i] == joint) {
+            *which = "application limits";
+            return k->application_limits[i];
+        }
+    const wk_scene_joint *j = wk_ecm_get(s->ecm, joint, s->types.joint);
+    *which = "limits";
+    return j ? wk__limit_from_file(j) : (wk_joint_limit){-INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, 0};
+}
+
+/* WK_OK when the position mimicking leader gives joint is finite and within
+ * its limits; else a failure naming the follower, the object and the
+ * leader. */
+static int check_position(const wk_scene *s, wk_entity object, wk_entity joint, wk_entity leader,
+                          const wk_kinematics *kin, wk_status *st)
+{
+    const char *o = wk__object_name(s, object), *which;
+    if (!isfinite(kin->position))
+        return wk_fail(st, WK_INVALID, "joint '%s' of object '%s': mimicking '%s' gives position %g",
+                       wk__entity_name(s, joint), o, wk__entity_name(s, leader), kin->position);
+    wk_joint_limit l = follower_limits(s, object, joint, &which);
+    if (kin->position < l.min_position || kin->position > l.max_position)
+        return wk_fail(st, WK_RANGE,
+                       "joint '%s' of object '%s': mimicking '%s' gives position %.9g %s, outside its %s [%g, %g]",
+                       wk__entity_name(s, joint), o, wk__entity_name(s, leader), kin->position,
+                       wk__position_unit(kin->motion), which, l.min_position, l.max_position);
+    return WK_OK;
+}
+
 static int follow(wk_scene *s, wk_entity object, wk_entity leader, int depth, wk_status *st)
 {
-    const char *o = wk__object_name(s, object);
     if (depth > MIMIC_DEPTH_MAX)
         return wk_fail(st, WK_INVALID, "joint '%s' of object '%s': its chain of mimic joints loops",
-                       wk__entity_name(s, leader), o);
+                       wk__entity_name(s, leader), wk__object_name(s, object));
     followers f = {.leader = leader};
     int rc = wk__walk_object(s, object, collect, &f);
     if (rc)
@@ -38,12 +74,10 @@ static int follow(wk_scene *s, wk_entity object, wk_entity leader, int depth, wk
         const wk_joint_mimic *m = wk_ecm_get(s->ecm, joint, s->types.mimic);
         wk_kinematics kin = *wk_scene_kinematics(s, joint);
         kin.position = m->multiplier * position + m->offset;
-        if (!isfinite(kin.position))
-            rc = wk_fail(st, WK_INVALID, "joint '%s' of object '%s': mimicking '%s' gives position %g",
-                         wk__entity_name(s, joint), o, wk__entity_name(s, leader), kin.position);
-        else if (wk_ecm_set(s->ecm, joint, s->types.kinematics, &kin) < 0)
+        rc = check_position(s, object, joint, leader, &kin, st);
+        if (rc == WK_OK && wk_ecm_set(s->ecm, joint, s->types.kinematics, &kin) < 0)
             rc = wk_fail(st, WK_NOMEM, "moving joint '%s': %s", wk__entity_name(s, joint), wk_ecm_errmsg(s->ecm));
-        else if ((rc = wk_scene_set_pose(s, joint, wk__joint_pose(&kin), st)) == WK_OK)
+        else if (rc == WK_OK && (rc = wk_scene_set_pose(s, joint, wk__joint_pose(&kin), st)) == WK_OK)
             rc = follow(s, object, joint, depth + 1, st);
     }
     wk_entity_list_free(&f.list);

@@ -655,6 +655,38 @@ static bool load_from(const char *path, const char *text, loaded *l)
     return true;
 }
 
+/* The leader's upper limit, 0.04, is within its own limits but puts the
+ * follower at 0.041, past its file's upper limit 0.04: the update is refused
+ * as WK_RANGE naming the follower, and nothing of it is done, not even the
+ * wrist turn given before the leader in the same update. */
+static void urdf_mimic_limits(wk_scene *s, wk_entity robot, wk_entity follower, const wk_entity fingers[2])
+{
+    size_t n = wk_scene_joint_count(s, robot);
+    double before[8];
+    REQUIRE(n <= 8);
+    wk_status st;
+    REQUIRE_INT(wk_scene_joint_positions(s, robot, before, n, &st), ==, WK_OK);
+    double follower_before = wk_scene_kinematics(s, follower)->position;
+    wk_pose finger_before[2] = {wk_scene_pose(s, fingers[0]), wk_scene_pose(s, fingers[1])};
+    CHECK_INT(wk_scene_set_joint_positions(s, robot, (const char *const[]){"wrist", "finger_left_joint"},
+                                           (double[]){0.3, 0.04}, 2, false, &st),
+              ==, WK_RANGE);
+    CHECK(strstr(st.message, "'finger_right_joint'") != NULL);
+    CHECK(strstr(st.message, "0.041") != NULL);
+    double after[8];
+    REQUIRE_INT(wk_scene_joint_positions(s, robot, after, n, &st), ==, WK_OK);
+    for (size_t i = 0; i < n; i++)
+        CHECK(after[i] == before[i]);
+    CHECK(wk_scene_kinematics(s, follower)->position == follower_before);
+    CHECK_POSE_NEAR(wk_scene_pose(s, fingers[0]), finger_before[0], 0);
+    CHECK_POSE_NEAR(wk_scene_pose(s, fingers[1]), finger_before[1], 0);
+    /* Inside: the leader at 0.035 puts the follower at 0.036. */
+    CHECK_INT(wk_scene_set_joint_positions(s, robot, (const char *const[]){"finger_left_joint"}, (double[]){0.035}, 1,
+                                           false, &st),
+              ==, WK_OK);
+    CHECK_NEAR(wk_scene_kinematics(s, follower)->position, 0.036, 1e-15);
+}
+
 /* arm.urdf's finger_right_joint mimics finger_left_joint (multiplier 1,
  * offset 0.001): setting the leader slides both fingers, and a frame on
  * each follows its finger. */
@@ -698,6 +730,7 @@ static void urdf_mimic(wk_scene *s, wk_entity robot)
     CHECK_INT(wk_scene_set_joint_positions(s, robot, (const char *const[]){"finger_right_joint"}, (double[]){0.01}, 1,
                                            false, &st),
               ==, WK_NOT_FOUND);
+    urdf_mimic_limits(s, robot, right_joint, (wk_entity[]){left, right});
 }
 
 static bool load(const char *path, loaded *l)
