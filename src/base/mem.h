@@ -1,7 +1,8 @@
 /* mem.h — memory for large arrays (internal to the library).
  *
- * Arrays of WK__HUGE_BYTES or more get mappings of their own, aligned to and
- * advised for transparent huge pages: one page fault per 2 MB instead of 512,
+ * Arrays of WK__MAPPED_BYTES or more get mappings of their own, rounded up to
+ * WK__HUGE_BYTES, aligned to it and advised for transparent huge pages (so one
+ * may hold 1.5 MB it does not use): one page fault per 2 MB instead of 512,
  * and random access that does not miss the TLB. On this project's machines a
  * first touch of fresh 4 KB pages costs more than copying the data, so this is
  * what makes creating and cloning big worlds fast. Smaller arrays come from
@@ -15,6 +16,11 @@
 #include <stddef.h>
 
 #define WK__HUGE_BYTES ((size_t)2 << 20)
+/* From this size up, arrays get mappings of their own: malloc unmaps
+ * arrays this big when they are freed, and faults their pages in afresh on
+ * every reuse (a clone of a million entities spent a sixth of its time so on
+ * its 1 MB change arrays). */
+#define WK__MAPPED_BYTES (WK__HUGE_BYTES / 4)
 
 /* Resizes an array of old_size bytes (p may be NULL with old_size 0) to
  * new_size bytes aligned to align, keeping its contents. Returns the new
@@ -25,6 +31,9 @@ void *wk__mem_zalloc(size_t size);
 /* The same but for bytes [fill_from, fill_to), which the caller is about to
  * fill: they may hold anything (fill_from <= fill_to <= size). */
 void *wk__mem_zalloc_except(size_t size, size_t fill_from, size_t fill_to);
+/* memcpy for copies that will not be read soon, such as a clone's arrays:
+ * a large one streams its stores past the cache. */
+void wk__mem_copy(void *restrict dst, const void *restrict src, size_t n);
 /* Frees an array of size bytes from either call above; NULL is a no-op. */
 void wk__mem_free(void *p, size_t size);
 

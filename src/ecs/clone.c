@@ -25,7 +25,7 @@ static void *copy_array(const void *src, size_t used_bytes, size_t cap_bytes, si
 {
     void *dst = wk__mem_resize(NULL, 0, cap_bytes, align);
     if (dst && used_bytes)
-        memcpy(dst, src, used_bytes);
+        wk__mem_copy(dst, src, used_bytes);
     return dst;
 }
 
@@ -106,7 +106,7 @@ static void *clone_segment(const void *seg, uint32_t lo, uint32_t hi, uint32_t k
         from = to = 0;
     uint8_t *copy = wk__mem_zalloc_except(wk__segment_len(k) * slot_size, from, to);
     if (copy)
-        memcpy(copy + from, (const uint8_t *)seg + from, to - from);
+        wk__mem_copy(copy + from, (const uint8_t *)seg + from, to - from);
     return copy;
 }
 

@@ -1,0 +1,100 @@
+/* test_mem.c — the large-array allocator (src/base/mem.h): arrays on either
+ * side of the size from which they get mappings of their own read as zero,
+ * keep their bytes when resized across it and when their mapping is reused,
+ * and wk__mem_copy copies exactly, at any alignment and length, with
+ * streaming stores or without. */
+#include "base/mem.h"
+#include "wk_test.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A byte pattern that differs between neighbouring bytes and pages. */
+static void fill(uint8_t *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)(i * 31 + (i >> 12) + seed);
+}
+
+static size_t count_nonzero(const uint8_t *p, size_t n)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += p[i] != 0;
+    return bad;
+}
+
+static void zeroed_on_both_sides_of_the_bound(void)
+{
+    const size_t sizes[] = {64, WK__MAPPED_BYTES - 1, WK__MAPPED_BYTES, WK__MAPPED_BYTES + 4096, WK__HUGE_BYTES + 1};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        /* Dirty a mapping first, so that a reused one must be cleared. */
+        uint8_t *dirty = wk__mem_zalloc(sizes[k]);
+        REQUIRE(dirty);
+        memset(dirty, 0xAB, sizes[k]);
+        wk__mem_free(dirty, sizes[k]);
+        uint8_t *p = wk__mem_zalloc(sizes[k]);
+        REQUIRE(p);
+        CHECK_INT(count_nonzero(p, sizes[k]), ==, 0);
+        wk__mem_free(p, sizes[k]);
+    }
+}
+
+static void resize_across_the_bound_keeps_bytes(void)
+{
+    size_t small = WK__MAPPED_BYTES / 2, mid = WK__MAPPED_BYTES + 100, big = 3 * WK__HUGE_BYTES;
+    uint8_t *want = malloc(big);
+    REQUIRE(want);
+    fill(want, big, 7);
+    uint8_t *p = wk__mem_resize(NULL, 0, small, 8);
+    REQUIRE(p);
+    memcpy(p, want, small);
+    p = wk__mem_resize(p, small, mid, 8);
+    REQUIRE(p);
+    CHECK(memcmp(p, want, small) == 0);
+    memcpy(p + small, want + small, mid - small);
+    p = wk__mem_resize(p, mid, big, 8);
+    REQUIRE(p);
+    CHECK(memcmp(p, want, mid) == 0);
+    p = wk__mem_resize(p, big, small, 8);
+    REQUIRE(p);
+    CHECK(memcmp(p, want, small) == 0);
+    wk__mem_free(p, small);
+    free(want);
+}
+
+static void copy_is_exact_at_any_alignment(void)
+{
+    size_t cap = WK__MAPPED_BYTES * 2 + 256;
+    uint8_t *src = malloc(cap), *dst = malloc(cap + 64);
+    REQUIRE(src && dst);
+    fill(src, cap, 3);
+    const size_t lengths[] = {0, 1, 63, 4096, WK__MAPPED_BYTES - 1, WK__MAPPED_BYTES, WK__MAPPED_BYTES + 77,
+                              cap - 64};
+    const size_t offsets[] = {0, 1, 15, 33};
+    size_t wrong = 0, guard_hit = 0;
+    for (size_t l = 0; l < sizeof lengths / sizeof *lengths; l++)
+        for (size_t o = 0; o < sizeof offsets / sizeof *offsets; o++) {
+            size_t n = lengths[l], at = offsets[o];
+            memset(dst, 0x5A, cap + 64);
+            wk__mem_copy(dst + at, src + (o * 7) % 64, n);
+            wrong += memcmp(dst + at, src + (o * 7) % 64, n) != 0;
+            /* Nothing written before or after the copy. */
+            for (size_t i = 0; i < at; i++)
+                guard_hit += dst[i] != 0x5A;
+            for (size_t i = at + n; i < at + n + 16 && i < cap + 64; i++)
+                guard_hit += dst[i] != 0x5A;
+        }
+    CHECK_INT(wrong, ==, 0);
+    CHECK_INT(guard_hit, ==, 0);
+    free(src);
+    free(dst);
+}
+
+static const wk_test_case cases[] = {
+    {"zeroed_on_both_sides_of_the_bound", zeroed_on_both_sides_of_the_bound},
+    {"resize_across_the_bound_keeps_bytes", resize_across_the_bound_keeps_bytes},
+    {"copy_is_exact_at_any_alignment", copy_is_exact_at_any_alignment},
+};
+WK_TEST_MAIN(cases)
