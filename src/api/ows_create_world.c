@@ -29,7 +29,14 @@
  *   the object- or frame-relative one.
  * Ids are the new world's: references between parts of the snapshot are
  * followed through a table from the snapshot's ids to the new entities. An
- * empty World (or none) gives an empty world. */
+ * empty World (or none) gives an empty world.
+ *
+ * What a snapshot cannot hold: a mimic coupling (a joint of a world file
+ * that follows another, wk_joint_mimic) has no field in Intrinsic's
+ * KinematicsComponent or KinematicObjectComponent, and a follower is no
+ * degree of freedom, so it comes back as a joint entity at its snapshot
+ * position that follows nothing. CloneWorld, which copies the world's
+ * components, keeps the coupling. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,7 +5,8 @@
  * that are not kinematic), UpdateObjectJoint through UpdateWorldResources,
  * and UpdateKinematicObjectProperties (named configurations, the IK solver
  * key, what worldkit does not keep refused by name), each refusal leaving
- * the world's serialized state as it was. */
+ * the world's serialized state as it was; mimic joints' limits, and what
+ * CloneWorld and CreateWorld keep of their coupling. */
 #include <math.h>
 
 #include "api/ows_client.h"
@@ -310,8 +311,10 @@ static void parent_filters(void)
 }
 
 /* A world made from a file whose frames are attached to a link below a
- * revolute joint (tests/formats/worlds/attached_frames.sdf): turning the
- * joint through UpdateObjectJoints carries the frames along. */
+ * revolute joint (tests/formats/worlds/attached_frames.sdf), the model's
+ * own and a world's (attached_to robot::forearm, a frame of the object
+ * robot): turning the joint through UpdateObjectJoints carries the frames
+ * along. */
 static void file_frames_follow_joints(void)
 {
     wk_api *api = wk_api_new();
@@ -325,13 +328,17 @@ static void file_frames_follow_joints(void)
     wk_world *w;
     REQUIRE_INT(wk_store_open(wk_api_store(api), "f", false, &w, &st), ==, WK_OK);
     wk_scene *s = wk_world_scene(w);
-    wk_entity tool, tip, forearm;
+    wk_entity tool, tip, above, forearm;
     REQUIRE_INT(wk_scene_find_frame(s, &(wk_ref){.object_name = "robot", .frame_name = "tool"}, &tool, &st), ==, WK_OK);
     REQUIRE_INT(wk_scene_find_frame(s, &(wk_ref){.object_name = "robot", .frame_name = "tool_tip"}, &tip, &st), ==,
                 WK_OK);
+    REQUIRE_INT(wk_scene_find_frame(s, &(wk_ref){.object_name = "robot", .frame_name = "above_forearm"}, &above, &st),
+                ==, WK_OK);
     forearm = wk_ecm_parent(wk_scene_ecm(s), tool);
     CHECK_STR(wk_scene_name(s, forearm), "forearm");
-    wk_pose forearm0 = wk_scene_pose(s, forearm), tool0 = wk_scene_pose(s, tool), tip0 = wk_scene_pose(s, tip);
+    CHECK_U64(wk_ecm_parent(wk_scene_ecm(s), above), ==, forearm);
+    wk_pose forearm0 = wk_scene_pose(s, forearm), tool0 = wk_scene_pose(s, tool), tip0 = wk_scene_pose(s, tip),
+            above0 = wk_scene_pose(s, above);
     wk_store_close(w, false, false);
     OWS_EXPECT(api, "UpdateObjectJoints",
                "{'worldId':'f','object':{'byName':{'objectName':'robot'}},'jointNames':['elbow'],'jointPositions':[30]}",
@@ -342,7 +349,103 @@ static void file_frames_follow_joints(void)
     CHECK(fabs(forearm1.p.x - forearm0.p.x) + fabs(forearm1.p.y - forearm0.p.y) > 0.01);
     CHECK_POSE_NEAR(wk_scene_pose(s, tool), wk_pose_compose(moved, tool0), 1e-12);
     CHECK_POSE_NEAR(wk_scene_pose(s, tip), wk_pose_compose(moved, tip0), 1e-12);
+    CHECK_POSE_NEAR(wk_scene_pose(s, above), wk_pose_compose(moved, above0), 1e-12);
     wk_store_close(w, false, false);
+    wk_api_free(api);
+}
+
+/* World id of the store made from tests/formats/worlds/arm.urdf, whose
+ * finger_right_joint mimics finger_left_joint (multiplier 1, offset 0.001,
+ * both limited to [0, 0.04] m). */
+static bool arm_file_world(wk_api *api, const char *id)
+{
+    wk_world_desc *desc = NULL;
+    wk_status st;
+    char made[WK_WORLD_ID_MAX];
+    if (wk_desc_read(&(wk_read_desc){.uri = WK_TEST_WORLDS "/arm.urdf", .ignore_missing_or_unsupported_assets = true},
+                     &desc, &st) == WK_OK &&
+        wk_store_create(wk_api_store(api), &(wk_world_create_desc){.id = id, .file = desc}, made, &st) == WK_OK)
+        return true;
+    fprintf(stderr, "    arm.urdf: %s\n", st.message);
+    return false;
+}
+
+/* The position of joint name of world id's object arm, NAN when missing. */
+static double arm_joint_position(wk_api *api, const char *id, const char *name)
+{
+    double q = NAN;
+    wk_world *w;
+    wk_status st;
+    wk_entity arm;
+    if (wk_store_open(wk_api_store(api), id, false, &w, &st))
+        return q;
+    wk_scene *s = wk_world_scene(w);
+    wk_entity_list all = {0};
+    if (wk_scene_find_object(s, &(wk_ref){.object_name = "arm"}, &arm, &st) == WK_OK &&
+        wk_scene_object_entities(s, arm, &all) == WK_OK)
+        for (size_t i = 0; i < all.count; i++)
+            if (!strcmp(wk_scene_name(s, all.items[i]), name) && wk_scene_kinematics(s, all.items[i]))
+                q = wk_scene_kinematics(s, all.items[i])->position;
+    wk_entity_list_free(&all);
+    wk_store_close(w, false, false);
+    return q;
+}
+
+/* Sets world id's finger_left_joint to q with UpdateObjectJoints. */
+static bool set_leader(wk_api *api, const char *id, double q, int status, const char *needle)
+{
+    char json[256];
+    snprintf(json, sizeof json,
+             "{'worldId':'%s','object':{'byName':{'objectName':'arm'}},'jointNames':['finger_left_joint'],"
+             "'jointPositions':[%.17g]}",
+             id, q);
+    return OWS_EXPECT(api, "UpdateObjectJoints", json, status, needle);
+}
+
+/* A leader position that puts the follower past its limits is refused as
+ * OUT_OF_RANGE naming the follower, the world unchanged. */
+static void mimic_limits(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api && arm_file_world(api, "a"));
+    REQUIRE(set_leader(api, "a", 0.02, WK_GRPC_OK, NULL));
+    CHECK_NEAR(arm_joint_position(api, "a", "finger_right_joint"), 0.021, 1e-15);
+    wk_buf before = ows_state(api, "a");
+    CHECK(set_leader(api, "a", 0.04, WK_GRPC_OUT_OF_RANGE, "joint 'finger_right_joint' of object 'arm'"));
+    CHECK(ows_unchanged(api, "a", &before));
+    wk_api_free(api);
+}
+
+/* Intrinsic's messages have no field for a mimic coupling: CloneWorld,
+ * which copies the world whole, keeps it, and the clone's follower moves
+ * with its leader; CreateWorld from the FULL snapshot (ListObjects' objects
+ * as the World) rebuilds the follower as a joint at its snapshot position
+ * that follows nothing. */
+static void mimic_in_copies(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api && arm_file_world(api, "a"));
+    REQUIRE(set_leader(api, "a", 0.01, WK_GRPC_OK, NULL));
+    OWS_EXPECT(api, "CloneWorld", "{'worldId':'a','clonedWorldId':'a_clone'}", WK_GRPC_OK, "'id':'a_clone'");
+    REQUIRE(set_leader(api, "a_clone", 0.02, WK_GRPC_OK, NULL));
+    CHECK_NEAR(arm_joint_position(api, "a_clone", "finger_right_joint"), 0.021, 1e-15);
+    CHECK_NEAR(arm_joint_position(api, "a", "finger_right_joint"), 0.011, 1e-15);
+
+    ows_answer list;
+    REQUIRE_INT(ows_call(api, "ListObjects", "{'worldId':'a','view':'FULL'}", &list), ==, WK_GRPC_OK);
+    const char *objects = (const char *)list.json.data;
+    REQUIRE(objects[0] == '{');
+    size_t len = strlen(objects) + 64;
+    char *create = malloc(len);
+    REQUIRE(create);
+    snprintf(create, len, "{'world':{'worldMetadata':{'id':'a_copy'},%s}", objects + 1);
+    OWS_EXPECT(api, "CreateWorld", create, WK_GRPC_OK, "'id':'a_copy'");
+    free(create);
+    wk_buf_free(&list.json);
+    CHECK_NEAR(arm_joint_position(api, "a_copy", "finger_right_joint"), 0.011, 1e-15);
+    REQUIRE(set_leader(api, "a_copy", 0.02, WK_GRPC_OK, NULL));
+    CHECK_NEAR(arm_joint_position(api, "a_copy", "finger_left_joint"), 0.02, 1e-15);
+    CHECK_NEAR(arm_joint_position(api, "a_copy", "finger_right_joint"), 0.011, 1e-15);
     wk_api_free(api);
 }
 
@@ -354,5 +457,7 @@ static const wk_test_case cases[] = {
     {"structure_hash", structure_hash},
     {"one_joint", one_joint},
     {"kinematic_properties", kinematic_properties},
+    {"mimic_limits", mimic_limits},
+    {"mimic_in_copies", mimic_in_copies},
 };
 WK_TEST_MAIN(cases)

@@ -713,6 +713,31 @@ class ObjectWorldTest(harness.ServerTest):
                     return meta.id, o
         self.fail("no world of ListWorlds holds a KINEMATIC_OBJECT, though the server serves %s" % ARM)
 
+    @needs("CloneWorld", "GetFrame", "GetTransform", "UpdateTransform")
+    def test_world_frames_attached_to_a_model(self):
+        # ARM's world-level frames held (attached_to robot) and above_forearm
+        # (robot::forearm) are frames of the object robot: moved, the robot
+        # carries them along; drop_zone, attached to nothing, stays global.
+        self.stub.CloneWorld(self.m.CloneWorldRequest(world_id="world", cloned_world_id="it_world_frames"),
+                             timeout=harness.CALL_SECONDS)
+        self.addCleanup(self.drop_world, "it_world_frames")
+        w, root, robot = "it_world_frames", self.node("root"), self.node("robot")
+        for name in ("held", "above_forearm"):
+            frame = self.stub.GetFrame(self.m.GetFrameRequest(world_id=w, frame=self.frame("robot", name)),
+                                       timeout=harness.CALL_SECONDS)
+            self.assertEqual(frame.object.name, "robot")
+        attached = [self.frame_node("robot", "held"), self.frame_node("robot", "above_forearm")]
+        on_robot = [self.transform(w, robot, f) for f in attached]
+        in_world = [self.transform(w, root, f) for f in attached]
+        drop_zone = self.transform(w, root, self.frame_node("root", "drop_zone"))
+        self.stub.UpdateTransform(self.pb.updates.UpdateTransformRequest(
+            world_id=w, node_a=root, node_b=robot, a_t_b=self.pose(-3, 2, 0.5, quat_z(1.4))),
+            timeout=harness.CALL_SECONDS)
+        for f, robot_t_f, root_t_f in zip(attached, on_robot, in_world):
+            self.assertPoseAlmostEqual(self.transform(w, robot, f), robot_t_f)
+            self.assertGreater(math.dist(self.transform(w, root, f)[:3], root_t_f[:3]), 1.0)
+        self.assertPoseAlmostEqual(self.transform(w, root, self.frame_node("root", "drop_zone")), drop_zone)
+
     # ---- footprints ----
 
     @needs("AreFootprintsCompatible", "CreateWorld", "CreateObject")
