@@ -224,7 +224,10 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
                     wait_for(&c, &tag_recv);
 
     wk_api_sink sink = {.write = write_message, .check = check, .ctx = &c};
-    if (!allowed) {
+    if (atomic_load(&w->server->stopping)) {
+        sink.status = GRPC_STATUS_UNAVAILABLE;
+        snprintf(sink.message, sizeof sink.message, "%s: the server is shutting down", c.method);
+    } else if (!allowed) {
         sink.status = GRPC_STATUS_UNAUTHENTICATED;
         snprintf(sink.message, sizeof sink.message,
                  "%s: the call carries no valid bearer token (metadata 'authorization: Bearer <token>')", c.method);

@@ -2,8 +2,8 @@
  * bound to its address (another machine's only with TLS or a token) with
  * its request size limit, the workers, the health watch's thread and the
  * simulation loop's, and the graceful shutdown: no new calls, those in
- * flight finish (or are cancelled once the grace has passed), then the
- * threads stop and the queues drain. */
+ * flight finish (or are cancelled once the grace has passed), the clients
+ * read what they were sent, then the threads stop and the queues drain. */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <grpc/grpc_security.h>
 #include <grpc/support/time.h>
@@ -121,6 +121,7 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
     /* The caller's strings are borrowed only for this call. */
     s->desc.tls_cert_file = s->desc.tls_key_file = s->desc.tls_client_ca_file = s->desc.token_file = NULL;
     atomic_init(&s->stopping, false);
+    atomic_init(&s->calls, 0);
 
     wk__server_quiet_lock_checks();
     grpc_init();
@@ -174,6 +175,25 @@ const char *wk_server_address(const wk_server *server)
     return server->address;
 }
 
+/* Waits for the workers to end the calls they serve, until the deadline at
+ * most. */
+static void wait_for_calls(const wk_server *s, gpr_timespec deadline)
+{
+    while (atomic_load(&s->calls) > 0 && gpr_time_cmp(gpr_now(GPR_CLOCK_MONOTONIC), deadline) < 0)
+        gpr_sleep_until(gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(2, GPR_TIMESPAN)));
+}
+
+/* The shutdown goes in two steps. First the workers refuse new calls
+ * (UNAVAILABLE) while those in flight finish, the connections still open:
+ * once gRPC's shutdown has begun, a connection closes as soon as its last
+ * call ends, and a close with bytes from the client still unread is a
+ * reset, which throws away what the kernel has not yet delivered, such as
+ * the tail of a stream its client is still reading. Then gRPC's shutdown
+ * sends every client a GOAWAY and a ping, fails the workers' requests for
+ * a new call (each worker ends), tells the health watchers, and notifies
+ * once every connection is closed, which gRPC does when its client has
+ * answered the ping, so has read everything before it. Calls not done when
+ * the grace has passed are cancelled. */
 void wk_server_shutdown(wk_server *s)
 {
     pthread_mutex_lock(&s->shutdown_lock);
@@ -182,13 +202,11 @@ void wk_server_shutdown(wk_server *s)
         return;
     }
     atomic_store(&s->stopping, true);
-    /* Refuses new calls and fails the workers' pending requests for one (so
-     * each worker ends once its call is done); notifies when no call is
-     * left. */
+    gpr_timespec deadline = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
+                                         gpr_time_from_millis((int64_t)(s->desc.shutdown_grace * 1e3), GPR_TIMESPAN));
+    wait_for_calls(s, deadline);
     grpc_server_shutdown_and_notify(s->grpc, s->shutdown_cq, &shutdown_tag);
-    gpr_timespec grace = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
-                                      gpr_time_from_millis((int64_t)(s->desc.shutdown_grace * 1e3), GPR_TIMESPAN));
-    grpc_event ev = grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, grace, NULL);
+    grpc_event ev = grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, deadline, NULL);
     if (ev.type == GRPC_QUEUE_TIMEOUT) {
         grpc_server_cancel_all_calls(s->grpc);
         grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);

@@ -75,7 +75,8 @@ struct wk_server {
     wk__loop loop;
     wk__watch watch;
     char token[WK_SERVER_TOKEN_MAX]; /* the bearer token calls must carry; "" for none */
-    atomic_bool stopping; /* shutdown has begun: health says NOT_SERVING */
+    atomic_bool stopping; /* shutdown has begun: health says NOT_SERVING, new calls are refused */
+    atomic_int calls;     /* calls the workers are serving */
     pthread_mutex_t shutdown_lock;
     bool down; /* shutdown is complete */
     int port;

@@ -24,6 +24,8 @@ void *wk__worker_main(void *arg)
             grpc_metadata_array_destroy(&slot.metadata);
             return NULL;
         }
+        atomic_fetch_add(&w->server->calls, 1);
         wk__call_serve(w, &slot);
+        atomic_fetch_sub(&w->server->calls, 1);
     }
 }

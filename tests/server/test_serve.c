@@ -1,10 +1,11 @@
 /* test_serve.c — `worldkit serve` as people (and the Python tests) run it:
  * a child process that prints the address it serves on, answers calls, and
- * on SIGTERM lets a stream in flight finish and exits 0; a remote listen
- * address refused; --help. */
+ * on SIGTERM lets a stream in flight finish, refuses new calls, and exits 0;
+ * a remote listen address refused; --help. */
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "server/client.h"
@@ -61,12 +62,32 @@ static int finish(child *c)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Counts a SimulateSteps stream, and stops the server after its first
- * message. */
+/* Counts a SimulateSteps stream, stops the server after its first message,
+ * and halfway makes another call, which must be refused. */
 typedef struct stream_count {
-    pid_t server;
+    child *server;
+    grpc_channel *ch;
     size_t feedbacks, ok_results;
+    int late_status; /* the other call's */
 } stream_count;
+
+/* Once the server has said it is stopping, a new call is refused as
+ * UNAVAILABLE; tries for up to 5 s. */
+static int late_call(stream_count *n)
+{
+    char line[256];
+    read_line(n->server->err, line, sizeof line);
+    reply r = {0};
+    for (int i = 0; i < 500; i++) {
+        r = (reply){0};
+        client_call(n->ch, SI "GetSimulationState", NULL, 0, client_deadline_ms(30000), &r);
+        reply_free(&r);
+        if (r.status == GRPC_STATUS_UNAVAILABLE && strstr(r.details, "shutting down"))
+            break;
+        nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    }
+    return r.status;
+}
 
 static bool count_updates(const uint8_t *bytes, size_t len, void *ctx)
 {
@@ -75,8 +96,13 @@ static bool count_updates(const uint8_t *bytes, size_t len, void *ctx)
         simulation_interfaces__simulate_steps_update__unpack(NULL, len, bytes);
     if (!u)
         return false;
-    if (u->update_case == SIMULATION_INTERFACES__SIMULATE_STEPS_UPDATE__UPDATE_FEEDBACK && n->feedbacks++ == 0)
-        kill(n->server, SIGTERM);
+    if (u->update_case == SIMULATION_INTERFACES__SIMULATE_STEPS_UPDATE__UPDATE_FEEDBACK) {
+        if (n->feedbacks == 0)
+            kill(n->server->pid, SIGTERM);
+        else if (n->feedbacks == 1000)
+            n->late_status = late_call(n);
+        n->feedbacks++;
+    }
     else if (u->update_case == SIMULATION_INTERFACES__SIMULATE_STEPS_UPDATE__UPDATE_RESULT && u->result->result)
         n->ok_results += u->result->result->result == WK_RESULT_OK;
     simulation_interfaces__simulate_steps_update__free_unpacked(u, NULL);
@@ -115,7 +141,8 @@ static void serves_then_stops_on_sigterm(void)
     reply_free(&r);
 
     /* SIGTERM arrives after the stream's first message: the stream still
-     * runs to its result, then the process exits 0. */
+     * runs to its result, a new call is refused meanwhile, then the process
+     * exits 0. */
     static const uint8_t pause[] = {0x0a, 0x02, 0x08, WK_SIM_PAUSED}; /* state { state: PAUSED } */
     r = (reply){0};
     CHECK_INT(client_call(ch, SI "SetSimulationState", pause, sizeof pause, client_deadline_ms(30000), &r), ==,
@@ -125,14 +152,18 @@ static void serves_then_stops_on_sigterm(void)
     goal.has_steps = true;
     goal.steps = 2000;
     len = protobuf_c_message_pack(&goal.base, bytes);
-    stream_count counts = {.server = c.pid};
+    stream_count counts = {.server = &c, .ch = ch};
     r = (reply){.on_message = count_updates, .ctx = &counts};
     CHECK_INT(client_call(ch, SI "SimulateSteps", bytes, len, client_deadline_ms(60000), &r), ==, GRPC_STATUS_OK);
     CHECK_U64(counts.feedbacks, ==, 2000);
     CHECK_U64(counts.ok_results, ==, 1);
+    CHECK_INT(counts.late_status, ==, GRPC_STATUS_UNAVAILABLE);
     reply_free(&r);
-    CHECK_INT(finish(&c), ==, 0);
+    /* The server's shutdown waits for its connections to close, which an
+     * idle channel of this process (no thread polls it) would do only when
+     * gRPC's backup poller runs, seconds later. */
     grpc_channel_destroy(ch);
+    CHECK_INT(finish(&c), ==, 0);
     grpc_shutdown();
 }
 
