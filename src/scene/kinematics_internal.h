@@ -43,9 +43,8 @@ int wk__kinematics_from_joints(wk_scene *s, wk_entity object);
 
 /* Sets the joints of object that follow leader (Mimic), and theirs in turn,
  * to the positions leader's gives them (kinematics_mimic.c); WK_RANGE,
- * naming the follower, when that position is outside its limits (those of
- * the degree of freedom it is, else its file's), changing nothing (the
- * caller's change undoes what came before). */
+ * naming the follower, when that position is outside its file's limits,
+ * before changing it (the caller's change undoes what came before). */
 int wk__mimics_follow(wk_scene *s, wk_entity object, wk_entity leader, wk_status *st);
 
 /* A run of changes that is undone when it fails: the ECM's transaction when

@@ -24,19 +24,11 @@ static int collect(const wk_scene *s, wk_entity e, bool inside, void *ctx)
     return m && m->leader == f->leader && wk_scene_kinematics(s, e) ? wk_entity_list_push(&f->list, e) : WK_OK;
 }
 
-/* The limits a follower's position must keep: its application limits when
- * it is a degree of freedom of object, else its file's (a follower loaded
- * from a file is none), else none. */
-static wk_joint_limit follower_limits(const wk_scene *s, wk_entity object, wk_entity joint, const char **which)
+/* The limits a follower's position must keep: its file's (a follower is
+ * no degree of freedom, so it has no application limits), else none. */
+static wk_joint_limit follower_limits(const wk_scene *s, wk_entity joint)
 {
-    const wk_kinematic_object *k = wk_scene_kinematic_object(s, object);
-    for (uint32_t i = 0; k && i < k->joint_count; i++)
-        if (k->joints[i] == joint) {
-            *which = "application limits";
-            return k->application_limits[i];
-        }
     const wk_scene_joint *j = wk_ecm_get(s->ecm, joint, s->types.joint);
-    *which = "limits";
     return j ? wk__limit_from_file(j) : (wk_joint_limit){-INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, 0};
 }
 
@@ -46,16 +38,16 @@ static wk_joint_limit follower_limits(const wk_scene *s, wk_entity object, wk_en
 static int check_position(const wk_scene *s, wk_entity object, wk_entity joint, wk_entity leader,
                           const wk_kinematics *kin, wk_status *st)
 {
-    const char *o = wk__object_name(s, object), *which;
+    const char *o = wk__object_name(s, object);
     if (!isfinite(kin->position))
         return wk_fail(st, WK_INVALID, "joint '%s' of object '%s': mimicking '%s' gives position %g",
                        wk__entity_name(s, joint), o, wk__entity_name(s, leader), kin->position);
-    wk_joint_limit l = follower_limits(s, object, joint, &which);
+    wk_joint_limit l = follower_limits(s, joint);
     if (kin->position < l.min_position || kin->position > l.max_position)
         return wk_fail(st, WK_RANGE,
-                       "joint '%s' of object '%s': mimicking '%s' gives position %.9g %s, outside its %s [%g, %g]",
+                       "joint '%s' of object '%s': mimicking '%s' gives position %.9g %s, outside its limits [%g, %g]",
                        wk__entity_name(s, joint), o, wk__entity_name(s, leader), kin->position,
-                       wk__position_unit(kin->motion), which, l.min_position, l.max_position);
+                       wk__position_unit(kin->motion), l.min_position, l.max_position);
     return WK_OK;
 }
 
