@@ -163,8 +163,10 @@ void wk_desc_free(wk_world_desc *d);
  * Uri, Inertial. A <frame> hangs below the link (or model) its attached_to
  * chain ends at, through frames and joints (a joint's frame is its child
  * link's), posed relative to it, so it follows that link or model; a
- * world's frame stays below the world when it is attached to nothing, or
- * when the model it is attached to is not instantiated in the same call.
+ * world's frame stays below the world when it is attached to nothing, when
+ * the model it is attached to is not instantiated in the same call, or when
+ * that model holds a part of the same name (object worlds name an object's
+ * parts apart).
  * The root's entity goes to *out. On failure nothing is left behind. */
 int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_entity parent,
                         const wk_pose *parent_T_root, const char *name, wk_entity *out, wk_status *st);

@@ -60,6 +60,12 @@ static bool attachable(wk_node_kind kind)
     return joinable(kind) || kind == WK_NODE_JOINT || kind == WK_NODE_MODEL;
 }
 
+static bool any_kind(wk_node_kind kind)
+{
+    (void)kind;
+    return true;
+}
+
 static uint32_t link_named(const wk_world_desc *d, uint32_t scope, const char *name)
 {
     return node_named(d, scope, name, joinable);
@@ -244,12 +250,23 @@ static int link_joints(builder *b)
     return WK_OK;
 }
 
+/* Whether a world's frame named name, hung below target (a link or a
+ * model), would share its name with a part of target's model: SDFormat
+ * scopes the two names apart, but the object world wants the entities,
+ * frames and child objects of one object named apart. */
+static bool name_taken_below(const wk_world_desc *d, uint32_t target, const char *name)
+{
+    const wk_node *t = wk_desc_node(d, target);
+    return node_named(d, t->kind == WK_NODE_MODEL ? target : t->parent, name, any_kind) != WK_NO_NODE;
+}
+
 /* Hangs each frame below the entity attachment_of names (made sorted),
  * keeping its world pose: a model's frame, and a world's frame attached to a
  * model or one of its links when that model is instantiated in the same
  * call. A world's frame instantiated apart from the model it is attached to
  * (a simulation adds the world's children one by one, and levels bring
- * models later) stays below the world, where it is a named pose. */
+ * models later) stays below the world, where it is a named pose, as does
+ * one whose name the model already holds. */
 static int hang_frames(builder *b)
 {
     wk_ecm *ecm = wk_scene_ecm(b->s);
@@ -259,7 +276,8 @@ static int hang_frames(builder *b)
             continue;
         uint32_t target = attachment_of(b->d, b->made[k].node);
         wk_entity frame = b->made[k].entity, to = entity_of(b, target);
-        if (target == n->parent || !to)
+        bool world_frame = wk_desc_node(b->d, n->parent)->kind == WK_NODE_WORLD;
+        if (target == n->parent || !to || (world_frame && name_taken_below(b->d, target, n->name)))
             continue;
         wk_pose to_T_frame =
             wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(b->s, to)), wk_scene_world_pose(b->s, frame));

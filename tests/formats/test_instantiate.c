@@ -95,15 +95,17 @@ static void worlds_reproduce_their_poses(void)
 
 /* The world's frames attached to a model are the model's: moved with
  * UpdateTransform, the model carries them (and the one on its link) along,
- * each keeping its pose relative to the model; the world's own stays. */
+ * each keeping its pose relative to the model; the world's own stay, the
+ * one attached to nothing and the one whose name the model holds. */
 static void world_frames_follow_the_model_moved(wk_scene *s, wk_entity world, wk_entity robot, wk_entity forearm)
 {
     wk_entity moving[] = {wk_scene_child(s, robot, "held"), wk_scene_child(s, robot, "beside_held"),
                           wk_scene_child(s, forearm, "above_forearm")};
-    wk_entity drop_zone = wk_scene_child(s, world, "drop_zone");
-    REQUIRE(drop_zone);
+    wk_entity staying[] = {wk_scene_child(s, world, "drop_zone"), wk_scene_child(s, world, "base")};
+    REQUIRE(staying[0] && staying[1]);
     enum { MOVING = sizeof moving / sizeof *moving };
-    wk_pose robot_T[MOVING], before[MOVING], drop_zone_before = wk_scene_pose(s, drop_zone);
+    wk_pose robot_T[MOVING], before[MOVING], staying_before[2] = {wk_scene_pose(s, staying[0]),
+                                                                   wk_scene_pose(s, staying[1])};
     for (size_t i = 0; i < MOVING; i++) {
         REQUIRE(moving[i]);
         CHECK(wk_scene_is_frame(s, moving[i]));
@@ -121,13 +123,18 @@ static void world_frames_follow_the_model_moved(wk_scene *s, wk_entity world, wk
             fprintf(stderr, "    %s did not follow the robot\n", wk_scene_name(s, moving[i]));
         CHECK(!same_pose(now, before[i], 1e-3));
     }
-    CHECK(same_pose(wk_scene_pose(s, drop_zone), drop_zone_before, 1e-12));
+    for (size_t i = 0; i < 2; i++) {
+        CHECK(wk_scene_is_frame(s, staying[i]));
+        CHECK_U64(wk_scene_object_of(s, staying[i]), ==, world);
+        CHECK(same_pose(wk_scene_pose(s, staying[i]), staying_before[i], 1e-12));
+    }
 }
 
 /* Frames hang below the link their attached_to chain ends at (through
  * frames and joints), or the model it names: a model's, and the world's
- * attached to the model or its link; the world's frame attached to nothing
- * stays below the world. Loading keeps every file pose; turning the joint
+ * attached to the model or its link; the world's frames attached to
+ * nothing, or sharing a name with a part of the model, stay below the
+ * world. Loading keeps every file pose; turning the joint
  * carries the frames on the link it moves and no others; moving the model
  * carries the world's frames attached to it. */
 static void frames_follow_what_they_are_attached_to(void)
@@ -146,7 +153,7 @@ static void frames_follow_what_they_are_attached_to(void)
                            wk_scene_child(s, forearm, "elbow_marker"), wk_scene_child(s, forearm, "above_forearm")};
     wk_entity fixed[] = {wk_scene_child(s, robot, "on_model"), wk_scene_child(s, camera, "camera_mount"),
                          wk_scene_child(s, world, "drop_zone"), wk_scene_child(s, robot, "held"),
-                         wk_scene_child(s, robot, "beside_held")};
+                         wk_scene_child(s, robot, "beside_held"), wk_scene_child(s, world, "base")};
     enum { ON_LINK = sizeof on_link / sizeof *on_link, FIXED = sizeof fixed / sizeof *fixed };
     for (size_t i = 0; i < ON_LINK; i++)
         REQUIRE(on_link[i]);
