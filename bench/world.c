@@ -1,6 +1,6 @@
 /* world.c — the object world at scale: 100,000 objects and frames in a
  * random tree no deeper than 12, then the figures the issue names:
- *   world.get_transform_clean       ns/op, random pairs resolved by id
+ *   world.get_transform_clean       ns/op, random pairs resolved by id together, as GetTransform does
  *   world.get_transform_floor       ns/op, the same pairs' poses from a plain array: the machine's floor
  *   world.get_transform_after_update ns/op, each after a pose update near the root
  *   world.update_transform          ns/op, a node against its parent
@@ -76,11 +76,12 @@ static double transforms_by_id(world *w, size_t ops, bool update_first)
     for (size_t k = 0; k < ops; k++) {
         if (update_first && wk_scene_set_pose(w->s, w->nodes[near_root], random_pose(), &st))
             die("set_pose: %s", st.message);
-        wk_entity a, b;
-        if (wk_scene_find_node(w->s, &(wk_ref){.id = w->ids[pick(NODES + 1)]}, &a, &st) ||
-            wk_scene_find_node(w->s, &(wk_ref){.id = w->ids[pick(NODES + 1)]}, &b, &st))
+        size_t a = pick(NODES + 1), b = pick(NODES + 1);
+        const wk_ref refs[2] = {{.id = w->ids[a]}, {.id = w->ids[b]}};
+        wk_entity ab[2];
+        if (wk_scene_find_nodes(w->s, refs, 2, ab, &st))
             die("find: %s", st.message);
-        checksum += wk_scene_transform(w->s, a, b).p.x;
+        checksum += wk_scene_transform(w->s, ab[0], ab[1]).p.x;
     }
     return (now_s() - t0) / (double)ops * 1e9;
 }

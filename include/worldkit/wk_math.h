@@ -74,6 +74,9 @@ wk_pose wk_pose_identity(void);
 wk_pose wk_pose_compose(wk_pose a_T_b, wk_pose b_T_c);
 /* b_T_a from a_T_b. */
 wk_pose wk_pose_inverse(wk_pose a_T_b);
+/* b_T_c from a_T_b and a_T_c: wk_pose_compose(wk_pose_inverse(a_T_b), a_T_c)
+ * with one rotation instead of two (equal to rounding). */
+wk_pose wk_pose_relative(wk_pose a_T_b, wk_pose a_T_c);
 /* p_a from a_T_b and p_b. */
 wk_vec3 wk_pose_transform_point(wk_pose a_T_b, wk_vec3 p_b);
 /* Finite position and valid rotation. */

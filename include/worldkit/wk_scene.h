@@ -232,6 +232,10 @@ typedef struct wk_ref {
 int wk_scene_find_object(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk_status *st);
 int wk_scene_find_frame(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk_status *st);
 int wk_scene_find_node(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk_status *st);
+/* Resolves n node references as wk_scene_find_node does each, in order,
+ * failing at the first that does not resolve; their memory reads overlap
+ * (GetTransform resolves its two nodes so). */
+int wk_scene_find_nodes(const wk_scene *s, const wk_ref *refs, size_t n, wk_entity *out, wk_status *st);
 /* The object at the end of a path of object names from the root (n == 0:
  * the root object). */
 int wk_scene_find_object_path(const wk_scene *s, const char *const *names, size_t n, wk_entity *out,

@@ -71,6 +71,12 @@ int wk__ows_find_filtered_one(const wk_scene *s, wk__call *call,
 int wk__ows_find_node_entity(const wk_scene *s, wk__call *call,
                              const IntrinsicProto__World__TransformNodeReference *node,
                              const IntrinsicProto__World__ObjectEntityFilter *filter, wk_entity *out, wk_status *st);
+/* Both of GetTransform's nodes by wk__ows_find_node_entity's rule, a's
+ * failure first: without filters, resolved together (wk_scene_find_nodes). */
+int wk__ows_find_node_pair(const wk_scene *s, wk__call *call, const IntrinsicProto__World__TransformNodeReference *a,
+                           const IntrinsicProto__World__ObjectEntityFilter *a_filter,
+                           const IntrinsicProto__World__TransformNodeReference *b,
+                           const IntrinsicProto__World__ObjectEntityFilter *b_filter, wk_entity out[2], wk_status *st);
 
 /* Collision rule members (ObjectOrEntityReference): object → the whole
  * object; entity → that entity; object_with_filter → one ref per entity

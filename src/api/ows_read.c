@@ -217,16 +217,14 @@ int wk__ows_get_transform(wk_api *api, wk__call *call, const ProtobufCMessage *r
     IntrinsicProto__World__GetTransformResponse *resp =
         wk__call_response(call, &intrinsic_proto__world__get_transform_response__descriptor, response);
     wk_world *w;
-    wk_entity a, b;
+    wk_entity ab[2];
     int rc = resp ? wk__ows_open(api, req->world_id, false, &w, st) : WK_NOMEM;
     if (rc)
         return rc;
     const wk_scene *s = wk_world_scene(w);
-    rc = wk__ows_find_node_entity(s, call, req->node_a, req->node_a_filter, &a, st);
+    rc = wk__ows_find_node_pair(s, call, req->node_a, req->node_a_filter, req->node_b, req->node_b_filter, ab, st);
     if (rc == WK_OK)
-        rc = wk__ows_find_node_entity(s, call, req->node_b, req->node_b_filter, &b, st);
-    if (rc == WK_OK)
-        resp->a_t_b = wk__ows_pose(call, wk_scene_transform(s, a, b));
+        resp->a_t_b = wk__ows_pose(call, wk_scene_transform(s, ab[0], ab[1]));
     wk_store_close(w, false, false);
     return rc;
 }

@@ -222,6 +222,20 @@ int wk__ows_find_node_entity(const wk_scene *s, wk__call *call,
     return rc ? rc : wk_scene_filter_one(s, e, &f, out, st);
 }
 
+int wk__ows_find_node_pair(const wk_scene *s, wk__call *call, const IntrinsicProto__World__TransformNodeReference *a,
+                           const IntrinsicProto__World__ObjectEntityFilter *a_filter,
+                           const IntrinsicProto__World__TransformNodeReference *b,
+                           const IntrinsicProto__World__ObjectEntityFilter *b_filter, wk_entity out[2], wk_status *st)
+{
+    wk_ref refs[2];
+    if (!a_filter && !b_filter && !wk__ows_node_wkref(a, &refs[0], NULL) && !wk__ows_node_wkref(b, &refs[1], NULL))
+        return wk_scene_find_nodes(s, refs, 2, out, st);
+    /* One after the other, so that a's failure, filters included, is the
+     * one reported. */
+    int rc = wk__ows_find_node_entity(s, call, a, a_filter, &out[0], st);
+    return rc ? rc : wk__ows_find_node_entity(s, call, b, b_filter, &out[1], st);
+}
+
 /* Appends one collision ref to *refs. */
 static int push_ref(wk_collision_ref **refs, size_t *count, wk_entity e, bool whole, wk_status *st)
 {

@@ -24,6 +24,13 @@ wk_pose wk_pose_inverse(wk_pose a_T_b)
     return (wk_pose){wk_vec3_scale(wk_quat_rotate(b_R_a, a_T_b.p), -1.0), b_R_a};
 }
 
+wk_pose wk_pose_relative(wk_pose a_T_b, wk_pose a_T_c)
+{
+    /* c's origin seen from b's is their offset in a, turned into b. */
+    wk_quat b_R_a = wk_quat_conjugate(a_T_b.q);
+    return (wk_pose){wk_quat_rotate(b_R_a, wk_vec3_sub(a_T_c.p, a_T_b.p)), wk_quat_mul(b_R_a, a_T_c.q)};
+}
+
 wk_vec3 wk_pose_transform_point(wk_pose a_T_b, wk_vec3 p_b)
 {
     return wk_vec3_add(wk_quat_rotate(a_T_b.q, p_b), a_T_b.p);

@@ -11,34 +11,12 @@
 #include "base/mem.h"
 #include "scene/scene_internal.h"
 
-static unsigned segment_of(uint32_t index)
-{
-    return 31u - (unsigned)__builtin_clz(index);
-}
-
-static wk__pose_slot *slot_of(const wk__pose_cache *c, wk_entity e)
-{
-    uint32_t index = (uint32_t)e;
-    if (!index)
-        return NULL;
-    unsigned k = segment_of(index);
-    wk__pose_slot *seg = atomic_load_explicit(&c->segments[k], memory_order_acquire);
-    return seg ? &seg[index - (1u << k)] : NULL;
-}
-
-void wk__pose_prefetch(const wk_scene *s, wk_entity e)
-{
-    const wk__pose_slot *slot = slot_of(&s->poses, e);
-    if (slot)
-        __builtin_prefetch(slot);
-}
-
 static wk__pose_slot *slot_ensure(wk__pose_cache *c, wk_entity e)
 {
-    wk__pose_slot *slot = slot_of(c, e);
+    wk__pose_slot *slot = wk__pose_slot_of(c, e);
     if (slot || !(uint32_t)e)
         return slot;
-    unsigned k = segment_of((uint32_t)e);
+    unsigned k = wk__log2((uint32_t)e);
     /* A slot is a cache line: aligned, a read of a pose is one miss. */
     size_t bytes = ((size_t)1 << k) * sizeof(wk__pose_slot);
     wk__pose_slot *seg = wk__mem_resize(NULL, 0, bytes, WK__POSE_SLOT_ALIGN);
@@ -90,7 +68,7 @@ static wk_pose fill(const wk_scene *s, wk_entity e)
     wk__pose_cache *c = (wk__pose_cache *)&s->poses; /* the cache is not the scene's state */
     size_t n = 0;
     wk_entity x = e;
-    for (; x && !valid(slot_of(c, x), x); x = wk_ecm_parent(s->ecm, x)) {
+    for (; x && !valid(wk__pose_slot_of(c, x), x); x = wk_ecm_parent(s->ecm, x)) {
         if (n == c->chain_cap) {
             size_t cap = c->chain_cap ? c->chain_cap * 2 : 64;
             wk_entity *chain = realloc(c->chain, cap * sizeof *chain);
@@ -101,7 +79,7 @@ static wk_pose fill(const wk_scene *s, wk_entity e)
         }
         c->chain[n++] = x;
     }
-    wk_pose pose = x ? slot_of(c, x)->pose : wk_pose_identity();
+    wk_pose pose = x ? wk__pose_slot_of(c, x)->pose : wk_pose_identity();
     while (n--) {
         wk_entity y = c->chain[n];
         pose = wk_pose_compose(pose, local_pose(s, y));
@@ -114,11 +92,8 @@ static wk_pose fill(const wk_scene *s, wk_entity e)
     return pose;
 }
 
-wk_pose wk__pose_of(const wk_scene *s, wk_entity e)
+wk_pose wk__pose_fill(const wk_scene *s, wk_entity e)
 {
-    const wk__pose_slot *slot = slot_of(&s->poses, e);
-    if (valid(slot, e))
-        return slot->pose;
     pthread_mutex_t *lock = (pthread_mutex_t *)&s->poses.fill;
     pthread_mutex_lock(lock);
     wk_pose pose = fill(s, e);
@@ -130,7 +105,7 @@ wk_pose wk__pose_of(const wk_scene *s, wk_entity e)
  * slots too. */
 static bool forget(wk_scene *s, wk_entity e)
 {
-    wk__pose_slot *slot = slot_of(&s->poses, e);
+    wk__pose_slot *slot = wk__pose_slot_of(&s->poses, e);
     if (!valid(slot, e))
         return false;
     atomic_store_explicit(&slot->valid_for, 0, memory_order_relaxed);

@@ -36,44 +36,49 @@ void wk_scene_entity_id(const wk_scene *s, wk_entity e, char *out)
  * id, which the transform service runs twice per call. */
 static uint64_t parse_digits(const char *digits)
 {
-    /* Up to 19 digits cannot pass 2^64 - 1; only a 20th needs a check. */
     uint64_t v = 0;
-    const char *c = digits;
-    for (; *c && c - digits < 19; c++) {
-        unsigned d = (unsigned)(*c - '0');
-        if (d > 9)
-            return 0;
-        v = v * 10 + d;
-    }
-    if (!*c)
-        return v;
-    unsigned d = (unsigned)(*c - '0');
-    if (d > 9 || c[1] || v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
+    const unsigned char *c = (const unsigned char *)digits;
+    for (unsigned d; (d = *c - (unsigned)'0') <= 9; c++)
+        v = v * 10 + d; /* wraps beyond 20 digits, which the checks below refuse */
+    /* 2^64 - 1 has 20 digits: fewer always fit, 20 when they do not spell
+     * a greater number. */
+    size_t n = (size_t)(c - (const unsigned char *)digits);
+    if (*c || n > 20 || (n == 20 && strcmp(digits, "18446744073709551615") > 0))
         return 0;
-    return v * 10 + d;
+    return v;
 }
 
-/* What follows prefix at the start of s, or NULL; inlined, unlike strncmp. */
-static const char *after_prefix(const char *s, const char *prefix)
+/* What follows prefix at the start of s, or NULL. Inlined with a constant
+ * prefix, the loop unrolls into a compare per letter (strncmp stays a call). */
+static inline const char *after_prefix(const char *s, const char *prefix)
 {
-    for (; *prefix; s++, prefix++)
-        if (*s != *prefix)
+    size_t i = 0;
+    for (; prefix[i]; i++)
+        if (s[i] != prefix[i])
             return NULL;
-    return s;
+    return s + i;
 }
 
-/* The entity an id names, given its prefix and the root's id; 0 when the id
- * is malformed or names no live entity. */
-static wk_entity parse_id(const wk_scene *s, const char *id, const char *prefix, const char *root_id)
+/* The entity an id names, given its prefix and the root's id, before any
+ * check that it lives: 0 when the id is malformed. */
+static inline wk_entity parse_id(const wk_scene *s, const char *id, const char *prefix, const char *root_id)
 {
     const char *digits = after_prefix(id, prefix);
     if (!digits || *digits < '1' || *digits > '9')
         return strcmp(id, root_id) == 0 ? s->root : WK_NULL_ENTITY;
-    wk_entity e = parse_digits(digits);
+    return parse_digits(digits);
+}
+
+/* The entity an id names when it is a live entity of the given type (the
+ * check reads the entity's record once), else 0. */
+static wk_entity parse_id_of(const wk_scene *s, const char *id, const char *prefix, const char *root_id,
+                             wk_type type)
+{
+    wk_entity e = parse_id(s, id, prefix, root_id);
     /* Most lookups by id precede a read of the node's pose: its cache
      * miss then overlaps the record's, instead of following it. */
     wk__pose_prefetch(s, e);
-    return e && wk_ecm_exists(s->ecm, e) ? e : WK_NULL_ENTITY;
+    return wk_ecm_has(s->ecm, e, type) ? e : WK_NULL_ENTITY;
 }
 
 static bool empty(const char *s)
@@ -112,8 +117,7 @@ static int object_by_name(const wk_scene *s, const char *name, wk_entity *out, w
 int wk_scene_find_object(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk_status *st)
 {
     if (!empty(ref->id)) {
-        *out = parse_id(s, ref->id, "obj_", "root");
-        if (*out && wk_scene_is_object(s, *out))
+        if ((*out = parse_id_of(s, ref->id, "obj_", "root", s->types.object)))
             return WK_OK;
         return wk_fail(st, WK_NOT_FOUND, "no object with id '%s'", ref->id);
     }
@@ -141,8 +145,7 @@ static int frame_named(const wk_scene *s, wk_entity e, bool inside, void *ctx)
 int wk_scene_find_frame(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk_status *st)
 {
     if (!empty(ref->id)) {
-        *out = parse_id(s, ref->id, "frm_", "frm_root");
-        if (*out && wk_scene_is_frame(s, *out))
+        if ((*out = parse_id_of(s, ref->id, "frm_", "frm_root", s->types.frame)))
             return WK_OK;
         return wk_fail(st, WK_NOT_FOUND, "no frame with id '%s'", ref->id);
     }
@@ -160,14 +163,44 @@ int wk_scene_find_frame(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk
     return WK_OK;
 }
 
+static bool is_frame_id(const char *id)
+{
+    return after_prefix(id, "frm_") != NULL;
+}
+
 int wk_scene_find_node(const wk_scene *s, const wk_ref *ref, wk_entity *out, wk_status *st)
 {
-    if (!empty(ref->id)) {
-        if (after_prefix(ref->id, "frm_"))
-            return wk_scene_find_frame(s, ref, out, st);
-        return wk_scene_find_object(s, ref, out, st);
-    }
+    if (!empty(ref->id))
+        return is_frame_id(ref->id) ? wk_scene_find_frame(s, ref, out, st) : wk_scene_find_object(s, ref, out, st);
     return empty(ref->frame_name) ? wk_scene_find_object(s, ref, out, st) : wk_scene_find_frame(s, ref, out, st);
+}
+
+/* The entity a node's id names, before any check: a frame's id when it
+ * starts with 'f', else an object's. */
+static wk_entity parse_node_id(const wk_scene *s, const char *id)
+{
+    return id[0] == 'f' ? parse_id(s, id, "frm_", "frm_root") : parse_id(s, id, "obj_", "root");
+}
+
+int wk_scene_find_nodes(const wk_scene *s, const wk_ref *refs, size_t n, wk_entity *out, wk_status *st)
+{
+    /* Every id first, then every check: the reads of one node's record and
+     * cached pose overlap the other nodes' instead of following them. */
+    for (size_t i = 0; i < n; i++) {
+        out[i] = empty(refs[i].id) ? WK_NULL_ENTITY : parse_node_id(s, refs[i].id);
+        wk__pose_prefetch(s, out[i]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        /* An id that parsed starts with 'f' exactly when it is a frame's. */
+        if (out[i] && wk_ecm_has(s->ecm, out[i], refs[i].id[0] == 'f' ? s->types.frame : s->types.object))
+            continue;
+        /* An id that does not resolve, and a reference by names, take
+         * wk_scene_find_node's way, which names what it did not find. */
+        int rc = wk_scene_find_node(s, &refs[i], &out[i], st);
+        if (rc)
+            return rc;
+    }
+    return WK_OK;
 }
 
 static int child_object_named(const wk_scene *s, wk_entity e, bool inside, void *ctx)

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "base/bits.h"
 #include "base/hash_index.h"
 #include "worldkit/wk_scene.h"
 
@@ -43,10 +44,39 @@ struct wk_scene {
 int wk__pose_cache_init(wk__pose_cache *c);
 void wk__pose_cache_free(wk__pose_cache *c);
 void wk__pose_cache_clear(wk__pose_cache *c);
-/* e's world pose, filling the cache. */
-wk_pose wk__pose_of(const wk_scene *s, wk_entity e);
+/* The slot of e's cached pose, or NULL when its segment does not exist
+ * (yet) or e is WK_NULL_ENTITY. */
+static inline wk__pose_slot *wk__pose_slot_of(const wk__pose_cache *c, wk_entity e)
+{
+    uint32_t index = (uint32_t)e;
+    if (!index)
+        return NULL;
+    unsigned k = wk__log2(index);
+    wk__pose_slot *seg = atomic_load_explicit(&c->segments[k], memory_order_acquire);
+    return seg ? &seg[index - (1u << k)] : NULL;
+}
+
+/* e's world pose, computed and cached under the fill lock: wk__pose_of's
+ * way when the cache misses. */
+wk_pose wk__pose_fill(const wk_scene *s, wk_entity e);
+
+/* e's world pose, filling the cache. Inline: a clean read, the common case,
+ * is a few loads from one cache line. */
+static inline wk_pose wk__pose_of(const wk_scene *s, wk_entity e)
+{
+    const wk__pose_slot *slot = wk__pose_slot_of(&s->poses, e);
+    if (slot && atomic_load_explicit(&slot->valid_for, memory_order_acquire) == e)
+        return slot->pose;
+    return wk__pose_fill(s, e);
+}
+
 /* Starts loading e's cached pose, for a wk__pose_of soon after. */
-void wk__pose_prefetch(const wk_scene *s, wk_entity e);
+static inline void wk__pose_prefetch(const wk_scene *s, wk_entity e)
+{
+    const wk__pose_slot *slot = wk__pose_slot_of(&s->poses, e);
+    if (slot)
+        __builtin_prefetch(slot);
+}
 /* Forgets the cached poses of e and everything below it. */
 void wk__pose_invalidate(wk_scene *s, wk_entity e);
 

@@ -17,7 +17,7 @@ wk_pose wk_scene_pose(const wk_scene *s, wk_entity e)
 
 wk_pose wk_scene_transform(const wk_scene *s, wk_entity a, wk_entity b)
 {
-    return wk_pose_compose(wk_pose_inverse(wk__pose_of(s, a)), wk__pose_of(s, b));
+    return wk_pose_relative(wk__pose_of(s, a), wk__pose_of(s, b));
 }
 
 wk_pose wk_scene_node_pose(const wk_scene *s, wk_entity node)

@@ -102,6 +102,23 @@ static void test_inverse_composes_to_identity(void)
     CHECK_VEC3_NEAR(wk_pose_transform_point(inv, wk_pose_transform_point(pose, v)), v, 1e-15);
 }
 
+static void test_relative(void)
+{
+    /* b_T_c from a_T_b and a_T_c = a_T_b b_T_c gives back b_T_c. */
+    wk_pose a_T_c = wk_pose_compose(yawed_pose(), rolled_pose());
+    wk_pose b_T_c = wk_pose_relative(yawed_pose(), a_T_c);
+    CHECK_VEC3_NEAR(b_T_c.p, rolled_pose().p, 1e-15);
+    CHECK_QUAT_NEAR(b_T_c.q, rolled_pose().q, 1e-15);
+
+    wk_pose x = generic_pose(), y = {{-0.4, 0.9, 0.1}, wk_quat_from_rpy(-0.5, 0.3, 1.2)};
+    wk_pose want = wk_pose_compose(wk_pose_inverse(x), y), got = wk_pose_relative(x, y);
+    CHECK_VEC3_NEAR(got.p, want.p, 1e-15);
+    CHECK_QUAT_NEAR(got.q, want.q, 1e-15);
+    wk_pose self = wk_pose_relative(x, x);
+    CHECK_VEC3_NEAR(self.p, ((wk_vec3){0, 0, 0}), 1e-15);
+    CHECK_QUAT_NEAR(self.q, wk_quat_identity(), 1e-15);
+}
+
 static void test_is_valid(void)
 {
     CHECK(wk_pose_is_valid(wk_pose_identity()));
@@ -121,6 +138,7 @@ static const wk_test_case cases[] = {
     {"compose_is_associative", test_compose_is_associative},
     {"inverse_known_pose", test_inverse_known_pose},
     {"inverse_composes_to_identity", test_inverse_composes_to_identity},
+    {"relative", test_relative},
     {"is_valid", test_is_valid},
 };
 

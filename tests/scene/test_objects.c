@@ -309,6 +309,9 @@ static void ids_are_exact(void)
     CHECK_INT(wk_scene_find_node(s, &(wk_ref){.id = bad}, &e, &st), ==, WK_NOT_FOUND);
     snprintf(bad, sizeof bad, "obj_0%s", id + 4);
     CHECK_INT(wk_scene_find_node(s, &(wk_ref){.id = bad}, &e, &st), ==, WK_NOT_FOUND);
+    /* 2^64 + cup, 20 digits whose value taken modulo 2^64 is the cup's id. */
+    snprintf(bad, sizeof bad, "obj_1844674407%010llu", 3709551616ull + (unsigned long long)cup);
+    CHECK_INT(wk_scene_find_node(s, &(wk_ref){.id = bad}, &e, &st), ==, WK_NOT_FOUND);
     wk_scene_free(s);
 }
 

@@ -196,9 +196,17 @@ static void refusals_name_objects(void)
  * GetTransform does; WK_NULL_ENTITY when the id does not resolve. */
 static wk_entity transform_by_id(const wk_scene *s, const char *id)
 {
-    wk_entity e = WK_NULL_ENTITY;
+    wk_entity e = WK_NULL_ENTITY, pair[2];
     wk_status st;
-    if (wk_scene_find_node(s, &(wk_ref){.id = id}, &e, &st))
+    int rc = wk_scene_find_node(s, &(wk_ref){.id = id}, &e, &st);
+    /* Resolved with another node, either first or second, it must resolve
+     * the same. */
+    const wk_ref refs[] = {{.id = id}, {.id = "root"}, {.id = id}};
+    CHECK_INT(wk_scene_find_nodes(s, refs, 2, pair, &st), ==, rc);
+    CHECK(rc || (pair[0] == e && pair[1] == wk_scene_root(s)));
+    CHECK_INT(wk_scene_find_nodes(s, refs + 1, 2, pair, &st), ==, rc);
+    CHECK(rc || (pair[0] == wk_scene_root(s) && pair[1] == e));
+    if (rc)
         return WK_NULL_ENTITY;
     CHECK_POSE_NEAR(wk_scene_transform(s, wk_scene_root(s), e), wk_scene_world_pose(s, e), 1e-12);
     return e;
@@ -267,6 +275,40 @@ static void deleted_ids_stop_resolving(void)
     wk_scene_free(w.s);
 }
 
+/* Several references resolved together: by id and by names, each as
+ * wk_scene_find_node resolves it; the first that does not resolve fails
+ * the call and is the one named. */
+static void find_nodes_in_order(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_entity cup = object_at(s, "cup", 0, at(1, 0, 0, 0, 0, 0));
+    wk_entity rim = frame_at(s, "rim", cup, at(0, 0, 1, 0, 0, 0));
+    REQUIRE(cup && rim);
+    char cup_id[WK_ID_MAX], rim_id[WK_ID_MAX];
+    wk_scene_object_id(s, cup, cup_id);
+    wk_scene_frame_id(s, rim, rim_id);
+    const wk_ref refs[] = {{.id = rim_id},        {.object_name = "cup"}, {.id = "root"},
+                           {.id = cup_id},        {.object_name = "cup", .frame_name = "rim"},
+                           {.id = "obj_12345678"}, {.object_name = "mug"}, {0}};
+    wk_entity want[] = {rim, cup, wk_scene_root(s), cup, rim}, got[8];
+    wk_status st;
+    CHECK_INT(wk_scene_find_nodes(s, refs, 5, got, &st), ==, WK_OK);
+    for (size_t i = 0; i < 5; i++)
+        CHECK_U64(got[i], ==, want[i]);
+    CHECK_INT(wk_scene_find_nodes(s, refs, 7, got, &st), ==, WK_NOT_FOUND);
+    CHECK(strstr(st.message, "obj_12345678") != NULL);
+    CHECK_INT(wk_scene_find_nodes(s, refs + 6, 2, got, &st), ==, WK_NOT_FOUND);
+    CHECK(strstr(st.message, "mug") != NULL);
+    CHECK_INT(wk_scene_find_nodes(s, refs + 7, 1, got, &st), ==, WK_INVALID);
+    /* An object's id does not name a frame, nor a frame's an object. */
+    char swapped[WK_ID_MAX];
+    wk_scene_frame_id(s, cup, swapped);
+    CHECK_INT(wk_scene_find_nodes(s, (wk_ref[]){{.id = cup_id}, {.id = swapped}}, 2, got, &st), ==, WK_NOT_FOUND);
+    CHECK(strstr(st.message, swapped) != NULL);
+    wk_scene_free(s);
+}
+
 /* The same when the ECM itself removes the entity or makes a frame no frame
  * (as a sync or a level unload may), which the scene does not hear of. */
 static void ids_follow_the_ecm(void)
@@ -286,6 +328,7 @@ static const wk_test_case cases[] = {
     {"refusals_name_objects", refusals_name_objects},
     {"update_through_an_ancestor", update_through_an_ancestor},
     {"entity_filters", entity_filters},
+    {"find_nodes_in_order", find_nodes_in_order},
     {"deleted_ids_stop_resolving", deleted_ids_stop_resolving},
     {"ids_follow_the_ecm", ids_follow_the_ecm},
 };
