@@ -168,12 +168,8 @@ static int edge_reserve(wk_ecm *ecm, wk__table *t)
     return WK_OK;
 }
 
-/* The table for from's types plus (adding) or minus (removing) type. */
-static wk__table *neighbour(wk_ecm *ecm, wk__table *from, wk_type type, bool adding)
+wk__table *wk__table_neighbour(wk_ecm *ecm, wk__table *from, wk_type type, bool adding)
 {
-    uint32_t *edges = adding ? from->add_edge : from->remove_edge;
-    if (type < from->edge_len && edges[type])
-        return ecm->tables[edges[type] - 1];
     if ((wk__column_index(from, type) >= 0) == adding)
         return from;
     wk_type small[16];
@@ -195,16 +191,6 @@ static wk__table *neighbour(wk_ecm *ecm, wk__table *from, wk_type type, bool add
     if (to && edge_reserve(ecm, from) == WK_OK)
         (adding ? from->add_edge : from->remove_edge)[type] = to->id + 1;
     return to;
-}
-
-wk__table *wk__table_with(wk_ecm *ecm, wk__table *from, wk_type type)
-{
-    return neighbour(ecm, from, type, true);
-}
-
-wk__table *wk__table_without(wk_ecm *ecm, wk__table *from, wk_type type)
-{
-    return neighbour(ecm, from, type, false);
 }
 
 /* Grows one array of a table to cap rows; *array_cap says how many rows it
