@@ -72,6 +72,11 @@ typedef struct wk_type_desc {
     size_t size;      /* 0 for a tag type that carries no data */
     size_t align;     /* 0: the natural alignment for size, at most 16 */
     wk_type_hooks hooks;
+    /* Kept in a sparse set of its own, outside the archetype tables: adding and
+     * removing it do not move the entity's other components, while reads and
+     * queries over it cost a lookup more. For components added and removed on
+     * the fly. */
+    bool sparse;
 } wk_type_desc;
 
 /* A growable list of entities, filled by calls that return several. The
@@ -213,6 +218,7 @@ typedef struct wk_iter {
     wk_query *query;
     void *columns[WK_QUERY_MAX_TERMS];
     size_t position;
+    size_t row;
     size_t end;
     int mode;
     bool open;

@@ -118,9 +118,11 @@ static int clone_into(wk_ecm *dst, const wk_ecm *src)
     for (wk_type t = 1; t <= src->type_count; t++) {
         dst->types[t] = src->types[t];
         dst->types[t].desc.name = strdup(src->types[t].desc.name);
-        if (!dst->types[t].desc.name)
-            return WK_NOMEM;
+        const wk__sparse *sparse = src->types[t].sparse;
+        dst->types[t].sparse = sparse ? wk__sparse_clone(src, t, sparse) : NULL;
         dst->type_count = t;
+        if (!dst->types[t].desc.name || (sparse && !dst->types[t].sparse))
+            return WK_NOMEM;
     }
     dst->tables = calloc(src->table_cap, sizeof *dst->tables);
     dst->table_index = dup_bytes(src->table_index, src->table_index_cap * sizeof *src->table_index);
@@ -149,7 +151,8 @@ static int clone_into(wk_ecm *dst, const wk_ecm *src)
     bool ok = DUP_VEC(dst->free_slots, src->free_slots) && DUP_VEC(dst->created, src->created) &&
               DUP_VEC(dst->touched, src->touched) && DUP_VEC(dst->marked, src->marked) &&
               DUP_VEC(dst->destroyed, src->destroyed) &&
-              DUP_VEC(dst->removed_components, src->removed_components);
+              DUP_VEC(dst->removed_components, src->removed_components) &&
+              DUP_VEC(dst->sparse_types, src->sparse_types);
     return ok ? WK_OK : WK_NOMEM;
 }
 
@@ -175,6 +178,22 @@ static bool differ(wk_status *why, const char *fmt, unsigned long long e, const 
     return false;
 }
 
+/* True when b's entity e (record rb) has a's component of type t (record
+ * ra) with an equal value. */
+static bool same_value(const wk_ecm *a, const wk__record *ra, const wk_ecm *b, const wk__record *rb, wk_entity e,
+                       wk_type t, const wk_type *to_b, wk_status *why)
+{
+    void *va, *vb;
+    uint8_t *change;
+    const char *name = a->types[t].desc.name;
+    wk__component_at(a, ra, e, t, &va, &change);
+    if (!to_b[t] || !wk__component_at(b, rb, e, to_b[t], &vb, &change))
+        return differ(why, "entity %llu: %s is missing from the second", e, name);
+    if (!wk__value_equal(a, t, va, vb))
+        return differ(why, "entity %llu: %s values differ", e, name);
+    return true;
+}
+
 static bool compare(const wk_ecm *a, const wk_ecm *b, const wk_type *to_b, wk_status *why)
 {
     if (a->alive != b->alive) {
@@ -192,16 +211,17 @@ static bool compare(const wk_ecm *a, const wk_ecm *b, const wk_type *to_b, wk_st
             if (wk_ecm_parent(a, e) != wk_ecm_parent(b, e))
                 return differ(why, "entity %llu has different parents%s", e, "");
             const wk__table *tb = b->tables[rb->table];
-            if (ta->type_count != tb->type_count)
+            size_t na = ta->type_count + wk__sparse_types_of(a, e, NULL, 0);
+            if (na != tb->type_count + wk__sparse_types_of(b, e, NULL, 0))
                 return differ(why, "entity %llu has different component types%s", e, "");
-            for (uint32_t c = 0; c < ta->type_count; c++) {
-                const char *name = a->types[ta->types[c]].desc.name;
-                int32_t cb = wk__column_index(tb, to_b[ta->types[c]]);
-                if (cb < 0)
-                    return differ(why, "entity %llu: %s is missing from the second", e, name);
-                if (!wk__value_equal(a, ta->types[c], wk__cell(ta, (int32_t)c, row), wk__cell(tb, cb, rb->row)))
-                    return differ(why, "entity %llu: %s values differ", e, name);
-            }
+            const wk__record *ra = wk__record_of(a, e);
+            for (uint32_t c = 0; c < ta->type_count; c++)
+                if (!same_value(a, ra, b, rb, e, ta->types[c], to_b, why))
+                    return false;
+            for (size_t k = 0; k < a->sparse_types.count; k++)
+                if (wk__sparse_pos(a, a->sparse_types.items[k], wk__index(e)) &&
+                    !same_value(a, ra, b, rb, e, a->sparse_types.items[k], to_b, why))
+                    return false;
         }
     }
     return true;

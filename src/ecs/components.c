@@ -58,9 +58,8 @@ static int check(const wk_ecm *ecm, wk_entity e, wk_type type, wk__record **r)
     return rc ? rc : check_type(ecm, type);
 }
 
-static void mark_changed(wk_ecm *ecm, wk__record *r, wk_entity e, wk__table *t, int32_t c)
+static void mark_changed(wk_ecm *ecm, wk__record *r, wk_entity e, uint8_t *change)
 {
-    uint8_t *change = &t->columns[c].change[r->row];
     if (*change == WK_NO_CHANGE)
         *change = WK_ONE_TIME_CHANGE;
     /* Only fails out of memory; the value is set either way, and the message
@@ -68,15 +67,14 @@ static void mark_changed(wk_ecm *ecm, wk__record *r, wk_entity e, wk__table *t, 
     (void)wk__touch(ecm, r, e);
 }
 
-static int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value)
+/* Sets the value at cell, whose change state is at *change_state. */
+static int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, void *cell, uint8_t *change_state,
+                        const void *value)
 {
-    wk__table *t = ecm->tables[r->table];
-    int32_t c = wk__column_index(t, type);
-    size_t size = t->columns[c].size;
-    void *cell = wk__cell(t, c, r->row);
+    size_t size = ecm->types[type].desc.size;
     if (size == 0 || (value && wk__value_equal(ecm, type, cell, value)))
         return 0;
-    uint8_t change = t->columns[c].change[r->row];
+    uint8_t change = *change_state;
     if (ecm->types[type].plain) {
         if (ecm->txn && wk__txn_note_set(ecm, e, type, cell, change))
             return wk__ecm_fail(ecm, WK_NOMEM, "out of memory recording %s of entity %llu",
@@ -102,7 +100,7 @@ static int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, c
         memcpy(cell, s.value, size);
         unstage(&s);
     }
-    mark_changed(ecm, r, e, t, c);
+    mark_changed(ecm, r, e, change_state);
     ecm->version++;
     return 1;
 }
@@ -148,10 +146,17 @@ static inline bool touch_in_place(wk_ecm *ecm, wk__record *r, wk_entity e)
 
 static int add_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value);
 
+/* True when appending slot index to s needs no allocation. */
+static inline bool sparse_ready(const wk__sparse *s, uint32_t index)
+{
+    return s->count < s->cap && index < s->map_len;
+}
+
 /* Adding a plain value outside a transaction, along a known edge, to a
  * table with room, is one row move and nothing that can fail: the common
  * case takes no other branch. The value cannot move under the copy, since
- * the destination does not grow. */
+ * the destination does not grow. (Sparse types have no edges: they go to
+ * add_slow unless wk_ecm_set's own fast path took them.) */
 static int add_new(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value)
 {
     wk__table *to;
@@ -163,17 +168,21 @@ static int add_new(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const 
     return 1;
 }
 
+/* A sparse type's component joins its set instead: the row stays. */
 static int add_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value)
 {
     const wk_type_desc *d = &ecm->types[type].desc;
-    wk__table *to = wk__table_with(ecm, ecm->tables[r->table], type);
-    if (!to)
+    wk__sparse *sparse = ecm->types[type].sparse;
+    wk__table *to = sparse ? NULL : wk__table_with(ecm, ecm->tables[r->table], type);
+    if (!sparse && !to)
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory adding %s to entity %llu", d->name,
                             (unsigned long long)e);
     /* Plain bytes go straight into the new row, unless they live in the
-     * destination table and the row's append is about to move its columns. */
+     * destination and the append is about to move its arrays. */
     staged s; /* left uninitialised: it is big, and mostly unused */
-    bool staging = value && (d->hooks.copy || (to->count == to->cap && wk__table_holds(to, value)));
+    bool moves = sparse ? sparse->count == sparse->cap && wk__sparse_holds(sparse, value)
+                        : to->count == to->cap && wk__table_holds(to, value);
+    bool staging = value && (d->hooks.copy || moves);
     if (staging) {
         if (stage(ecm, type, value, &s))
             return wk__ecm_fail(ecm, WK_NOMEM, "out of memory copying %s for entity %llu", d->name,
@@ -181,9 +190,15 @@ static int add_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const
         value = s.value;
     }
     bool touched_here = touches(r);
-    int rc = wk__touch(ecm, r, e);
-    if (rc == WK_OK && ecm->txn && (rc = wk__txn_note_move(ecm, e, r, type, true, NULL))) {
+    int rc = sparse ? wk__sparse_reserve(sparse, wk__index(e)) : WK_OK;
+    if (rc == WK_OK)
+        rc = wk__touch(ecm, r, e);
+    if (rc == WK_OK && ecm->txn &&
+        (rc = wk__txn_note_move(ecm, e, r, type, true, NULL))) {
         untouch(ecm, r, touched_here);
+    } else if (rc == WK_OK && sparse) {
+        wk__sparse_append(sparse, e, value);
+        ecm->version++;
     } else if (rc == WK_OK && (rc = wk__table_move(ecm, r, to, type, value, NULL))) {
         if (ecm->txn)
             wk__txn_drop(ecm);
@@ -203,24 +218,65 @@ static int add_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const
 int wk__set_now(wk_ecm *ecm, wk_entity e, wk_type type, const void *value)
 {
     wk__record *r = wk__record_of(ecm, e);
-    if (wk__column_index(ecm->tables[r->table], type) >= 0)
-        return set_existing(ecm, r, e, type, value);
+    void *cell;
+    uint8_t *change;
+    if (wk__component_at(ecm, r, e, type, &cell, &change))
+        return set_existing(ecm, r, e, type, cell, change, value);
     return add_new(ecm, r, e, type, value);
 }
 
-int wk_ecm_set(wk_ecm *ecm, wk_entity e, wk_type type, const void *value)
+/* The record of e and the set of type when both are valid and the type is
+ * sparse, else NULL. */
+static inline wk__sparse *sparse_of(const wk_ecm *ecm, wk_entity e, wk_type type, wk__record **r)
+{
+    *r = wk__record_of(ecm, e);
+    return *r && type != WK_NO_TYPE && type <= ecm->type_count ? ecm->types[type].sparse : NULL;
+}
+
+__attribute__((noinline)) static int set_general(wk_ecm *ecm, wk_entity e, wk_type type, const void *value)
 {
     wk__record *r;
     int rc = check(ecm, e, type, &r);
     if (rc)
         return rc;
-    if (wk__column_index(ecm->tables[r->table], type) >= 0)
-        return set_existing(ecm, r, e, type, value);
+    void *cell;
+    uint8_t *change;
+    if (wk__component_at(ecm, r, e, type, &cell, &change))
+        return set_existing(ecm, r, e, type, cell, change, value);
     if (ecm->iter_depth) {
         rc = wk__defer(ecm, WK__OP_SET, e, type, value, false, NULL);
         return rc ? rc : 1;
     }
     return add_new(ecm, r, e, type, value);
+}
+
+/* Adding a sparse component is an append to its set. In the common case (no
+ * iterator or transaction open, a plain value, room in the set and in the
+ * step's list) that takes a few dozen instructions, kept apart from the
+ * general case so that the function stays small: calls on random entities
+ * then overlap in the CPU, each costing less than its cache misses. */
+int wk_ecm_set(wk_ecm *ecm, wk_entity e, wk_type type, const void *value)
+{
+    wk__record *r;
+    wk__sparse *s = sparse_of(ecm, e, type, &r);
+    uint32_t index = wk__index(e);
+    if (s && !ecm->iter_depth && !ecm->txn && !ecm->types[type].desc.hooks.copy && !wk__sparse_find(s, index) &&
+        sparse_ready(s, index) && touch_in_place(ecm, r, e)) {
+        wk__sparse_append(s, e, value);
+        ecm->types[type].in_use = true;
+        ecm->version++;
+        return 1;
+    }
+    return set_general(ecm, e, type, value);
+}
+
+/* Kept out of wk_ecm_get's way: table types are the common case. */
+static void *sparse_get(const wk_ecm *ecm, wk_entity e, wk_type type)
+{
+    if (type == WK_NO_TYPE || type > ecm->type_count)
+        return NULL;
+    uint32_t pos = wk__sparse_pos(ecm, type, wk__index(e));
+    return pos ? wk__sparse_cell(ecm->types[type].sparse, pos - 1) : NULL;
 }
 
 void *wk_ecm_get(const wk_ecm *ecm, wk_entity e, wk_type type)
@@ -230,10 +286,12 @@ void *wk_ecm_get(const wk_ecm *ecm, wk_entity e, wk_type type)
         return NULL;
     const wk__table *t = ecm->tables[r->table];
     if (type >= t->slot_count)
-        return NULL;
+        return sparse_get(ecm, e, type);
     /* Absent types and tags have no data pointer. */
     const wk__type_slot *slot = &t->by_type[type];
-    return slot->data ? slot->data + (size_t)r->row * slot->size : NULL;
+    if (slot->data)
+        return slot->data + (size_t)r->row * slot->size;
+    return sparse_get(ecm, e, type);
 }
 
 void *wk_ecm_get_or_add(wk_ecm *ecm, wk_entity e, wk_type type, const void *dflt)
@@ -266,7 +324,7 @@ static int remove_at(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type)
 {
     wk__table *to;
     bool record = !(r->flags & WK__NEW);
-    if (ecm->txn || !(to = ready_edge(ecm, ecm->tables[r->table], type, false)) ||
+    if (ecm->txn || ecm->types[type].sparse || !(to = ready_edge(ecm, ecm->tables[r->table], type, false)) ||
         (record && ecm->removed_components.count == ecm->removed_components.cap) || !touch_in_place(ecm, r, e))
         return remove_slow(ecm, r, e, type);
     if (record)
@@ -275,27 +333,37 @@ static int remove_at(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type)
     return 1;
 }
 
+/* True when the entity has the type, in its table or its sparse set. */
+static bool has(const wk_ecm *ecm, const wk__record *r, wk_entity e, wk_type type)
+{
+    const wk__sparse *s = ecm->types[type].sparse;
+    return s ? wk__sparse_find(s, wk__index(e)) != 0 : wk__column_index(ecm->tables[r->table], type) >= 0;
+}
+
 int wk__remove_now(wk_ecm *ecm, wk_entity e, wk_type type)
 {
     wk__record *r = wk__record_of(ecm, e);
-    if (wk__column_index(ecm->tables[r->table], type) < 0)
+    if (!has(ecm, r, e, type))
         return 0;
     return remove_at(ecm, r, e, type);
 }
 
 static int remove_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type)
 {
-    wk__table *from = ecm->tables[r->table];
-    wk__table *to = wk__table_without(ecm, from, type);
+    wk__sparse *sparse = ecm->types[type].sparse;
+    wk__table *to = sparse ? NULL : wk__table_without(ecm, ecm->tables[r->table], type);
     bool record = !(r->flags & WK__NEW), touched_here = touches(r);
-    if (!to || wk__touch(ecm, r, e))
+    if ((!sparse && !to) || wk__touch(ecm, r, e))
         goto fail_nomem;
     if (record && WK__VEC_PUSH(ecm->removed_components, ((wk__removed_component){e, type})))
         goto fail_untouch;
     void *removed = NULL;
     if (ecm->txn && wk__txn_note_move(ecm, e, r, type, false, &removed))
         goto fail_unrecord;
-    if (wk__table_move(ecm, r, to, type, NULL, removed)) {
+    if (sparse) {
+        wk__sparse_remove(ecm, type, e, removed);
+        ecm->version++;
+    } else if (wk__table_move(ecm, r, to, type, NULL, removed)) {
         if (ecm->txn)
             wk__txn_drop(ecm);
         goto fail_unrecord;
@@ -312,19 +380,37 @@ fail_nomem:
                         (unsigned long long)e);
 }
 
-int wk_ecm_remove(wk_ecm *ecm, wk_entity e, wk_type type)
+__attribute__((noinline)) static int remove_general(wk_ecm *ecm, wk_entity e, wk_type type)
 {
     wk__record *r;
     int rc = check(ecm, e, type, &r);
     if (rc)
         return rc;
-    if (wk__column_index(ecm->tables[r->table], type) < 0)
+    if (!has(ecm, r, e, type))
         return 0;
     if (ecm->iter_depth) {
         rc = wk__defer(ecm, WK__OP_REMOVE, e, type, NULL, false, NULL);
         return rc ? rc : 1;
     }
     return remove_at(ecm, r, e, type);
+}
+
+/* As wk_ecm_set, a common case kept small: removing a sparse component
+ * moves its set's last member into the hole. */
+int wk_ecm_remove(wk_ecm *ecm, wk_entity e, wk_type type)
+{
+    wk__record *r;
+    wk__sparse *s = sparse_of(ecm, e, type, &r);
+    bool record = r && !(r->flags & WK__NEW);
+    if (s && wk__sparse_find(s, wk__index(e)) && !ecm->iter_depth && !ecm->txn &&
+        !(record && ecm->removed_components.count == ecm->removed_components.cap) && touch_in_place(ecm, r, e)) {
+        if (record)
+            ecm->removed_components.items[ecm->removed_components.count++] = (wk__removed_component){e, type};
+        wk__sparse_remove(ecm, type, e, NULL);
+        ecm->version++;
+        return 1;
+    }
+    return remove_general(ecm, e, type);
 }
 
 static int note_destroyed(wk_ecm *ecm, wk_entity e)
@@ -388,7 +474,7 @@ int wk_ecm_destroy(wk_ecm *ecm, wk_entity e, bool recursive)
 bool wk_ecm_has(const wk_ecm *ecm, wk_entity e, wk_type type)
 {
     const wk__record *r = wk__record_of(ecm, e);
-    return r && wk__column_index(ecm->tables[r->table], type) >= 0;
+    return r && type != WK_NO_TYPE && type <= ecm->type_count && has(ecm, r, e, type);
 }
 
 bool wk_ecm_matches(const wk_ecm *ecm, wk_entity e, const wk_type *types, size_t n)
@@ -397,7 +483,7 @@ bool wk_ecm_matches(const wk_ecm *ecm, wk_entity e, const wk_type *types, size_t
     if (!r)
         return false;
     for (size_t i = 0; i < n; i++)
-        if (wk__column_index(ecm->tables[r->table], types[i]) < 0)
+        if (types[i] == WK_NO_TYPE || types[i] > ecm->type_count || !has(ecm, r, e, types[i]))
             return false;
     return true;
 }
@@ -407,14 +493,33 @@ size_t wk_ecm_component_types(const wk_ecm *ecm, wk_entity e, wk_type *out, size
     const wk__record *r = wk__record_of(ecm, e);
     if (!r)
         return 0;
+    /* Both lists ascend: merge them. */
     const wk__table *t = ecm->tables[r->table];
-    for (size_t i = 0; i < t->type_count && i < cap; i++)
-        out[i] = t->types[i];
-    return t->type_count;
+    size_t n = 0, i = 0;
+    for (size_t k = 0; k < ecm->sparse_types.count; k++) {
+        wk_type type = ecm->sparse_types.items[k];
+        if (!wk__sparse_pos(ecm, type, wk__index(e)))
+            continue;
+        for (; i < t->type_count && t->types[i] < type; i++, n++)
+            if (n < cap)
+                out[n] = t->types[i];
+        if (n++ < cap)
+            out[n - 1] = type;
+    }
+    for (; i < t->type_count; i++, n++)
+        if (n < cap)
+            out[n] = t->types[i];
+    return n;
 }
 
 void *wk_ecm_first(const wk_ecm *ecm, wk_type type, wk_entity *owner)
 {
+    const wk__sparse *s = type && type <= ecm->type_count ? ecm->types[type].sparse : NULL;
+    if (s) {
+        if (s->count && owner)
+            *owner = s->entities[0];
+        return s->count ? wk__sparse_cell(s, 0) : NULL;
+    }
     for (uint32_t i = 0; i < ecm->table_count; i++) {
         const wk__table *t = ecm->tables[i];
         int32_t c = wk__column_index(t, type);
@@ -427,23 +532,36 @@ void *wk_ecm_first(const wk_ecm *ecm, wk_type type, wk_entity *owner)
     return NULL;
 }
 
+static bool is_sparse(const wk_ecm *ecm, wk_type type)
+{
+    return type != WK_NO_TYPE && type <= ecm->type_count && ecm->types[type].sparse;
+}
+
 /* True when row of t holds every (type, value) pair. */
 static bool row_matches(const wk_ecm *ecm, const wk__table *t, uint32_t row, const wk_match *m, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         int32_t c = wk__column_index(t, m[i].type);
-        if (c < 0)
-            return false;
-        if (m[i].value && !wk__value_equal(ecm, m[i].type, wk__cell(t, c, row), m[i].value))
+        const void *cell;
+        if (c >= 0) {
+            cell = wk__cell(t, c, row);
+        } else {
+            uint32_t pos = is_sparse(ecm, m[i].type) ? wk__sparse_pos(ecm, m[i].type, wk__index(t->entities[row])) : 0;
+            if (!pos)
+                return false;
+            cell = wk__sparse_cell(ecm->types[m[i].type].sparse, pos - 1);
+        }
+        if (m[i].value && !wk__value_equal(ecm, m[i].type, cell, m[i].value))
             return false;
     }
     return true;
 }
 
-static bool table_has_types(const wk__table *t, const wk_match *m, size_t n)
+/* Sparse types are checked row by row. */
+static bool table_has_types(const wk_ecm *ecm, const wk__table *t, const wk_match *m, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (wk__column_index(t, m[i].type) < 0)
+        if (wk__column_index(t, m[i].type) < 0 && !is_sparse(ecm, m[i].type))
             return false;
     return true;
 }
@@ -453,7 +571,7 @@ static wk_entity find(const wk_ecm *ecm, const wk_match *m, size_t n, wk_entity_
 {
     for (uint32_t i = 0; i < ecm->table_count; i++) {
         const wk__table *t = ecm->tables[i];
-        if (!table_has_types(t, m, n))
+        if (!table_has_types(ecm, t, m, n))
             continue;
         for (uint32_t row = 0; row < t->count; row++) {
             if (!row_matches(ecm, t, row, m, n))

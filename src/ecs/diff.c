@@ -10,8 +10,9 @@
  * 64 at a time, column by column: a plain column's block with one memcmp, a
  * hooked one value by value; parents by slot index. A row whose entity sits
  * elsewhere in b (moved by a removal, or with another set of types) is found
- * through b's record and compared on its own. Scratch is sized by the number
- * of types, never by the number of entities. */
+ * through b's record and compared on its own. Sparse types, outside the
+ * tables, are compared entity by entity, by lookup. Scratch is sized by the
+ * number of types, never by the number of entities. */
 #include "ecm_internal.h"
 
 #include <stdlib.h>
@@ -27,6 +28,7 @@ typedef struct differ {
     wk_type *to_a;   /* and back */
     bool same_ids;   /* both map every type to itself: the fast path of clones */
     bool links;      /* either ECM has parent links, so parents can differ */
+    bool sparse;     /* either ECM has a sparse type with members */
     WK__VEC(uint32_t) reused; /* slots alive in both with other generations, ascending */
     /* Scratch, one slot per type of a (added: of b). */
     wk_type *mapped;       /* a table's types in b's ids, ascending */
@@ -183,6 +185,52 @@ static const wk__table *partner(const differ *d, const wk__table *ta)
     return wk__table_find(b, d->mapped, n);
 }
 
+/* The value of e's component of type in ecm (NULL for a tag) through *value;
+ * false when e lacks it or type is WK_NO_TYPE. */
+static bool lookup(const wk_ecm *ecm, wk_entity e, wk_type type, void **value)
+{
+    uint8_t *change;
+    return type && wk__component_at(ecm, wk__record_of(ecm, e), e, type, value, &change);
+}
+
+/* True when e is a member of a sparse set of ecm: a lookup in each map, far
+ * cheaper than the comparisons of sparse_diff. */
+static bool in_sparse_set(const wk_ecm *ecm, wk_entity e)
+{
+    for (size_t k = 0; k < ecm->sparse_types.count; k++)
+        if (wk__sparse_find(ecm->types[ecm->sparse_types.items[k]].sparse, wk__index(e)))
+            return true;
+    return false;
+}
+
+static bool has_sparse_members(const wk_ecm *ecm)
+{
+    for (size_t k = 0; k < ecm->sparse_types.count; k++)
+        if (ecm->types[ecm->sparse_types.items[k]].sparse->count)
+            return true;
+    return false;
+}
+
+/* Adds to the entry's lists how e's sparse components differ. */
+static void sparse_diff(differ *d, wk_entity e, size_t *changed, size_t *removed, size_t *added)
+{
+    void *va, *vb;
+    for (size_t k = 0; k < d->a->sparse_types.count; k++) {
+        wk_type t = d->a->sparse_types.items[k];
+        if (!lookup(d->a, e, t, &va))
+            continue;
+        if (!lookup(d->b, e, d->to_b[t], &vb))
+            d->removed[(*removed)++] = t;
+        else if (!wk__value_equal(d->a, t, va, vb))
+            d->changed[(*changed)++] = t;
+    }
+    for (size_t k = 0; k < d->b->sparse_types.count; k++) {
+        wk_type u = d->b->sparse_types.items[k];
+        if (lookup(d->b, e, u, &vb) && !lookup(d->a, e, d->to_a[u], &va))
+            d->added[(*added)++] = u;
+    }
+}
+
 /* Compares the rows of the block starting at r0 that both tables hold for
  * the same entity (the bits of same), column by column. */
 static int compare_block(differ *d, const wk__table *ta, const wk__table *tb, uint32_t r0, uint32_t n, uint64_t same)
@@ -212,13 +260,17 @@ static int compare_block(differ *d, const wk__table *ta, const wk__table *tb, ui
         if (parent_differs(d, ta->entities[r0 + i]))
             parents |= (uint64_t)1 << i;
     }
-    for (uint64_t m = any | parents; m; m &= m - 1) {
+    for (uint64_t m = any | parents | (d->sparse ? same : 0); m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctzll(m);
-        size_t changed = 0;
+        size_t changed = 0, removed = 0, added = 0;
         for (uint32_t c = 0; c < ta->type_count; c++)
             if (d->masks[c] >> i & 1)
                 d->changed[changed++] = ta->types[c];
-        int rc = report(d, ta->entities[r0 + i], parents >> i & 1, changed, 0, 0);
+        wk_entity e = ta->entities[r0 + i];
+        if (d->sparse && (in_sparse_set(d->a, e) || in_sparse_set(d->b, e)))
+            sparse_diff(d, e, &changed, &removed, &added);
+        bool parent = parents >> i & 1;
+        int rc = parent || changed || removed || added ? report(d, e, parent, changed, removed, added) : WK_OK;
         if (rc)
             return rc;
     }
@@ -235,19 +287,19 @@ static int compare_moved(differ *d, const wk__table *ta, uint32_t row)
         return WK_OK; /* reported by existence() */
     const wk__table *tb = d->b->tables[rb->table];
     size_t changed = 0, removed = 0, added = 0;
+    void *va, *vb;
     for (uint32_t c = 0; c < ta->type_count; c++) {
-        wk_type t = ta->types[c], u = d->to_b[t];
-        int32_t cb = u ? wk__column_index(tb, u) : -1;
-        if (cb < 0)
+        wk_type t = ta->types[c];
+        if (!lookup(d->b, e, d->to_b[t], &vb))
             d->removed[removed++] = t;
-        else if (!wk__value_equal(d->a, t, wk__cell(ta, (int32_t)c, row), wk__cell(tb, cb, rb->row)))
+        else if (!wk__value_equal(d->a, t, wk__cell(ta, (int32_t)c, row), vb))
             d->changed[changed++] = t;
     }
-    for (uint32_t c = 0; c < tb->type_count; c++) {
-        wk_type t = d->to_a[tb->types[c]];
-        if (!t || wk__column_index(ta, t) < 0)
+    for (uint32_t c = 0; c < tb->type_count; c++)
+        if (!lookup(d->a, e, d->to_a[tb->types[c]], &va))
             d->added[added++] = tb->types[c];
-    }
+    if (d->sparse)
+        sparse_diff(d, e, &changed, &removed, &added);
     bool parent = parent_differs(d, e);
     return parent || changed || removed || added ? report(d, e, parent, changed, removed, added) : WK_OK;
 }
@@ -284,7 +336,12 @@ int wk_ecm_diff(const wk_ecm *a, const wk_ecm *b, wk_ecm_diff_fn fn, void *ctx)
 {
     if (a == b)
         return WK_OK;
-    differ d = {.a = a, .b = b, .fn = fn, .ctx = ctx, .links = a->links_used || b->links_used};
+    differ d = {.a = a,
+                .b = b,
+                .fn = fn,
+                .ctx = ctx,
+                .links = a->links_used || b->links_used,
+                .sparse = has_sparse_members(a) || has_sparse_members(b)};
     int rc = map_types(&d);
     if (rc == WK_OK)
         rc = existence(&d);

@@ -93,8 +93,11 @@ void wk_ecm_free(wk_ecm *ecm)
     free(ecm->marked.items);
     free(ecm->destroyed.items);
     free(ecm->removed_components.items);
-    for (uint32_t t = 1; t <= ecm->type_count; t++)
+    for (uint32_t t = 1; t <= ecm->type_count; t++) {
+        wk__sparse_free(ecm, t, ecm->types[t].sparse);
         free((char *)ecm->types[t].desc.name);
+    }
     free(ecm->types);
+    free(ecm->sparse_types.items);
     free(ecm);
 }

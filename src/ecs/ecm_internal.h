@@ -5,7 +5,9 @@
  * column per type: a plain array of values plus a parallel array of change
  * states. An entity's record, found by its slot index in segmented arrays, says
  * which table and row hold it. Adding or removing a component moves the row
- * to the neighbouring table, found through cached edges.
+ * to the neighbouring table, found through cached edges. A type registered
+ * as sparse lives outside the tables instead, in a sparse set of its own
+ * (sparse.c), so adding or removing it leaves the entity's row in place.
  *
  * Step tracking: entities created, touched (any component added, changed or
  * removed, or re-parented), marked for removal or destroyed during the step
@@ -85,10 +87,28 @@ typedef struct wk__table {
     wk__type_slot by_type[]; /* indexed by type id */
 } wk__table;
 
+/* A sparse type's components: dense arrays of owners, values and change
+ * states, and a map from slot index to dense position + 1, 0 meaning
+ * absent. The map is one flat array (huge pages once big), not segments
+ * like the records: a lookup is one load, with no page of its own to miss
+ * in the TLB. */
+typedef struct wk__sparse {
+    uint32_t *map;
+    uint32_t map_len; /* slots covered */
+    wk_entity *entities;
+    uint8_t *data; /* size bytes per position; NULL for tag types */
+    uint8_t *change;
+    uint32_t count;
+    uint32_t cap;
+    size_t size;
+    size_t align;
+} wk__sparse;
+
 typedef struct wk__type_info {
     wk_type_desc desc; /* desc.name owned */
     bool in_use;
     bool plain; /* no hooks: memcpy/memcmp/raw bytes */
+    wk__sparse *sparse; /* NULL: the type lives in the tables */
 } wk__type_info;
 
 typedef struct wk__removed_component {
@@ -120,6 +140,7 @@ typedef struct wk__txn wk__txn;
 struct wk_ecm {
     wk__type_info *types; /* index = type id; slot 0 unused */
     uint32_t type_count;  /* ids in use are 1..type_count */
+    WK__VEC(wk_type) sparse_types; /* ascending */
 
     wk__table **tables; /* index = table id; 0 is the root table */
     uint32_t table_count;
@@ -163,8 +184,12 @@ struct wk_query {
     wk_type without[WK_QUERY_MAX_TERMS];
     uint32_t with_count;
     uint32_t without_count;
-    /* Matching tables, each followed by with_count column indices. */
+    /* Matching tables, each followed by with_count column indices (of the
+     * table types; sparse terms are tested entity by entity). */
     WK__VEC(uint32_t) cache;
+    bool sparse_terms;  /* some term is a sparse type */
+    wk_type driver;     /* no `with` type is a table's: the set iterated */
+    bool contiguous;    /* every `with` type's values lie in the iterated arrays */
 };
 
 /* Grows a WK__VEC to hold one more item; 0 or WK_NOMEM. */
@@ -277,6 +302,100 @@ static inline void *wk__cell(const wk__table *t, int32_t column, uint32_t row)
     return c->data ? c->data + (size_t)row * c->size : NULL;
 }
 
+/* sparse.c */
+/* The dense position + 1 of slot index in s, 0 when absent. */
+static inline uint32_t wk__sparse_find(const wk__sparse *s, uint32_t index)
+{
+    return index < s->map_len ? s->map[index] : 0;
+}
+/* The same for any type: 0 for a table type. */
+static inline uint32_t wk__sparse_pos(const wk_ecm *ecm, wk_type type, uint32_t index)
+{
+    const wk__sparse *s = ecm->types[type].sparse;
+    return s ? wk__sparse_find(s, index) : 0;
+}
+static inline void *wk__sparse_cell(const wk__sparse *s, uint32_t pos)
+{
+    return s->data ? s->data + (size_t)pos * s->size : NULL;
+}
+/* Puts e at position pos with the bytes at value (zeros when NULL). */
+static inline void wk__sparse_place(wk__sparse *s, uint32_t pos, wk_entity e, const void *value, uint8_t change)
+{
+    s->entities[pos] = e;
+    s->change[pos] = change;
+    if (s->size) {
+        uint8_t *cell = s->data + (size_t)pos * s->size;
+        if (value)
+            wk__copy_value(cell, value, s->size);
+        else
+            memset(cell, 0, s->size);
+    }
+    s->map[wk__index(e)] = pos + 1;
+}
+/* Appends e (room reserved) with the bytes at value, or zeros, and a
+ * one-time change. */
+static inline void wk__sparse_append(wk__sparse *s, wk_entity e, const void *value)
+{
+    wk__sparse_place(s, s->count++, e, value, WK_ONE_TIME_CHANGE);
+}
+/* Removes e (a member), moving the last member into its place. Its value
+ * is destroyed, or, when removed is not NULL, its bytes are moved there. */
+static inline void wk__sparse_remove(const wk_ecm *ecm, wk_type type, wk_entity e, void *removed)
+{
+    wk__sparse *s = ecm->types[type].sparse;
+    uint32_t *slot = &s->map[wk__index(e)];
+    uint32_t pos = *slot - 1, last = --s->count;
+    void *cell = wk__sparse_cell(s, pos);
+    void (*destroy)(void *) = ecm->types[type].desc.hooks.destroy;
+    if (removed && cell)
+        wk__copy_value(removed, cell, s->size);
+    else if (destroy && cell)
+        destroy(cell);
+    *slot = 0;
+    if (pos != last)
+        wk__sparse_place(s, pos, s->entities[last], wk__sparse_cell(s, last), s->change[last]);
+}
+/* Finds the entity's component of type, in a table or a sparse set: true,
+ * with its value (NULL for a tag) in *cell and its change state in *change. */
+static inline bool wk__component_at(const wk_ecm *ecm, const wk__record *r, wk_entity e, wk_type type, void **cell,
+                                    uint8_t **change)
+{
+    wk__sparse *s = ecm->types[type].sparse;
+    if (s) {
+        uint32_t pos = wk__sparse_find(s, wk__index(e));
+        if (!pos)
+            return false;
+        *cell = wk__sparse_cell(s, pos - 1);
+        *change = &s->change[pos - 1];
+        return true;
+    }
+    const wk__table *t = ecm->tables[r->table];
+    int32_t c = wk__column_index(t, type);
+    if (c < 0)
+        return false;
+    *cell = wk__cell(t, c, r->row);
+    *change = &t->columns[c].change[r->row];
+    return true;
+}
+wk__sparse *wk__sparse_new(size_t size, size_t align);
+void wk__sparse_free(const wk_ecm *ecm, wk_type type, wk__sparse *s);
+/* A deep copy (values through the share or copy hook), or NULL. */
+wk__sparse *wk__sparse_clone(const wk_ecm *ecm, wk_type type, const wk__sparse *s);
+/* Makes room for one more member, and in the map for index; 0 or WK_NOMEM. */
+int wk__sparse_reserve(wk__sparse *s, uint32_t index);
+/* True when p points into s's values. */
+bool wk__sparse_holds(const wk__sparse *s, const void *p);
+/* The inverse of a removal from position pos: the member there (if any)
+ * goes back to the end and e takes pos, with the bytes at value and change
+ * (room reserved: a removal keeps it). */
+void wk__sparse_reopen(wk__sparse *s, uint32_t pos, wk_entity e, const void *value, uint8_t change);
+/* Writes the entity's sparse types (ascending) to out, up to cap; returns
+ * how many it has. */
+size_t wk__sparse_types_of(const wk_ecm *ecm, wk_entity e, wk_type *out, size_t cap);
+/* Removes the entity from every sparse set, as removals a transaction can
+ * undo (which fails only out of memory in one, having removed some). */
+int wk__sparse_drop_entity(wk_ecm *ecm, wk_entity e);
+
 /* entities.c */
 int wk__slot_reserve(wk_ecm *ecm, uint32_t index);
 /* Makes the entity with exactly this id live (in the root table). */
@@ -374,7 +493,8 @@ int wk__txn_note_create(wk_ecm *ecm, wk_entity e, uint32_t old_gen);
 /* Also moves the entity's values into the log: the caller removes its row
  * without destroying them. */
 int wk__txn_note_destroy(wk_ecm *ecm, wk_entity e, const wk__record *r);
-/* For a removal, *removed receives where wk__table_move puts the value. */
+/* Also for a sparse type's add or remove. For a removal, *removed receives
+ * where wk__table_move or wk__sparse_remove puts the value. */
 int wk__txn_note_move(wk_ecm *ecm, wk_entity e, const wk__record *r, wk_type type, bool adding, void **removed);
 /* Moves the current value of cell into the log: the caller overwrites it
  * without destroying it. */

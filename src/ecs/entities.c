@@ -133,8 +133,9 @@ wk_entity wk_ecm_create(wk_ecm *ecm)
 }
 
 /* The table for the n given types, found from the root through the add
- * edges, or NULL (message set) for a bad or repeated type. */
-static wk__table *table_of(wk_ecm *ecm, const wk_type *types, size_t n)
+ * edges, or NULL (message set) for a bad or repeated type. Sparse types
+ * have no column: *sparse says whether there were any. */
+static wk__table *table_of(wk_ecm *ecm, const wk_type *types, size_t n, bool *sparse)
 {
     wk__table *t = ecm->tables[0];
     for (size_t i = 0; i < n; i++) {
@@ -142,11 +143,15 @@ static wk__table *table_of(wk_ecm *ecm, const wk_type *types, size_t n)
             wk__ecm_fail(ecm, WK_INVALID, "component type %u is not registered", types[i]);
             return NULL;
         }
-        if (wk__column_index(t, types[i]) >= 0) {
+        bool repeated = wk__column_index(t, types[i]) >= 0;
+        for (size_t j = 0; ecm->types[types[i]].sparse && j < i; j++)
+            repeated |= types[j] == types[i];
+        if (repeated) {
             wk__ecm_fail(ecm, WK_INVALID, "component type %s is given twice", ecm->types[types[i]].desc.name);
             return NULL;
         }
-        if (!(t = wk__table_with(ecm, t, types[i]))) {
+        *sparse |= ecm->types[types[i]].sparse != NULL;
+        if (!ecm->types[types[i]].sparse && !(t = wk__table_with(ecm, t, types[i]))) {
             wk__ecm_fail(ecm, WK_NOMEM, "out of memory creating an entity");
             return NULL;
         }
@@ -161,7 +166,7 @@ static wk_entity create_then_set(wk_ecm *ecm, const wk_type *types, const void *
     wk__savepoint sp = ecm->txn ? wk__txn_savepoint(ecm) : (wk__savepoint){0};
     wk_entity e = wk_ecm_create(ecm);
     for (size_t k = 0; e && k < n; k++)
-        if (wk_ecm_set(ecm, e, types[k], values[k]) < 0) {
+        if (wk_ecm_set(ecm, e, types[k], values ? values[k] : NULL) < 0) {
             if (ecm->txn)
                 wk__txn_undo_to(ecm, &sp);
             else
@@ -177,9 +182,12 @@ wk_entity wk_ecm_create_with(wk_ecm *ecm, const wk_type *types, const void *cons
         wk__ecm_fail(ecm, WK_BUSY, "cannot create an entity with components while an iterator is open");
         return WK_NULL_ENTITY;
     }
-    wk__table *t = table_of(ecm, types, n);
+    bool sparse = false;
+    wk__table *t = table_of(ecm, types, n, &sparse);
     if (!t)
         return WK_NULL_ENTITY;
+    if (sparse)
+        return create_then_set(ecm, types, values, n);
     /* A value inside the table would move when the new row grows it. */
     for (size_t i = 0; values && t->count == t->cap && i < n; i++)
         if (values[i] && wk__table_holds(t, values[i]))
@@ -276,6 +284,8 @@ int wk__entity_free_at(wk_ecm *ecm, wk__record *r, wk_entity e)
 {
     uint32_t index = wk__index(e);
     wk__table *t = ecm->tables[r->table];
+    if (ecm->sparse_types.count && wk__sparse_drop_entity(ecm, e))
+        return WK_NOMEM;
     if (!ecm->txn)
         wk__table_delete_row(ecm, t, r->row);
     else if (wk__txn_note_destroy(ecm, e, r))

@@ -5,20 +5,47 @@
  *
  * Iterators defer structural changes: while one is open, adding or removing
  * components and destroying entities are queued (defer.c) and applied when
- * the last one closes. */
+ * the last one closes.
+ *
+ * Terms on sparse types are not properties of tables: a query holding any
+ * walks the rows of its tables (or, when no `with` type lives in tables,
+ * the members of its first sparse `with` type) and keeps the entities that
+ * pass them, a run of consecutive rows per batch when its `with` values are
+ * contiguous there, one entity per batch otherwise. */
 #include "ecm_internal.h"
 
 #include <stdlib.h>
 
-enum { MODE_ALL, MODE_NEW, MODE_REMOVED };
+enum { MODE_ALL, MODE_FILTERED, MODE_NEW, MODE_REMOVED };
 
+static bool is_sparse(const wk_query *q, wk_type type)
+{
+    return q->ecm->types[type].sparse != NULL;
+}
+
+/* The table terms; sparse ones pass. */
 bool wk__query_matches(const wk_query *q, const wk__table *t)
 {
     for (uint32_t i = 0; i < q->with_count; i++)
-        if (wk__column_index(t, q->with[i]) < 0)
+        if (wk__column_index(t, q->with[i]) < 0 && !is_sparse(q, q->with[i]))
             return false;
     for (uint32_t i = 0; i < q->without_count; i++)
         if (wk__column_index(t, q->without[i]) >= 0)
+            return false;
+    return true;
+}
+
+/* The sparse terms, and with tables the table ones too. */
+static bool entity_passes(const wk_query *q, wk_entity e, bool tables)
+{
+    const wk_ecm *ecm = q->ecm;
+    if (tables && !wk__query_matches(q, ecm->tables[wk__record_of(ecm, e)->table]))
+        return false;
+    for (uint32_t i = 0; i < q->with_count; i++)
+        if (is_sparse(q, q->with[i]) && !wk__sparse_pos(ecm, q->with[i], wk__index(e)))
+            return false;
+    for (uint32_t i = 0; i < q->without_count; i++)
+        if (is_sparse(q, q->without[i]) && wk__sparse_pos(ecm, q->without[i], wk__index(e)))
             return false;
     return true;
 }
@@ -64,6 +91,19 @@ wk_query *wk_query_new(wk_ecm *ecm, const wk_query_desc *desc)
         wk__ecm_fail(ecm, WK_INVALID, "a query needs at least one `with` type");
         goto fail_free_query;
     }
+    q->contiguous = true;
+    for (uint32_t i = 0; i < q->with_count + q->without_count; i++) {
+        wk_type type = i < q->with_count ? q->with[i] : q->without[i - q->with_count];
+        q->sparse_terms |= is_sparse(q, type);
+        q->contiguous &= i >= q->with_count || !is_sparse(q, type);
+    }
+    if (!q->contiguous) {
+        q->driver = q->with[0];
+        for (uint32_t i = 0; i < q->with_count; i++)
+            if (!is_sparse(q, q->with[i]))
+                q->driver = WK_NO_TYPE;
+        q->contiguous = q->driver && q->with_count == 1;
+    }
     for (uint32_t i = 0; i < ecm->table_count; i++)
         if (wk__query_matches(q, ecm->tables[i]) && wk__query_add_table(q, ecm->tables[i]))
             goto fail_nomem;
@@ -102,6 +142,8 @@ static wk_iter iter_open(wk_query *q, int mode, size_t end)
 
 wk_iter wk_query_iter(wk_query *q)
 {
+    if (q->sparse_terms)
+        return iter_open(q, MODE_FILTERED, q->driver ? 1 : q->cache.count);
     return iter_open(q, MODE_ALL, q->cache.count);
 }
 
@@ -144,6 +186,51 @@ static bool next_table(wk_iter *it)
     return false;
 }
 
+/* Points the batch's columns at the values of its first entity, at pos in
+ * the arrays walked (entry: the table's cache entry, or NULL). */
+static void point_columns(wk_iter *it, const uint32_t *entry, const wk__table *t, size_t pos)
+{
+    const wk_query *q = it->query;
+    for (uint32_t i = 0; i < q->with_count; i++) {
+        wk_type type = q->with[i];
+        if (!is_sparse(q, type)) {
+            const wk__column *c = &t->columns[entry[1 + i]];
+            it->columns[i] = c->data ? c->data + pos * c->size : NULL;
+            continue;
+        }
+        const wk__sparse *s = q->ecm->types[type].sparse;
+        it->columns[i] = wk__sparse_cell(s, wk__sparse_find(s, wk__index(it->entities[0])) - 1);
+    }
+}
+
+static bool next_filtered(wk_iter *it)
+{
+    const wk_query *q = it->query;
+    const wk_ecm *ecm = q->ecm;
+    while (it->position < it->end) {
+        const uint32_t *entry = q->driver ? NULL : &q->cache.items[it->position];
+        const wk__table *t = entry ? ecm->tables[entry[0]] : NULL;
+        const wk__sparse *s = entry ? NULL : ecm->types[q->driver].sparse;
+        const wk_entity *ids = t ? t->entities : s->entities;
+        size_t count = t ? t->count : s->count;
+        while (it->row < count && !entity_passes(q, ids[it->row], !t))
+            it->row++;
+        if (it->row == count) {
+            it->position += t ? 1 + q->with_count : 1;
+            it->row = 0;
+            continue;
+        }
+        size_t first = it->row++;
+        while (q->contiguous && it->row < count && entity_passes(q, ids[it->row], !t))
+            it->row++;
+        it->entities = ids + first;
+        it->count = it->row - first;
+        point_columns(it, entry, t, first);
+        return true;
+    }
+    return false;
+}
+
 /* Steps through a list of entity ids, yielding the live ones that match. */
 static bool next_listed(wk_iter *it, const wk_entity *list)
 {
@@ -153,11 +240,12 @@ static bool next_listed(wk_iter *it, const wk_entity *list)
         const wk__record *r = wk__record_of(q->ecm, e);
         if (!r || (it->mode == MODE_REMOVED && !(r->flags & WK__MARKED)))
             continue;
-        const wk__table *t = q->ecm->tables[r->table];
-        if (!wk__query_matches(q, t))
+        if (!entity_passes(q, e, true))
             continue;
-        for (uint32_t i = 0; i < q->with_count; i++)
-            it->columns[i] = wk__cell(t, wk__column_index(t, q->with[i]), r->row);
+        for (uint32_t i = 0; i < q->with_count; i++) {
+            uint8_t *change;
+            wk__component_at(q->ecm, r, e, q->with[i], &it->columns[i], &change);
+        }
         it->single = e;
         it->entities = &it->single;
         it->count = 1;
@@ -171,9 +259,10 @@ bool wk_iter_next(wk_iter *it)
     if (!it->open)
         return false;
     const wk_ecm *ecm = it->query->ecm;
-    bool more = it->mode == MODE_ALL   ? next_table(it)
-                : it->mode == MODE_NEW ? next_listed(it, ecm->created.items)
-                                       : next_listed(it, ecm->marked.items);
+    bool more = it->mode == MODE_ALL        ? next_table(it)
+                : it->mode == MODE_FILTERED ? next_filtered(it)
+                : it->mode == MODE_NEW      ? next_listed(it, ecm->created.items)
+                                            : next_listed(it, ecm->marked.items);
     if (!more)
         wk_iter_fini(it);
     return more;

@@ -31,6 +31,9 @@ int wk_ecm_register(wk_ecm *ecm, const wk_type_desc *desc, wk_type *out)
             return wk__ecm_fail(ecm, WK_MISMATCH,
                                 "component type %s: registered with size %zu align %zu, now %zu align %zu",
                                 desc->name, old->size, old->align, desc->size, align);
+        if (old->sparse != desc->sparse)
+            return wk__ecm_fail(ecm, WK_MISMATCH, "component type %s: registered %s sparse, now %s", desc->name,
+                                old->sparse ? "as" : "not", desc->sparse ? "as sparse" : "not");
         *out = existing;
         return WK_OK;
     }
@@ -41,13 +44,18 @@ int wk_ecm_register(wk_ecm *ecm, const wk_type_desc *desc, wk_type *out)
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory registering %s", desc->name);
     ecm->types = types;
     char *name = strdup(desc->name);
-    if (!name)
+    wk__sparse *sparse = desc->sparse ? wk__sparse_new(desc->size, align) : NULL;
+    if (!name || (desc->sparse && (!sparse || WK__VEC_PUSH(ecm->sparse_types, ecm->type_count + 1)))) {
+        free(name);
+        wk__sparse_free(ecm, WK_NO_TYPE, sparse);
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory registering %s", desc->name);
+    }
     wk_type id = ++ecm->type_count;
     const wk_type_hooks *h = &desc->hooks;
     types[id] = (wk__type_info){
         .desc = *desc,
         .plain = !h->copy && !h->destroy && !h->equal && !h->serialize,
+        .sparse = sparse,
     };
     types[id].desc.name = name;
     types[id].desc.align = align;

@@ -6,7 +6,10 @@
  * in a complete state, the free slots), then one message per block. A full
  * snapshot makes one block per table whose plain-data columns go out as
  * single byte strings pointing straight at the column memory; filtered and
- * changed-only states make one block per entity. */
+ * changed-only states make one block per entity. Sparse types' values go in
+ * an entity's own block, and in a full snapshot in blocks of their own, a
+ * block per sparse type (holding the ids and parents again, which the
+ * reader applies as it does for any block). */
 #include "ecm_internal.h"
 
 #include <stdlib.h>
@@ -50,20 +53,20 @@ static bool wanted_entity(const writer *w, wk_entity e)
     return !w->filter || bsearch(&e, w->filter, w->desc->entity_count, sizeof e, cmp_u64);
 }
 
-/* Writes column c of rows [row, row + n) of t, or fails out of memory. */
-static int fill_column(writer *w, const wk__table *t, uint32_t c, uint32_t row, uint32_t n,
-                       Worldkit__Ecs__Column *col)
+/* Writes n values of type stored one after the other from values, or
+ * fails out of memory. */
+static int fill_column(writer *w, wk_type type, uint8_t *values, uint32_t n, Worldkit__Ecs__Column *col)
 {
-    const wk__type_info *info = &w->ecm->types[t->types[c]];
+    const wk__type_info *info = &w->ecm->types[type];
     size_t size = info->desc.size;
     col->has_type = true;
-    col->type = t->types[c];
+    col->type = type;
     if (size == 0)
         return WK_OK;
     if (!info->desc.hooks.serialize) {
         col->has_packed_values = true;
         col->packed_values.len = n * size;
-        col->packed_values.data = t->columns[c].data + (size_t)row * size;
+        col->packed_values.data = values;
         return WK_OK;
     }
     col->values = calloc(n, sizeof *col->values);
@@ -74,7 +77,7 @@ static int fill_column(writer *w, const wk__table *t, uint32_t c, uint32_t row, 
      * pointers are set by fix_values once the block is complete. */
     for (uint32_t i = 0; i < n; i++) {
         size_t before = w->scratch.len;
-        int rc = info->desc.hooks.serialize(wk__cell(t, (int32_t)c, row + i), &w->scratch);
+        int rc = info->desc.hooks.serialize(values + i * size, &w->scratch);
         if (rc)
             return rc;
         col->values[i].len = w->scratch.len - before;
@@ -96,37 +99,71 @@ static void fix_values(writer *w, Worldkit__Ecs__Column *cols, size_t ncols)
         }
 }
 
-/* Emits rows [row, row + n) of t as one block. With changed_only, only the
- * columns changed this step go (all of them for a new entity), followed by
- * the types removed from the entity. */
-static int emit_block(writer *w, const wk__table *t, uint32_t row, uint32_t n, bool changed_only)
+/* Where a block's columns come from: rows [row, row + n) of a table, or
+ * members [row, row + n) of a sparse set, with (for an entity's own block,
+ * n = 1) its sparse types too. */
+typedef struct source {
+    const wk__table *t;
+    wk_type sparse_type;
+    uint32_t row, n;
+    bool with_sparse;
+} source;
+
+/* Appends a column unless the type is unwanted or, with changed_only, unchanged. */
+static int add_column(writer *w, wk_type type, uint8_t *values, uint32_t n, uint8_t change, bool changed_only,
+                      Worldkit__Ecs__Column *cols, size_t *ncols)
+{
+    if (!w->wanted_type[type] || (changed_only && change == WK_NO_CHANGE))
+        return WK_OK;
+    worldkit__ecs__column__init(&cols[*ncols]);
+    return fill_column(w, type, values, n, &cols[(*ncols)++]);
+}
+
+/* Emits one block. With changed_only, only the columns changed this step
+ * go (all of them for a new entity), followed by the types removed from the
+ * entity. */
+static int emit_block(writer *w, const source *src, bool changed_only)
 {
     int rc = WK_NOMEM;
     wk_ecm *ecm = w->ecm;
-    Worldkit__Ecs__Column *cols = calloc(t->type_count ? t->type_count : 1, sizeof *cols);
-    Worldkit__Ecs__Column **col_ptrs = calloc(t->type_count ? t->type_count : 1, sizeof *col_ptrs);
+    const wk__table *t = src->t;
+    const wk__sparse *set = src->sparse_type ? ecm->types[src->sparse_type].sparse : NULL;
+    uint32_t row = src->row, n = src->n;
+    size_t max_cols = (t ? t->type_count : 1) + (src->with_sparse ? ecm->sparse_types.count : 0);
+    Worldkit__Ecs__Column *cols = calloc(max_cols ? max_cols : 1, sizeof *cols);
+    Worldkit__Ecs__Column **col_ptrs = calloc(max_cols ? max_cols : 1, sizeof *col_ptrs);
     uint64_t *parents = NULL;
     uint32_t *removed = NULL;
     if (!cols || !col_ptrs)
         goto done;
-    bool is_new = n == 1 && (wk__record_of(ecm, t->entities[row])->flags & WK__NEW);
+    const wk_entity *ids = t ? &t->entities[row] : &set->entities[row];
+    bool is_new = n == 1 && (wk__record_of(ecm, ids[0])->flags & WK__NEW);
+    changed_only &= !is_new;
     size_t ncols = 0;
     w->scratch.len = 0;
-    for (uint32_t c = 0; c < t->type_count; c++) {
-        if (!w->wanted_type[t->types[c]])
-            continue;
-        if (changed_only && !is_new && t->columns[c].change[row] == WK_NO_CHANGE)
-            continue;
-        worldkit__ecs__column__init(&cols[ncols]);
-        col_ptrs[ncols] = &cols[ncols];
-        if ((rc = fill_column(w, t, c, row, n, &cols[ncols++])))
+    for (uint32_t c = 0; t && c < t->type_count; c++) {
+        uint8_t *values = t->columns[c].data ? t->columns[c].data + (size_t)row * t->columns[c].size : NULL;
+        if ((rc = add_column(w, t->types[c], values, n, t->columns[c].change[row], changed_only, cols, &ncols)))
             goto done;
     }
+    if (set && (rc = add_column(w, src->sparse_type, wk__sparse_cell(set, row), n, WK_ONE_TIME_CHANGE, false, cols,
+                                &ncols)))
+        goto done;
+    for (size_t k = 0; src->with_sparse && k < ecm->sparse_types.count; k++) {
+        wk_type type = ecm->sparse_types.items[k];
+        const wk__sparse *s = ecm->types[type].sparse;
+        uint32_t pos = wk__sparse_find(s, wk__index(ids[0]));
+        if (pos && (rc = add_column(w, type, wk__sparse_cell(s, pos - 1), 1, s->change[pos - 1], changed_only, cols,
+                                    &ncols)))
+            goto done;
+    }
+    for (size_t c = 0; c < ncols; c++)
+        col_ptrs[c] = &cols[c];
     fix_values(w, cols, ncols);
 
     Worldkit__Ecs__Block block = WORLDKIT__ECS__BLOCK__INIT;
     block.n_ids = n;
-    block.ids = &t->entities[row];
+    block.ids = (uint64_t *)ids;
     block.n_columns = ncols;
     block.columns = col_ptrs;
     if (ecm->links_used) {
@@ -135,14 +172,14 @@ static int emit_block(writer *w, const wk__table *t, uint32_t row, uint32_t n, b
             goto done;
         bool any = false;
         for (uint32_t i = 0; i < n; i++) {
-            parents[i] = wk_ecm_parent(ecm, t->entities[row + i]);
+            parents[i] = wk_ecm_parent(ecm, ids[i]);
             any |= parents[i] != 0;
         }
         block.n_parents = any ? n : 0;
         block.parents = parents;
     }
-    if (changed_only && !is_new && w->removal_count) {
-        wk__removed_component key = {.entity = t->entities[row]};
+    if (changed_only && w->removal_count) {
+        wk__removed_component key = {.entity = ids[0]};
         wk__removed_component *hit = bsearch(&key, w->removals, w->removal_count, sizeof key, cmp_removal);
         while (hit && hit > w->removals && hit[-1].entity == key.entity)
             hit--;
@@ -163,7 +200,7 @@ static int emit_block(writer *w, const wk__table *t, uint32_t row, uint32_t n, b
     msg.blocks = blocks;
     rc = pack(w, &msg);
 done:
-    for (size_t c = 0; cols && c < t->type_count; c++)
+    for (size_t c = 0; cols && c < max_cols; c++)
         free(cols[c].values);
     free(cols);
     free(col_ptrs);
@@ -175,7 +212,8 @@ done:
 static int emit_entity(writer *w, wk_entity e, bool changed_only)
 {
     const wk__record *r = wk__record_of(w->ecm, e);
-    return emit_block(w, w->ecm->tables[r->table], r->row, 1, changed_only);
+    source src = {.t = w->ecm->tables[r->table], .row = r->row, .n = 1, .with_sparse = true};
+    return emit_block(w, &src, changed_only);
 }
 
 static int push_removed(wk_entity_list *removed, const writer *w, const wk__entity_vec *list, bool need_mark)
@@ -258,15 +296,36 @@ static int emit_tables(writer *w)
         if (!t->count)
             continue;
         if (!has_marked[i]) {
-            rc = emit_block(w, t, 0, t->count, false);
+            rc = emit_block(w, &(source){.t = t, .n = t->count}, false);
             continue;
         }
         for (uint32_t row = 0; rc == WK_OK && row < t->count; row++)
             if (!(wk__record_of(ecm, t->entities[row])->flags & WK__MARKED))
-                rc = emit_block(w, t, row, 1, false);
+                rc = emit_block(w, &(source){.t = t, .row = row, .n = 1}, false);
     }
     free(has_marked);
     return rc;
+}
+
+/* The rest of a full state: each wanted sparse type's members, a block per
+ * run of members not marked for removal. */
+static int emit_sparse_sets(writer *w)
+{
+    const wk_ecm *ecm = w->ecm;
+    for (size_t k = 0; k < ecm->sparse_types.count; k++) {
+        wk_type type = ecm->sparse_types.items[k];
+        const wk__sparse *s = ecm->types[type].sparse;
+        for (uint32_t first = 0, end = 0; w->wanted_type[type] && first < s->count; first = end + 1) {
+            end = first;
+            while (end < s->count && !(wk__record_of(ecm, s->entities[end])->flags & WK__MARKED))
+                end++;
+            int rc = end > first ? emit_block(w, &(source){.sparse_type = type, .row = first, .n = end - first}, false)
+                                 : WK_OK;
+            if (rc)
+                return rc;
+        }
+    }
+    return WK_OK;
 }
 
 /* Emits the listed live, unmarked entities that pass the filter. */
@@ -305,8 +364,10 @@ static int write_state(writer *w)
         rc = emit_listed(w, &ecm->created, true);
         return rc ? rc : emit_listed(w, &ecm->touched, true);
     }
-    if (!d->entities)
-        return emit_tables(w);
+    if (!d->entities) {
+        rc = emit_tables(w);
+        return rc ? rc : emit_sparse_sets(w);
+    }
     wk__entity_vec listed = {.items = w->filter, .count = d->entity_count};
     return emit_listed(w, &listed, false);
 }

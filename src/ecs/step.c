@@ -80,19 +80,19 @@ int wk_ecm_set_changed(wk_ecm *ecm, wk_entity e, wk_type type, wk_change change)
         return wk__ecm_fail(ecm, WK_STALE, "entity %llu does not exist", (unsigned long long)e);
     if (change != WK_NO_CHANGE && change != WK_ONE_TIME_CHANGE && change != WK_PERIODIC_CHANGE)
         return wk__ecm_fail(ecm, WK_INVALID, "%d is not a change state", (int)change);
-    wk__table *t = ecm->tables[r->table];
-    int32_t c = wk__column_index(t, type);
-    if (c < 0)
+    void *cell;
+    uint8_t *state;
+    if (type == WK_NO_TYPE || type > ecm->type_count || !wk__component_at(ecm, r, e, type, &cell, &state))
         return wk__ecm_fail(ecm, WK_NOT_FOUND, "entity %llu has no component of type %u", (unsigned long long)e,
                             type);
-    if (ecm->txn && wk__txn_note_change(ecm, e, type, t->columns[c].change[r->row]))
+    if (ecm->txn && wk__txn_note_change(ecm, e, type, *state))
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory recording a change of entity %llu", (unsigned long long)e);
     if (change != WK_NO_CHANGE && wk__touch(ecm, r, e)) {
         if (ecm->txn)
             wk__txn_drop(ecm);
         return WK_NOMEM;
     }
-    t->columns[c].change[r->row] = (uint8_t)change;
+    *state = (uint8_t)change;
     ecm->version++;
     return WK_OK;
 }
@@ -100,11 +100,11 @@ int wk_ecm_set_changed(wk_ecm *ecm, wk_entity e, wk_type type, wk_change change)
 wk_change wk_ecm_changed(const wk_ecm *ecm, wk_entity e, wk_type type)
 {
     const wk__record *r = wk__record_of(ecm, e);
-    if (!r)
+    void *cell;
+    uint8_t *state;
+    if (!r || type == WK_NO_TYPE || type > ecm->type_count || !wk__component_at(ecm, r, e, type, &cell, &state))
         return WK_NO_CHANGE;
-    const wk__table *t = ecm->tables[r->table];
-    int32_t c = wk__column_index(t, type);
-    return c < 0 ? WK_NO_CHANGE : (wk_change)t->columns[c].change[r->row];
+    return (wk_change)*state;
 }
 
 /* Calls visit for every component changed this step: changes only ever
@@ -123,6 +123,13 @@ static bool each_change(const wk_ecm *ecm, bool (*visit)(wk_type, uint8_t, void 
                 if (t->columns[c].change[r->row] != WK_NO_CHANGE &&
                     visit(t->types[c], t->columns[c].change[r->row], ctx))
                     return true;
+            for (size_t k = 0; k < ecm->sparse_types.count; k++) {
+                wk_type type = ecm->sparse_types.items[k];
+                const wk__sparse *s = ecm->types[type].sparse;
+                uint32_t pos = wk__sparse_find(s, wk__index(lists[l]->items[i]));
+                if (pos && s->change[pos - 1] != WK_NO_CHANGE && visit(type, s->change[pos - 1], ctx))
+                    return true;
+            }
         }
     }
     return false;
@@ -173,6 +180,12 @@ static void settle(wk_ecm *ecm, const wk_entity *list, size_t n)
         const wk__table *t = ecm->tables[r->table];
         for (uint32_t c = 0; c < t->type_count; c++)
             t->columns[c].change[r->row] = WK_NO_CHANGE;
+        for (size_t k = 0; k < ecm->sparse_types.count; k++) {
+            wk__sparse *s = ecm->types[ecm->sparse_types.items[k]].sparse;
+            uint32_t pos = wk__sparse_find(s, wk__index(list[i]));
+            if (pos)
+                s->change[pos - 1] = WK_NO_CHANGE;
+        }
     }
 }
 

@@ -42,18 +42,20 @@
 #define LOG_ALIGN 4096u
 #define ENTRY_ALIGN 16u
 
-enum op { OP_CREATE, OP_DESTROY, OP_ADD, OP_REMOVE, OP_SET, OP_CHANGE, OP_PARENT, OP_GEN };
+enum op { OP_CREATE, OP_DESTROY, OP_ADD, OP_REMOVE, OP_SET, OP_CHANGE, OP_PARENT, OP_GEN, OP_SPARSE_ADD, OP_SPARSE_REMOVE };
 
 /* One undo entry; its payload (values, children) follows at HDR bytes. */
 typedef struct entry {
     wk_entity entity;
     uint8_t op;
-    uint8_t change; /* OP_REMOVE, OP_SET, OP_CHANGE: the change state before */
-    wk_type type;   /* OP_ADD, OP_REMOVE, OP_SET, OP_CHANGE */
+    uint8_t change; /* OP_REMOVE, OP_SPARSE_REMOVE, OP_SET, OP_CHANGE: the change state before */
+    wk_type type;   /* all but OP_CREATE, OP_DESTROY, OP_PARENT, OP_GEN */
     union {
         uint32_t gen; /* OP_CREATE, OP_GEN: the slot's generation before */
         struct {
-            uint32_t table, row; /* OP_ADD, OP_REMOVE: where the row was */
+            /* OP_ADD, OP_REMOVE: where the row was; OP_SPARSE_REMOVE: row
+             * is the position in the set */
+            uint32_t table, row;
         } from;
         struct {
             wk__record record;
@@ -198,17 +200,19 @@ int wk__txn_note_destroy(wk_ecm *ecm, wk_entity e, const wk__record *r)
 int wk__txn_note_move(wk_ecm *ecm, wk_entity e, const wk__record *r, wk_type type, bool adding, void **removed)
 {
     const wk_type_desc *d = desc_of(ecm, type);
+    const wk__sparse *s = ecm->types[type].sparse;
     size_t at = next_at(ecm->txn), off = at + HDR;
     size_t v = adding ? 0 : place(&off, d->size, d->align);
-    entry *n = push(ecm, at, off, adding ? OP_ADD : OP_REMOVE, e);
+    uint8_t op = s ? (adding ? OP_SPARSE_ADD : OP_SPARSE_REMOVE) : (adding ? OP_ADD : OP_REMOVE);
+    entry *n = push(ecm, at, off, op, e);
     if (!n)
         return WK_NOMEM;
     n->type = type;
     n->u.from.table = r->table;
-    n->u.from.row = r->row;
+    n->u.from.row = s && !adding ? wk__sparse_find(s, wk__index(e)) - 1 : r->row;
     if (!adding) {
         const wk__table *t = ecm->tables[r->table];
-        n->change = t->columns[wk__column_index(t, type)].change[r->row];
+        n->change = s ? s->change[n->u.from.row] : t->columns[wk__column_index(t, type)].change[r->row];
         *removed = d->size ? ecm->txn->log + v : NULL;
     }
     return WK_OK;
@@ -358,19 +362,36 @@ static void undo_move(wk_ecm *ecm, const entry *n)
     r->row = row;
 }
 
+/* Where an entry's value sits in the log. */
+static uint8_t *logged_value(const wk_ecm *ecm, const entry *n)
+{
+    const wk_type_desc *d = desc_of(ecm, n->type);
+    size_t off = (size_t)((const uint8_t *)n - ecm->txn->log) + HDR;
+    return ecm->txn->log + place(&off, d->size, d->align);
+}
+
 static void undo_set(wk_ecm *ecm, const entry *n)
 {
     const wk__record *r = wk__slot(ecm, wk__index(n->entity));
-    wk__table *t = ecm->tables[r->table];
-    int32_t c = wk__column_index(t, n->type);
-    t->columns[c].change[r->row] = n->change;
+    void *cell;
+    uint8_t *change;
+    wk__component_at(ecm, r, n->entity, n->type, &cell, &change);
+    *change = n->change;
     if (n->op == OP_CHANGE)
         return;
-    void *cell = wk__cell(t, c, r->row);
-    size_t off = (size_t)((const uint8_t *)n - ecm->txn->log) + HDR;
-    size_t v = place(&off, t->columns[c].size, t->columns[c].align);
     wk__table_destroy_value(ecm, n->type, cell);
-    memcpy(cell, ecm->txn->log + v, t->columns[c].size);
+    memcpy(cell, logged_value(ecm, n), desc_of(ecm, n->type)->size);
+}
+
+static void undo_sparse(wk_ecm *ecm, const entry *n)
+{
+    wk__sparse *s = ecm->types[n->type].sparse;
+    if (n->op == OP_SPARSE_ADD) {
+        assert(s->count && s->entities[s->count - 1] == n->entity);
+        wk__sparse_remove(ecm, n->type, n->entity, NULL);
+    } else {
+        wk__sparse_reopen(s, n->u.from.row, n->entity, logged_value(ecm, n), n->change);
+    }
 }
 
 static void undo_parent(wk_ecm *ecm, const entry *n)
@@ -398,6 +419,10 @@ static void undo(wk_ecm *ecm, const entry *n, bool partial)
     case OP_SET:
     case OP_CHANGE:
         undo_set(ecm, n);
+        break;
+    case OP_SPARSE_ADD:
+    case OP_SPARSE_REMOVE:
+        undo_sparse(ecm, n);
         break;
     case OP_PARENT:
         undo_parent(ecm, n);
@@ -462,7 +487,7 @@ static void release_values(wk_ecm *ecm)
     for (size_t i = 0; i < x->entries.count; i++) {
         const entry *n = entry_at(x, i);
         size_t off = x->entries.items[i] + HDR;
-        if (n->op == OP_REMOVE || n->op == OP_SET) {
+        if (n->op == OP_REMOVE || n->op == OP_SPARSE_REMOVE || n->op == OP_SET) {
             const wk_type_desc *d = desc_of(ecm, n->type);
             wk__table_destroy_value(ecm, n->type, x->log + place(&off, d->size, d->align));
         } else if (n->op == OP_DESTROY) {
