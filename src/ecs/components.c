@@ -233,10 +233,11 @@ static inline wk__sparse *sparse_of(const wk_ecm *ecm, wk_entity e, wk_type type
     return *r && type != WK_NO_TYPE && type <= ecm->type_count ? ecm->types[type].sparse : NULL;
 }
 
-__attribute__((noinline)) static int set_general(wk_ecm *ecm, wk_entity e, wk_type type, const void *value)
+/* The entity's record r was looked up already (NULL: e is not alive). */
+__attribute__((noinline)) static int set_general(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type,
+                                                 const void *value)
 {
-    wk__record *r;
-    int rc = check(ecm, e, type, &r);
+    int rc = r ? check_type(ecm, type) : check_entity(ecm, e, &r);
     if (rc)
         return rc;
     void *cell;
@@ -267,7 +268,7 @@ int wk_ecm_set(wk_ecm *ecm, wk_entity e, wk_type type, const void *value)
         ecm->version++;
         return 1;
     }
-    return set_general(ecm, e, type, value);
+    return set_general(ecm, r, e, type, value);
 }
 
 /* Kept out of wk_ecm_get's way: table types are the common case. */
@@ -380,10 +381,9 @@ fail_nomem:
                         (unsigned long long)e);
 }
 
-__attribute__((noinline)) static int remove_general(wk_ecm *ecm, wk_entity e, wk_type type)
+__attribute__((noinline)) static int remove_general(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type)
 {
-    wk__record *r;
-    int rc = check(ecm, e, type, &r);
+    int rc = r ? check_type(ecm, type) : check_entity(ecm, e, &r);
     if (rc)
         return rc;
     if (!has(ecm, r, e, type))
@@ -410,7 +410,7 @@ int wk_ecm_remove(wk_ecm *ecm, wk_entity e, wk_type type)
         ecm->version++;
         return 1;
     }
-    return remove_general(ecm, e, type);
+    return remove_general(ecm, r, e, type);
 }
 
 static int note_destroyed(wk_ecm *ecm, wk_entity e)

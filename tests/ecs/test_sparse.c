@@ -352,6 +352,23 @@ static void populate(const sparse_fixture *s, wk_entity *ids, int n)
     }
 }
 
+typedef struct diff_seen {
+    int entries;
+    wk_entity entity;
+    size_t changed, removed, added;
+} diff_seen;
+
+static int note_diff(const wk_ecm_diff_entry *entry, void *ctx)
+{
+    diff_seen *seen = ctx;
+    seen->entries++;
+    seen->entity = entry->entity;
+    seen->changed = entry->changed_count;
+    seen->removed = entry->removed_count;
+    seen->added = entry->added_count;
+    return 0;
+}
+
 static void state_round_trip(void)
 {
     sparse_fixture a = sparse_new(), b = sparse_new();
@@ -404,27 +421,42 @@ static void state_round_trip(void)
     CHECK(!wk_ecm_has(c.f.ecm, ids[6], c.marker));
     CHECK(!wk_ecm_has(c.f.ecm, ids[6], c.label));
     CHECK(!wk_ecm_has(c.f.ecm, ids[1], c.f.pos));
+
+    /* The state does not depend on storage: an ECM keeping the same types
+     * in tables reads it, and compares equal. */
+    fixture tables = fixture_new();
+    wk_type marker, label, flag;
+    REQUIRE(tables.ecm);
+    CHECK_INT(wk_ecm_register(tables.ecm, &(wk_type_desc){.name = "Marker", .size = sizeof(double)}, &marker), ==,
+              WK_OK);
+    CHECK_INT(wk_ecm_register(tables.ecm,
+                              &(wk_type_desc){.name = "Label",
+                                              .size = sizeof(char *),
+                                              .hooks = {str_copy, str_destroy, str_equal, str_serialize,
+                                                        str_deserialize}},
+                              &label),
+              ==, WK_OK);
+    CHECK_INT(wk_ecm_register(tables.ecm, &(wk_type_desc){.name = "Flag"}, &flag), ==, WK_OK);
+    buf.len = 0;
+    CHECK_INT(wk_ecm_state(a.f.ecm, NULL, &buf), ==, WK_OK);
+    CHECK_INT(wk_ecm_set_state(tables.ecm, buf.data, buf.len), ==, WK_OK);
+    CHECK(wk_ecm_equal(a.f.ecm, tables.ecm, &why));
+    CHECK(wk_ecm_equal(tables.ecm, a.f.ecm, &why));
+    CHECK_NEAR(*(double *)wk_ecm_get(tables.ecm, ids[0], marker), 99, 0);
+    diff_seen seen = {0};
+    CHECK_INT(wk_ecm_diff(a.f.ecm, tables.ecm, note_diff, &seen), ==, 0);
+    CHECK_INT(seen.entries, ==, 0);
+    CHECK_INT(wk_ecm_set(tables.ecm, ids[0], marker, &(double){98}), ==, 1);
+    CHECK_INT(wk_ecm_diff(tables.ecm, a.f.ecm, note_diff, &seen), ==, 0);
+    CHECK_INT(seen.entries, ==, 1);
+    CHECK_INT(seen.changed, ==, 1);
+    CHECK_U64(seen.entity, ==, ids[0]);
+    CHECK(wk_ecm_has(tables.ecm, ids[15], flag));
     wk_buf_free(&buf);
     wk_ecm_free(a.f.ecm);
     wk_ecm_free(b.f.ecm);
     wk_ecm_free(c.f.ecm);
-}
-
-typedef struct diff_seen {
-    int entries;
-    wk_entity entity;
-    size_t changed, removed, added;
-} diff_seen;
-
-static int note_diff(const wk_ecm_diff_entry *entry, void *ctx)
-{
-    diff_seen *seen = ctx;
-    seen->entries++;
-    seen->entity = entry->entity;
-    seen->changed = entry->changed_count;
-    seen->removed = entry->removed_count;
-    seen->added = entry->added_count;
-    return 0;
+    wk_ecm_free(tables.ecm);
 }
 
 static void clone_equal_diff(void)
