@@ -3,7 +3,8 @@
  * An ECM holds entities (64-bit ids), component types registered at run time,
  * and one value per (entity, type). Components live in archetype tables: all
  * entities with the same set of types share a table whose columns are plain
- * arrays, so a query walks contiguous memory. Entities form a parent/child
+ * arrays, so a query walks contiguous memory; a type registered as sparse
+ * lives in a sparse set of its own instead. Entities form a parent/child
  * forest. The ECM tracks what changed during the current step (new entities,
  * removed entities, components added, removed or modified) until
  * wk_ecm_end_step(), and serializes its full state or those changes as a

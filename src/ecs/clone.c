@@ -211,8 +211,8 @@ static bool compare(const wk_ecm *a, const wk_ecm *b, const wk_type *to_b, wk_st
             if (wk_ecm_parent(a, e) != wk_ecm_parent(b, e))
                 return differ(why, "entity %llu has different parents%s", e, "");
             const wk__table *tb = b->tables[rb->table];
-            size_t na = ta->type_count + wk__sparse_types_of(a, e, NULL, 0);
-            if (na != tb->type_count + wk__sparse_types_of(b, e, NULL, 0))
+            size_t na = ta->type_count + wk__sparse_count_of(a, e);
+            if (na != tb->type_count + wk__sparse_count_of(b, e))
                 return differ(why, "entity %llu has different component types%s", e, "");
             const wk__record *ra = wk__record_of(a, e);
             for (uint32_t c = 0; c < ta->type_count; c++)

@@ -389,9 +389,8 @@ bool wk__sparse_holds(const wk__sparse *s, const void *p);
  * goes back to the end and e takes pos, with the bytes at value and change
  * (room reserved: a removal keeps it). */
 void wk__sparse_reopen(wk__sparse *s, uint32_t pos, wk_entity e, const void *value, uint8_t change);
-/* Writes the entity's sparse types (ascending) to out, up to cap; returns
- * how many it has. */
-size_t wk__sparse_types_of(const wk_ecm *ecm, wk_entity e, wk_type *out, size_t cap);
+/* How many sparse components the entity has. */
+size_t wk__sparse_count_of(const wk_ecm *ecm, wk_entity e);
 /* Removes the entity from every sparse set, as removals a transaction can
  * undo (which fails only out of memory in one, having removed some). */
 int wk__sparse_drop_entity(wk_ecm *ecm, wk_entity e);

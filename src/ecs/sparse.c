@@ -133,14 +133,11 @@ fail:
     return NULL;
 }
 
-size_t wk__sparse_types_of(const wk_ecm *ecm, wk_entity e, wk_type *out, size_t cap)
+size_t wk__sparse_count_of(const wk_ecm *ecm, wk_entity e)
 {
     size_t n = 0;
-    for (size_t i = 0; i < ecm->sparse_types.count; i++) {
-        wk_type type = ecm->sparse_types.items[i];
-        if (wk__sparse_pos(ecm, type, wk__index(e)) && n++ < cap)
-            out[n - 1] = type;
-    }
+    for (size_t i = 0; i < ecm->sparse_types.count; i++)
+        n += wk__sparse_pos(ecm, ecm->sparse_types.items[i], wk__index(e)) != 0;
     return n;
 }
 
