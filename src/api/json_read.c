@@ -493,6 +493,19 @@ static int read_message(reader *r, const json_t *j, ProtobufCMessage *m, bool an
     return rc;
 }
 
+/* jansson's text, except where it names its own flags (a NUL) or leaves
+ * out the way around (a 64-bit integer past its int64, which proto3 JSON
+ * also takes as a string). */
+static int parse_error(const json_error_t *e, wk_status *st)
+{
+    const char *text = e->text, *hint = "";
+    if (json_error_code(e) == json_error_null_character)
+        text = "a string holds \\u0000, which no protobuf string can";
+    else if (json_error_code(e) == json_error_numeric_overflow && !strncmp(text, "too big", 7))
+        hint = " (give a 64-bit integer as a string: \"18446744073709551615\")";
+    return wk_fail(st, WK_PARSE, "line %d column %d: %s%s", e->line, e->column, text, hint);
+}
+
 int wk_json_to_message(const ProtobufCMessageDescriptor *d, const char *json, size_t len, const wk_json_desc *desc,
                        ProtobufCMessage **out, wk_status *st)
 {
@@ -500,7 +513,7 @@ int wk_json_to_message(const ProtobufCMessageDescriptor *d, const char *json, si
     json_error_t e;
     json_t *root = json_loadb(json, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &e);
     if (!root)
-        return wk_fail(st, WK_PARSE, "line %d column %d: %s", e.line, e.column, e.text);
+        return parse_error(&e, st);
     reader r = {.desc = desc, .st = st};
     ProtobufCMessage *m = new_message(d);
     int rc = m ? read_message(&r, root, m, false) : wk_fail(st, WK_NOMEM, "out of memory");

@@ -515,6 +515,12 @@ static const struct bad_input {
     {NULL, "[]", WK_INVALID, "expected an object"},
     {NULL, "{\"i32\":", WK_PARSE, "line 1 column 7: unexpected token near end of file"},
     {NULL, "{\"i32\":1,\"i32\":2}", WK_PARSE, "line 1 column 14: duplicate object key near '\"i32\"'"},
+    {NULL, "{\"text\":\"a\\u0000b\"}", WK_PARSE,
+     "line 1 column 18: a string holds \\u0000, which no protobuf string can"},
+    {NULL, "{\"u64\":18446744073709551615}", WK_PARSE,
+     "line 1 column 27: too big integer near '18446744073709551615' (give a 64-bit integer as a string: "
+     "\"18446744073709551615\")"},
+    {NULL, "{\"u64\":1e400}", WK_PARSE, "line 1 column 12: real number overflow near '1e400'"},
 };
 
 static void input_errors(void)
