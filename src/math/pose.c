@@ -24,7 +24,10 @@ wk_pose wk_pose_inverse(wk_pose a_T_b)
     return (wk_pose){wk_vec3_scale(wk_quat_rotate(b_R_a, a_T_b.p), -1.0), b_R_a};
 }
 
-wk_pose wk_pose_relative(wk_pose a_T_b, wk_pose a_T_c)
+/* Flattened (every call inlined, with LTO across files too): GetTransform
+ * runs it per call, and a call to wk_quat_rotate, passing a quaternion
+ * and a vector on the stack, costs as much as the rotation. */
+__attribute__((flatten)) wk_pose wk_pose_relative(wk_pose a_T_b, wk_pose a_T_c)
 {
     /* c's origin seen from b's is their offset in a, turned into b. */
     wk_quat b_R_a = wk_quat_conjugate(a_T_b.q);

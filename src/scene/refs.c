@@ -48,15 +48,12 @@ static uint64_t parse_digits(const char *digits)
     return v;
 }
 
-/* What follows prefix at the start of s, or NULL. Inlined with a constant
- * prefix, the loop unrolls into a compare per letter (strncmp stays a call). */
-static inline const char *after_prefix(const char *s, const char *prefix)
+/* What follows a four-letter prefix (obj_, frm_, eid_) at the start of s,
+ * or NULL. Letter by letter, stopping at the first difference (s's end is
+ * one): four compares where strncmp would be a call. */
+static inline const char *after_prefix(const char *s, const char prefix[4])
 {
-    size_t i = 0;
-    for (; prefix[i]; i++)
-        if (s[i] != prefix[i])
-            return NULL;
-    return s + i;
+    return s[0] == prefix[0] && s[1] == prefix[1] && s[2] == prefix[2] && s[3] == prefix[3] ? s + 4 : NULL;
 }
 
 /* The entity an id names, given its prefix and the root's id, before any
