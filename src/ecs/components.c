@@ -168,7 +168,8 @@ static int add_new(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const 
     return 1;
 }
 
-/* A sparse type's component joins its set instead: the row stays. */
+/* Every other add: the row moves to the neighbouring table, or, for a
+ * sparse type, the value joins the type's set and the row stays. */
 static int add_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const void *value)
 {
     const wk_type_desc *d = &ecm->types[type].desc;
@@ -193,8 +194,7 @@ static int add_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const
     int rc = sparse ? wk__sparse_reserve(sparse, wk__index(e)) : WK_OK;
     if (rc == WK_OK)
         rc = wk__touch(ecm, r, e);
-    if (rc == WK_OK && ecm->txn &&
-        (rc = wk__txn_note_move(ecm, e, r, type, true, NULL))) {
+    if (rc == WK_OK && ecm->txn && (rc = wk__txn_note_move(ecm, e, r, type, true, NULL))) {
         untouch(ecm, r, touched_here);
     } else if (rc == WK_OK && sparse) {
         wk__sparse_append(sparse, e, value);

@@ -91,19 +91,16 @@ wk_query *wk_query_new(wk_ecm *ecm, const wk_query_desc *desc)
         wk__ecm_fail(ecm, WK_INVALID, "a query needs at least one `with` type");
         goto fail_free_query;
     }
-    q->contiguous = true;
-    for (uint32_t i = 0; i < q->with_count + q->without_count; i++) {
-        wk_type type = i < q->with_count ? q->with[i] : q->without[i - q->with_count];
-        q->sparse_terms |= is_sparse(q, type);
-        q->contiguous &= i >= q->with_count || !is_sparse(q, type);
+    bool sparse_with = false, table_with = false;
+    for (uint32_t i = 0; i < q->with_count; i++) {
+        sparse_with |= is_sparse(q, q->with[i]);
+        table_with |= !is_sparse(q, q->with[i]);
     }
-    if (!q->contiguous) {
-        q->driver = q->with[0];
-        for (uint32_t i = 0; i < q->with_count; i++)
-            if (!is_sparse(q, q->with[i]))
-                q->driver = WK_NO_TYPE;
-        q->contiguous = q->driver && q->with_count == 1;
-    }
+    q->sparse_terms = sparse_with;
+    for (uint32_t i = 0; i < q->without_count; i++)
+        q->sparse_terms |= is_sparse(q, q->without[i]);
+    q->driver = table_with ? WK_NO_TYPE : q->with[0];
+    q->contiguous = !sparse_with || (q->driver && q->with_count == 1);
     for (uint32_t i = 0; i < ecm->table_count; i++)
         if (wk__query_matches(q, ecm->tables[i]) && wk__query_add_table(q, ecm->tables[i]))
             goto fail_nomem;
