@@ -4,7 +4,6 @@
  * the api layer's (wk_json_*); this file is the transport: one call with its
  * batches of operations on a completion queue, a RECV_MESSAGE per response
  * until the server closes the stream, then the status. */
-#include <errno.h>
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
@@ -20,24 +19,19 @@
 
 #define USAGE "call " WK_CLIENT_USAGE " METHOD [JSON|-]\n       (call --list: the methods)"
 
-static bool seconds(const char *s, double *out)
+/* Where the client options that take a value keep it. */
+static const char **valued_option(wk_client *c, const char *name)
 {
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    return end != s && !*end && !errno && *out >= 0;
-}
-
-/* Where the client options that take a file keep it. */
-static const char **file_option(wk_client *c, const char *name)
-{
-    const char *names[] = {"--token-file", "--tls-ca", "--tls-cert", "--tls-key"};
-    const char **fields[] = {&c->token_file, &c->tls_ca, &c->tls_cert, &c->tls_key};
+    const char *names[] = {"--server", "--token-file", "--tls-ca", "--tls-cert", "--tls-key"};
+    const char **fields[] = {&c->server, &c->token_file, &c->tls_ca, &c->tls_cert, &c->tls_key};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(name, names[i]))
             return fields[i];
     return NULL;
 }
+
+/* A deadline gRPC can hold: gpr_time_from_micros takes an int64_t. */
+#define TIMEOUT_MAX 1e9
 
 bool wk_client_options(int *argc, char **argv, wk_client *c)
 {
@@ -45,16 +39,19 @@ bool wk_client_options(int *argc, char **argv, wk_client *c)
     *c = (wk_client){.server = env && env[0] ? env : "127.0.0.1:50051"};
     int kept = 1;
     for (int i = 1; i < *argc; i++) {
-        const char **file = file_option(c, argv[i]);
-        if (!strcmp(argv[i], "--server") && i + 1 < *argc) {
-            c->server = argv[++i];
-        } else if (!strcmp(argv[i], "--timeout") && i + 1 < *argc) {
-            if (!seconds(argv[++i], &c->timeout)) {
-                fprintf(stderr, "worldkit: --timeout takes seconds, not '%s'\n", argv[i]);
+        const char **value = valued_option(c, argv[i]);
+        bool timeout = !strcmp(argv[i], "--timeout");
+        if ((value || timeout) && i + 1 == *argc) {
+            fprintf(stderr, "worldkit: %s needs a value\n", argv[i]);
+            return false;
+        }
+        if (value) {
+            *value = argv[++i];
+        } else if (timeout) {
+            if (!wk_cli_finite(argv[++i], &c->timeout) || c->timeout < 0 || c->timeout > TIMEOUT_MAX) {
+                fprintf(stderr, "worldkit: --timeout takes seconds from 0 (none) to 1e9, not '%s'\n", argv[i]);
                 return false;
             }
-        } else if (file && i + 1 < *argc) {
-            *file = argv[++i];
         } else if (!strcmp(argv[i], "--tls")) {
             c->tls = true;
         } else {
@@ -63,7 +60,7 @@ bool wk_client_options(int *argc, char **argv, wk_client *c)
     }
     c->tls |= c->tls_ca || c->tls_cert || c->tls_key;
     *argc = kept;
-    return true;
+    return wk_cli_address_ok("--server", c->server);
 }
 
 static const char *status_name(grpc_status_code code)
@@ -177,6 +174,11 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
     size_t token_count;
     if (!wk_client_metadata(c, &token, &token_count))
         return 1;
+    /* Debian's c-ares 1.18.1 leaks a name it resolves from /etc/hosts
+     * (c-ares issue 439), so "localhost" would end every call with a leak
+     * report under the sanitizers; the system's resolver has no such leak.
+     * A GRPC_DNS_RESOLVER the user set is kept. */
+    setenv("GRPC_DNS_RESOLVER", "native", 0);
     grpc_init();
     grpc_channel_credentials *creds;
     if (!wk_client_credentials(c, &creds)) {
@@ -252,10 +254,10 @@ int wk_cli_call(int argc, char **argv)
         list_methods();
         return 0;
     }
-    if (argc < 2 || argc > 3 || argv[1][0] == '-') {
-        fprintf(stderr, "usage: worldkit " USAGE "\n");
-        return 2;
-    }
+    if (argc < 2)
+        return wk_cli_usage_error(USAGE, "call needs a METHOD");
+    if (argc > 3 || argv[1][0] == '-')
+        return wk_cli_usage_error(USAGE, "unexpected argument '%s'", argv[argc > 3 ? 3 : 1]);
     wk_json_method m;
     wk_status st = {0};
     if (wk_json_find_method(argv[1], &m, &st)) {

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "client.h"
@@ -24,34 +25,55 @@
 #include "worldkit/wk_math.h"
 #include "worldkit/wk_sim.h"
 
-static int usage(const char *text)
+#define WORLDS_USAGE "worlds " WK_CLIENT_USAGE
+#define SPAWN_USAGE "spawn FILE [--name NAME] [--pose x y z roll pitch yaw] " WK_CLIENT_USAGE
+#define TF_USAGE "tf A B [--world ID] " WK_CLIENT_USAGE "\n       (A, B: OBJECT or OBJECT/FRAME; prints a_t_b)"
+#define STATE_USAGE "state [playing|paused|stopped] " WK_CLIENT_USAGE
+#define STEP_USAGE "step N " WK_CLIENT_USAGE "\n       (N >= 1)"
+
+/* The message's `result` field when it is a simulation_interfaces Result. */
+static const SimulationInterfaces__Result *result_of(const ProtobufCMessage *msg)
 {
-    fprintf(stderr, "usage: worldkit %s " WK_CLIENT_USAGE "\n", text);
-    return 2;
+    const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field_by_name(msg->descriptor, "result");
+    if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE || f->descriptor != &simulation_interfaces__result__descriptor ||
+        f->label == PROTOBUF_C_LABEL_REPEATED)
+        return NULL;
+    return *(const SimulationInterfaces__Result **)((const char *)msg + f->offset);
 }
 
-static bool number(const char *s, double *out)
+/* Reports the Results inside the response's repeated messages that are not
+ * OK (SpawnEntities' per-entity results), which say what went wrong where
+ * the top-level one only counts the failures. */
+static void report_inner_results(const wk_json_method *m, const ProtobufCMessage *r)
 {
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    return end != s && !*end && !errno;
+    const ProtobufCMessageDescriptor *d = r->descriptor;
+    for (unsigned i = 0; i < d->n_fields; i++) {
+        const ProtobufCFieldDescriptor *f = &d->fields[i];
+        if (f->label != PROTOBUF_C_LABEL_REPEATED || f->type != PROTOBUF_C_TYPE_MESSAGE)
+            continue;
+        size_t n = *(const size_t *)((const char *)r + f->quantifier_offset);
+        ProtobufCMessage *const *items = *(ProtobufCMessage *const **)((const char *)r + f->offset);
+        for (size_t k = 0; k < n; k++) {
+            const SimulationInterfaces__Result *inner = result_of(items[k]);
+            if (inner && inner->result != WK_RESULT_OK)
+                fprintf(stderr, "worldkit: %s: %s[%zu]: result %u: %s\n", m->name, f->name, k,
+                        (unsigned)inner->result, inner->error_message ? inner->error_message : "");
+        }
+    }
 }
 
 /* A non-zero Result in the response's `result` field, reported. */
 static int check_result(const wk_json_method *m, const wk_buf *response)
 {
-    const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field_by_name(m->output, "result");
-    if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE || f->descriptor != &simulation_interfaces__result__descriptor)
-        return 0;
     ProtobufCMessage *r = protobuf_c_message_unpack(m->output, NULL, response->len, response->data);
     if (!r)
         return 1; /* printed as JSON already, so it did parse: out of memory */
-    const SimulationInterfaces__Result *result = *(SimulationInterfaces__Result **)((char *)r + f->offset);
+    const SimulationInterfaces__Result *result = result_of(r);
     int rc = 0;
     if (result && result->result != WK_RESULT_OK) {
         fprintf(stderr, "worldkit: %s: result %u: %s\n", m->name, (unsigned)result->result,
                 result->error_message ? result->error_message : "");
+        report_inner_results(m, r);
         rc = 1;
     }
     protobuf_c_message_free_unpacked(r, NULL);
@@ -88,14 +110,13 @@ int wk_cli_worlds(int argc, char **argv)
     if (!wk_client_options(&argc, argv, &c))
         return 2;
     if (argc != 1)
-        return usage("worlds");
+        return wk_cli_usage_error(WORLDS_USAGE, "worlds takes no argument, not '%s'", argv[1]);
     IntrinsicProto__World__ListWorldsRequest req = INTRINSIC_PROTO__WORLD__LIST_WORLDS_REQUEST__INIT;
     return call(&c, "intrinsic_proto.world.ObjectWorldService/ListWorlds", &req.base);
 }
 
 int wk_cli_spawn(int argc, char **argv)
 {
-    static const char use[] = "spawn FILE [--name NAME] [--pose x y z roll pitch yaw]";
     wk_client c;
     if (!wk_client_options(&argc, argv, &c))
         return 2;
@@ -107,22 +128,27 @@ int wk_cli_spawn(int argc, char **argv)
             name = argv[++i];
         } else if (!strcmp(argv[i], "--pose") && i + 6 < argc) {
             for (int k = 0; k < 6; k++)
-                if (!number(argv[++i], &pose[k]))
-                    return usage(use);
+                if (!wk_cli_finite(argv[++i], &pose[k]))
+                    return wk_cli_usage_error(SPAWN_USAGE, "--pose: '%s' is not a finite number", argv[i]);
             posed = true;
+        } else if (!strcmp(argv[i], "--name") || !strcmp(argv[i], "--pose")) {
+            return wk_cli_usage_error(SPAWN_USAGE, "%s needs %s", argv[i],
+                                      argv[i][2] == 'n' ? "a value" : "6 numbers: x y z roll pitch yaw");
         } else if (argv[i][0] != '-' && !file) {
             file = argv[i];
         } else {
-            return usage(use);
+            return wk_cli_usage_error(SPAWN_USAGE, "unexpected argument '%s'", argv[i]);
         }
     }
     if (!file)
-        return usage(use);
+        return wk_cli_usage_error(SPAWN_USAGE, "no FILE to spawn");
     /* The server reads the file: give it a path that does not depend on
      * where this command runs. */
+    struct stat st;
     char *uri = realpath(file, NULL);
-    if (!uri) {
-        fprintf(stderr, "worldkit: %s: %s\n", file, strerror(errno));
+    if (!uri || stat(uri, &st) || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "worldkit: %s: %s\n", file, uri ? "not a regular file" : strerror(errno));
+        free(uri);
         return 1;
     }
     SimulationInterfaces__Resource resource = SIMULATION_INTERFACES__RESOURCE__INIT;
@@ -193,9 +219,15 @@ static void node_by_name(node_ref *n, char *name)
     n->ref.by_name = &n->by_name;
 }
 
+/* "OBJECT" or "OBJECT/FRAME", neither name empty. */
+static bool node_name_ok(const char *name)
+{
+    const char *slash = strchr(name, '/');
+    return name[0] && name[0] != '/' && (!slash || (slash[1] && !strchr(slash + 1, '/')));
+}
+
 int wk_cli_tf(int argc, char **argv)
 {
-    static const char use[] = "tf A B [--world ID]   (A, B: OBJECT or OBJECT/FRAME; prints a_t_b)";
     wk_client c;
     if (!wk_client_options(&argc, argv, &c))
         return 2;
@@ -208,10 +240,13 @@ int wk_cli_tf(int argc, char **argv)
         else if (argv[i][0] != '-' && n < 2)
             names[n++] = argv[i];
         else
-            return usage(use);
+            return wk_cli_usage_error(TF_USAGE, "unexpected argument '%s'", argv[i]);
     }
     if (n != 2)
-        return usage(use);
+        return wk_cli_usage_error(TF_USAGE, "tf takes two nodes, A and B");
+    for (int i = 0; i < 2; i++)
+        if (!node_name_ok(names[i]))
+            return wk_cli_usage_error(TF_USAGE, "'%s' is not OBJECT or OBJECT/FRAME", names[i]);
     node_ref a, b;
     node_by_name(&a, names[0]);
     node_by_name(&b, names[1]);
@@ -224,7 +259,6 @@ int wk_cli_tf(int argc, char **argv)
 
 int wk_cli_state(int argc, char **argv)
 {
-    static const char use[] = "state [playing|paused|stopped]";
     static const struct {
         const char *name;
         wk_sim_state state;
@@ -236,7 +270,9 @@ int wk_cli_state(int argc, char **argv)
         SimulationInterfaces__GetSimulationStateRequest get = SIMULATION_INTERFACES__GET_SIMULATION_STATE_REQUEST__INIT;
         return call(&c, "simulation_interfaces.SimulationInterfaces/GetSimulationState", &get.base);
     }
-    for (size_t i = 0; argc == 2 && i < sizeof states / sizeof states[0]; i++)
+    if (argc > 2)
+        return wk_cli_usage_error(STATE_USAGE, "state takes one state, not '%s' too", argv[2]);
+    for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
         if (!strcmp(argv[1], states[i].name)) {
             SimulationInterfaces__SimulationState state = SIMULATION_INTERFACES__SIMULATION_STATE__INIT;
             state.has_state = 1;
@@ -246,7 +282,7 @@ int wk_cli_state(int argc, char **argv)
             set.state = &state;
             return call(&c, "simulation_interfaces.SimulationInterfaces/SetSimulationState", &set.base);
         }
-    return usage(use);
+    return wk_cli_usage_error(STATE_USAGE, "'%s' is not a state: playing, paused or stopped", argv[1]);
 }
 
 int wk_cli_step(int argc, char **argv)
@@ -254,11 +290,11 @@ int wk_cli_step(int argc, char **argv)
     wk_client c;
     if (!wk_client_options(&argc, argv, &c))
         return 2;
-    char *end = "";
-    errno = 0;
-    unsigned long long steps = argc == 2 && argv[1][0] >= '0' && argv[1][0] <= '9' ? strtoull(argv[1], &end, 10) : 0;
-    if (argc != 2 || !steps || *end || errno)
-        return usage("step N   (N >= 1)");
+    unsigned long long steps = 0;
+    if (argc != 2)
+        return wk_cli_usage_error(STEP_USAGE, "step takes one count N");
+    if (!wk_cli_count(argv[1], &steps) || !steps)
+        return wk_cli_usage_error(STEP_USAGE, "'%s' is not a count from 1 to 18446744073709551615", argv[1]);
     SimulationInterfaces__StepSimulationRequest req = SIMULATION_INTERFACES__STEP_SIMULATION_REQUEST__INIT;
     req.has_steps = 1;
     req.steps = steps;

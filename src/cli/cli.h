@@ -4,6 +4,8 @@
 #ifndef WK_CLI_H
 #define WK_CLI_H
 
+#include <stdbool.h>
+
 int wk_cli_load(int argc, char **argv);
 int wk_cli_poses(int argc, char **argv);
 int wk_cli_run(int argc, char **argv);
@@ -15,5 +17,17 @@ int wk_cli_spawn(int argc, char **argv);
 int wk_cli_tf(int argc, char **argv);
 int wk_cli_state(int argc, char **argv);
 int wk_cli_step(int argc, char **argv);
+
+/* args.c: the arguments' common checks. */
+bool wk_cli_is_help(const char *arg); /* --help or -h */
+/* Prints "worldkit: " and the formatted reason naming the argument, then
+ * "usage: worldkit USAGE", on stderr; returns 2, the status of a mistake. */
+int wk_cli_usage_error(const char *usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The whole of s as a finite number / as a decimal count; false else. */
+bool wk_cli_finite(const char *s, double *out);
+bool wk_cli_count(const char *s, unsigned long long *out);
+/* A HOST:PORT (or unix:PATH) address gRPC can take: not empty, the port,
+ * if any, 0 to 65535. False with the reason, naming option, printed. */
+bool wk_cli_address_ok(const char *option, const char *addr);
 
 #endif

@@ -29,42 +29,57 @@ typedef struct run_args {
     int performer_count;
 } run_args;
 
-static bool number(const char *s, double *out)
+/* Reads the vector --velocity gives NAME; false when a part is no finite number. */
+static bool vector(char **parts, wk_vec3 *v)
 {
-    char *end;
-    *out = strtod(s, &end);
-    return end != s && *end == '\0';
+    return wk_cli_finite(parts[0], &v->x) && wk_cli_finite(parts[1], &v->y) && wk_cli_finite(parts[2], &v->z);
 }
 
-static bool parse(int argc, char **argv, run_args *a)
+/* How many arguments follow option o. */
+static int values_after(const char *o)
+{
+    if (!strcmp(o, "--velocity"))
+        return 4;
+    return !strcmp(o, "--steps") || !strcmp(o, "--rtf") || !strcmp(o, "--performer");
+}
+
+/* 0 when parsed, else 2 with the mistake printed. */
+static int parse(int argc, char **argv, run_args *a)
 {
     *a = (run_args){.steps = 1000, .rtf = -1};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
-        double x;
+        int values = values_after(o);
+        if (i + values >= argc)
+            return wk_cli_usage_error(USAGE, "%s needs %s", o, values == 4 ? "NAME vx vy vz" : "a value");
         if (!strcmp(o, "--levels")) {
             a->levels = true;
-        } else if (!strcmp(o, "--steps") && i + 1 < argc && number(argv[i + 1], &x) && x >= 0) {
-            a->steps = (unsigned long long)x;
-            i++;
-        } else if (!strcmp(o, "--rtf") && i + 1 < argc && number(argv[i + 1], &a->rtf)) {
-            i++;
-        } else if (!strcmp(o, "--velocity") && i + 4 < argc && a->velocity_count < MAX_ITEMS) {
+        } else if (!strcmp(o, "--steps")) {
+            if (!wk_cli_count(argv[++i], &a->steps))
+                return wk_cli_usage_error(USAGE, "--steps takes a count, not '%s'", argv[i]);
+        } else if (!strcmp(o, "--rtf")) {
+            if (!wk_cli_finite(argv[++i], &a->rtf) || a->rtf < 0)
+                return wk_cli_usage_error(USAGE, "--rtf takes a real-time factor >= 0 (0: as fast as possible), "
+                                                 "not '%s'", argv[i]);
+        } else if (!strcmp(o, "--velocity")) {
+            if (a->velocity_count == MAX_ITEMS)
+                return wk_cli_usage_error(USAGE, "at most %d --velocity options", MAX_ITEMS);
             velocity_arg *v = &a->velocities[a->velocity_count++];
             v->name = argv[i + 1];
-            if (!number(argv[i + 2], &v->linear.x) || !number(argv[i + 3], &v->linear.y) ||
-                !number(argv[i + 4], &v->linear.z))
-                return false;
+            if (!vector(argv + i + 2, &v->linear))
+                return wk_cli_usage_error(USAGE, "--velocity %s: vx vy vz must be finite numbers", v->name);
             i += 4;
-        } else if (!strcmp(o, "--performer") && i + 1 < argc && a->performer_count < MAX_ITEMS) {
+        } else if (!strcmp(o, "--performer")) {
+            if (a->performer_count == MAX_ITEMS)
+                return wk_cli_usage_error(USAGE, "at most %d --performer options", MAX_ITEMS);
             a->performers[a->performer_count++] = argv[++i];
         } else if (o[0] != '-' && !a->world) {
             a->world = o;
         } else {
-            return false;
+            return wk_cli_usage_error(USAGE, "unexpected argument '%s'", o);
         }
     }
-    return a->world != NULL;
+    return a->world ? 0 : wk_cli_usage_error(USAGE, "no WORLD file to run");
 }
 
 static void on_level(wk_sim *sim, const char *level, bool loaded, void *ctx)
@@ -113,10 +128,9 @@ static int setup(wk_sim *sim, const run_args *a, wk_query **names)
 int wk_cli_run(int argc, char **argv)
 {
     run_args a;
-    if (!parse(argc, argv, &a)) {
-        fprintf(stderr, "usage: worldkit " USAGE "\n");
-        return 2;
-    }
+    int mistake = parse(argc, argv, &a);
+    if (mistake)
+        return mistake;
     wk_world_desc *d = NULL;
     wk_sim *sim = NULL;
     wk_status st = {0};

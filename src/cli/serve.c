@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
@@ -67,13 +68,6 @@ typedef struct serve_args {
     bool verbose;
 } serve_args;
 
-static bool number(const char *s, double *out)
-{
-    char *end;
-    *out = strtod(s, &end);
-    return end != s && *end == '\0';
-}
-
 /* Sets the option o takes no value; false when o is no such option. */
 static bool flag(const char *o, serve_args *a)
 {
@@ -88,35 +82,88 @@ static bool flag(const char *o, serve_args *a)
     return true;
 }
 
-/* 0 when parsed, 1 for --help, -1 for a mistake. */
+static void set_rtf(serve_args *a, double x)
+{
+    a->server.rtf = x > 0 ? x : -1; /* the server's "as fast as possible" is negative */
+}
+static void set_workers(serve_args *a, double x)
+{
+    a->server.workers = (int)x;
+}
+static void set_max_request(serve_args *a, double x)
+{
+    a->server.max_request_bytes = (size_t)x * 1048576;
+}
+static void set_compact(serve_args *a, double x)
+{
+    a->compact_entries = (uint32_t)x;
+}
+
+/* The numeric options, their bounds and where each goes. True when o is
+ * one; *status is then 2 (printed) for a value out of its bounds. */
+static bool numeric(const char *o, const char *v, serve_args *a, int *status)
+{
+    static const struct {
+        const char *name;
+        double min, max;
+        bool whole;
+        void (*set)(serve_args *a, double x);
+        const char *what;
+    } options[] = {
+        {"--rtf", 0, 1e9, false, set_rtf, "a real-time factor from 0 (as fast as possible) to 1e9"},
+        {"--workers", 1, 256, true, set_workers, "a count from 1 to 256"},
+        {"--max-request-mib", 1, 2047, true, set_max_request, "a count of MiB from 1 to 2047"},
+        {"--compact-entries", 1, 1e9, true, set_compact, "a count from 1 to 1e9"},
+    };
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        if (strcmp(o, options[i].name))
+            continue;
+        double x;
+        if (!wk_cli_finite(v, &x) || x < options[i].min || x > options[i].max ||
+            (options[i].whole && x != (double)(long)x))
+            *status = wk_cli_usage_error(USAGE, "%s takes %s, not '%s'", o, options[i].what, v);
+        else
+            options[i].set(a, x);
+        return true;
+    }
+    return false;
+}
+
+/* 0 when parsed, 1 for --help, 2 for a mistake (printed). */
 static int parse(int argc, char **argv, serve_args *a)
 {
     *a = (serve_args){.data = "worldkit-data"};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        double x;
-        if (!strcmp(o, "--help") || !strcmp(o, "-h"))
+        int status = 0;
+        if (wk_cli_is_help(o))
             return 1;
         if (flag(o, a))
             continue;
+        if (o[0] != '-' || o[1] != '-')
+            return wk_cli_usage_error(USAGE, "unexpected argument '%s'", o);
         if (!v)
-            return -1;
-        if (!strcmp(o, "--listen"))
+            return wk_cli_usage_error(USAGE, "%s needs a value, or is no option of serve", o);
+        if (numeric(o, v, a, &status)) {
+            if (status)
+                return status;
+        } else if (!strcmp(o, "--listen")) {
+            if (!wk_cli_address_ok("--listen", v))
+                return 2;
             a->server.listen = v;
-        else if (!strcmp(o, "--world"))
+        } else if (!strcmp(o, "--world"))
             a->world = v;
-        else if (!strcmp(o, "--root") && a->root_count < MAX_ROOTS)
+        else if (!strcmp(o, "--root")) {
+            struct stat st;
+            if (a->root_count == MAX_ROOTS)
+                return wk_cli_usage_error(USAGE, "at most %d --root folders", MAX_ROOTS);
+            if (stat(v, &st) || !S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "worldkit: --root %s: no such folder\n", v);
+                return 2;
+            }
             a->roots[a->root_count++] = v;
-        else if (!strcmp(o, "--data"))
+        } else if (!strcmp(o, "--data"))
             a->data = *v ? v : NULL; /* --data '' is --memory */
-        else if (!strcmp(o, "--rtf") && number(v, &x) && x >= 0)
-            a->server.rtf = x > 0 ? x : -1; /* the server's "as fast as possible" is negative */
-        else if (!strcmp(o, "--workers") && number(v, &x) && x >= 1 && x <= 256)
-            a->server.workers = (int)x;
-        else if (!strcmp(o, "--max-request-mib") && number(v, &x) && x >= 1 && x <= 2047)
-            a->server.max_request_bytes = (size_t)(x * 1048576);
-        else if (!strcmp(o, "--compact-entries") && number(v, &x) && x >= 1 && x <= 1e9)
-            a->compact_entries = (uint32_t)x;
         else if (!strcmp(o, "--tls-cert"))
             a->server.tls_cert_file = v;
         else if (!strcmp(o, "--tls-key"))
@@ -126,7 +173,7 @@ static int parse(int argc, char **argv, serve_args *a)
         else if (!strcmp(o, "--token-file"))
             a->server.token_file = v;
         else
-            return -1;
+            return wk_cli_usage_error(USAGE, "unknown option '%s' (serve --help lists them)", o);
         i++;
     }
     return 0;
@@ -210,10 +257,12 @@ int wk_cli_serve(int argc, char **argv)
 {
     serve_args a;
     int parsed = parse(argc, argv, &a);
-    if (parsed) {
-        fputs(help, parsed > 0 ? stdout : stderr);
-        return parsed > 0 ? 0 : 2;
+    if (parsed == 1) {
+        fputs(help, stdout);
+        return 0;
     }
+    if (parsed)
+        return parsed;
     wk_store *store = NULL;
     wk_status st = {0};
     wk_store_desc kept = {.dir = a.data, .compact_entries = a.compact_entries};

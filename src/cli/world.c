@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "worldkit/wk_formats.h"
 
-/* Parses FILE and the options; NULL (message printed) on bad arguments. */
+/* Parses FILE and the options; NULL (mistake printed) on bad arguments. */
 static const char *parse_args(int argc, char **argv, wk_read_desc *desc, const char *usage)
 {
     const char *file = NULL;
@@ -18,25 +18,28 @@ static const char *parse_args(int argc, char **argv, wk_read_desc *desc, const c
         else if (!strcmp(argv[i], "--ignore-missing-assets"))
             desc->ignore_missing_or_unsupported_assets = true;
         else if (argv[i][0] == '-' || file) {
-            fprintf(stderr, "usage: worldkit %s\n", usage);
+            wk_cli_usage_error(usage, "unexpected argument '%s'", argv[i]);
             return NULL;
         } else
             file = argv[i];
     }
     if (!file)
-        fprintf(stderr, "usage: worldkit %s\n", usage);
+        wk_cli_usage_error(usage, "no FILE to read");
     desc->uri = file;
     return file;
 }
 
-/* Reads the world the arguments name; prints the failure and returns NULL. */
-static wk_world_desc *read_world(int argc, char **argv, const char *usage)
+/* Reads the world the arguments name; prints the failure and returns NULL
+ * with *status the exit status: 2 for bad arguments, 1 for a bad world. */
+static wk_world_desc *read_world(int argc, char **argv, const char *usage, int *status)
 {
     wk_read_desc desc = {0};
+    *status = 2;
     if (!parse_args(argc, argv, &desc, usage))
         return NULL;
     wk_world_desc *d = NULL;
     wk_status st = {0};
+    *status = 1;
     if (wk_desc_read(&desc, &d, &st)) {
         fprintf(stderr, "worldkit: %s: %s\n", wk_code_name(st.code), st.message);
         return NULL;
@@ -52,9 +55,10 @@ static bool posed_kind(wk_node_kind kind)
 
 int wk_cli_poses(int argc, char **argv)
 {
-    wk_world_desc *d = read_world(argc, argv, "poses FILE [--fail-on-unsupported] [--ignore-missing-assets]");
+    int status;
+    wk_world_desc *d = read_world(argc, argv, "poses FILE [--fail-on-unsupported] [--ignore-missing-assets]", &status);
     if (!d)
-        return 1;
+        return status;
     char name[1024];
     for (uint32_t i = 0; i < wk_desc_node_count(d); i++) {
         const wk_node *n = wk_desc_node(d, i);
@@ -109,9 +113,10 @@ static int instantiate(const wk_world_desc *d)
 
 int wk_cli_load(int argc, char **argv)
 {
-    wk_world_desc *d = read_world(argc, argv, "load FILE [--fail-on-unsupported] [--ignore-missing-assets]");
+    int status;
+    wk_world_desc *d = read_world(argc, argv, "load FILE [--fail-on-unsupported] [--ignore-missing-assets]", &status);
     if (!d)
-        return 1;
+        return status;
     print_tree(d, 0, 0);
     for (size_t i = 0; i < wk_desc_warning_count(d); i++)
         fprintf(stderr, "warning: %s\n", wk_desc_warning(d, i));

@@ -50,6 +50,13 @@ has out '"y": 2,'
 has out '"z": 3'
 run 1 spawn "$model" --name box
 has err 'worldkit: SpawnEntities: result 150:'
+# The failed entry's own result says why, not only how many failed.
+run 1 spawn "$model" --name 'a/b'
+has err "worldkit: SpawnEntities: results[0]: result 102: name 'a/b' is invalid"
+# A host name resolves without the resolver's leak (an ASan build exits
+# non-zero on one).
+run 0 call --server "localhost:${WORLDKIT_SERVER##*:}" GetSimulationState
+has out '"state": 0'
 # Only the --root folders (and the resource path) are read.
 run 0 call SpawnEntity '{"name": "intruder", "entityResource": {"uri": "/etc/hostname"}}'
 has out 'no such file in the folders worlds are read from'

@@ -14,6 +14,9 @@ trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
 # start: runs the server on $dir/data in the background, waits until it
 # serves, and exports its address.
 start() {
+    # Emptied here, not only by the server's redirection, which the server's
+    # shell may do after wait_serving has read the previous run's address.
+    : >"$dir/serve.out"
     "$wk" serve --listen 127.0.0.1:0 --data "$dir/data" --world "$world" >"$dir/serve.out" 2>&1 &
     pid=$!
     wait_serving "$dir/serve.out" $pid

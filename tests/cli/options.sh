@@ -1,0 +1,73 @@
+#!/bin/sh
+# options.sh — the mistakes people make on the command line, no server
+# needed: each must exit 2 (0 for --help, with the usage on stdout) and say
+# in one line which argument is wrong. Usage: options.sh WORLDKIT WORLD_FILE
+set -u
+wk=$1
+world=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# check STATUS TEXT COMMAND...: `worldkit COMMAND...` exits with STATUS and
+# the first line of its stderr (of its stdout for status 0) holds TEXT.
+check() {
+    want=$1
+    text=$2
+    shift 2
+    "$wk" "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    [ "$want" -eq 0 ] && said=$(head -n 1 "$dir/out") || said=$(head -n 1 "$dir/err")
+    if [ $got -ne "$want" ]; then
+        fail "worldkit $* exited $got, not $want"
+        cat "$dir/out" "$dir/err"
+    elif ! printf '%s\n' "$said" | grep -qF -- "$text"; then
+        fail "worldkit $*: the first line is not about '$text':"
+        cat "$dir/out" "$dir/err"
+    fi
+}
+
+for command in load poses run call worlds spawn tf state step; do
+    check 0 "usage: worldkit $command" $command --help
+done
+check 0 "usage: worldkit spawn" spawn x.sdf --name n --help
+check 0 "usage: worldkit serve" serve --help
+
+check 2 "no FILE to read" load
+check 2 "unexpected argument '--bogus'" poses "$world" --bogus
+check 2 "--steps takes a count, not '1e30'" run "$world" --steps 1e30
+check 2 "--steps takes a count, not '-1'" run "$world" --steps -1
+check 2 "--rtf takes a real-time factor >= 0" run "$world" --rtf nan
+check 2 "--velocity R1: vx vy vz must be finite numbers" run "$world" --velocity R1 inf 0 0
+check 2 "--velocity needs NAME vx vy vz" run "$world" --velocity R1 1 2
+check 2 "no WORLD file to run" run --levels
+
+check 2 "unknown option '--bogus'" serve --bogus 1
+check 2 "unexpected argument 'extra'" serve extra
+check 2 "--workers takes a count from 1 to 256, not '2.5'" serve --workers 2.5
+check 2 "--rtf takes a real-time factor from 0" serve --rtf -1
+check 2 "--listen needs a value" serve --memory --listen
+check 2 "--listen: the address is empty" serve --listen ''
+check 2 "--listen 127.0.0.1:99999: the port '99999'" serve --listen 127.0.0.1:99999
+check 2 "--root $dir/none: no such folder" serve --root "$dir/none"
+
+check 2 "--server localhost:70000: the port '70000'" call --server localhost:70000 GetSimulationState
+check 2 "--server: the address is empty" worlds --server ''
+check 2 "--server needs a value" call GetSimulationState --server
+check 2 "--timeout takes seconds from 0 (none) to 1e9, not 'inf'" call --timeout inf GetSimulationState
+check 2 "unexpected argument 'extra'" call GetSimulationState '{}' extra
+check 2 "--pose: 'nan' is not a finite number" spawn "$world" --pose nan 0 0 0 0 0
+check 2 "--pose needs 6 numbers" spawn "$world" --pose 1 2 3
+check 2 "'M1/' is not OBJECT or OBJECT/FRAME" tf M1/ R1
+check 2 "'0' is not a count from 1" step 0
+check 2 "'PLAYING' is not a state" state PLAYING
+check 2 "worlds takes no argument, not 'x'" worlds x
+check 1 "$dir: not a regular file" spawn "$dir"
+
+[ $failures -eq 0 ] && echo "all option checks passed"
+exit $failures
