@@ -511,6 +511,11 @@ int wk_json_to_message(const ProtobufCMessageDescriptor *d, const char *json, si
 {
     *out = NULL;
     json_error_t e;
+    size_t blank = 0;
+    while (blank < len && json[blank] && strchr(" \t\r\n", json[blank]))
+        blank++;
+    if (blank == len)
+        return wk_fail(st, WK_PARSE, "no JSON given ({} is a message with no field set)");
     json_t *root = json_loadb(json, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &e);
     if (!root)
         return parse_error(&e, st);

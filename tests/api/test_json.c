@@ -521,6 +521,8 @@ static const struct bad_input {
      "line 1 column 27: too big integer near '18446744073709551615' (give a 64-bit integer as a string: "
      "\"18446744073709551615\")"},
     {NULL, "{\"u64\":1e400}", WK_PARSE, "line 1 column 12: real number overflow near '1e400'"},
+    {NULL, "", WK_PARSE, "no JSON given ({} is a message with no field set)"},
+    {NULL, " \n\t", WK_PARSE, "no JSON given ({} is a message with no field set)"},
 };
 
 static void input_errors(void)
