@@ -250,7 +250,9 @@ int wk_cli_call(int argc, char **argv)
     wk_client c;
     if (!wk_client_options(&argc, argv, &c))
         return 2;
-    if (argc == 2 && !strcmp(argv[1], "--list")) {
+    if (argc >= 2 && !strcmp(argv[1], "--list")) {
+        if (argc > 2)
+            return wk_cli_usage_error(USAGE, "call --list takes no argument, not '%s'", argv[2]);
         list_methods();
         return 0;
     }

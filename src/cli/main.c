@@ -80,6 +80,10 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], commands[i].name))
             return asks_help(argc, argv) && !(commands[i].flags & OWN_HELP) ? command_help(&commands[i])
                                                                   : commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "worldkit: unknown command '%s'\n", argv[1]);
-    return usage(stderr);
+    if (argv[1][0] == '-')
+        fprintf(stderr, "worldkit: '%s': options go after the command (worldkit --help lists the commands)\n",
+                argv[1]);
+    else
+        fprintf(stderr, "worldkit: unknown command '%s' (worldkit --help lists the commands)\n", argv[1]);
+    return 2;
 }

@@ -38,6 +38,9 @@ done
 check 0 "usage: worldkit spawn" spawn x.sdf --name n --help
 check 0 "usage: worldkit serve" serve --help
 
+check 2 "unknown command 'GetSimulationState'" GetSimulationState
+check 2 "'--server': options go after the command" --server 127.0.0.1:1 worlds
+check 2 "call --list takes no argument, not 'extra'" call --list extra
 check 2 "no FILE to read" load
 check 2 "unexpected argument '--bogus'" poses "$world" --bogus
 check 2 "--steps takes a count, not '1e30'" run "$world" --steps 1e30
