@@ -68,16 +68,22 @@ static int grow(wk__sparse *s, uint32_t cap)
 int wk__sparse_reserve(wk__sparse *s, uint32_t index)
 {
     if (index >= s->map_len) {
-        /* Doubling: the next power of two above index, at least 64 slots. */
+        /* The next power of two above index, at least 64 slots. A big map
+         * is a fresh mapping whose pages cost nothing until written, so a
+         * world with a high create offset does not pay for the slots below
+         * it. */
         uint64_t len = 64;
         while (len <= index)
             len *= 2;
         if (len > UINT32_MAX)
             len = UINT32_MAX;
-        uint32_t *map = wk__mem_resize(s->map, (size_t)s->map_len * sizeof *map, len * sizeof *map, 64);
+        size_t kept = (size_t)s->map_len * sizeof *s->map;
+        uint32_t *map = wk__mem_zalloc_except(len * sizeof *map, 0, kept);
         if (!map)
             return WK_NOMEM;
-        memset(map + s->map_len, 0, (len - s->map_len) * sizeof *map);
+        if (kept)
+            memcpy(map, s->map, kept);
+        wk__mem_free(s->map, kept);
         s->map = map;
         s->map_len = (uint32_t)len;
     }

@@ -131,6 +131,14 @@ static void basic_operations(void)
     CHECK_INT(wk_ecm_register(ecm, &(wk_type_desc){.name = "Marker", .size = sizeof(double), .sparse = true}, &again),
               ==, WK_OK);
     CHECK_INT(again, ==, s.marker);
+
+    /* A slot far up (a high create offset) costs the map no memory below it. */
+    CHECK_INT(wk_ecm_set_create_offset(ecm, 1u << 30), ==, WK_OK);
+    wk_entity high = wk_ecm_create(ecm);
+    CHECK_INT(wk_ecm_set(ecm, high, s.marker, &m), ==, 1);
+    CHECK_NEAR(marker_of(&s, high), 2.5, 0);
+    CHECK_NEAR(marker_of(&s, other), 7, 0);
+    CHECK_INT(wk_ecm_remove(ecm, high, s.marker), ==, 1);
     wk_ecm_free(ecm);
 }
 
