@@ -365,8 +365,13 @@ static int read_sdf_version(sdf_reader *r, xmlNodePtr root)
 {
     const char *version = wk__xml_attr(r->d, root, "version");
     int major = 0, minor = -1;
-    if (!version || sscanf(version, "%d.%d", &major, &minor) != 2)
+    if (!version)
         return wk__sdf_fail(r, root, WK_PARSE, "needs a version attribute such as \"1.9\"");
+    if (sscanf(version, "%d.%d", &major, &minor) != 2) {
+        char what[96];
+        snprintf(what, sizeof what, "version \"%.32s\" is not MAJOR.MINOR, such as \"1.9\"", version);
+        return wk__sdf_fail(r, root, WK_PARSE, what);
+    }
     if (major != 1 || minor < 4 || minor > 11)
         return wk__sdf_fail(r, root, WK_UNSUPPORTED_FORMAT, "worldkit reads SDFormat versions 1.4 to 1.11");
     r->minor = minor;

@@ -90,6 +90,10 @@ static void parse_errors_name_line_and_element(void)
                           false, false, &st, NULL),
               ==, WK_PARSE);
     check_message(&st, "<joint>: type must be one of");
+    CHECK_INT(read_string("<sdf version='99'><world name='w'/></sdf>", false, false, &st, NULL), ==, WK_PARSE);
+    check_message(&st, "<sdf>: version \"99\" is not MAJOR.MINOR");
+    CHECK_INT(read_string("<sdf><world name='w'/></sdf>", false, false, &st, NULL), ==, WK_PARSE);
+    check_message(&st, "<sdf>: needs a version attribute");
 }
 
 static void frame_errors(void)
