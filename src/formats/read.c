@@ -88,8 +88,11 @@ int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st)
         return wk_fail(st, WK_NOT_FOUND, "%s: no such file in the folders worlds are read from (the roots and the "
                        "resource path)", path);
     struct stat sb;
-    if (path && (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)))
+    if (path && stat(path, &sb) != 0)
         return wk_fail(st, WK_NOT_FOUND, "%s: no such file", path);
+    if (path && !S_ISREG(sb.st_mode))
+        return wk_fail(st, WK_NOT_FOUND, "%s: %s", path,
+                       S_ISDIR(sb.st_mode) ? "a folder, not a file" : "not a regular file");
     int rc = path ? check_extension(path, st) : WK_OK;
     if (rc)
         return rc;

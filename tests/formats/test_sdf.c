@@ -60,6 +60,8 @@ static void unsupported_format(void)
     CHECK_INT(wk_desc_read(&(wk_read_desc){.uri = path}, &d, &st), ==, WK_UNSUPPORTED_FORMAT);
     check_message(&st, "usda");
     unlink(path);
+    CHECK_INT(wk_desc_read(&(wk_read_desc){.uri = dir}, &d, &st), ==, WK_NOT_FOUND);
+    check_message(&st, ": a folder, not a file");
     rmdir(dir);
     CHECK_INT(read_string("<sdf version='2.0'><world name='w'/></sdf>", false, false, &st, NULL), ==,
               WK_UNSUPPORTED_FORMAT);
