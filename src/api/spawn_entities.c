@@ -171,9 +171,10 @@ static uint32_t spawn_one(wk_api *api, const SimulationInterfaces__SpawnEntityRe
     size_t models;
     uint32_t model = single_model(d, &models);
     wk_pose world_T_model;
-    uint32_t code = model == WK_NO_NODE
-                        ? refuse(o, WK_SPAWN_RESOURCE_PARSE_ERROR, "the resource holds %zu models; spawning takes one", models)
-                        : choose_name(api, e, wk_desc_node(d, model)->name, o);
+    const char *source = res && res->uri && res->uri[0] ? res->uri : "<string>";
+    uint32_t code = model == WK_NO_NODE ? refuse(o, WK_SPAWN_RESOURCE_PARSE_ERROR,
+                                                 "%s holds %zu models; spawning takes one", source, models)
+                                        : choose_name(api, e, wk_desc_node(d, model)->name, o);
     if (code == WK_RESULT_OK)
         code = placement(api, e, wk_desc_node(d, model), &world_T_model, o);
     wk_entity entity = WK_NULL_ENTITY;

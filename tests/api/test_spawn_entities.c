@@ -135,7 +135,7 @@ static void resources(void)
                "<sdf version='1.9'><world name='w'><model name='a'><link name='l'/></model>"
                "<model name='b'><link name='l'/></model></world></sdf>");
     CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_SPAWN_RESOURCE_PARSE_ERROR);
-    CHECK(strstr(msg, "2 models") != NULL);
+    CHECK(strstr(msg, "<string> holds 2 models") != NULL);
     entry_init(&e, NULL, TORSO, NULL); /* URDF: the robot's name */
     CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_RESULT_OK);
     CHECK(name[0] != '\0');

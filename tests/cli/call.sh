@@ -53,6 +53,8 @@ has err 'worldkit: SpawnEntities: result 150:'
 # The failed entry's own result says why, not only how many failed.
 run 1 spawn "$model" --name 'a/b'
 has err "worldkit: SpawnEntities: results[0]: result 102: name 'a/b' is invalid"
+run 1 spawn "$(dirname "$model")/levels_one_performer.sdf"
+has err "levels_one_performer.sdf holds "
 # A host name resolves without the resolver's leak (an ASan build exits
 # non-zero on one).
 run 0 call --server "localhost:${WORLDKIT_SERVER##*:}" GetSimulationState
