@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store/persist.h"
 
@@ -276,6 +277,10 @@ int wk__db_open(wk_store *store, const wk_store_desc *desc, wk_status *st)
     struct stat sb;
     if (stat(dir, &sb) || !S_ISDIR(sb.st_mode))
         return wk_fail(st, WK_IO, "'%s' is not a directory", dir);
+    /* SQLite would say only "unable to open database file": the folder
+     * must take the database and its WAL files. */
+    if (access(dir, W_OK | X_OK))
+        return wk_fail(st, WK_IO, "cannot write in directory '%s': %s", dir, strerror(errno));
     wk__db *db = calloc(1, sizeof *db);
     if (!db)
         return wk_fail(st, WK_NOMEM, "out of memory opening the store in '%s'", dir);

@@ -654,6 +654,13 @@ static void bad_places_and_files(void)
     CHECK_INT(wk_store_open_dir(path, &store, &st), ==, WK_IO);
     CHECK(strstr(st.message, "is not a directory"));
     CHECK_INT(wk_store_open_dir("", &store, &st), ==, WK_INVALID);
+    /* A folder it may not write in; root may write anywhere. */
+    snprintf(path, sizeof path, "%s/locked", dir);
+    mkdir(path, 0555);
+    if (geteuid() != 0) {
+        CHECK_INT(wk_store_open_dir(path, &store, &st), ==, WK_IO);
+        CHECK(strstr(st.message, "cannot write in directory") && strstr(st.message, "Permission denied"));
+    }
 
     snprintf(path, sizeof path, "%s/junk", dir);
     mkdir(path, 0777);
