@@ -13,6 +13,18 @@
 #include "client.h"
 #include "worldkit/wk_server.h"
 
+/* Reads a PEM file; 0, else the code with st naming the file. gRPC takes
+ * any bytes here and fails only when it connects, as "empty address
+ * list" after lines of its own log, so a file without a PEM block is
+ * refused before. */
+static int read_pem(const char *what, const char *path, wk_buf *out, wk_status *st)
+{
+    int rc = wk_server_read_pem(what, path, out, st);
+    if (rc == WK_OK && (!out->data || !strstr((const char *)out->data, "-----BEGIN ")))
+        rc = wk_fail(st, WK_INVALID, "%s %s holds no PEM block (-----BEGIN ...)", what, path);
+    return rc;
+}
+
 bool wk_client_credentials(const wk_client *c, grpc_channel_credentials **out)
 {
     *out = NULL;
@@ -26,9 +38,9 @@ bool wk_client_credentials(const wk_client *c, grpc_channel_credentials **out)
     }
     wk_buf ca = {0}, cert = {0}, key = {0};
     wk_status st = {0};
-    bool ok = (!c->tls_ca || !wk_server_read_pem("the CA", c->tls_ca, &ca, &st)) &&
-              (!c->tls_cert || (!wk_server_read_pem("the TLS certificate", c->tls_cert, &cert, &st) &&
-                                !wk_server_read_pem("the TLS key", c->tls_key, &key, &st)));
+    bool ok = (!c->tls_ca || !read_pem("the CA", c->tls_ca, &ca, &st)) &&
+              (!c->tls_cert || (!read_pem("the TLS certificate", c->tls_cert, &cert, &st) &&
+                                !read_pem("the TLS key", c->tls_key, &key, &st)));
     if (ok) {
         grpc_ssl_pem_key_cert_pair pair = {.private_key = (const char *)key.data, .cert_chain = (const char *)cert.data};
         *out = grpc_ssl_credentials_create((const char *)ca.data, c->tls_cert ? &pair : NULL, NULL, NULL);

@@ -71,6 +71,8 @@ check 2 "'0' is not a count from 1" step 0
 check 2 "'PLAYING' is not a state" state PLAYING
 check 2 "worlds takes no argument, not 'x'" worlds x
 check 1 "$dir: not a regular file" spawn "$dir"
+echo "not a certificate" >"$dir/junk.pem"
+check 1 "the CA $dir/junk.pem holds no PEM block" worlds --server 127.0.0.1:1 --tls-ca "$dir/junk.pem"
 
 [ $failures -eq 0 ] && echo "all option checks passed"
 exit $failures
