@@ -125,10 +125,16 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
 
     wk__server_quiet_lock_checks();
     grpc_init();
-    grpc_arg limit = {.type = GRPC_ARG_INTEGER,
-                      .key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
-                      .value.integer = (int)d.max_request_bytes};
-    s->grpc = grpc_server_create(&(grpc_channel_args){.num_args = 1, .args = &limit}, NULL);
+    /* gRPC binds with SO_REUSEPORT unless told not to: a second server on
+     * a taken port would start, and the kernel would share the calls out
+     * between two servers holding different worlds. */
+    grpc_arg args[] = {
+        {.type = GRPC_ARG_INTEGER,
+         .key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH,
+         .value.integer = (int)d.max_request_bytes},
+        {.type = GRPC_ARG_INTEGER, .key = GRPC_ARG_ALLOW_REUSEPORT, .value.integer = 0},
+    };
+    s->grpc = grpc_server_create(&(grpc_channel_args){.num_args = 2, .args = args}, NULL);
     s->shutdown_cq = grpc_completion_queue_create_for_pluck(NULL);
     for (; s->worker_count < d.workers; s->worker_count++) {
         wk__worker *w = &s->workers[s->worker_count];

@@ -1,7 +1,7 @@
 /* test_serve.c — `worldkit serve` as people (and the Python tests) run it:
  * a child process that prints the address it serves on, answers calls, and
  * on SIGTERM lets a stream in flight finish, refuses new calls, and exits 0;
- * a remote listen address refused; --help. */
+ * a remote listen address and a taken port refused; --help. */
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -178,6 +178,32 @@ static void refuses_a_remote_address(void)
     CHECK_INT(finish(&c), ==, 1);
 }
 
+/* A second server on a taken port must not start: with SO_REUSEPORT the
+ * kernel would share the calls out between the two. */
+static void refuses_a_taken_port(void)
+{
+    child first, second;
+    const char *args[] = {"--listen", "127.0.0.1:0", "--memory", NULL};
+    REQUIRE(spawn(&first, args));
+    char line[512], taken[64];
+    read_line(first.out, line, sizeof line);
+    const char *prefix = "worldkit: serving on ";
+    REQUIRE(!strncmp(line, prefix, strlen(prefix)));
+    snprintf(taken, sizeof taken, "%s", line + strlen(prefix));
+    const char *again[] = {"--listen", taken, "--memory", NULL};
+    REQUIRE(spawn(&second, again));
+    /* gRPC may log its own lines first. */
+    do
+        read_line(second.err, line, sizeof line);
+    while (line[0] && !strstr(line, "worldkit:"));
+    if (!CHECK(strstr(line, "cannot listen on") && strstr(line, taken)))
+        fprintf(stderr, "    line: %s\n", line);
+    kill(second.pid, SIGTERM); /* in case it serves */
+    CHECK_INT(finish(&second), ==, 1);
+    kill(first.pid, SIGTERM);
+    CHECK_INT(finish(&first), ==, 0);
+}
+
 static void help(void)
 {
     child c;
@@ -192,6 +218,7 @@ static void help(void)
 static const wk_test_case cases[] = {
     {"serves_then_stops_on_sigterm", serves_then_stops_on_sigterm},
     {"refuses_a_remote_address", refuses_a_remote_address},
+    {"refuses_a_taken_port", refuses_a_taken_port},
     {"help", help},
 };
 
