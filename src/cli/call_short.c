@@ -27,7 +27,9 @@
 
 #define WORLDS_USAGE "worlds " WK_CLIENT_USAGE
 #define SPAWN_USAGE "spawn FILE [--name NAME] [--pose x y z roll pitch yaw] " WK_CLIENT_USAGE
-#define TF_USAGE "tf A B [--world ID] " WK_CLIENT_USAGE "\n       (A, B: OBJECT or OBJECT/FRAME; prints a_t_b)"
+#define TF_USAGE                     \
+    "tf A B [--world ID] " WK_CLIENT_USAGE \
+    "\n       (A, B: OBJECT or OBJECT/FRAME; ID defaults to 'world'; prints a_t_b)"
 #define STATE_USAGE "state [playing|paused|stopped] " WK_CLIENT_USAGE
 #define STEP_USAGE "step N " WK_CLIENT_USAGE "\n       (N >= 1)"
 

@@ -18,7 +18,8 @@ static const struct command {
 } commands[] = {
     {"load", "load FILE [--fail-on-unsupported] [--ignore-missing-assets]\n"
              "                       read a world; print its tree and diagnostics", wk_cli_load, 0},
-    {"poses", "poses FILE [...]      print the world pose of every model, link, joint, frame, visual, collision",
+    {"poses", "poses FILE [--fail-on-unsupported] [--ignore-missing-assets]\n"
+              "                       print the world pose of every model, link, joint, frame, visual, collision",
      wk_cli_poses, 0},
     {"run", "run WORLD [--levels] [--steps N] [--rtf X] [--velocity NAME vx vy vz] [--performer NAME]\n"
             "                       run the simulation loop, printing level and entity events", wk_cli_run, 0},
@@ -37,7 +38,8 @@ static const struct command {
     {"spawn", "spawn FILE [--name N] [--pose x y z roll pitch yaw]\n"
               "                       spawn the model of FILE (SimulationInterfaces/SpawnEntities)",
      wk_cli_spawn, TAKES_CLIENT_OPTIONS},
-    {"tf", "tf A B [--world ID]   the pose of B in A; A, B: OBJECT or OBJECT/FRAME (GetTransform)",
+    {"tf", "tf A B [--world ID]   the pose of B in A; A, B: OBJECT or OBJECT/FRAME; ID defaults to 'world'\n"
+           "                       (ObjectWorldService/GetTransform)",
      wk_cli_tf, TAKES_CLIENT_OPTIONS},
     {"state", "state [playing|paused|stopped]\n"
               "                       get or set the simulation state", wk_cli_state, TAKES_CLIENT_OPTIONS},
