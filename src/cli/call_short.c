@@ -149,7 +149,7 @@ int wk_cli_spawn(int argc, char **argv)
     struct stat st;
     char *uri = realpath(file, NULL);
     if (!uri || stat(uri, &st) || !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "worldkit: %s: %s\n", file, uri ? "not a regular file" : strerror(errno));
+        fprintf(stderr, "worldkit: spawn '%s': %s\n", file, uri ? "not a regular file" : strerror(errno));
         free(uri);
         return 1;
     }

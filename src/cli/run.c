@@ -79,7 +79,7 @@ static int parse(int argc, char **argv, run_args *a)
             return wk_cli_usage_error(USAGE, "unexpected argument '%s'", o);
         }
     }
-    return a->world ? 0 : wk_cli_usage_error(USAGE, "no WORLD file to run");
+    return a->world && a->world[0] ? 0 : wk_cli_usage_error(USAGE, "no WORLD file to run");
 }
 
 static void on_level(wk_sim *sim, const char *level, bool loaded, void *ctx)

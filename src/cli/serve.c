@@ -151,8 +151,11 @@ static int parse(int argc, char **argv, serve_args *a)
             if (!wk_cli_address_ok("--listen", v))
                 return 2;
             a->server.listen = v;
-        } else if (!strcmp(o, "--world"))
+        } else if (!strcmp(o, "--world")) {
+            if (!v[0])
+                return wk_cli_usage_error(USAGE, "--world needs a file name, not ''");
             a->world = v;
+        }
         else if (!strcmp(o, "--root")) {
             struct stat st;
             if (a->root_count == MAX_ROOTS)

@@ -23,8 +23,10 @@ static const char *parse_args(int argc, char **argv, wk_read_desc *desc, const c
         } else
             file = argv[i];
     }
-    if (!file)
+    if (!file || !file[0]) {
         wk_cli_usage_error(usage, "no FILE to read");
+        return NULL;
+    }
     desc->uri = file;
     return file;
 }

@@ -70,7 +70,11 @@ check 2 "'M1/' is not OBJECT or OBJECT/FRAME" tf M1/ R1
 check 2 "'0' is not a count from 1" step 0
 check 2 "'PLAYING' is not a state" state PLAYING
 check 2 "worlds takes no argument, not 'x'" worlds x
-check 1 "$dir: not a regular file" spawn "$dir"
+check 1 "spawn '$dir': not a regular file" spawn "$dir"
+check 1 "spawn '': No such file or directory" spawn ''
+check 2 "no FILE to read" load ''
+check 2 "no WORLD file to run" run ''
+check 2 "--world needs a file name, not ''" serve --world ''
 echo "not a certificate" >"$dir/junk.pem"
 check 1 "the CA $dir/junk.pem holds no PEM block" worlds --server 127.0.0.1:1 --tls-ca "$dir/junk.pem"
 
