@@ -122,6 +122,14 @@ static int add_column(writer *w, wk_type type, uint8_t *values, uint32_t n, uint
 /* Emits one block. With changed_only, only the columns changed this step
  * go (all of them for a new entity), followed by the types removed from the
  * entity. */
+/* An entity's parent as the step's end leaves it: none when the parent is
+ * marked for removal, since the state sends the parent as removed. */
+static wk_entity parent_after_step(const wk_ecm *ecm, wk_entity e)
+{
+    wk_entity parent = wk_ecm_parent(ecm, e);
+    return parent && wk_ecm_is_marked_for_removal(ecm, parent) ? 0 : parent;
+}
+
 static int emit_block(writer *w, const source *src, bool changed_only)
 {
     int rc = WK_NOMEM;
@@ -172,7 +180,7 @@ static int emit_block(writer *w, const source *src, bool changed_only)
             goto done;
         bool any = false;
         for (uint32_t i = 0; i < n; i++) {
-            parents[i] = wk_ecm_parent(ecm, ids[i]);
+            parents[i] = parent_after_step(ecm, ids[i]);
             any |= parents[i] != 0;
         }
         block.n_parents = any ? n : 0;

@@ -217,6 +217,31 @@ static void complete_state_removes_extras(void)
     wk_ecm_free(g.ecm);
 }
 
+/* An entity marked for removal on its own leaves its children without a
+ * parent at the end of the step; a state written before then already says
+ * so, in full and in the step's changes, so that it applies. */
+static void children_of_a_marked_entity(void)
+{
+    world w = world_new();
+    REQUIRE(w.f.ecm);
+    fixture g = fixture_new(), h = fixture_new();
+    REQUIRE(g.ecm && h.ecm);
+    CHECK_INT(transfer(w.f.ecm, NULL, h.ecm), ==, WK_OK);
+    CHECK_INT(wk_ecm_end_step(w.f.ecm), ==, WK_OK);
+    CHECK_INT(wk_ecm_request_remove(w.f.ecm, w.link1, false), ==, WK_OK);
+    CHECK_INT(transfer(w.f.ecm, NULL, g.ecm), ==, WK_OK);
+    CHECK_INT(transfer(w.f.ecm, &(wk_state_desc){.changed_only = true}, h.ecm), ==, WK_OK);
+    CHECK_INT(wk_ecm_end_step(w.f.ecm), ==, WK_OK);
+    CHECK_U64(wk_ecm_parent(w.f.ecm, w.link2), ==, 0);
+    CHECK(!wk_ecm_exists(g.ecm, w.link1));
+    CHECK_U64(wk_ecm_parent(g.ecm, w.link2), ==, 0);
+    CHECK(equal(w.f.ecm, g.ecm));
+    CHECK(equal(w.f.ecm, h.ecm));
+    wk_ecm_free(w.f.ecm);
+    wk_ecm_free(g.ecm);
+    wk_ecm_free(h.ecm);
+}
+
 /* An ECM loaded from a complete state hands out the ids its source would,
  * never one its source gave an entity since destroyed. */
 static void complete_state_keeps_free_slots(void)
@@ -368,6 +393,7 @@ static const wk_test_case cases[] = {
     {"delta_covers_every_change_kind", delta_covers_every_change_kind},
     {"subsets", subsets},
     {"complete_state_removes_extras", complete_state_removes_extras},
+    {"children_of_a_marked_entity", children_of_a_marked_entity},
     {"rejected_messages_change_nothing", rejected_messages_change_nothing},
     {"clone_is_deep_and_independent", clone_is_deep_and_independent},
 };
