@@ -60,7 +60,7 @@ bool wk_client_options(int *argc, char **argv, wk_client *c)
     }
     c->tls |= c->tls_ca || c->tls_cert || c->tls_key;
     *argc = kept;
-    return wk_cli_address_ok("--server", c->server);
+    return wk_cli_address_ok(env && c->server == env ? "WORLDKIT_SERVER" : "--server", c->server);
 }
 
 static const char *status_name(grpc_status_code code)

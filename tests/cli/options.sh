@@ -77,6 +77,10 @@ check 2 "no WORLD file to run" run ''
 check 2 "--world needs a file name, not ''" serve --world ''
 echo "not a certificate" >"$dir/junk.pem"
 check 1 "the CA $dir/junk.pem holds no PEM block" worlds --server 127.0.0.1:1 --tls-ca "$dir/junk.pem"
+# Last, since it changes the environment of the checks after it.
+WORLDKIT_SERVER=localhost:65536
+export WORLDKIT_SERVER
+check 2 "WORLDKIT_SERVER localhost:65536: the port '65536'" worlds
 
 [ $failures -eq 0 ] && echo "all option checks passed"
 exit $failures
