@@ -19,6 +19,7 @@
 #ifndef WK_ECM_INTERNAL_H
 #define WK_ECM_INTERNAL_H
 
+#include "base/bits.h"
 #include "worldkit/wk_ecm.h"
 
 #include <string.h>
@@ -210,17 +211,7 @@ static inline wk_entity wk__id(uint32_t index, uint32_t gen) { return ((uint64_t
 
 static inline uint32_t wk__segment(uint32_t index)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    /* bsr leaves its output alone for a zero input, so the CPU makes it wait
-     * for the register's previous value, which in a loop of lookups is the
-     * previous lookup's cache miss: all lookups would run one after another.
-     * Zeroing the register first breaks that false dependency. */
-    uint32_t k = 0;
-    __asm__("bsr %1, %0" : "+r"(k) : "rm"(index));
-    return k;
-#else
-    return 31u - (uint32_t)__builtin_clz(index);
-#endif
+    return wk__log2(index);
 }
 static inline size_t wk__segment_len(uint32_t k) { return (size_t)1 << k; }
 
