@@ -315,6 +315,26 @@ static const ProtobufCFieldDescriptor *field_by_id(const ProtobufCMessageDescrip
     return NULL;
 }
 
+/* The message's fields by JSON name, "a, b, c", as many as fit in cap
+ * bytes and "..." after them when not all do. */
+static void field_names(const ProtobufCMessageDescriptor *d, char *out, size_t cap)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < d->n_fields; i++) {
+        char name[128];
+        if (strlen(d->fields[i].name) >= sizeof name)
+            continue;
+        wk__json_name(d->fields[i].name, name);
+        int n = snprintf(out + len, cap - len, "%s%s", i ? ", " : "", name);
+        if (n < 0 || (size_t)n >= cap - len - 4) {
+            snprintf(out + len, cap - len, "%s...", i ? ", " : "");
+            return;
+        }
+        len += (size_t)n;
+    }
+}
+
 /* The generic form: an object of fields. seen tracks fields already read,
  * since a field may be given under both its names. */
 static int read_fields(reader *r, const json_t *j, ProtobufCMessage *m, bool any_body, bool *seen)
@@ -329,7 +349,10 @@ static int read_fields(reader *r, const json_t *j, ProtobufCMessage *m, bool any
         const ProtobufCFieldDescriptor *f = field_by_key(d, key);
         int rc = WK_OK;
         if (!f) {
-            rc = wk__path_fail(&r->path, r->st, WK_INVALID, "no field of that name in %s", d->name);
+            char names[160];
+            field_names(d, names, sizeof names);
+            rc = wk__path_fail(&r->path, r->st, WK_INVALID, "no field of that name in %s (its fields: %s)", d->name,
+                               names);
         } else if (json_is_null(value)) {
             /* null is the field's default: absent. */
         } else if (seen[f - d->fields]) {

@@ -471,7 +471,12 @@ static const struct bad_input {
      "{\"spawnRequests\":[{},{},{\"initialPose\":{\"pose\":{\"position\":{\"x\":\"one\"}}}}]}", WK_INVALID,
      "spawnRequests[2].initialPose.pose.position.x: expected a number"},
     {NULL, "{\"inner\":{\"children\":[{\"nope\":1}]}}", WK_INVALID,
-     "inner.children[0].nope: no field of that name in wk_json_test.Inner"},
+     "inner.children[0].nope: no field of that name in wk_json_test.Inner (its fields: x, label, children)"},
+    /* As many field names as fit, then "...". */
+    {NULL, "{\"nope\":1}", WK_INVALID,
+     "nope: no field of that name in wk_json_test.All (its fields: i32, i64, u32, u64, s32, s64, f32, f64, sf32, "
+     "sf64, flt, dbl, flag, text, blob, color, inner, rI32, rU64, rDbl, rText, rBlob, rColor, rInner, rFlag, rF64, "
+     "...)"},
     {NULL, "{\"color\":\"PURPLE\"}", WK_INVALID, "color: \"PURPLE\" is no value of wk_json_test.Color"},
     {NULL, "{\"color\":true}", WK_INVALID, "color: expected an enum value name or number"},
     {NULL, "{\"blob\":\"a!==\"}", WK_INVALID, "blob: not valid base64"},
