@@ -35,6 +35,11 @@ bool wk_cli_finite(const char *s, double *out)
     return end != s && !*end && !errno && isfinite(*out);
 }
 
+bool wk_cli_rtf(const char *s, double *out)
+{
+    return wk_cli_finite(s, out) && (*out == 0 || (*out >= WK_CLI_RTF_MIN && *out <= WK_CLI_RTF_MAX));
+}
+
 bool wk_cli_count(const char *s, unsigned long long *out)
 {
     char *end;

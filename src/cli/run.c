@@ -58,9 +58,8 @@ static int parse(int argc, char **argv, run_args *a)
             if (!wk_cli_count(argv[++i], &a->steps))
                 return wk_cli_usage_error(USAGE, "--steps takes a count, not '%s'", argv[i]);
         } else if (!strcmp(o, "--rtf")) {
-            if (!wk_cli_finite(argv[++i], &a->rtf) || a->rtf < 0)
-                return wk_cli_usage_error(USAGE, "--rtf takes a real-time factor >= 0 (0: as fast as possible), "
-                                                 "not '%s'", argv[i]);
+            if (!wk_cli_rtf(argv[++i], &a->rtf))
+                return wk_cli_usage_error(USAGE, "--rtf takes " WK_CLI_RTF_TEXT ", not '%s'", argv[i]);
         } else if (!strcmp(o, "--velocity")) {
             if (a->velocity_count == MAX_ITEMS)
                 return wk_cli_usage_error(USAGE, "at most %d --velocity options", MAX_ITEMS);

@@ -82,45 +82,38 @@ static bool flag(const char *o, serve_args *a)
     return true;
 }
 
-static void set_rtf(serve_args *a, double x)
-{
-    a->server.rtf = x > 0 ? x : -1; /* the server's "as fast as possible" is negative */
-}
-static void set_workers(serve_args *a, double x)
+static void set_workers(serve_args *a, unsigned long long x)
 {
     a->server.workers = (int)x;
 }
-static void set_max_request(serve_args *a, double x)
+static void set_max_request(serve_args *a, unsigned long long x)
 {
     a->server.max_request_bytes = (size_t)x * 1048576;
 }
-static void set_compact(serve_args *a, double x)
+static void set_compact(serve_args *a, unsigned long long x)
 {
     a->compact_entries = (uint32_t)x;
 }
 
-/* The numeric options, their bounds and where each goes. True when o is
+/* The count options, their bounds and where each goes. True when o is
  * one; *status is then 2 (printed) for a value out of its bounds. */
 static bool numeric(const char *o, const char *v, serve_args *a, int *status)
 {
     static const struct {
         const char *name;
-        double min, max;
-        bool whole;
-        void (*set)(serve_args *a, double x);
+        unsigned long long min, max;
+        void (*set)(serve_args *a, unsigned long long x);
         const char *what;
     } options[] = {
-        {"--rtf", 0, 1e9, false, set_rtf, "a real-time factor from 0 (as fast as possible) to 1e9"},
-        {"--workers", 1, 256, true, set_workers, "a count from 1 to 256"},
-        {"--max-request-mib", 1, 2047, true, set_max_request, "a count of MiB from 1 to 2047"},
-        {"--compact-entries", 1, 1e9, true, set_compact, "a count from 1 to 1e9"},
+        {"--workers", 1, 256, set_workers, "a count from 1 to 256"},
+        {"--max-request-mib", 1, 2047, set_max_request, "a count of MiB from 1 to 2047"},
+        {"--compact-entries", 1, 1000000000, set_compact, "a count from 1 to 1e9"},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         if (strcmp(o, options[i].name))
             continue;
-        double x;
-        if (!wk_cli_finite(v, &x) || x < options[i].min || x > options[i].max ||
-            (options[i].whole && x != (double)(long)x))
+        unsigned long long x;
+        if (!wk_cli_count(v, &x) || x < options[i].min || x > options[i].max)
             *status = wk_cli_usage_error(USAGE, "%s takes %s, not '%s'", o, options[i].what, v);
         else
             options[i].set(a, x);
@@ -147,6 +140,11 @@ static int parse(int argc, char **argv, serve_args *a)
         if (numeric(o, v, a, &status)) {
             if (status)
                 return status;
+        } else if (!strcmp(o, "--rtf")) {
+            double x;
+            if (!wk_cli_rtf(v, &x))
+                return wk_cli_usage_error(USAGE, "--rtf takes " WK_CLI_RTF_TEXT ", not '%s'", v);
+            a->server.rtf = x > 0 ? x : -1; /* the server's "as fast as possible" is negative */
         } else if (!strcmp(o, "--listen")) {
             if (!wk_cli_address_ok("--listen", v))
                 return 2;

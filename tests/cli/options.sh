@@ -45,7 +45,8 @@ check 2 "no FILE to read" load
 check 2 "unexpected argument '--bogus'" poses "$world" --bogus
 check 2 "--steps takes a count, not '1e30'" run "$world" --steps 1e30
 check 2 "--steps takes a count, not '-1'" run "$world" --steps -1
-check 2 "--rtf takes a real-time factor >= 0" run "$world" --rtf nan
+check 2 "--rtf takes 0 (as fast as possible) or a real-time factor from 1e-6 to 1e9, not 'nan'" run "$world" --rtf nan
+check 2 "--rtf takes 0 (as fast as possible) or a real-time factor from 1e-6 to 1e9, not '1e-300'" run "$world" --rtf 1e-300
 check 2 "--velocity R1: vx vy vz must be finite numbers" run "$world" --velocity R1 inf 0 0
 check 2 "--velocity needs NAME vx vy vz" run "$world" --velocity R1 1 2
 check 2 "no WORLD file to run" run --levels
@@ -53,7 +54,7 @@ check 2 "no WORLD file to run" run --levels
 check 2 "unknown option '--bogus'" serve --bogus 1
 check 2 "unexpected argument 'extra'" serve extra
 check 2 "--workers takes a count from 1 to 256, not '2.5'" serve --workers 2.5
-check 2 "--rtf takes a real-time factor from 0" serve --rtf -1
+check 2 "--rtf takes 0 (as fast as possible) or a real-time factor from 1e-6 to 1e9, not '-1'" serve --rtf -1
 check 2 "--listen needs a value" serve --memory --listen
 check 2 "--listen: the address is empty" serve --listen ''
 check 2 "--listen 127.0.0.1:99999: the port '99999'" serve --listen 127.0.0.1:99999
