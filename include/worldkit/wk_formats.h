@@ -20,6 +20,16 @@
 extern "C" {
 #endif
 
+/* A real-time factor is 0 (as fast as possible) or from WK_RTF_MIN to
+ * WK_RTF_MAX: past those, a step's wait or the steps due would not fit
+ * their types. */
+#define WK_RTF_MIN 1e-6
+#define WK_RTF_MAX 1e9
+static inline bool wk_rtf_valid(double rtf)
+{
+    return rtf == 0 || (rtf >= WK_RTF_MIN && rtf <= WK_RTF_MAX);
+}
+
 typedef enum wk_format {
     WK_FORMAT_UNKNOWN = 0,
     WK_FORMAT_SDF,

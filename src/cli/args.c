@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "worldkit/wk_formats.h"
 
 bool wk_cli_is_help(const char *arg)
 {
@@ -37,7 +38,7 @@ bool wk_cli_finite(const char *s, double *out)
 
 bool wk_cli_rtf(const char *s, double *out)
 {
-    return wk_cli_finite(s, out) && (*out == 0 || (*out >= WK_CLI_RTF_MIN && *out <= WK_CLI_RTF_MAX));
+    return wk_cli_finite(s, out) && wk_rtf_valid(*out);
 }
 
 bool wk_cli_count(const char *s, unsigned long long *out)

@@ -26,10 +26,7 @@ int wk_cli_usage_error(const char *usage, const char *fmt, ...) __attribute__((f
 /* The whole of s as a finite number / as a decimal count; false else. */
 bool wk_cli_finite(const char *s, double *out);
 bool wk_cli_count(const char *s, unsigned long long *out);
-/* A real-time factor: 0 (as fast as possible) or WK_CLI_RTF_MIN to
- * WK_CLI_RTF_MAX; below the least, a step's wait would not fit a timespec. */
-#define WK_CLI_RTF_MIN 1e-6
-#define WK_CLI_RTF_MAX 1e9
+/* What wk_rtf_valid takes, for messages. */
 #define WK_CLI_RTF_TEXT "0 (as fast as possible) or a real-time factor from 1e-6 to 1e9"
 bool wk_cli_rtf(const char *s, double *out);
 /* A HOST:PORT (or unix:PATH) address gRPC can take: not empty, the port,

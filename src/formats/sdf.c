@@ -313,6 +313,13 @@ static int read_physics(sdf_reader *r, xmlNodePtr el, uint32_t world)
         rc = wk__sdf_read_vec3(r, c, &wk__desc_at(r->d, world)->settings.gravity);
     if (rc == WK_OK && !(wk__desc_at(r->d, world)->settings.max_step_size > 0))
         return wk__sdf_fail(r, el, WK_PARSE, "max_step_size must be positive");
+    double rtf = wk__desc_at(r->d, world)->settings.real_time_factor;
+    if (rc == WK_OK && !wk_rtf_valid(rtf)) {
+        char what[128];
+        snprintf(what, sizeof what, "real_time_factor %g is neither 0 (as fast as possible) nor from %g to %g", rtf,
+                 WK_RTF_MIN, WK_RTF_MAX);
+        return wk__sdf_fail(r, el, WK_PARSE, what);
+    }
     return rc;
 }
 

@@ -66,8 +66,10 @@ static uint64_t plan(pace *p, const wk_api_clock *c, double rtf, double *rest_fo
         steps = BATCH;
         *rest_for = FAST_REST;
     } else {
-        double due = (t - p->wall0) * rtf / c->dt; /* steps since the anchor */
-        uint64_t target = p->iter0 + (uint64_t)due;
+        /* Steps since the anchor; a bound keeps the count's cast defined
+         * (far behind, the anchor moves anyway). */
+        double due = (t - p->wall0) * rtf / c->dt;
+        uint64_t target = p->iter0 + (uint64_t)(due < 1e15 ? due : 1e15);
         if (target > c->iterations && (double)(target - c->iterations) * c->dt / rtf > BEHIND_MAX) {
             *p = (pace){.anchored = true, .wall0 = t, .iter0 = c->iterations};
             target = c->iterations;

@@ -146,12 +146,11 @@ int wk_sim_run(wk_sim *sim, uint64_t n, double rtf)
         int rc = wk_sim_step(sim, 1);
         if (rc)
             return rc;
-        /* Ahead of the clock: wait until wall time catches up. */
-        double ahead = rtf > 0 ? (sim->time - sim_start) / rtf - (now_s() - start) : 0;
-        if (ahead > 0) {
-            struct timespec pause = {(time_t)ahead, (long)((ahead - (double)(time_t)ahead) * 1e9)};
-            nanosleep(&pause, NULL);
-        }
+        /* Ahead of the clock: wait until wall time catches up, at most a
+         * second at a time, so that a wait of any length fits a timespec. */
+        double ahead;
+        while (rtf > 0 && (ahead = (sim->time - sim_start) / rtf - (now_s() - start)) > 0)
+            nanosleep(&(struct timespec){.tv_sec = ahead >= 1, .tv_nsec = ahead >= 1 ? 0 : (long)(ahead * 1e9)}, NULL);
     }
     return WK_OK;
 }

@@ -289,6 +289,14 @@ static void physics(void)
     CHECK_NEAR(w->settings.magnetic_field.x, 1e-5, 0);
     CHECK(!w->settings.spherical.present);
     wk_desc_free(d);
+    /* A real-time factor whose step waits would not fit a timespec. */
+    CHECK_INT(read_string(WORLD("<physics name='p' type='ode'><real_time_factor>1e-300</real_time_factor></physics>\n"),
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "<physics>: real_time_factor 1e-300 is neither 0");
+    CHECK_INT(read_string(WORLD("<physics name='p' type='ode'><real_time_factor>0</real_time_factor></physics>\n"),
+                          false, false, &st, NULL),
+              ==, WK_OK);
     CHECK_INT(read_string(WORLD("<spherical_coordinates><surface_model>EARTH_WGS84</surface_model>"
                                 "<latitude_deg>47.37</latitude_deg><longitude_deg>8.54</longitude_deg>"
                                 "<elevation>408</elevation><heading_deg>90</heading_deg></spherical_coordinates>\n"),
