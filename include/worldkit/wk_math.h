@@ -11,6 +11,7 @@
 #define WK_MATH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,6 +37,13 @@ typedef struct wk_aabb {
 
 /* The tolerance on |q| - 1 for a quaternion to count as a rotation. */
 #define WK_QUAT_UNIT_TOLERANCE 1e-6
+
+/* The largest magnitude, in metres, of each translation component a pose may
+ * have when it comes from outside (either sign; the limit itself is taken).
+ * Far past any robot's world, planetary distances included, and small enough
+ * that composing billions of such poses stays finite: without it, finite
+ * translations such as 1.7e308 and -1.7e308 overflow when composed. */
+#define WK_POSE_TRANSLATION_MAX 1e12
 
 wk_vec3 wk_vec3_add(wk_vec3 a, wk_vec3 b);
 wk_vec3 wk_vec3_sub(wk_vec3 a, wk_vec3 b);
@@ -79,8 +87,18 @@ wk_pose wk_pose_inverse(wk_pose a_T_b);
 wk_pose wk_pose_relative(wk_pose a_T_b, wk_pose a_T_c);
 /* p_a from a_T_b and p_b. */
 wk_vec3 wk_pose_transform_point(wk_pose a_T_b, wk_vec3 p_b);
-/* Finite position and valid rotation. */
+/* Every component finite and within +-WK_POSE_TRANSLATION_MAX. */
+bool wk_translation_is_valid(wk_vec3 p);
+/* When p is not a valid translation, writes why to why (cap bytes: the first
+ * offending component, its value and the limit) and returns true. */
+bool wk_translation_problem(wk_vec3 p, char *why, size_t cap);
+/* A valid translation and a valid rotation: the check for poses that came
+ * from outside. */
 bool wk_pose_is_valid(wk_pose pose);
+/* When pose is not valid, writes why to why (cap bytes: the offending
+ * translation component with its value and the limit, or the norm of a
+ * rotation that is not unit) and returns true. */
+bool wk_pose_problem(wk_pose pose, char *why, size_t cap);
 
 /* The box of the given size centred on center. */
 wk_aabb wk_aabb_from_center(wk_vec3 center, wk_vec3 size);

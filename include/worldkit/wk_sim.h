@@ -48,7 +48,9 @@ typedef struct wk_step_info {
 typedef void (*wk_system_fn)(wk_sim *sim, const wk_step_info *info, void *ctx);
 
 /* A linear and angular velocity that the motion system integrates into the
- * entity's ParentPose every step, in the parent's frame or the entity's own. */
+ * entity's ParentPose every step, in the parent's frame or the entity's own.
+ * Any finite velocity is taken; a step that would carry a translation
+ * component past WK_POSE_TRANSLATION_MAX (wk_math.h) stops it there. */
 typedef struct wk_velocity {
     wk_vec3 linear;  /* m/s */
     wk_vec3 angular; /* rad/s */

@@ -139,8 +139,5 @@ SimulationInterfaces__Pose *wk__msg_pose(wk__call *call, wk_pose pose);
 SimulationInterfaces__Vector3 *wk__msg_vec3(wk__call *call, wk_vec3 v);
 /* A stamped header: seconds of simulated time and a frame name. */
 SimulationInterfaces__Header *wk__msg_header(wk__call *call, double seconds, const char *frame);
-/* What makes pose unusable (a position that is not finite, a rotation that
- * is not a unit quaternion), written to why; false when it is fine. */
-bool wk__msg_pose_problem(wk_pose pose, char *why, size_t cap);
 
 #endif

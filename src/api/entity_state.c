@@ -91,7 +91,7 @@ static uint32_t requested(const SimulationInterfaces__SetEntityStateRequest *req
     if (req->set_pose) {
         m->pose = wk__msg_to_pose(s ? s->pose : NULL);
         char problem[128];
-        if (wk__msg_pose_problem(m->pose, problem, sizeof problem))
+        if (wk_pose_problem(m->pose, problem, sizeof problem))
             return snprintf(why, cap, "entity '%s': %s", name, problem), WK_SET_ENTITY_STATE_INVALID_POSE;
     }
     const SimulationInterfaces__Twist *twist = s ? s->twist : NULL;

@@ -67,14 +67,3 @@ SimulationInterfaces__Header *wk__msg_header(wk__call *call, double seconds, con
     h->frame_id = wk__call_strdup(call, frame);
     return h;
 }
-
-bool wk__msg_pose_problem(wk_pose pose, char *why, size_t cap)
-{
-    if (!wk_vec3_is_finite(pose.p))
-        snprintf(why, cap, "the position (%g, %g, %g) is not finite", pose.p.x, pose.p.y, pose.p.z);
-    else if (!wk_quat_is_valid(pose.q))
-        snprintf(why, cap, "the orientation is not a unit quaternion (|q| = %.9g)", wk_quat_norm(pose.q));
-    else
-        return false;
-    return true;
-}

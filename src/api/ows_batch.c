@@ -29,8 +29,9 @@ int wk__ows_context(wk_status *st, int code, const char *fmt, ...)
 int wk__ows_pose_checked(const IntrinsicProto__Pose *msg, const char *what, wk_pose *out, wk_status *st)
 {
     *out = wk__ows_pose_in(msg);
-    if (!wk_pose_is_valid(*out))
-        return wk_fail(st, WK_INVALID, "%s is not finite or its orientation is not a unit quaternion", what);
+    char why[128];
+    if (wk_pose_problem(*out, why, sizeof why))
+        return wk_fail(st, WK_INVALID, "%s: %s", what, why);
     return WK_OK;
 }
 

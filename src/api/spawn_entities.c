@@ -114,7 +114,7 @@ static uint32_t placement(wk_api *api, const SimulationInterfaces__SpawnEntityRe
     }
     wk_pose pose = wk__msg_to_pose(ps->pose);
     char why[128];
-    if (wk__msg_pose_problem(pose, why, sizeof why))
+    if (wk_pose_problem(pose, why, sizeof why))
         return refuse(o, WK_SPAWN_INVALID_POSE, "initial pose: %s", why);
     const char *frame_name = ps->header && ps->header->frame_id ? ps->header->frame_id : "";
     wk_entity frame = wk__api_frame(api, frame_name);

@@ -144,6 +144,9 @@ int wk_cli_spawn(int argc, char **argv)
     }
     if (!file)
         return wk_cli_usage_error(SPAWN_USAGE, "no FILE to spawn");
+    char why[128];
+    if (posed && wk_translation_problem((wk_vec3){pose[0], pose[1], pose[2]}, why, sizeof why))
+        return wk_cli_usage_error(SPAWN_USAGE, "--pose: %s", why);
     /* The server reads the file: give it a path that does not depend on
      * where this command runs. */
     struct stat st;

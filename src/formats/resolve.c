@@ -210,10 +210,29 @@ static int world_by_node(resolver *r, uint32_t i)
     return WK_OK;
 }
 
+/* Refuses a pose as written that wk_pose_is_valid would refuse (a
+ * translation beyond WK_POSE_TRANSLATION_MAX above all, as the readers take
+ * any finite number), naming the node that carries it. */
+static int check_written_poses(resolver *r)
+{
+    for (uint32_t i = 0; i < r->d->count; i++) {
+        const wk_node *n = &r->d->nodes[i];
+        char why[128];
+        if (wk_pose_problem(n->pose, why, sizeof why))
+            return fail_at(r, i, "pose: %s", why);
+        if (n->kind == WK_NODE_LINK && n->link.inertial.present &&
+            wk_pose_problem(n->link.inertial.pose, why, sizeof why))
+            return fail_at(r, i, "inertial pose: %s", why);
+    }
+    return WK_OK;
+}
+
 int wk__desc_resolve(wk_world_desc *d, wk_status *st)
 {
     resolver r = {.d = d, .rel = calloc(d->count ? d->count : 1, sizeof *r.rel), .state = calloc(d->count ? d->count : 1, 1), .st = st};
     int rc = r.rel && r.state ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory resolving poses");
+    if (rc == WK_OK)
+        rc = check_written_poses(&r);
     if (rc == WK_OK && d->format != WK_FORMAT_SDF) {
         for (uint32_t i = 0; rc == WK_OK && i < d->count; i++)
             rc = world_by_node(&r, i);

@@ -38,8 +38,9 @@ static int check_entity(const wk_scene *s, const wk_entity_desc *d, wk_scene_geo
         return wk_fail(st, WK_INVALID, "entity name '%s' of object '%s' is invalid", name, wk__object_name(s, object));
     if (wk__walk_object(s, object, named, (void *)name))
         return wk_fail(st, WK_EXISTS, "'%s' already names an entity of object '%s'", name, wk__object_name(s, object));
-    if (!wk_pose_is_valid(wk__desc_pose(d->parent_t_this)))
-        return wk_fail(st, WK_INVALID, "pose of entity '%s' is not finite or not a unit rotation", name);
+    char why[128];
+    if (wk_pose_problem(wk__desc_pose(d->parent_t_this), why, sizeof why))
+        return wk_fail(st, WK_INVALID, "pose of entity '%s': %s", name, why);
     if (d->kinematics && (rc = check_kinematics(name, d->kinematics, st)))
         return rc;
     if (d->physics && (rc = wk__physics_check(name, d->physics, st)))

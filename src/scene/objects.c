@@ -32,9 +32,9 @@ int wk__prepare_node(const wk_scene *s, const char *what, const char *name, bool
     if (rc)
         return rc;
     base_T_node = wk__desc_pose(base_T_node);
-    if (!wk_pose_is_valid(base_T_node))
-        return wk_fail(st, WK_INVALID, "pose of new %s '%s' is not finite or not a unit rotation", what,
-                       name ? name : "");
+    char why[128];
+    if (wk_pose_problem(base_T_node, why, sizeof why))
+        return wk_fail(st, WK_INVALID, "pose of new %s '%s': %s", what, name ? name : "", why);
     if ((rc = wk__name_free(s, wk_scene_object_of(s, *parent), name, global_alias, 0, st)))
         return rc;
     *parent_T_node = wk__pose_under(s, *parent, base_T_node);

@@ -142,8 +142,9 @@ int wk__physics_check(const char *name, const wk_physics *physics, wk_status *st
             return wk_fail(st, WK_INVALID, "physics of entity '%s': a value is not finite", name);
     if (physics->mass_kg < 0)
         return wk_fail(st, WK_INVALID, "physics of entity '%s': mass %g kg is negative", name, physics->mass_kg);
-    if (!wk_pose_is_valid(physics->this_T_com))
-        return wk_fail(st, WK_INVALID, "physics of entity '%s': the centre of mass pose is not a unit rotation", name);
+    char why[128];
+    if (wk_pose_problem(physics->this_T_com, why, sizeof why))
+        return wk_fail(st, WK_INVALID, "physics of entity '%s': the centre of mass pose: %s", name, why);
     for (int i = 0; i < 3; i++)
         for (int j = i + 1; j < 3; j++) {
             double a = physics->inertia[i][j], b = physics->inertia[j][i];

@@ -28,9 +28,9 @@ wk_pose wk_scene_node_pose(const wk_scene *s, wk_entity node)
 
 int wk_scene_set_pose(wk_scene *s, wk_entity e, wk_pose parent_T_e, wk_status *st)
 {
-    if (!wk_pose_is_valid(parent_T_e))
-        return wk_fail(st, WK_INVALID, "pose of '%s' is not finite or its rotation is not a unit quaternion",
-                       wk__node_name(s, e));
+    char why[128];
+    if (wk_pose_problem(parent_T_e, why, sizeof why))
+        return wk_fail(st, WK_INVALID, "pose of '%s': %s", wk__node_name(s, e), why);
     int rc = wk_ecm_set(s->ecm, e, s->types.parent_pose, &parent_T_e);
     if (rc < 0)
         return wk_fail(st, rc, "%s", wk_ecm_errmsg(s->ecm));
@@ -66,8 +66,9 @@ wk_entity wk_scene_transform_child(const wk_scene *s, wk_entity a, wk_entity b)
 
 int wk_scene_update_transform(wk_scene *s, wk_entity a, wk_entity b, wk_entity update, wk_pose a_T_b, wk_status *st)
 {
-    if (!wk_pose_is_valid(a_T_b))
-        return wk_fail(st, WK_INVALID, "a_t_b is not finite or its rotation is not a unit quaternion");
+    char why[128];
+    if (wk_pose_problem(a_T_b, why, sizeof why))
+        return wk_fail(st, WK_INVALID, "a_t_b: %s", why);
     if (!update && !(update = wk_scene_transform_child(s, a, b)))
         return wk_fail(st, WK_INVALID,
                        "'%s' and '%s' are not neighbours in the transform tree (or one is refined below its node): "

@@ -33,8 +33,20 @@ static wk_quat turn(wk_vec3 w, double dt)
     return q;
 }
 
+/* x kept within WK_POSE_TRANSLATION_MAX, the bound every pose from outside
+ * meets, so that no composition of a moved pose overflows; was, when x is
+ * NaN (an overflowing step turned by a rotation). */
+static double bounded(double x, double was)
+{
+    return isnan(x) ? was : fmax(-WK_POSE_TRANSLATION_MAX, fmin(WK_POSE_TRANSLATION_MAX, x));
+}
+
+/* An entity whose velocity would carry it past the bound stops at the bound
+ * in that component (its velocity stays as set): any finite velocity is
+ * taken, and the pose stays finite however long it runs. */
 static wk_pose integrate(wk_pose p, const wk_velocity *v, double dt)
 {
+    const wk_vec3 was = p.p;
     wk_vec3 step = wk_vec3_scale(v->linear, dt);
     wk_quat spin = turn(v->angular, dt);
     if (v->body_frame) {
@@ -44,6 +56,7 @@ static wk_pose integrate(wk_pose p, const wk_velocity *v, double dt)
         p.p = wk_vec3_add(p.p, step);
         p.q = wk_quat_mul(spin, p.q);
     }
+    p.p = (wk_vec3){bounded(p.p.x, was.x), bounded(p.p.y, was.y), bounded(p.p.z, was.z)};
     /* Keep the rotation unit over many steps. */
     wk_quat unit;
     if (wk_quat_normalize(p.q, &unit) == WK_OK)

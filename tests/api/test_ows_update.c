@@ -109,7 +109,8 @@ static void create_object(void)
     OWS_EXPECT(api, "CreateObject",
                "{'worldId':'w','name':'tilted','parentObjectTCreatedObject':{'orientation':{'x':1,'w':1}},"
                "'createSingleEntityObject':{'geometryComponent':" BOX "}}",
-               WK_GRPC_INVALID_ARGUMENT, "CreateObject 'tilted': parent_object_t_created_object is not finite or");
+               WK_GRPC_INVALID_ARGUMENT,
+               "CreateObject 'tilted': parent_object_t_created_object: the orientation is not a unit quaternion");
     /* A rule for the new entities that cannot be made takes the object
      * back with it, and user data that clash likewise. */
     OWS_EXPECT(api, "CreateObject",
@@ -451,7 +452,60 @@ static void update_transform(void)
     OWS_EXPECT(api, "UpdateTransform",
                "{'worldId':'w','nodeA':{'byName':{'object':{'objectName':'table'}}},"
                "'nodeB':{'byName':{'object':{'objectName':'cup'}}},'aTB':{'orientation':{'x':0.5}}}",
-               WK_GRPC_INVALID_ARGUMENT, "UpdateTransform: a_t_b is not finite");
+               WK_GRPC_INVALID_ARGUMENT, "UpdateTransform: a_t_b: the orientation is not a unit quaternion");
+    CHECK(ows_unchanged(api, "w", &before));
+    wk_api_free(api);
+}
+
+/* UpdateTransform of a translation component: WK_POSE_TRANSLATION_MAX is
+ * taken, as 1e12 exactly, and the QA case of two objects at +-1e12 gives a
+ * finite GetTransform; just past it is refused naming the component, and
+ * the world stays as it was. */
+static void update_transform_limit(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    REQUIRE(create_box(api, "far", NULL, 0) == WK_GRPC_OK);
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'id':'root'},'nodeB':{'byName':{'object':{'objectName':'table'}}},"
+               "'aTB':{'position':{'x':1e12},'orientation':{'w':1}}}",
+               WK_GRPC_OK, "'name':'table'");
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'id':'root'},'nodeB':{'byName':{'object':{'objectName':'far'}}},"
+               "'aTB':{'position':{'x':-1000000000000},'orientation':{'w':1}}}",
+               WK_GRPC_OK, "'name':'far'");
+    ows_answer a;
+    CHECK_INT(ows_call(api, "GetTransform",
+                       "{'worldId':'w','nodeA':{'byName':{'object':{'objectName':'table'}}},"
+                       "'nodeB':{'byName':{'object':{'objectName':'far'}}}}",
+                       &a),
+              ==, WK_GRPC_OK);
+    CHECK(ows_has(&a, "'aTB':{'position':{'x':-2000000000000"));
+    wk_buf_free(&a.json);
+    wk_scene *s;
+    wk_world *w = peek(api, &s);
+    REQUIRE(w);
+    wk_pose t = wk_scene_transform(s, object_named(s, "table"), object_named(s, "far"));
+    CHECK_NEAR(t.p.x, -2e12, 0.0);
+    /* cup hangs 0.5 m along the table: its world pose is past the limit by
+     * composition, and stays finite. */
+    CHECK_NEAR(wk_scene_world_pose(s, object_named(s, "cup")).p.x, 1e12 + 0.5, 0.0);
+    wk_store_close(w, false, false);
+
+    wk_buf before = ows_state(api, "w");
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'id':'root'},'nodeB':{'byName':{'object':{'objectName':'far'}}},"
+               "'aTB':{'position':{'y':1000000000000.001},'orientation':{'w':1}}}",
+               WK_GRPC_INVALID_ARGUMENT,
+               "UpdateTransform: a_t_b: translation y = 1000000000000.001 is beyond the limit of +-1e+12 m");
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'w','nodeA':{'id':'root'},'nodeB':{'byName':{'object':{'objectName':'far'}}},"
+               "'aTB':{'position':{'z':-1.7e308},'orientation':{'w':1}}}",
+               WK_GRPC_INVALID_ARGUMENT, "translation z = -1.7e+308 is beyond the limit");
+    OWS_EXPECT(api, "CreateFrame",
+               "{'worldId':'w','newFrameName':'moon','parentObject':{'id':'root'},"
+               "'parentTNewFrame':{'position':{'x':4e12}}}",
+               WK_GRPC_INVALID_ARGUMENT, "parent_t_new_frame: translation x = 4e+12 is beyond the limit");
     CHECK(ows_unchanged(api, "w", &before));
     wk_api_free(api);
 }
@@ -497,6 +551,7 @@ static const wk_test_case cases[] = {
     {"object_and_entity_properties", object_and_entity_properties},
     {"frames", frames},
     {"update_transform", update_transform},
+    {"update_transform_limit", update_transform_limit},
     {"structure_hash", structure_hash},
 };
 WK_TEST_MAIN(cases)

@@ -39,8 +39,9 @@ static void refusals_change_nothing(void)
     const double nan = NAN;
     wk_motion good = at((wk_vec3){0.5, 0, 0}, 0.3);
     good.linear = (wk_vec3){1, 0, 0};
-    wk_motion far = good, tilted = good, zero_q = good, fast = good, jerky = good;
+    wk_motion far = good, past = good, tilted = good, zero_q = good, fast = good, jerky = good;
     far.pose.p.y = INFINITY;
+    past.pose.p.z = -1e13; /* finite, beyond WK_POSE_TRANSLATION_MAX */
     tilted.pose.q = (wk_quat){1, 0.2, 0, 0};
     zero_q.pose.q = (wk_quat){0, 0, 0, 0};
     fast.linear.x = nan;
@@ -56,7 +57,9 @@ static void refusals_change_nothing(void)
         {"nobody", "", &good, ALL, WK_RESULT_NOT_FOUND, "no entity named 'nobody'"},
         {"", "", &good, ALL, WK_RESULT_NOT_FOUND, "no entity named ''"},
         {"box", "nowhere", &good, ALL, WK_RESULT_NOT_FOUND, "entity 'box': reference frame 'nowhere'"},
-        {"box", "", &far, ALL, WK_SET_ENTITY_STATE_INVALID_POSE, "entity 'box': the position"},
+        {"box", "", &far, ALL, WK_SET_ENTITY_STATE_INVALID_POSE, "entity 'box': translation y = inf is not finite"},
+        {"box", "", &past, WK_MOTION_POSE, WK_SET_ENTITY_STATE_INVALID_POSE,
+         "entity 'box': translation z = -1e+13 is beyond the limit of +-1e+12 m"},
         {"box", "", &tilted, ALL, WK_SET_ENTITY_STATE_INVALID_POSE, "entity 'box': the orientation is not a unit"},
         {"box", "", &zero_q, WK_MOTION_POSE, WK_SET_ENTITY_STATE_INVALID_POSE, "not a unit quaternion (|q| = 0)"},
         {"box", "", &fast, ALL, WK_RESULT_OPERATION_FAILED, "entity 'box': the twist is not finite"},

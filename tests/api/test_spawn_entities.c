@@ -179,6 +179,15 @@ static void poses_and_frames(void)
     CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_SPAWN_INVALID_POSE);
     entry_pose(&e, "world", (wk_vec3){NAN, 0, 0}, wk_quat_identity());
     CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_SPAWN_INVALID_POSE);
+    /* Finite but past WK_POSE_TRANSLATION_MAX; the limit itself is taken. */
+    entry_pose(&e, "world", (wk_vec3){0, 1.7e308, 0}, wk_quat_identity());
+    CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_SPAWN_INVALID_POSE);
+    CHECK(strstr(msg, "initial pose: translation y = 1.7e+308 is beyond the limit of +-1e+12 m") != NULL);
+    entry_init(&e, "far_off", CRATE, NULL);
+    entry_pose(&e, "world", (wk_vec3){0, -1e12, 0}, wk_quat_identity());
+    CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_RESULT_OK);
+    CHECK_NEAR(wk_scene_world_pose(s, wk_scene_child(s, wk_api_world(api), "far_off")).p.y, -1e12, 0.0);
+    entry_init(&e, "lost", CRATE, NULL);
     entry_pose(&e, "world", rel.p, (wk_quat){1 + 5e-7, 0, 0, 0}); /* within 1e-6 of unit */
     CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_RESULT_OK);
     wk_api_free(api);

@@ -247,6 +247,10 @@ static void element_errors(void)
                 WK_PARSE, "<string>:4: <limit>", "velocity");
     check_fails(ROBOT("<material name='m'>\n<color rgba='1 0 0'/></material><link name='a'/>\n"), WK_PARSE,
                 "<string>:4: <color>", "rgba");
+    /* A translation past WK_POSE_TRANSLATION_MAX, named at its joint. */
+    check_fails(ROBOT("<link name='a'/><link name='b'/>\n<joint name='j' type='fixed'><origin xyz='0 2e12 0'/>"
+                      "<parent link='a'/><child link='b'/></joint>\n"),
+                WK_PARSE, "<string>:4: joint r::j: pose: ", "translation y = 2e+12 is beyond the limit of +-1e+12 m");
 }
 
 /* A fixed joint ignores its axis, so the zero axis exporters write is fine. */

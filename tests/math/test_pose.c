@@ -3,6 +3,7 @@
 #include "math_check.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #define R2 0.70710678118654752440
 
@@ -130,6 +131,51 @@ static void test_is_valid(void)
     CHECK(!wk_pose_is_valid((wk_pose){{0, 0, 0}, {NAN, 0, 0, 0}}));
 }
 
+/* Each component of the translation at, and just past, the limit, on both
+ * sides: the limit itself is taken, the next double beyond it is not. */
+static void test_translation_limit(void)
+{
+    const double max = WK_POSE_TRANSLATION_MAX, past = nextafter(max, INFINITY);
+    CHECK(max == 1e12);
+    for (int axis = 0; axis < 3; axis++) {
+        for (int sign = -1; sign <= 1; sign += 2) {
+            double at[3] = {0, 0, 0}, beyond[3] = {0, 0, 0};
+            at[axis] = sign * max;
+            beyond[axis] = sign * past;
+            wk_pose ok = {{at[0], at[1], at[2]}, {1, 0, 0, 0}};
+            wk_pose bad = {{beyond[0], beyond[1], beyond[2]}, {1, 0, 0, 0}};
+            char why[128] = "";
+            CHECK(wk_pose_is_valid(ok));
+            CHECK(!wk_pose_problem(ok, why, sizeof why));
+            CHECK(!wk_pose_is_valid(bad));
+            CHECK(!wk_translation_is_valid(bad.p));
+            REQUIRE(wk_pose_problem(bad, why, sizeof why));
+            char want[128];
+            snprintf(want, sizeof want, "translation %c = %s1000000000000.0001 is beyond the limit of +-1e+12 m",
+                     "xyz"[axis], sign < 0 ? "-" : "");
+            CHECK_STR(why, want);
+        }
+    }
+    /* Two poses at the limit on either side compose to a finite answer. */
+    wk_pose a = {{max, 0, 0}, {1, 0, 0, 0}}, b = {{-max, 0, 0}, {1, 0, 0, 0}};
+    CHECK_NEAR(wk_pose_relative(a, b).p.x, -2e12, 0.0);
+}
+
+static void test_problem_names_the_culprit(void)
+{
+    char why[128];
+    REQUIRE(wk_pose_problem((wk_pose){{0, NAN, 0}, {1, 0, 0, 0}}, why, sizeof why));
+    CHECK_STR(why, "translation y = nan is not finite");
+    REQUIRE(wk_pose_problem((wk_pose){{0, 0, -1.7e308}, {1, 0, 0, 0}}, why, sizeof why));
+    CHECK_STR(why, "translation z = -1.7e+308 is beyond the limit of +-1e+12 m");
+    /* The translation is named before the rotation. */
+    REQUIRE(wk_pose_problem((wk_pose){{2e12, 0, 0}, {2, 0, 0, 0}}, why, sizeof why));
+    CHECK_STR(why, "translation x = 2e+12 is beyond the limit of +-1e+12 m");
+    REQUIRE(wk_pose_problem((wk_pose){{1, 2, 3}, {2, 0, 0, 0}}, why, sizeof why));
+    CHECK_STR(why, "the orientation is not a unit quaternion (|q| = 2)");
+    CHECK(!wk_pose_problem(generic_pose(), why, sizeof why));
+}
+
 static const wk_test_case cases[] = {
     {"identity", test_identity},
     {"transform_point", test_transform_point},
@@ -140,6 +186,8 @@ static const wk_test_case cases[] = {
     {"inverse_composes_to_identity", test_inverse_composes_to_identity},
     {"relative", test_relative},
     {"is_valid", test_is_valid},
+    {"translation_limit", test_translation_limit},
+    {"problem_names_the_culprit", test_problem_names_the_culprit},
 };
 
 WK_TEST_MAIN(cases)

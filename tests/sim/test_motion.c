@@ -144,11 +144,39 @@ static void body_frame_acceleration(void)
     wk_sim_free(sim);
 }
 
+/* A finite velocity that would carry the pose past WK_POSE_TRANSLATION_MAX
+ * stops it there, in the parent's frame and the body's, so that the world
+ * poses stay finite; the velocity stays as set. */
+static void huge_velocity_stops_at_the_limit(void)
+{
+    wk_sim *sim = start_string(CAR_WORLD);
+    REQUIRE(sim);
+    wk_ecm *ecm = wk_scene_ecm(wk_sim_scene(sim));
+    wk_entity car = car_of(sim), body = body_of(sim);
+    wk_ecm_set(ecm, car, wk_sim_velocity_type(sim), &(wk_velocity){.linear = {1.7e308, -1.7e308, 1e14}});
+    wk_ecm_set(ecm, body, wk_sim_velocity_type(sim),
+               &(wk_velocity){.linear = {-1.7e308, 1.7e308, 0}, .angular = {0, 0, 1}, .body_frame = true});
+    wk_ecm_set(ecm, body, wk_sim_acceleration_type(sim), &(wk_acceleration){{1e300, 0, 0}, {0, 0, 0}});
+    wk_sim_step(sim, 3);
+    wk_pose car_pose = wk_scene_world_pose(wk_sim_scene(sim), car);
+    CHECK_VEC3_NEAR(car_pose.p, ((wk_vec3){1e12, -1e12, 1e12}), 0.0);
+    const wk_pose *rel = wk_ecm_get(ecm, body, wk_scene_types_of(wk_sim_scene(sim))->parent_pose);
+    REQUIRE(rel);
+    CHECK(wk_pose_is_valid(*rel));
+    CHECK(wk_vec3_is_finite(wk_scene_transform(wk_sim_scene(sim), body, car).p));
+    CHECK(wk_vec3_is_finite(wk_scene_world_pose(wk_sim_scene(sim), body).p));
+    const wk_velocity *v = wk_ecm_get(ecm, car, wk_sim_velocity_type(sim));
+    REQUIRE(v);
+    CHECK_NEAR(v->linear.x, 1.7e308, 0.0);
+    wk_sim_free(sim);
+}
+
 static const wk_test_case cases[] = {
     {"constant_acceleration", constant_acceleration},
     {"turning_model_carries_its_link", turning_model_carries_its_link},
     {"compose_and_relative_are_inverses", compose_and_relative_are_inverses},
     {"set_motion_writes_components", set_motion_writes_components},
     {"body_frame_acceleration", body_frame_acceleration},
+    {"huge_velocity_stops_at_the_limit", huge_velocity_stops_at_the_limit},
 };
 WK_TEST_MAIN(cases)
