@@ -118,6 +118,32 @@ static void frame_errors(void)
     check_message(&st, "'ghost'");
 }
 
+/* A translation beyond WK_POSE_TRANSLATION_MAX is refused naming the node's
+ * line and element; one at the limit is taken, and two of them compose to a
+ * finite world pose. */
+static void pose_translation_limit(void)
+{
+    wk_status st = {0};
+    CHECK_INT(read_string(WORLD("<model name='m'>\n<link name='l'><pose>0 0 -1000000000001 0 0 0</pose></link>"
+                                "</model>\n"),
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "<string>:5: link m::l: pose: translation z = -1000000000001 is beyond the limit of +-1e+12 m");
+    CHECK_INT(read_string(WORLD("<model name='m'>\n<link name='l'><inertial><pose>1.7e308 0 0 0 0 0</pose>"
+                                "</inertial></link></model>\n"),
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "<string>:5: link m::l: inertial pose: translation x = 1.7e+308 is beyond the limit");
+    wk_world_desc *d = NULL;
+    REQUIRE(read_string(WORLD("<model name='m'><pose>1e12 0 0 0 0 0</pose>\n<link name='l'><pose>1e12 0 0 0 0 0"
+                              "</pose></link></model>\n"),
+                        false, false, &st, &d) == WK_OK);
+    const wk_node *link = find(d, "m::l");
+    if (CHECK(link != NULL))
+        CHECK_NEAR(link->world.p.x, 2e12, 0.0);
+    wk_desc_free(d);
+}
+
 static void unsupported_elements(void)
 {
     const char *text = WORLD("<model name='m'><link name='l'>\n<bogus/>\n</link>\n<pose shiny='yes'>0 0 0 0 0 0</pose>"
@@ -634,6 +660,7 @@ static const wk_test_case cases[] = {
     {"unsupported_format", unsupported_format},
     {"parse_errors_name_line_and_element", parse_errors_name_line_and_element},
     {"frame_errors", frame_errors},
+    {"pose_translation_limit", pose_translation_limit},
     {"unsupported_elements", unsupported_elements},
     {"assets", assets},
     {"doctype_refused", doctype_refused},
