@@ -1,6 +1,6 @@
 """test_hostile.py — hostile input over the wire against `worldkit serve`:
 malformed, oversized and deeply nested XML, entity expansion and external
-entities, paths escaping the allowed roots, NaN and infinite poses, names
+entities, paths escaping the allowed roots, NaN, infinite and too-far poses, names
 with characters a name may not hold, and requests of 10^6 elements. Each
 must get its own error code with a message naming the culprit; afterwards
 the server still answers, and the worlds read the same as before, field
@@ -186,7 +186,8 @@ class HostileTest(harness.ServerTest):
     # ---- poses ----
 
     def test_non_finite_poses_simulation_interfaces(self):
-        for bad in (math.nan, math.inf, -math.inf):
+        # 1.7e308: finite, but past WK_POSE_TRANSLATION_MAX (1e12 m).
+        for bad in (math.nan, math.inf, -math.inf, 1.7e308, -1.7e308):
             for pose in (self.si_pose(x=bad), self.si_pose(w=bad)):
                 with self.subTest(pose=str(pose)), self.unchanged():
                     entry = self.si.SpawnEntityRequest(
@@ -203,7 +204,7 @@ class HostileTest(harness.ServerTest):
                     self.assertResultRefused(harness.SET_ENTITY_STATE_INVALID_POSE, reply, "box", "SetEntityState")
 
     def test_non_finite_poses_object_world(self):
-        for bad in (math.nan, math.inf):
+        for bad in (math.nan, math.inf, 1.7e308):
             for pose in (self.pose(y=bad), self.pose(q=(0.0, 0.0, bad, 1.0))):
                 with self.subTest(pose=str(pose)):
                     req = self.pb.updates.UpdateTransformRequest(world_id=self.world, node_a=self.node("table"),
