@@ -65,10 +65,13 @@ static int prepare_joint(const wk_kinematic_object_desc *d, size_t i, const char
                        j->name, o, (int)j->motion);
     out->kin = (wk_kinematics){.parent_t_inboard = wk__desc_pose(j->parent_t_inboard), .motion = j->motion};
     out->link_pose = wk__desc_pose(j->inboard_t_link);
-    if (!unit_axis(j->axis, &out->kin.axis) || !wk_pose_is_valid(out->kin.parent_t_inboard) ||
-        !wk_pose_is_valid(out->link_pose))
-        return wk_fail(st, WK_INVALID, "joint '%s' of new object '%s': its axis or a pose is not finite or not unit",
-                       j->name, o);
+    if (!unit_axis(j->axis, &out->kin.axis))
+        return wk_fail(st, WK_INVALID, "joint '%s' of new object '%s': its axis is zero or not finite", j->name, o);
+    char why[128];
+    if (wk_pose_problem(out->kin.parent_t_inboard, why, sizeof why))
+        return wk_fail(st, WK_INVALID, "joint '%s' of new object '%s': parent_t_inboard: %s", j->name, o, why);
+    if (wk_pose_problem(out->link_pose, why, sizeof why))
+        return wk_fail(st, WK_INVALID, "joint '%s' of new object '%s': inboard_t_link: %s", j->name, o, why);
     out->limit = wk__limit_from_desc(j->limits);
     int rc = wk__limits_check(&out->limit, &out->limit, o, j->name, st);
     if (rc)

@@ -416,7 +416,12 @@ static void creation_is_checked(void)
     bad[1].motion = WK_JOINT_MOTION_PRISMATIC;
     bad[1].axis = (wk_vec3){NAN, 0, 0};
     CHECK_INT(wk_scene_create_kinematic_object(s, &desc, &e, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "joint 'j2' of new object 'robot': its axis") != NULL);
     bad[1].axis = (wk_vec3){0, 0, 0};
+    bad[1].inboard_t_link = (wk_pose){{0, 2e12, 0}, {1, 0, 0, 0}}; /* past WK_POSE_TRANSLATION_MAX */
+    CHECK_INT(wk_scene_create_kinematic_object(s, &desc, &e, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "'j2' of new object 'robot': inboard_t_link: translation y = 2e+12 is beyond") != NULL);
+    bad[1].inboard_t_link = (wk_pose){0};
     bad[1].limits = (wk_joint_limit){.min_position = 1, .max_position = -1};
     CHECK_INT(wk_scene_create_kinematic_object(s, &desc, &e, &st), ==, WK_RANGE);
     bad[1].limits = (wk_joint_limit){0};
