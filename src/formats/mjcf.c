@@ -120,11 +120,17 @@ static const struct shape {
     int fromto_axis;      /* the size index fromto sets to half its length; 0: no fromto */
     bool radius_length;   /* radius = size[0], length = 2 size[1] */
     wk_vec3 size_scale;   /* geometry size = scale * MuJoCo size (which holds half sizes) */
+    unsigned positive;    /* bit i: a geom's size[i] must be positive, as MuJoCo requires */
+    const char *sizes;    /* what those sizes are, for the message refusing them */
 } shapes[] = {
-    {"sphere", WK_GEOMETRY_SPHERE, 0, true, {0, 0, 0}},    {"capsule", WK_GEOMETRY_CAPSULE, 1, true, {0, 0, 0}},
-    {"cylinder", WK_GEOMETRY_CYLINDER, 1, true, {0, 0, 0}}, {"ellipsoid", WK_GEOMETRY_ELLIPSOID, 2, false, {1, 1, 1}},
-    {"box", WK_GEOMETRY_BOX, 2, false, {2, 2, 2}},         {"plane", WK_GEOMETRY_PLANE, 0, false, {2, 2, 0}},
-    {"mesh", WK_GEOMETRY_MESH, 0, false, {0, 0, 0}},       {"hfield", WK_GEOMETRY_HEIGHTMAP, 0, false, {0, 0, 0}},
+    {"sphere", WK_GEOMETRY_SPHERE, 0, true, {0, 0, 0}, 01, "a positive radius"},
+    {"capsule", WK_GEOMETRY_CAPSULE, 1, true, {0, 0, 0}, 03, "a positive radius and half-length (or fromto)"},
+    {"cylinder", WK_GEOMETRY_CYLINDER, 1, true, {0, 0, 0}, 03, "a positive radius and half-length (or fromto)"},
+    {"ellipsoid", WK_GEOMETRY_ELLIPSOID, 2, false, {1, 1, 1}, 07, "3 positive radii (or 1 to 2 and fromto)"},
+    {"box", WK_GEOMETRY_BOX, 2, false, {2, 2, 2}, 07, "3 positive half-sizes (or 1 to 2 and fromto)"},
+    {"plane", WK_GEOMETRY_PLANE, 0, false, {2, 2, 0}, 04, "a positive third size, its grid spacing"},
+    {"mesh", WK_GEOMETRY_MESH, 0, false, {0, 0, 0}, 0, NULL},
+    {"hfield", WK_GEOMETRY_HEIGHTMAP, 0, false, {0, 0, 0}, 0, NULL},
 };
 
 static int shape_of(mjcf_reader *r, xmlNodePtr el, const attrs *a, const struct shape **out)
@@ -168,6 +174,19 @@ static int geometry(mjcf_reader *r, xmlNodePtr el, const struct shape *s, const 
     return WK_OK;
 }
 
+/* Refuses a geom whose sizes MuJoCo refuses: those its type needs, after
+ * its default classes and fromto gave theirs, must be positive. MuJoCo's
+ * own default size is 0, so a number no level gave counts as 0. */
+static int check_sizes(mjcf_reader *r, xmlNodePtr el, const struct shape *s, const attrs *a)
+{
+    for (int i = 0; i < 3; i++)
+        if ((s->positive >> i & 1u) && !(a->size[i] > 0))
+            return wk__mjcf_fail(r, el, WK_PARSE, "attribute size: type %s needs %s; size[%d] is %g%s", s->name,
+                                 s->sizes, i, a->size[i],
+                                 GIVEN(a, size) ? "" : " (no size given, here or by a default class)");
+    return WK_OK;
+}
+
 static int read_geom(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
 {
     attrs a;
@@ -178,6 +197,7 @@ static int read_geom(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
     int rc = wk__mjcf_element_attrs(r, el, b, &a);
     rc = rc ? rc : shape_of(r, el, &a, &s);
     rc = rc ? rc : wk__mjcf_shape_pose(r, el, s->fromto_axis, &a, &pose);
+    rc = rc ? rc : check_sizes(r, el, s, &a);
     rc = rc ? rc : geometry(r, el, s, &a, &g);
     rc = rc ? rc : add_body_node(r, el, b, WK_NODE_COLLISION, GEOM, &pose, &node);
     if (rc == WK_OK)
@@ -515,8 +535,12 @@ static int read_option(mjcf_reader *r, xmlNodePtr el)
 
 typedef int (*section_fn)(mjcf_reader *r, xmlNodePtr el);
 
-/* MuJoCo reads the sections in this order whatever the file's order; the
- * ones without a function describe simulation, not the world's layout. */
+/* MuJoCo reads the sections in this order whatever the file's order. The
+ * ones without a function are the world body, read last by read_world, and
+ * the viewer's settings (visual, statistic), appearance that a server
+ * rendering nothing accepts silently. Any other section (actuators,
+ * tendons, sensors, contacts, equalities, keyframes, size, custom...) keeps
+ * nothing in worldkit, so it is reported as unsupported. */
 static const struct section {
     const char *name;
     section_fn read;
@@ -526,17 +550,8 @@ static const struct section {
     {"asset", wk__mjcf_read_assets},
     {"worldbody", NULL},
     {"option", read_option},
-    {"size", NULL},
     {"visual", NULL},
     {"statistic", NULL},
-    {"custom", NULL},
-    {"extension", NULL},
-    {"contact", NULL},
-    {"equality", NULL},
-    {"tendon", NULL},
-    {"actuator", NULL},
-    {"sensor", NULL},
-    {"keyframe", NULL},
 };
 
 static int read_sections(mjcf_reader *r, xmlNodePtr root)

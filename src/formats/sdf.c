@@ -3,11 +3,13 @@
  * sdf_link.c, the steps they share in sdf_common.c.
  *
  * One function per element kind reads the element's attributes and the
- * children it understands; a table per kind lists the children it knows but
- * keeps no data from (they are defined by the specification and change
- * nothing worldkit models), so that anything else is reported as an
- * unsupported element: a warning, or WK_UNSUPPORTED_ELEMENTS when the caller
- * asked to fail on them. What the file's version does not define is
+ * children it understands, by a table per kind. The table also accepts,
+ * silently, what is appearance alone (a world's <scene> and <gui>, a
+ * visual's material), which a server that renders nothing has no use for.
+ * Any other child, even one the specification defines (<wind>, <audio>, a
+ * link's <gravity>, a collision's <surface>), changes the world and is not
+ * kept, so it is reported as an unsupported element: a warning, or
+ * WK_UNSUPPORTED_ELEMENTS when the caller asked to fail on them. What the file's version does not define is
  * unsupported too: sdf_spec_table.c, generated from the specification's
  * description files, says which versions define each element and
  * attribute. */
@@ -49,7 +51,6 @@ static const child_rule model_rules[] = {
     {"pose", wk__sdf_read_pose},     {"static", read_static},       {"self_collide", read_self_collide},
     {"link", wk__sdf_read_link},     {"joint", wk__sdf_read_joint}, {"frame", read_frame},
     {"model", read_model},           {"include", read_include},     {"plugin", wk__sdf_read_plugin},
-    {"gripper", NULL},               {"enable_wind", NULL},         {"allow_auto_disable", NULL},
     {NULL, NULL},
 };
 
@@ -81,7 +82,7 @@ static int check_include(sdf_reader *r, xmlNodePtr el)
     int rc = wk__sdf_check_attrs(r, el);
     if (rc == WK_OK)
         rc = wk__sdf_check_children(r, el,
-                                    NAMES("uri", "name", "namespace", "pose", "static", "placement_frame", "plugin"));
+                                    NAMES("uri", "name", "pose", "static", "placement_frame", "plugin"));
     return rc;
 }
 
@@ -285,12 +286,14 @@ static int read_world_plugin(sdf_reader *r, xmlNodePtr el, uint32_t world)
     return WK_OK;
 }
 
+/* An <actor> is kept as its pose: its skin, animations and script are not
+ * played, so they are reported. */
 static int read_actor(sdf_reader *r, xmlNodePtr el, uint32_t world)
 {
+    static const child_rule actor_rules[] = {{"pose", wk__sdf_read_pose}, {NULL, NULL}};
     uint32_t node;
     int rc = wk__sdf_add_named(r, el, world, WK_NODE_ACTOR, &node);
-    xmlNodePtr pose = rc ? NULL : wk__xml_child(el, "pose");
-    return pose ? wk__sdf_read_pose(r, pose, node) : rc;
+    return rc ? rc : wk__sdf_read_children(r, el, node, actor_rules);
 }
 
 /* <physics>: the default profile (or the first one) gives the step size
@@ -362,9 +365,7 @@ static const child_rule world_rules[] = {
     {"joint", wk__sdf_read_joint},
     {"light", wk__sdf_read_light},     {"actor", read_actor},         {"plugin", read_world_plugin},
     {"physics", read_physics}, {"gravity", read_gravity},     {"magnetic_field", read_magnetic_field},
-    {"spherical_coordinates", read_spherical}, {"scene", NULL},         {"atmosphere", NULL},
-    {"wind", NULL},            {"gui", NULL},                 {"audio", NULL},
-    {"state", NULL},           {"population", NULL},          {"road", NULL},
+    {"spherical_coordinates", read_spherical}, {"scene", NULL}, {"gui", NULL},
     {NULL, NULL},
 };
 

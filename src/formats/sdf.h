@@ -23,7 +23,7 @@ typedef int (*child_fn)(sdf_reader *r, xmlNodePtr el, uint32_t node);
 /* A child an element may hold; a table of them ends with a NULL name. */
 typedef struct child_rule {
     const char *name;
-    child_fn read; /* NULL: known, nothing to keep */
+    child_fn read; /* NULL: accepted silently: appearance, or what matters only to what is reported elsewhere */
 } child_rule;
 
 /* A NULL-terminated list of names, for wk__sdf_check_children. */

@@ -10,9 +10,9 @@
 
 /* ---- geometry ---------------------------------------------------------- */
 
-/* The children each shape may hold: those the specification defines (in
- * some version) and worldkit reads or knowingly keeps nothing from. Anything
- * else is unsupported. */
+/* The children each shape may hold that worldkit reads or, being
+ * appearance, accepts silently. Anything else, such as a mesh's
+ * convex_decomposition or an <image> shape, is unsupported. */
 static const struct shape_rule {
     const char *shape;
     const char *const *children;
@@ -23,10 +23,9 @@ static const struct shape_rule {
     {"capsule", NAMES("radius", "length")},
     {"ellipsoid", NAMES("radii")},
     {"plane", NAMES("normal", "size")},
-    {"mesh", NAMES("uri", "submesh", "scale", "convex_decomposition")},
-    {"heightmap", NAMES("uri", "size", "pos", "texture", "blend", "use_terrain_paging", "sampling")},
+    {"mesh", NAMES("uri", "submesh", "scale")},
+    {"heightmap", NAMES("uri", "size", "texture", "blend")}, /* the last two appearance, accepted silently */
     {"polyline", NAMES("point", "height")},
-    {"image", NAMES("uri", "scale", "threshold", "height", "granularity")},
     {"empty", NAMES(NULL)},
 };
 
@@ -116,7 +115,7 @@ static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
                 rc = wk__sdf_read_double(r, c, &g.length);
         }
     } else {
-        g.type = WK_GEOMETRY_NONE; /* empty, or an image, which worldkit does not model */
+        g.type = WK_GEOMETRY_NONE; /* empty, or an unsupported shape */
     }
     if (rc == WK_OK)
         wk__desc_at(r->d, node)->shape.geometry = g;
@@ -126,8 +125,8 @@ static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
 /* ---- links and what they hold ------------------------------------------ */
 
 /* <inertial>: mass, pose and tensor. Automatic inertia (@auto, 1.11) is not
- * computed, so it is reported; the fluid's added mass and the densities are
- * known and kept as nothing. */
+ * computed, so it is reported; the density and its parameters, which matter
+ * to it alone, are not. The fluid's added mass is not kept: reported. */
 static int check_inertial(sdf_reader *r, xmlNodePtr el)
 {
     int rc = wk__sdf_check_attrs(r, el);
@@ -137,7 +136,7 @@ static int check_inertial(sdf_reader *r, xmlNodePtr el)
     xmlNodePtr inertia = wk__xml_child(el, "inertia");
     if (rc == WK_OK)
         rc = wk__sdf_check_children(
-            r, el, NAMES("mass", "pose", "inertia", "fluid_added_mass", "density", "auto_inertia_params"));
+            r, el, NAMES("mass", "pose", "inertia", "density", "auto_inertia_params"));
     return rc || !inertia ? rc : wk__sdf_check_children(r, inertia, NAMES("ixx", "ixy", "ixz", "iyy", "iyz", "izz"));
 }
 
@@ -177,15 +176,19 @@ static int read_inertial(sdf_reader *r, xmlNodePtr el, uint32_t node)
     return rc;
 }
 
+/* A visual's appearance is accepted silently; its laser_retro, which
+ * sensors see, is reported. */
 static const child_rule visual_rules[] = {
-    {"pose", wk__sdf_read_pose},   {"geometry", read_geometry}, {"material", NULL},         {"cast_shadows", NULL},
-    {"laser_retro", NULL}, {"transparency", NULL},      {"meta", NULL},             {"plugin", wk__sdf_read_plugin},
-    {"visibility_flags", NULL}, {NULL, NULL},
+    {"pose", wk__sdf_read_pose}, {"geometry", read_geometry},   {"plugin", wk__sdf_read_plugin},
+    {"material", NULL},          {"cast_shadows", NULL},        {"transparency", NULL},
+    {"visibility_flags", NULL},  {"meta", NULL},                {NULL, NULL},
 };
 
+/* A collision's density and auto_inertia_params (1.11) matter only to
+ * automatic inertia, which is reported where its link asks for it. */
 static const child_rule collision_rules[] = {
-    {"pose", wk__sdf_read_pose},   {"geometry", read_geometry}, {"laser_retro", NULL}, {"max_contacts", NULL},
-    {"surface", NULL},     {"density", NULL},           {"auto_inertia_params", NULL}, {NULL, NULL},
+    {"pose", wk__sdf_read_pose}, {"geometry", read_geometry}, {"density", NULL}, {"auto_inertia_params", NULL},
+    {NULL, NULL},
 };
 
 static int read_shape(sdf_reader *r, xmlNodePtr el, uint32_t link, wk_node_kind kind, const child_rule *rules)
@@ -250,10 +253,7 @@ int wk__sdf_read_light(sdf_reader *r, xmlNodePtr el, uint32_t parent)
 static const child_rule link_rules[] = {
     {"pose", wk__sdf_read_pose},         {"inertial", read_inertial},  {"visual", read_visual},
     {"collision", read_collision}, {"sensor", read_sensor},    {"light", wk__sdf_read_light},
-    {"gravity", NULL},           {"enable_wind", NULL},        {"self_collide", NULL},
-    {"kinematic", NULL},         {"must_be_base_link", NULL},  {"velocity_decay", NULL},
-    {"projector", NULL},         {"audio_sink", NULL},         {"audio_source", NULL},
-    {"battery", NULL},           {"particle_emitter", NULL},   {NULL, NULL},
+    {NULL, NULL},
 };
 
 int wk__sdf_read_link(sdf_reader *r, xmlNodePtr el, uint32_t model)
@@ -279,9 +279,10 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
     *axis = (wk_joint_axis){.present = true, .xyz = {0, 0, 1}, .lower = -INFINITY, .upper = INFINITY,
                             .effort = INFINITY, .velocity = INFINITY};
     xmlNodePtr c, lim;
-    /* A mimic (1.11) or an initial_position (1.6 to 1.8) changes no pose. */
-    int rc = wk__sdf_check_children(
-        r, el, NAMES("xyz", "limit", "dynamics", "mimic", "initial_position", "use_parent_model_frame"));
+    /* The mimic (1.11) is read by the joint. A limit's stiffness and
+     * dissipation, springs and an initial_position are not kept, so they
+     * are reported. */
+    int rc = wk__sdf_check_children(r, el, NAMES("xyz", "limit", "dynamics", "mimic", "use_parent_model_frame"));
     /* use_parent_model_frame (1.5 and 1.6) true says what 1.7's expressed_in="__model__" says. */
     bool in_model = false;
     if (rc == WK_OK && (c = wk__xml_child(el, "use_parent_model_frame")) &&
@@ -300,13 +301,15 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
             axis->xyz = wk_vec3_scale(axis->xyz, 1 / wk_vec3_norm(axis->xyz));
     }
     if (rc == WK_OK && (lim = wk__xml_child(el, "limit"))) {
-        static const char *const names[] = {"lower", "upper", "effort", "velocity"};
+        static const char *const names[] = {"lower", "upper", "effort", "velocity", NULL};
         double *slots[] = {&axis->lower, &axis->upper, &axis->effort, &axis->velocity};
+        rc = wk__sdf_check_children(r, lim, names);
         for (int i = 0; rc == WK_OK && i < 4; i++)
             if ((c = wk__xml_child(lim, names[i])))
                 rc = wk__sdf_read_double(r, c, slots[i]);
     }
-    if (rc == WK_OK && (lim = wk__xml_child(el, "dynamics"))) {
+    if (rc == WK_OK && (lim = wk__xml_child(el, "dynamics")) &&
+        (rc = wk__sdf_check_children(r, lim, NAMES("damping", "friction"))) == WK_OK) {
         if ((c = wk__xml_child(lim, "damping")))
             rc = wk__sdf_read_double(r, c, &axis->damping);
         if (rc == WK_OK && (c = wk__xml_child(lim, "friction")))
@@ -376,8 +379,7 @@ static int read_joint_child(sdf_reader *r, xmlNodePtr el, uint32_t node)
 
 static const child_rule joint_rules[] = {
     {"pose", wk__sdf_read_pose},    {"parent", read_joint_parent}, {"child", read_joint_child}, {"axis", read_axis},
-    {"axis2", read_axis2},  {"sensor", read_sensor},       {"physics", NULL},           {"gearbox_ratio", NULL},
-    {"gearbox_reference_body", NULL}, {"thread_pitch", NULL}, {"screw_thread_pitch", NULL}, {NULL, NULL},
+    {"axis2", read_axis2},  {"sensor", read_sensor},       {NULL, NULL},
 };
 
 int wk__sdf_read_joint(sdf_reader *r, xmlNodePtr el, uint32_t model)

@@ -11,8 +11,10 @@
  * their link's frame.
  *
  * As in sdf.c, one function per element reads the attributes and children it
- * understands, and a table per element lists the children it knows; anything
- * else is an unsupported element: a warning, or WK_UNSUPPORTED_ELEMENTS when
+ * understands, and a table per element lists the children it reads, and
+ * the appearance it accepts silently (materials: worldkit renders nothing);
+ * anything else (<transmission>, <gazebo>, <calibration>...) keeps nothing
+ * in worldkit and is an unsupported element: a warning, or WK_UNSUPPORTED_ELEMENTS when
  * the caller asked to fail on them. Joints may name links defined after
  * them, so the tree is linked and checked once the whole robot is read. */
 #include <math.h>
@@ -35,7 +37,7 @@ typedef int (*child_fn)(urdf_reader *r, xmlNodePtr el, uint32_t node);
 
 typedef struct child_rule {
     const char *name;
-    child_fn read; /* NULL: known, nothing to keep */
+    child_fn read; /* NULL: appearance, which worldkit does not hold; accepted silently */
 } child_rule;
 
 static const char *where(const urdf_reader *r)
@@ -446,8 +448,7 @@ static int read_mimic(urdf_reader *r, xmlNodePtr el, uint32_t joint)
 static const child_rule joint_child_rules[] = {
     {"origin", read_origin},     {"parent", read_parent},   {"child", read_child},
     {"axis", read_axis},         {"limit", read_limit},     {"dynamics", read_dynamics},
-    {"mimic", read_mimic},       {"calibration", NULL},     {"safety_controller", NULL},
-    {NULL, NULL},
+    {"mimic", read_mimic},       {NULL, NULL},
 };
 
 static int read_joint_type(urdf_reader *r, xmlNodePtr el, uint32_t joint)
@@ -636,11 +637,10 @@ static int link_tree(urdf_reader *r, xmlNodePtr robot, uint32_t model)
 
 /* ---- the robot --------------------------------------------------------- */
 
-/* <transmission> describes actuators to ros_control and places nothing;
- * <gazebo> extensions are left to the unsupported report, since they can
- * change what a simulator builds. */
+/* <transmission> (actuators for ros_control) and <gazebo> extensions keep
+ * nothing in worldkit: they are reported as unsupported. */
 static const child_rule robot_rules[] = {
-    {"link", read_link}, {"joint", read_joint}, {"material", read_material}, {"transmission", NULL}, {NULL, NULL}};
+    {"link", read_link}, {"joint", read_joint}, {"material", read_material}, {NULL, NULL}};
 
 int wk__urdf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, xmlDocPtr doc, wk_status *st)
 {

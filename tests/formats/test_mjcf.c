@@ -274,6 +274,42 @@ static void geometry_sizes(void)
     wk_desc_free(d);
 }
 
+/* MuJoCo refuses a geom without the sizes its type needs, counting what
+ * its default classes and fromto give (its own default size being 0). */
+static void geometry_sizes_refused(void)
+{
+    static const struct {
+        const char *text, *needle;
+    } refused[] = {
+        {MJCF("<geom type='box' size='1'/>\n"),
+         "<string>:3: <geom>: attribute size: type box needs 3 positive half-sizes (or 1 to 2 and fromto); size[1] is 0"},
+        {MJCF("<geom type='box' size='1 1 -1'/>\n"), "size[2] is -1"},
+        {MJCF("<geom type='ellipsoid' size='1 1'/>\n"), "type ellipsoid needs 3 positive radii"},
+        {MJCF("<geom type='capsule' size='0.1'/>\n"), "type capsule needs a positive radius and"},
+        {MJCF("<geom type='cylinder' size='0.1 0'/>\n"), "size[1] is 0"},
+        {MJCF("<geom type='capsule' size='0' fromto='0 0 0 0 0 1'/>\n"), "size[0] is 0"},
+        {MJCF("<geom/>\n"), "<string>:3: <geom>: attribute size: type sphere needs a positive radius; size[0] is 0 "
+                            "(no size given, here or by a default class)"},
+        {MJCF("<geom type='plane' size='1 1'/>\n"), "type plane needs a positive third size"},
+        {"<mujoco><default><default class='c'><geom type='box' size='1 1'/></default></default>\n"
+         "<worldbody>\n<geom class='c'/>\n</worldbody></mujoco>",
+         "<string>:3: <geom>: attribute size: type box needs 3 positive half-sizes"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        check_fails(refused[i].text, WK_PARSE, refused[i].needle);
+    /* What MuJoCo takes: a class's sizes, fromto's half-length, a plane's
+     * first two sizes (0 or less: infinite), a mesh's size ignored. */
+    wk_status st = {0};
+    CHECK_INT(read_string("<mujoco><default><default class='c'><geom type='box' size='1 1 1'/></default></default>\n"
+                          "<worldbody>\n<geom class='c' size='2'/>\n"
+                          "<geom type='box' size='1' fromto='0 0 0 0 0 1'/>\n"
+                          "<geom type='capsule' size='1' fromto='0 0 0 0 0 1'/>\n"
+                          "<geom type='plane' size='0 -1 1'/>\n"
+                          "<geom type='sphere' size='1 -1'/>\n</worldbody></mujoco>",
+                          &st, NULL),
+              ==, WK_OK);
+}
+
 static void lights_cameras_inertials(void)
 {
     wk_status st = {0};
@@ -362,15 +398,17 @@ static void unsupported_elements(void)
 {
     static const char text[] = "<mujoco model='m'>\n<worldbody>\n<body name='b'>\n"
                                "<composite type='grid' count='2 2 1'/>\n</body>\n</worldbody>\n<bogus/>\n"
-                               "<actuator/>\n</mujoco>\n";
+                               "<actuator/>\n<visual/>\n</mujoco>\n"; /* the viewer's <visual>: silent */
     wk_status st = {0};
     wk_world_desc *d;
     REQUIRE_INT(read_string(text, &st, &d), ==, WK_OK);
-    CHECK_INT(wk_desc_warning_count(d), ==, 2);
-    const char *w0 = wk_desc_warning(d, 0), *w1 = wk_desc_warning(d, 1);
-    REQUIRE(w0 && w1);
+    CHECK_INT(wk_desc_warning_count(d), ==, 3);
+    const char *w0 = wk_desc_warning(d, 0), *w1 = wk_desc_warning(d, 1), *w2 = wk_desc_warning(d, 2);
+    REQUIRE(w0 && w1 && w2);
     CHECK(strstr(w0, "<string>:7: ignored unsupported element /mujoco/bogus") != NULL);
-    CHECK(strstr(w1, "<string>:4: ignored unsupported element /mujoco/worldbody/body/composite") != NULL);
+    /* MuJoCo's sections worldkit keeps nothing of are reported too. */
+    CHECK(strstr(w1, "<string>:8: ignored unsupported element /mujoco/actuator") != NULL);
+    CHECK(strstr(w2, "<string>:4: ignored unsupported element /mujoco/worldbody/body/composite") != NULL);
     wk_desc_free(d);
     CHECK_INT(read_with(NULL, text, true, false, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
     check_message(&st, "<string>:7: unsupported element /mujoco/bogus");
@@ -557,6 +595,7 @@ static const wk_test_case cases[] = {
     {"frames", frames},
     {"joints", joints},
     {"geometry_sizes", geometry_sizes},
+    {"geometry_sizes_refused", geometry_sizes_refused},
     {"lights_cameras_inertials", lights_cameras_inertials},
     {"malformed_numbers", malformed_numbers},
     {"unknown_names", unknown_names},

@@ -278,6 +278,31 @@ static void unsupported_elements(void)
     wk_desc_free(d);
 }
 
+/* A transmission, a joint's calibration and safety controller keep nothing
+ * in worldkit and are reported; a material, appearance alone, is not. */
+static void known_but_not_kept(void)
+{
+    const char *text = ROBOT("<material name='red'><color rgba='1 0 0 1'/><texture filename='t.png'/></material>\n"
+                             "<link name='a'/><link name='b'/><joint name='j' type='revolute'><parent link='a'/>"
+                             "<child link='b'/>\n<calibration rising='0'/><safety_controller k_velocity='1'/>"
+                             "<limit effort='1' velocity='1'/></joint>\n<transmission name='t'/>\n");
+    static const char *const wanted[] = {
+        "<string>:5: ignored unsupported element /robot/joint/calibration",
+        "<string>:5: ignored unsupported element /robot/joint/safety_controller",
+        "<string>:6: ignored unsupported element /robot/transmission",
+    };
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    REQUIRE_INT(read_string(text, false, &st, &d), ==, WK_OK);
+    CHECK_INT(wk_desc_warning_count(d), ==, 3);
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+        if (!CHECK(wk_desc_warning(d, i) && strstr(wk_desc_warning(d, i), wanted[i])))
+            fprintf(stderr, "    warning %zu: %s\n    wanted: %s\n", i, wk_desc_warning(d, i), wanted[i]);
+    wk_desc_free(d);
+    CHECK_INT(read_string(text, true, &st, NULL), ==, WK_UNSUPPORTED_ELEMENTS);
+    check_message(&st, "<string>:5: unsupported element /robot/joint/calibration");
+}
+
 static const wk_test_case cases[] = {
     {"links_joints_and_frames", links_joints_and_frames},
     {"inertials_and_shapes", inertials_and_shapes},
@@ -286,6 +311,7 @@ static const wk_test_case cases[] = {
     {"element_errors", element_errors},
     {"zero_axis_on_fixed_joint", zero_axis_on_fixed_joint},
     {"unsupported_elements", unsupported_elements},
+    {"known_but_not_kept", known_but_not_kept},
 };
 
 WK_TEST_MAIN(cases)

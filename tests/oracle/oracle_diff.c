@@ -12,7 +12,12 @@
  * A FILE of the form WORLDKIT_FILE=REFERENCE_FILE has worldkit read the
  * first and the reference the second: a world written with what the
  * reference cannot read (MuJoCo 3's frames, for Debian's MuJoCo 2.2.2)
- * beside the same world written without it. */
+ * beside the same world written without it.
+ *
+ *   oracle_diff ORACLE --refused FILE...
+ *
+ * checks instead that both refuse each file: the reference exits non-zero
+ * and wk_desc_read returns RESOURCE_PARSE_ERROR (WK_PARSE). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,13 +149,40 @@ static int compare(pose_lines *ref, pose_lines *wk)
     return diffs;
 }
 
+/* True when both the reference and worldkit refuse file, worldkit with WK_PARSE. */
+static bool both_refuse(const char *oracle, const char *file)
+{
+    pose_lines ref = {0};
+    bool reference_refused = !run_oracle(oracle, file, &ref);
+    free(ref.items);
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    int rc = wk_desc_read(&(wk_read_desc){.uri = file, .ignore_missing_or_unsupported_assets = true}, &d, &st);
+    wk_desc_free(d);
+    if (!reference_refused)
+        fprintf(stderr, "  the reference read %s\n", file);
+    if (rc != WK_PARSE)
+        fprintf(stderr, "  worldkit: %s: %s\n", wk_code_name(rc), rc ? st.message : "read it");
+    else
+        fprintf(stderr, "  worldkit: %s\n", st.message);
+    return reference_refused && rc == WK_PARSE;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: oracle_diff ORACLE FILE...\n");
+        fprintf(stderr, "usage: oracle_diff ORACLE [--refused] FILE...\n");
         return 2;
     }
     int failed = 0;
+    if (!strcmp(argv[2], "--refused")) {
+        for (int f = 3; f < argc; f++) {
+            bool ok = both_refuse(argv[1], argv[f]);
+            printf("%-4s %s (refused)\n", ok ? "ok" : "FAIL", argv[f]);
+            failed += !ok;
+        }
+        return failed ? 1 : 0;
+    }
     for (int f = 2; f < argc; f++) {
         pose_lines ref = {0}, wk = {0};
         char wk_file[4096];
