@@ -120,17 +120,18 @@ static const struct shape {
     int fromto_axis;      /* the size index fromto sets to half its length; 0: no fromto */
     bool radius_length;   /* radius = size[0], length = 2 size[1] */
     wk_vec3 size_scale;   /* geometry size = scale * MuJoCo size (which holds half sizes) */
-    unsigned positive;    /* bit i: a geom's size[i] must be positive, as MuJoCo requires */
+    unsigned positive;    /* bit i: size[i] must be positive, as MuJoCo requires */
     const char *sizes;    /* what those sizes are, for the message refusing them */
+    bool site;            /* a site may have this type */
 } shapes[] = {
-    {"sphere", WK_GEOMETRY_SPHERE, 0, true, {0, 0, 0}, 01, "a positive radius"},
-    {"capsule", WK_GEOMETRY_CAPSULE, 1, true, {0, 0, 0}, 03, "a positive radius and half-length (or fromto)"},
-    {"cylinder", WK_GEOMETRY_CYLINDER, 1, true, {0, 0, 0}, 03, "a positive radius and half-length (or fromto)"},
-    {"ellipsoid", WK_GEOMETRY_ELLIPSOID, 2, false, {1, 1, 1}, 07, "3 positive radii (or 1 to 2 and fromto)"},
-    {"box", WK_GEOMETRY_BOX, 2, false, {2, 2, 2}, 07, "3 positive half-sizes (or 1 to 2 and fromto)"},
-    {"plane", WK_GEOMETRY_PLANE, 0, false, {2, 2, 0}, 04, "a positive third size, its grid spacing"},
-    {"mesh", WK_GEOMETRY_MESH, 0, false, {0, 0, 0}, 0, NULL},
-    {"hfield", WK_GEOMETRY_HEIGHTMAP, 0, false, {0, 0, 0}, 0, NULL},
+    {"sphere", WK_GEOMETRY_SPHERE, 0, true, {0, 0, 0}, 01, "a positive radius", true},
+    {"capsule", WK_GEOMETRY_CAPSULE, 1, true, {0, 0, 0}, 03, "a positive radius and half-length (or fromto)", true},
+    {"cylinder", WK_GEOMETRY_CYLINDER, 1, true, {0, 0, 0}, 03, "a positive radius and half-length (or fromto)", true},
+    {"ellipsoid", WK_GEOMETRY_ELLIPSOID, 2, false, {1, 1, 1}, 07, "3 positive radii (or 1 to 2 and fromto)", true},
+    {"box", WK_GEOMETRY_BOX, 2, false, {2, 2, 2}, 07, "3 positive half-sizes (or 1 to 2 and fromto)", true},
+    {"plane", WK_GEOMETRY_PLANE, 0, false, {2, 2, 0}, 04, "a positive third size, its grid spacing", false},
+    {"mesh", WK_GEOMETRY_MESH, 0, false, {0, 0, 0}, 0, NULL, false},
+    {"hfield", WK_GEOMETRY_HEIGHTMAP, 0, false, {0, 0, 0}, 0, NULL, false},
 };
 
 static int shape_of(mjcf_reader *r, xmlNodePtr el, const attrs *a, const struct shape **out)
@@ -174,9 +175,10 @@ static int geometry(mjcf_reader *r, xmlNodePtr el, const struct shape *s, const 
     return WK_OK;
 }
 
-/* Refuses a geom whose sizes MuJoCo refuses: those its type needs, after
- * its default classes and fromto gave theirs, must be positive. MuJoCo's
- * own default size is 0, so a number no level gave counts as 0. */
+/* Refuses a geom or site whose sizes MuJoCo refuses: those its type needs,
+ * after its default classes and fromto gave theirs, must be positive.
+ * MuJoCo's own default size is 0 for a geom (0.005 for a site), so a number
+ * no level gave a geom counts as 0. */
 static int check_sizes(mjcf_reader *r, xmlNodePtr el, const struct shape *s, const attrs *a)
 {
     for (int i = 0; i < 3; i++)
@@ -206,7 +208,9 @@ static int read_geom(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
 }
 
 /* Sites and cameras are frames of their body. A camera has no type, so it
- * reads as a sphere without fromto: its pose is pos and orientation. */
+ * reads as a sphere without fromto: its pose is pos and orientation. A
+ * site's size places nothing, but MuJoCo refuses what it refuses in a geom,
+ * and a site that is a plane, mesh or hfield. */
 static int read_site_or_camera(mjcf_reader *r, xmlNodePtr el, const body_ctx *b, int index_kind)
 {
     attrs a;
@@ -215,7 +219,10 @@ static int read_site_or_camera(mjcf_reader *r, xmlNodePtr el, const body_ctx *b,
     uint32_t node;
     int rc = wk__mjcf_element_attrs(r, el, b, &a);
     rc = rc ? rc : shape_of(r, el, &a, &s);
+    if (rc == WK_OK && index_kind == SITE && !s->site)
+        return wk__mjcf_fail(r, el, WK_PARSE, "type %s: a site cannot be a plane, mesh or hfield", s->name);
     rc = rc ? rc : wk__mjcf_shape_pose(r, el, s->fromto_axis, &a, &pose);
+    rc = rc || index_kind != SITE ? rc : check_sizes(r, el, s, &a);
     rc = rc ? rc : add_body_node(r, el, b, WK_NODE_FRAME, index_kind, &pose, &node);
     if (rc == WK_OK)
         wk__desc_at(r->d, node)->frame.attached_to = b->name;

@@ -72,6 +72,9 @@ static int read_class(mjcf_reader *r, const mjcf_class *cls, const xmlChar *tag,
 int wk__mjcf_read_attrs(mjcf_reader *r, xmlNodePtr el, const mjcf_class *cls, attrs *a)
 {
     *a = wk__mjcf_builtin_attrs();
+    /* MuJoCo's sizes default to 0.005 for a site, 0 for anything else. */
+    if (xmlStrEqual(el->name, (const xmlChar *)"site"))
+        a->size[0] = a->size[1] = a->size[2] = 0.005;
     int rc = read_class(r, cls, el->name, a);
     return rc ? rc : wk__mjcf_read_level(r, el, a);
 }

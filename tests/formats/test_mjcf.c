@@ -274,8 +274,9 @@ static void geometry_sizes(void)
     wk_desc_free(d);
 }
 
-/* MuJoCo refuses a geom without the sizes its type needs, counting what
- * its default classes and fromto give (its own default size being 0). */
+/* MuJoCo refuses a geom or site without the sizes its type needs,
+ * counting what its default classes and fromto give (its own default size
+ * being 0 for a geom, 0.005 for a site). */
 static void geometry_sizes_refused(void)
 {
     static const struct {
@@ -294,18 +295,24 @@ static void geometry_sizes_refused(void)
         {"<mujoco><default><default class='c'><geom type='box' size='1 1'/></default></default>\n"
          "<worldbody>\n<geom class='c'/>\n</worldbody></mujoco>",
          "<string>:3: <geom>: attribute size: type box needs 3 positive half-sizes"},
+        {MJCF("<body><site type='box' size='1 0'/></body>\n"),
+         "<string>:3: <site>: attribute size: type box needs 3 positive half-sizes"},
+        {MJCF("<body><site type='capsule' size='-1' fromto='0 0 0 0 0 1'/></body>\n"), "size[0] is -1"},
+        {MJCF("<body><site type='plane'/></body>\n"), "<string>:3: <site>: type plane: a site cannot be"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
         check_fails(refused[i].text, WK_PARSE, refused[i].needle);
     /* What MuJoCo takes: a class's sizes, fromto's half-length, a plane's
-     * first two sizes (0 or less: infinite), a mesh's size ignored. */
+     * first two sizes (0 or less: infinite), a sphere's unused second size,
+     * a site's short size, a camera (which has no size). */
     wk_status st = {0};
     CHECK_INT(read_string("<mujoco><default><default class='c'><geom type='box' size='1 1 1'/></default></default>\n"
                           "<worldbody>\n<geom class='c' size='2'/>\n"
                           "<geom type='box' size='1' fromto='0 0 0 0 0 1'/>\n"
                           "<geom type='capsule' size='1' fromto='0 0 0 0 0 1'/>\n"
                           "<geom type='plane' size='0 -1 1'/>\n"
-                          "<geom type='sphere' size='1 -1'/>\n</worldbody></mujoco>",
+                          "<geom type='sphere' size='1 -1'/>\n"
+                          "<body><site type='box' size='1'/><camera/></body>\n</worldbody></mujoco>",
                           &st, NULL),
               ==, WK_OK);
 }
