@@ -118,7 +118,8 @@ wk_motion wk_sim_motion(wk_sim *sim, wk_entity e);
  * its Acceleration relative to its parent's motion; the components of the
  * other parts are left as they are. A Velocity that ends up zero with no
  * Acceleration, and a zero Acceleration, are removed, so that a still entity
- * costs the motion system nothing. m must be finite with a unit rotation.
+ * costs the motion system nothing. m must be finite with a unit rotation,
+ * its pose within WK_POSE_TRANSLATION_MAX of the parent's in each component.
  * WK_NOT_FOUND for a missing entity or the world entity. */
 int wk_sim_set_motion(wk_sim *sim, wk_entity e, const wk_motion *m, unsigned parts);
 

@@ -135,6 +135,13 @@ static uint32_t set_state(wk_api *api, const SimulationInterfaces__SetEntityStat
     unsigned parts = (req->set_pose ? WK_MOTION_POSE : 0) | (req->set_twist ? WK_MOTION_TWIST : 0) |
                      (req->set_acceleration ? WK_MOTION_ACCELERATION : 0);
     wk_motion world = wk_motion_compose(&in_frame, &m);
+    /* The pose is kept relative to the entity's parent: within the bound
+     * there too, as every ParentPose is. */
+    char problem[128];
+    wk_motion parent = wk_sim_motion(api->sim, wk_ecm_parent(wk_scene_ecm(wk_api_scene(api)), e));
+    if (req->set_pose && wk_pose_problem(wk_pose_relative(parent.pose, world.pose), problem, sizeof problem))
+        return snprintf(why, cap, "entity '%s': relative to its parent: %s", name, problem),
+               WK_SET_ENTITY_STATE_INVALID_POSE;
     int rc = parts ? wk_sim_set_motion(api->sim, e, &world, parts) : WK_OK;
     if (rc)
         return snprintf(why, cap, "entity '%s': %s", name, wk_ecm_errmsg(wk_scene_ecm(wk_api_scene(api)))),

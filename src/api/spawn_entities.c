@@ -123,6 +123,10 @@ static uint32_t placement(wk_api *api, const SimulationInterfaces__SpawnEntityRe
     wk_pose world_T_frame = wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(wk_api_scene(api), wk_api_world(api))),
                                             wk_scene_world_pose(wk_api_scene(api), frame));
     *world_T_model = wk_pose_compose(world_T_frame, pose);
+    /* Kept as the model's ParentPose under the world: within the bound too. */
+    if (wk_pose_problem(*world_T_model, why, sizeof why))
+        return refuse(o, WK_SPAWN_INVALID_POSE, "initial pose relative to '%s', in the world frame: %s", frame_name,
+                      why);
     return WK_RESULT_OK;
 }
 

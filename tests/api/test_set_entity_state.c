@@ -42,6 +42,7 @@ static void refusals_change_nothing(void)
     wk_motion far = good, past = good, tilted = good, zero_q = good, fast = good, jerky = good;
     far.pose.p.y = INFINITY;
     past.pose.p.z = -1e13; /* finite, beyond WK_POSE_TRANSLATION_MAX */
+    wk_motion edge = at((wk_vec3){1e12, 0, 0}, 0); /* at the limit, but from the post at x = 2 */
     tilted.pose.q = (wk_quat){1, 0.2, 0, 0};
     zero_q.pose.q = (wk_quat){0, 0, 0, 0};
     fast.linear.x = nan;
@@ -60,6 +61,8 @@ static void refusals_change_nothing(void)
         {"box", "", &far, ALL, WK_SET_ENTITY_STATE_INVALID_POSE, "entity 'box': translation y = inf is not finite"},
         {"box", "", &past, WK_MOTION_POSE, WK_SET_ENTITY_STATE_INVALID_POSE,
          "entity 'box': translation z = -1e+13 is beyond the limit of +-1e+12 m"},
+        {"box", "post", &edge, WK_MOTION_POSE, WK_SET_ENTITY_STATE_INVALID_POSE,
+         "entity 'box': relative to its parent: translation x = 1000000000002 is beyond the limit"},
         {"box", "", &tilted, ALL, WK_SET_ENTITY_STATE_INVALID_POSE, "entity 'box': the orientation is not a unit"},
         {"box", "", &zero_q, WK_MOTION_POSE, WK_SET_ENTITY_STATE_INVALID_POSE, "not a unit quaternion (|q| = 0)"},
         {"box", "", &fast, ALL, WK_RESULT_OPERATION_FAILED, "entity 'box': the twist is not finite"},

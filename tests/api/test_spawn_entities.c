@@ -187,6 +187,12 @@ static void poses_and_frames(void)
     entry_pose(&e, "world", (wk_vec3){0, -1e12, 0}, wk_quat_identity());
     CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_RESULT_OK);
     CHECK_NEAR(wk_scene_world_pose(s, wk_scene_child(s, wk_api_world(api), "far_off")).p.y, -1e12, 0.0);
+    /* Each within the limit, but past it together: the model would be kept
+     * at y = -2e12 under the world. */
+    entry_init(&e, "farther", CRATE, NULL);
+    entry_pose(&e, "far_off", (wk_vec3){0, -1e12, 0}, wk_quat_identity());
+    CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_SPAWN_INVALID_POSE);
+    CHECK(strstr(msg, "relative to 'far_off', in the world frame: translation y = -2e+12 is beyond") != NULL);
     entry_init(&e, "lost", CRATE, NULL);
     entry_pose(&e, "world", rel.p, (wk_quat){1 + 5e-7, 0, 0, 0}); /* within 1e-6 of unit */
     CHECK_INT(spawn_one(api, &e, name, msg), ==, WK_RESULT_OK);
