@@ -371,6 +371,9 @@ static void malformed_numbers(void)
     check_fails(MJCF("<geom size='1' xyaxes='1 0 0 2 0 0'/>\n"), WK_PARSE, "parallel");
     check_fails("<mujoco><default>\n<geom pos='nan 0 0'/>\n</default><worldbody><geom size='1'/></worldbody></mujoco>",
                 WK_PARSE, "<string>:2: <geom>: attribute pos");
+    /* Finite, but past WK_POSE_TRANSLATION_MAX: named at the node it places. */
+    check_fails(MJCF("<body name='b' pos='0 0 2e12'/>\n"), WK_PARSE,
+                "<string>:3: link m::b: pose: translation z = 2e+12 is beyond the limit of +-1e+12 m");
 }
 
 static void unknown_names(void)
