@@ -297,7 +297,9 @@ static int read_actor(sdf_reader *r, xmlNodePtr el, uint32_t world)
 }
 
 /* <physics>: the default profile (or the first one) gives the step size
- * and real-time factor; before 1.5 it also held the gravity. */
+ * and real-time factor; before 1.5 it also held the gravity. Its engine's
+ * settings (ode, bullet...), update rate and contact cap are not kept:
+ * reported. The other profiles are not used, so not looked at. */
 static int read_physics(sdf_reader *r, xmlNodePtr el, uint32_t world)
 {
     const char *is_default = wk__xml_attr(r->d, el, "default");
@@ -308,11 +310,13 @@ static int read_physics(sdf_reader *r, xmlNodePtr el, uint32_t world)
         return WK_OK;
     xmlNodePtr c;
     int rc = wk__sdf_check_attrs(r, el);
+    if (rc == WK_OK)
+        rc = wk__sdf_check_children(r, el, NAMES("max_step_size", "real_time_factor", "gravity"));
     if (rc == WK_OK && (c = wk__xml_child(el, "max_step_size")))
         rc = wk__sdf_read_double(r, c, &wk__desc_at(r->d, world)->settings.max_step_size);
     if (rc == WK_OK && (c = wk__xml_child(el, "real_time_factor")))
         rc = wk__sdf_read_double(r, c, &wk__desc_at(r->d, world)->settings.real_time_factor);
-    if (rc == WK_OK && (c = wk__xml_child(el, "gravity")))
+    if (rc == WK_OK && (c = wk__xml_child(el, "gravity")) && !wk__sdf_child_outside_version(r, el, "gravity"))
         rc = wk__sdf_read_vec3(r, c, &wk__desc_at(r->d, world)->settings.gravity);
     if (rc == WK_OK && !(wk__desc_at(r->d, world)->settings.max_step_size > 0))
         return wk__sdf_fail(r, el, WK_PARSE, "max_step_size must be positive");
@@ -336,12 +340,14 @@ static int read_magnetic_field(sdf_reader *r, xmlNodePtr el, uint32_t world)
     return wk__sdf_read_vec3(r, el, &wk__desc_at(r->d, world)->settings.magnetic_field);
 }
 
-/* <spherical_coordinates>: where the world's origin is on the planet. */
+/* <spherical_coordinates>: where the world's origin is on the planet. Its
+ * world_frame_orientation and custom surface axes are not kept: reported. */
 static int read_spherical(sdf_reader *r, xmlNodePtr el, uint32_t world)
 {
     static const char *const names[] = {"latitude_deg", "longitude_deg", "elevation", "heading_deg"};
     double values[4] = {0};
-    int rc = WK_OK;
+    int rc = wk__sdf_check_children(
+        r, el, NAMES("surface_model", "latitude_deg", "longitude_deg", "elevation", "heading_deg"));
     for (int i = 0; rc == WK_OK && i < 4; i++) {
         xmlNodePtr c = wk__xml_child(el, names[i]);
         if (c)

@@ -176,7 +176,10 @@ static void known_but_not_kept(void)
                              "<link name='k'/><joint name='j' type='revolute'><parent>l</parent><child>k</child>\n"
                              "<axis><limit><stiffness>1</stiffness></limit><dynamics><spring_stiffness>1"
                              "</spring_stiffness></dynamics></axis><physics/></joint></model>\n"
-                             "<actor name='a'><pose>1 0 0 0 0 0</pose><skin/></actor>\n");
+                             "<actor name='a'><pose>1 0 0 0 0 0</pose><skin/></actor>\n"
+                             "<physics name='p' type='ode'><real_time_update_rate>1000</real_time_update_rate><ode/>"
+                             "</physics><spherical_coordinates>\n<world_frame_orientation>NED"
+                             "</world_frame_orientation></spherical_coordinates>\n");
     static const char *const wanted[] = {
         "<string>:5: ignored unsupported element /sdf/world/wind",
         "<string>:5: ignored unsupported element /sdf/world/atmosphere",
@@ -194,6 +197,9 @@ static void known_but_not_kept(void)
         "<string>:11: ignored unsupported element /sdf/world/model/joint/axis/dynamics/spring_stiffness",
         "<string>:11: ignored unsupported element /sdf/world/model/joint/physics",
         "<string>:12: ignored unsupported element /sdf/world/actor/skin",
+        "<string>:13: ignored unsupported element /sdf/world/physics/real_time_update_rate",
+        "<string>:13: ignored unsupported element /sdf/world/physics/ode",
+        "<string>:14: ignored unsupported element /sdf/world/spherical_coordinates/world_frame_orientation",
     };
     const size_t count = sizeof wanted / sizeof wanted[0];
     wk_status st = {0};
