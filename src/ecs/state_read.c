@@ -3,7 +3,8 @@
  * Everything that can be wrong with a message is checked before the ECM is
  * touched: that it parses, that its types are registered here with the same
  * size, that every value decodes, that ids do not collide with live entities
- * the message does not remove, and that parents exist. Only then are the
+ * the message does not remove, and that parents exist and make no cycle.
+ * Only then are the
  * removals, the blocks and the parents applied, in that order, and last a
  * complete state's free slots taken. */
 #include "ecm_internal.h"
@@ -19,9 +20,11 @@ typedef struct reader {
     wk_type *local; /* local type of each msg->types entry */
     uint64_t *keys; /* block ids with index and generation swapped, sorted */
     size_t key_count;
+    wk_entity *parents; /* parallel to keys: the parent each entity gets */
 } reader;
 
-/* Sorting on (index, generation) puts ids sharing a slot side by side. */
+/* Sorting on (index, generation) puts ids sharing a slot side by side. The
+ * swap is its own inverse: slot_key of a key is the id. */
 static uint64_t slot_key(wk_entity e)
 {
     return (e << 32) | (e >> 32);
@@ -41,10 +44,17 @@ static wk_type local_type(const reader *r, uint32_t id)
     return WK_NO_TYPE;
 }
 
-static bool in_message(const reader *r, wk_entity e)
+/* Where e is in keys, or -1. */
+static ptrdiff_t key_of(const reader *r, wk_entity e)
 {
     uint64_t key = slot_key(e);
-    return bsearch(&key, r->keys, r->key_count, sizeof key, cmp_u64) != NULL;
+    const uint64_t *hit = bsearch(&key, r->keys, r->key_count, sizeof key, cmp_u64);
+    return hit ? hit - r->keys : -1;
+}
+
+static bool in_message(const reader *r, wk_entity e)
+{
+    return key_of(r, e) >= 0;
 }
 
 /* True when an entity of the message lives in slot index. */
@@ -207,6 +217,50 @@ static int check_free_slots(const reader *r)
     return WK_OK;
 }
 
+/* The parent e has once the message is applied: the message's, else its
+ * own unless the message removes that. */
+static wk_entity parent_after(const reader *r, wk_entity e, ptrdiff_t key)
+{
+    if (key >= 0)
+        return r->parents[key];
+    wk_entity parent = wk_ecm_parent(r->ecm, e);
+    return doomed(r->ecm, parent) ? WK_NULL_ENTITY : parent;
+}
+
+/* Refuses parents that would make a cycle. Only the message's entities can
+ * close one (the ECM has none), so only they are marked: 1 while on the
+ * chain being walked, 2 once their chain is known to end. */
+static int check_cycles(reader *r)
+{
+    r->parents = calloc(r->key_count ? r->key_count : 1, sizeof *r->parents);
+    uint8_t *mark = calloc(r->key_count ? r->key_count : 1, 1);
+    int rc = r->parents && mark ? WK_OK : wk__ecm_fail(r->ecm, WK_NOMEM, "out of memory reading state");
+    for (size_t b = 0; rc == WK_OK && b < r->msg->n_blocks; b++) {
+        const Worldkit__Ecs__Block *blk = r->msg->blocks[b];
+        for (size_t i = 0; i < blk->n_ids; i++)
+            r->parents[key_of(r, blk->ids[i])] = blk->n_parents ? blk->parents[i] : WK_NULL_ENTITY;
+    }
+    for (size_t k = 0; rc == WK_OK && k < r->key_count; k++) {
+        wk_entity e = slot_key(r->keys[k]);
+        ptrdiff_t at = (ptrdiff_t)k;
+        while (e && (at < 0 || !mark[at])) {
+            if (at >= 0)
+                mark[at] = 1;
+            e = parent_after(r, e, at);
+            at = e ? key_of(r, e) : -1;
+        }
+        if (e && mark[at] == 1)
+            rc = wk__ecm_fail(r->ecm, WK_INVALID, "state: entity %llu would be its own ancestor",
+                              (unsigned long long)e);
+        for (e = slot_key(r->keys[k]), at = (ptrdiff_t)k; e && (at < 0 || mark[at] == 1);
+             e = parent_after(r, e, at), at = e ? key_of(r, e) : -1)
+            if (at >= 0)
+                mark[at] = 2;
+    }
+    free(mark);
+    return rc;
+}
+
 static int check(reader *r)
 {
     int rc = check_types(r);
@@ -219,6 +273,8 @@ static int check(reader *r)
     flag_doomed(r, true);
     for (size_t b = 0; rc == WK_OK && b < r->msg->n_blocks; b++)
         rc = check_block(r, r->msg->blocks[b]);
+    if (rc == WK_OK)
+        rc = check_cycles(r);
     if (rc)
         flag_doomed(r, false);
     return rc;
@@ -314,17 +370,13 @@ static int apply(reader *r)
         if (rc)
             return rc;
     }
-    int result = WK_OK;
     for (size_t b = 0; b < r->msg->n_blocks; b++) {
         const Worldkit__Ecs__Block *blk = r->msg->blocks[b];
-        for (size_t i = 0; i < blk->n_ids; i++) {
-            rc = wk_ecm_set_parent(ecm, blk->ids[i], blk->n_parents ? blk->parents[i] : WK_NULL_ENTITY);
-            if (rc && !result)
-                result = rc; /* a cycle: the message's own fault, reported after the rest */
-        }
+        for (size_t i = 0; i < blk->n_ids; i++)
+            if ((rc = wk_ecm_set_parent(ecm, blk->ids[i], blk->n_parents ? blk->parents[i] : WK_NULL_ENTITY)))
+                return rc; /* out of memory: the cycles were refused before */
     }
-    rc = take_free_slots(r);
-    return rc ? rc : result;
+    return take_free_slots(r);
 }
 
 int wk_ecm_set_state(wk_ecm *ecm, const uint8_t *bytes, size_t len)
@@ -350,6 +402,7 @@ int wk_ecm_set_state(wk_ecm *ecm, const uint8_t *bytes, size_t len)
 done:
     free(r.local);
     free(r.keys);
+    free(r.parents);
     worldkit__ecs__state__free_unpacked(r.msg, NULL);
     return rc;
 }

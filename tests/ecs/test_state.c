@@ -278,6 +278,23 @@ static void check_rejected(const uint8_t *bytes, size_t len, int code, const cha
     wk_ecm_free(w.f.ecm);
 }
 
+/* A state of n entities without values that gives them these parents,
+ * refused as a cycle. */
+static void check_cycle(wk_entity *ids, wk_entity *parents, size_t n)
+{
+    Worldkit__Ecs__Block block = WORLDKIT__ECS__BLOCK__INIT;
+    block.n_ids = block.n_parents = n;
+    block.ids = ids;
+    block.parents = parents;
+    Worldkit__Ecs__Block *blocks[] = {&block};
+    Worldkit__Ecs__State msg = WORLDKIT__ECS__STATE__INIT;
+    msg.n_blocks = 1;
+    msg.blocks = blocks;
+    uint8_t bytes[64];
+    REQUIRE(protobuf_c_message_get_packed_size(&msg.base) <= sizeof bytes);
+    check_rejected(bytes, protobuf_c_message_pack(&msg.base, bytes), WK_INVALID, "its own ancestor");
+}
+
 static void rejected_messages_change_nothing(void)
 {
     check_rejected((const uint8_t *)"\xff\xff\xff", 3, WK_PARSE, "not a worldkit.ecs.State");
@@ -349,6 +366,13 @@ static void rejected_messages_change_nothing(void)
     wk_buf_append(&taken, tail, protobuf_c_message_pack(&extra.base, tail));
     check_rejected(taken.data, taken.len, WK_PARSE, "free slot");
     wk_buf_free(&taken);
+
+    /* Parents that close a cycle, beside a parent that alone would be
+     * fine (the loose entity below the model): the model below its own
+     * grandchild (a cycle through entities the message leaves as they are),
+     * and the two links below each other. */
+    check_cycle((wk_entity[]){v.loose, v.model}, (wk_entity[]){v.model, v.link2}, 2);
+    check_cycle((wk_entity[]){v.loose, v.link1, v.link2}, (wk_entity[]){v.model, v.link2, v.link1}, 3);
     wk_ecm_free(v.f.ecm);
 }
 
