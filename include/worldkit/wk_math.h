@@ -44,6 +44,10 @@ typedef struct wk_aabb {
  * that composing billions of such poses stays finite: without it, finite
  * translations such as 1.7e308 and -1.7e308 overflow when composed. */
 #define WK_POSE_TRANSLATION_MAX 1e12
+/* The same bound for each component of a velocity or an acceleration given
+ * from outside (per second, per second squared): their products with lever
+ * arms and step times then stay finite too. */
+#define WK_RATE_MAX 1e12
 
 wk_vec3 wk_vec3_add(wk_vec3 a, wk_vec3 b);
 wk_vec3 wk_vec3_sub(wk_vec3 a, wk_vec3 b);

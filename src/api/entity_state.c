@@ -4,6 +4,7 @@
  * otherwise an entity, which may itself be moving) and applies only the
  * parts whose set_ flag is on, all or nothing. Twists and accelerations are
  * the kinematic motion system's Velocity and Acceleration (wk_sim.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,14 +72,19 @@ int wk__get_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *re
     return WK_OK;
 }
 
-/* Reads a twist's or an accel's linear and angular vectors; false when one
- * is not finite. */
+static bool within_rate(wk_vec3 v)
+{
+    return fabs(v.x) <= WK_RATE_MAX && fabs(v.y) <= WK_RATE_MAX && fabs(v.z) <= WK_RATE_MAX;
+}
+
+/* Reads a twist's or an accel's linear and angular vectors; false when a
+ * component is not finite or past WK_RATE_MAX. */
 static bool read_vectors(const SimulationInterfaces__Vector3 *linear_msg,
                          const SimulationInterfaces__Vector3 *angular_msg, wk_vec3 *linear, wk_vec3 *angular)
 {
     *linear = wk__msg_to_vec3(linear_msg);
     *angular = wk__msg_to_vec3(angular_msg);
-    return wk_vec3_is_finite(*linear) && wk_vec3_is_finite(*angular);
+    return within_rate(*linear) && within_rate(*angular);
 }
 
 /* Writes the parts the request sets into m, the entity's motion relative to
@@ -98,10 +104,13 @@ static uint32_t requested(const SimulationInterfaces__SetEntityStateRequest *req
     const SimulationInterfaces__Accel *acc = s ? s->acceleration : NULL;
     if (req->set_twist &&
         !read_vectors(twist ? twist->linear : NULL, twist ? twist->angular : NULL, &m->linear, &m->angular))
-        return snprintf(why, cap, "entity '%s': the twist is not finite", name), WK_RESULT_OPERATION_FAILED;
+        return snprintf(why, cap, "entity '%s': a twist component is not finite or past +-%g", name, WK_RATE_MAX),
+               WK_RESULT_OPERATION_FAILED;
     if (req->set_acceleration &&
         !read_vectors(acc ? acc->linear : NULL, acc ? acc->angular : NULL, &m->linear_acc, &m->angular_acc))
-        return snprintf(why, cap, "entity '%s': the acceleration is not finite", name), WK_RESULT_OPERATION_FAILED;
+        return snprintf(why, cap, "entity '%s': an acceleration component is not finite or past +-%g", name,
+                        WK_RATE_MAX),
+               WK_RESULT_OPERATION_FAILED;
     return WK_RESULT_OK;
 }
 

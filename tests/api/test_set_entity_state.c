@@ -39,7 +39,7 @@ static void refusals_change_nothing(void)
     const double nan = NAN;
     wk_motion good = at((wk_vec3){0.5, 0, 0}, 0.3);
     good.linear = (wk_vec3){1, 0, 0};
-    wk_motion far = good, past = good, tilted = good, zero_q = good, fast = good, jerky = good;
+    wk_motion far = good, past = good, tilted = good, zero_q = good, fast = good, jerky = good, spun = good;
     far.pose.p.y = INFINITY;
     past.pose.p.z = -1e13; /* finite, beyond WK_POSE_TRANSLATION_MAX */
     wk_motion edge = at((wk_vec3){1e12, 0, 0}, 0); /* at the limit, but from the post at x = 2 */
@@ -47,6 +47,7 @@ static void refusals_change_nothing(void)
     zero_q.pose.q = (wk_quat){0, 0, 0, 0};
     fast.linear.x = nan;
     jerky.angular_acc.z = nan;
+    spun.angular.y = -1.7e308; /* finite, past WK_RATE_MAX: times a lever arm it overflows */
     const unsigned ALL = WK_MOTION_POSE | WK_MOTION_TWIST | WK_MOTION_ACCELERATION;
     const struct {
         const char *entity, *frame;
@@ -65,8 +66,9 @@ static void refusals_change_nothing(void)
          "entity 'box': relative to its parent: translation x = 1000000000002 is beyond the limit"},
         {"box", "", &tilted, ALL, WK_SET_ENTITY_STATE_INVALID_POSE, "entity 'box': the orientation is not a unit"},
         {"box", "", &zero_q, WK_MOTION_POSE, WK_SET_ENTITY_STATE_INVALID_POSE, "not a unit quaternion (|q| = 0)"},
-        {"box", "", &fast, ALL, WK_RESULT_OPERATION_FAILED, "entity 'box': the twist is not finite"},
-        {"box", "", &jerky, ALL, WK_RESULT_OPERATION_FAILED, "entity 'box': the acceleration is not finite"},
+        {"box", "", &fast, ALL, WK_RESULT_OPERATION_FAILED, "entity 'box': a twist component is not finite or past"},
+        {"box", "", &spun, WK_MOTION_TWIST, WK_RESULT_OPERATION_FAILED, "a twist component is not finite or past +-1e+12"},
+        {"box", "", &jerky, ALL, WK_RESULT_OPERATION_FAILED, "entity 'box': an acceleration component is not finite"},
         {"post", "", &good, WK_MOTION_TWIST, WK_RESULT_OPERATION_FAILED, "entity 'post' is static"},
         {"post::l", "", &good, WK_MOTION_TWIST, WK_RESULT_OPERATION_FAILED, "entity 'post::l' is static"},
         {"table", "table::top", &good, WK_MOTION_POSE, WK_RESULT_OPERATION_FAILED, "which moves with it"},
