@@ -224,7 +224,8 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
                     wait_for(&c, &tag_recv);
 
     wk_api_sink sink = {.write = write_message, .check = check, .ctx = &c};
-    if (atomic_load(&w->server->stopping)) {
+    if (atomic_load(&w->server->stopping) && !local_method(c.method)) {
+        /* The health check still answers: NOT_SERVING. */
         sink.status = GRPC_STATUS_UNAVAILABLE;
         snprintf(sink.message, sizeof sink.message, "%s: the server is shutting down", c.method);
     } else if (!allowed) {

@@ -68,11 +68,13 @@ typedef struct stream_count {
     child *server;
     grpc_channel *ch;
     size_t feedbacks, ok_results;
-    int late_status; /* the other call's */
+    int late_status;    /* the other call's */
+    bool not_serving;   /* the health check said NOT_SERVING meanwhile */
 } stream_count;
 
 /* Once the server has said it is stopping, a new call is refused as
- * UNAVAILABLE; tries for up to 5 s. */
+ * UNAVAILABLE (tries for up to 5 s), and the health check answers
+ * NOT_SERVING. */
 static int late_call(stream_count *n)
 {
     char line[256];
@@ -86,6 +88,12 @@ static int late_call(stream_count *n)
             break;
         nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
     }
+    reply health = {0};
+    static const uint8_t not_serving[] = {0x08, 0x02}; /* HealthCheckResponse { status: NOT_SERVING } */
+    n->not_serving = client_call(n->ch, "/grpc.health.v1.Health/Check", NULL, 0, client_deadline_ms(30000), &health) ==
+                         GRPC_STATUS_OK &&
+                     health.last.len == sizeof not_serving && !memcmp(health.last.data, not_serving, sizeof not_serving);
+    reply_free(&health);
     return r.status;
 }
 
@@ -158,6 +166,7 @@ static void serves_then_stops_on_sigterm(void)
     CHECK_U64(counts.feedbacks, ==, 2000);
     CHECK_U64(counts.ok_results, ==, 1);
     CHECK_INT(counts.late_status, ==, GRPC_STATUS_UNAVAILABLE);
+    CHECK(counts.not_serving);
     reply_free(&r);
     /* The server's shutdown waits for its connections to close, which an
      * idle channel of this process (no thread polls it) would do only when
