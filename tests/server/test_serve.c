@@ -69,12 +69,14 @@ typedef struct stream_count {
     grpc_channel *ch;
     size_t feedbacks, ok_results;
     int late_status;    /* the other call's */
-    bool not_serving;   /* the health check said NOT_SERVING meanwhile */
+    bool not_serving;   /* the health check said NOT_SERVING, or found the server gone */
 } stream_count;
 
 /* Once the server has said it is stopping, a new call is refused as
  * UNAVAILABLE (tries for up to 5 s), and the health check answers
- * NOT_SERVING. */
+ * NOT_SERVING, unless the server has stopped listening by then: once the
+ * stream's last bytes are in the kernel's buffers, its call is over for
+ * the server, however far the client has read. */
 static int late_call(stream_count *n)
 {
     char line[256];
@@ -90,9 +92,12 @@ static int late_call(stream_count *n)
     }
     reply health = {0};
     static const uint8_t not_serving[] = {0x08, 0x02}; /* HealthCheckResponse { status: NOT_SERVING } */
-    n->not_serving = client_call(n->ch, "/grpc.health.v1.Health/Check", NULL, 0, client_deadline_ms(30000), &health) ==
-                         GRPC_STATUS_OK &&
-                     health.last.len == sizeof not_serving && !memcmp(health.last.data, not_serving, sizeof not_serving);
+    int status = client_call(n->ch, "/grpc.health.v1.Health/Check", NULL, 0, client_deadline_ms(30000), &health);
+    n->not_serving = status == GRPC_STATUS_OK ? health.last.len == sizeof not_serving &&
+                                                    !memcmp(health.last.data, not_serving, sizeof not_serving)
+                                              : status == GRPC_STATUS_UNAVAILABLE && !strstr(health.details, "shutting down");
+    if (!n->not_serving)
+        fprintf(stderr, "    health check: status %d (%s), %zu bytes\n", status, health.details, health.last.len);
     reply_free(&health);
     return r.status;
 }
