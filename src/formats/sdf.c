@@ -9,10 +9,10 @@
  * Any other child, even one the specification defines (<wind>, <audio>, a
  * link's <gravity>, a collision's <surface>), changes the world and is not
  * kept, so it is reported as an unsupported element: a warning, or
- * WK_UNSUPPORTED_ELEMENTS when the caller asked to fail on them. What the file's version does not define is
- * unsupported too: sdf_spec_table.c, generated from the specification's
- * description files, says which versions define each element and
- * attribute. */
+ * WK_UNSUPPORTED_ELEMENTS when the caller asked to fail on them. What the
+ * file's version does not define is unsupported too: sdf_spec_table.c,
+ * generated from the specification's description files, says which
+ * versions define each element and attribute. */
 #include <stdio.h>
 #include <string.h>
 
