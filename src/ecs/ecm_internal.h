@@ -287,6 +287,15 @@ static inline void wk__copy_value(void *restrict dst, const void *restrict src, 
     }
 }
 
+/* Writes value's size bytes into cell, or zeros when value is NULL. */
+static inline void wk__fill_value(void *restrict cell, const void *restrict value, size_t size)
+{
+    if (value)
+        wk__copy_value(cell, value, size);
+    else
+        memset(cell, 0, size);
+}
+
 static inline void *wk__cell(const wk__table *t, int32_t column, uint32_t row)
 {
     const wk__column *c = &t->columns[column];
@@ -314,13 +323,8 @@ static inline void wk__sparse_place(wk__sparse *s, uint32_t pos, wk_entity e, co
 {
     s->entities[pos] = e;
     s->change[pos] = change;
-    if (s->size) {
-        uint8_t *cell = s->data + (size_t)pos * s->size;
-        if (value)
-            wk__copy_value(cell, value, s->size);
-        else
-            memset(cell, 0, s->size);
-    }
+    if (s->size)
+        wk__fill_value(s->data + (size_t)pos * s->size, value, s->size);
     s->map[wk__index(e)] = pos + 1;
 }
 /* Appends e (room reserved) with the bytes at value, or zeros, and a

@@ -324,13 +324,8 @@ int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, wk_type type, cons
         for (uint32_t c = p; c < n; c++)
             copy_cell(&tc[c + 1], dst, &fc[c], row);
         wk__column *a = &tc[p];
-        if (a->size) {
-            uint8_t *cell = a->data + (size_t)dst * a->size;
-            if (added)
-                wk__copy_value(cell, added, a->size);
-            else
-                memset(cell, 0, a->size);
-        }
+        if (a->size)
+            wk__fill_value(a->data + (size_t)dst * a->size, added, a->size);
         a->change[dst] = WK_ONE_TIME_CHANGE;
     } else {
         uint32_t p = (uint32_t)from->by_type[type].column;
