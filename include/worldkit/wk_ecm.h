@@ -32,7 +32,8 @@ extern "C" {
 
 /* An entity id: slot index in the low 32 bits, the slot's generation in the
  * high 32. A removed entity's slot gets a new generation, so a stale id is
- * detected instead of aliasing the slot's next entity. */
+ * detected instead of aliasing the slot's next entity. Generations stay
+ * below 2048: a slot whose generation reaches 2047 is never reused. */
 typedef uint64_t wk_entity;
 #define WK_NULL_ENTITY ((wk_entity)0)
 

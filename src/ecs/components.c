@@ -176,8 +176,7 @@ static int add_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, const
     wk__sparse *sparse = ecm->types[type].sparse;
     wk__table *to = sparse ? NULL : wk__table_with(ecm, ecm->tables[r->table], type);
     if (!sparse && !to)
-        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory adding %s to entity %llu", d->name,
-                            (unsigned long long)e);
+        return wk__no_table(ecm, "out of memory adding %s to entity %llu", d->name, (unsigned long long)e);
     /* Plain bytes go straight into the new row, unless they live in the
      * destination and the append is about to move its arrays. */
     staged s; /* left uninitialised: it is big, and mostly unused */
@@ -354,7 +353,10 @@ static int remove_slow(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type)
     wk__sparse *sparse = ecm->types[type].sparse;
     wk__table *to = sparse ? NULL : wk__table_without(ecm, ecm->tables[r->table], type);
     bool record = !(r->flags & WK__NEW), touched_here = touches(r);
-    if ((!sparse && !to) || wk__touch(ecm, r, e))
+    if (!sparse && !to)
+        return wk__no_table(ecm, "out of memory removing %s from entity %llu", ecm->types[type].desc.name,
+                            (unsigned long long)e);
+    if (wk__touch(ecm, r, e))
         goto fail_nomem;
     if (record && WK__VEC_PUSH(ecm->removed_components, ((wk__removed_component){e, type})))
         goto fail_untouch;

@@ -33,6 +33,20 @@ int wk__ecm_fail(const wk_ecm *ecm, int code, const char *fmt, ...)
     return code;
 }
 
+int wk__no_table(const wk_ecm *ecm, const char *fmt, ...)
+{
+    if (ecm->table_count == WK__TABLE_MAX)
+        return wk__ecm_fail(ecm, WK_RANGE,
+                            "the ECM holds %u combinations of component types, the most it can: no entity can "
+                            "take a new one",
+                            WK__TABLE_MAX);
+    va_list ap;
+    va_start(ap, fmt);
+    wk_failv((wk_status *)&ecm->err, WK_NOMEM, fmt, ap);
+    va_end(ap);
+    return WK_NOMEM;
+}
+
 const char *wk_ecm_errmsg(const wk_ecm *ecm)
 {
     return ecm->err.message;

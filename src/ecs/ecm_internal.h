@@ -34,15 +34,24 @@ enum wk__record_flag {
     WK__NEW = 1u << 1,     /* created this step */
     WK__TOUCHED = 1u << 2, /* in ecm->touched this step */
     WK__MARKED = 1u << 3,  /* marked for removal */
-    WK__SEEN = 1u << 4,    /* scratch marks of wk_ecm_set_state */
-    WK__DOOMED = 1u << 5,
+    WK__DOOMED = 1u << 4,  /* to be removed by the state being applied */
 };
 
+/* An entity's record is 8 bytes, not 16, so that the records a random
+ * lookup misses in take half the cache and memory. The price is narrow
+ * fields: a slot whose generation reaches WK__GEN_MAX is retired, never
+ * reused, so that a stale id still never aliases (a slot is 8 bytes lost
+ * per 2,048 entities created in it); and an ECM holds at most
+ * WK__TABLE_MAX archetype tables. */
+#define WK__GEN_BITS 11
+#define WK__GEN_MAX ((1u << WK__GEN_BITS) - 1)
+#define WK__TABLE_MAX 65536u
+
 typedef struct wk__record {
-    uint32_t table;
     uint32_t row;
-    uint32_t gen;
-    uint32_t flags;
+    uint16_t table;
+    uint16_t gen : WK__GEN_BITS;
+    uint16_t flags : 5;
 } wk__record;
 
 /* Parent/child links by slot index; 0 is "none" since slot 0 is never used. */
@@ -204,6 +213,9 @@ int wk__vec_grow(void **items, size_t *cap, size_t count, size_t item_size);
 
 /* Records a failure message on the ECM and returns code. */
 int wk__ecm_fail(const wk_ecm *ecm, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* After a table lookup gave NULL: WK_RANGE when the ECM has all the tables
+ * it can hold, else WK_NOMEM with this message. */
+int wk__no_table(const wk_ecm *ecm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static inline uint32_t wk__index(wk_entity e) { return (uint32_t)e; }
 static inline uint32_t wk__gen(wk_entity e) { return (uint32_t)(e >> 32); }

@@ -152,7 +152,7 @@ static wk__table *table_of(wk_ecm *ecm, const wk_type *types, size_t n, bool *sp
         }
         *sparse |= ecm->types[types[i]].sparse != NULL;
         if (!ecm->types[types[i]].sparse && !(t = wk__table_with(ecm, t, types[i]))) {
-            wk__ecm_fail(ecm, WK_NOMEM, "out of memory creating an entity");
+            wk__no_table(ecm, "out of memory creating an entity");
             return NULL;
         }
     }
@@ -259,9 +259,9 @@ size_t wk_ecm_count(const wk_ecm *ecm)
 int wk__entity_adopt(wk_ecm *ecm, wk_entity e)
 {
     uint32_t index = wk__index(e);
-    if (index == 0)
-        return wk__ecm_fail(ecm, WK_INVALID, "entity id %llu has slot 0, which is never used",
-                            (unsigned long long)e);
+    if (index == 0 || wk__gen(e) > WK__GEN_MAX)
+        return wk__ecm_fail(ecm, WK_INVALID, "entity id %llu has slot 0 or a generation past %u", (unsigned long long)e,
+                            WK__GEN_MAX);
     if (slot_alive(ecm, index)) {
         if (wk__slot(ecm, index)->gen == wk__gen(e))
             return WK_OK;
@@ -293,12 +293,14 @@ int wk__entity_free_at(wk_ecm *ecm, wk__record *r, wk_entity e)
     else
         wk__table_remove_row(ecm, t, r->row); /* the values moved to the log */
     wk__unlink(ecm, index);
-    *r = (wk__record){.gen = r->gen + 1};
+    bool retired = r->gen == WK__GEN_MAX;
+    *r = (wk__record){.gen = retired ? r->gen : r->gen + 1};
     ecm->created_live = ecm->touched_live = false;
     ecm->alive--;
     ecm->version++;
     /* A slot that cannot go back on the free list is simply never reused. */
-    (void)WK__VEC_PUSH(ecm->free_slots, index);
+    if (!retired)
+        (void)WK__VEC_PUSH(ecm->free_slots, index);
     return WK_OK;
 }
 

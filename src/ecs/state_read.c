@@ -144,8 +144,9 @@ static int check_block(const reader *r, const Worldkit__Ecs__Block *b)
     for (size_t i = 0; i < b->n_ids; i++) {
         wk_entity e = b->ids[i];
         uint32_t index = wk__index(e);
-        if (index == 0)
-            return wk__ecm_fail(ecm, WK_PARSE, "state: entity id %llu is not valid", (unsigned long long)e);
+        if (index == 0 || wk__gen(e) > WK__GEN_MAX)
+            return wk__ecm_fail(ecm, WK_PARSE, "state: entity id %llu is not valid (slot 0, or generation past %u)",
+                                (unsigned long long)e, WK__GEN_MAX);
         const wk__record *slot = wk__slot_or_null(ecm, index);
         if (slot && (slot->flags & WK__ALIVE) && slot->gen != wk__gen(e) && !(slot->flags & WK__DOOMED))
             return wk__ecm_fail(ecm, WK_EXISTS, "state: entity %llu collides with live entity %llu",
@@ -210,9 +211,11 @@ static int check_free_slots(const reader *r)
 {
     for (size_t i = 0; is_complete(r) && i < r->msg->n_free_slots; i++) {
         uint32_t index = wk__index(r->msg->free_slots[i]);
-        if (index == 0 || slot_in_message(r, index))
-            return wk__ecm_fail(r->ecm, WK_PARSE, "state: free slot %u is slot 0 or holds an entity of the state",
-                                index);
+        if (index == 0 || slot_in_message(r, index) || wk__gen(r->msg->free_slots[i]) > WK__GEN_MAX)
+            return wk__ecm_fail(r->ecm, WK_PARSE,
+                                "state: free slot %u is slot 0, holds an entity of the state, or has a generation "
+                                "past %u",
+                                index, WK__GEN_MAX);
     }
     return WK_OK;
 }

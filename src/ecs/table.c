@@ -116,7 +116,7 @@ static wk__table *table_new(wk_ecm *ecm, const wk_type *types, uint32_t n)
 wk__table *wk__table_for_types(wk_ecm *ecm, const wk_type *types, uint32_t n)
 {
     wk__table *t = index_find(ecm, types, n);
-    if (t)
+    if (t || ecm->table_count == WK__TABLE_MAX)
         return t;
     if (ecm->table_count == ecm->table_cap) {
         uint32_t cap = ecm->table_cap ? ecm->table_cap * 2 : 16;

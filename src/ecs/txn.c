@@ -177,7 +177,7 @@ int wk__txn_note_destroy(wk_ecm *ecm, wk_entity e, const wk__record *r)
     uint8_t *log = ecm->txn->log;
     n->u.destroy.record = *r;
     /* Scratch marks of wk_ecm_set_state must not come back with the entity. */
-    n->u.destroy.record.flags &= ~(uint32_t)(WK__SEEN | WK__DOOMED);
+    n->u.destroy.record.flags &= ~(uint32_t)WK__DOOMED;
     if (l)
         n->u.destroy.link = *l;
     n->u.destroy.children = children;

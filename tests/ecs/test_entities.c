@@ -43,6 +43,56 @@ static void stale_id_is_never_aliased(void)
     wk_ecm_free(f.ecm);
 }
 
+/* Generations are 11 bits: a slot whose generation would wrap is retired,
+ * and an id no slot can hold is refused, not truncated. */
+static void exhausted_slot_is_retired(void)
+{
+    wk_ecm *ecm = wk_ecm_new();
+    REQUIRE(ecm);
+    wk_entity first = wk_ecm_create(ecm), e = first;
+    for (int i = 0; i < 2047; i++) {
+        CHECK_INT(wk_ecm_destroy(ecm, e, false), ==, WK_OK);
+        e = wk_ecm_create(ecm);
+    }
+    CHECK_U64((uint32_t)e, ==, (uint32_t)first);
+    CHECK_U64(e >> 32, ==, 2047);
+    CHECK_INT(wk_ecm_destroy(ecm, e, false), ==, WK_OK);
+    wk_entity next = wk_ecm_create(ecm);
+    CHECK_U64((uint32_t)next, !=, (uint32_t)first); /* a fresh slot */
+    CHECK(!wk_ecm_exists(ecm, e) && !wk_ecm_exists(ecm, first));
+    CHECK(wk_ecm_get(ecm, e, 1) == NULL);
+    CHECK_INT(wk_ecm_count(ecm), ==, 1);
+    wk_ecm_free(ecm);
+}
+
+/* 17 types have 2^17 combinations; an ECM holds 2^16 tables. Walking the
+ * combinations in Gray-code order makes a new one at every step. */
+static void table_limit_is_a_clear_error(void)
+{
+    wk_ecm *ecm = wk_ecm_new();
+    REQUIRE(ecm);
+    wk_type types[17];
+    for (int i = 0; i < 17; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "T%d", i);
+        const wk_type_desc d = {.name = name, .size = 1};
+        REQUIRE(wk_ecm_register(ecm, &d, &types[i]) == WK_OK);
+    }
+    wk_entity e = wk_ecm_create(ecm);
+    uint32_t steps = 0;
+    int rc = WK_OK;
+    for (uint32_t k = 1; k < (1u << 17) && rc >= 0; k++, steps++) {
+        int bit = __builtin_ctz(k);
+        uint32_t gray = k ^ (k >> 1);
+        rc = gray & (1u << bit) ? wk_ecm_set(ecm, e, types[bit], NULL) : wk_ecm_remove(ecm, e, types[bit]);
+    }
+    CHECK_INT(rc, ==, WK_RANGE);
+    CHECK_INT(steps, ==, 65536); /* the root and 65535 others, then the refusal */
+    CHECK(strstr(wk_ecm_errmsg(ecm), "65536 combinations") != NULL);
+    CHECK(wk_ecm_exists(ecm, e));
+    wk_ecm_free(ecm);
+}
+
 static void create_offset(void)
 {
     wk_ecm *ecm = wk_ecm_new();
@@ -222,6 +272,8 @@ static void new_entities_after_creates_and_destroys(void)
 static const wk_test_case cases[] = {
     {"create_exists_count", create_exists_count},
     {"stale_id_is_never_aliased", stale_id_is_never_aliased},
+    {"exhausted_slot_is_retired", exhausted_slot_is_retired},
+    {"table_limit_is_a_clear_error", table_limit_is_a_clear_error},
     {"create_offset", create_offset},
     {"offset_below_live_entities_skips_them", offset_below_live_entities_skips_them},
     {"many_entities_cross_pages", many_entities_cross_pages},

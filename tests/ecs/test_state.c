@@ -278,6 +278,14 @@ static void check_rejected(const uint8_t *bytes, size_t len, int code, const cha
     wk_ecm_free(w.f.ecm);
 }
 
+/* check_rejected for a small message, packed here. */
+static void check_rejected_msg(const Worldkit__Ecs__State *msg, int code, const char *needle)
+{
+    uint8_t bytes[64];
+    REQUIRE(protobuf_c_message_get_packed_size(&msg->base) <= sizeof bytes);
+    check_rejected(bytes, protobuf_c_message_pack(&msg->base, bytes), code, needle);
+}
+
 /* A state of n entities without values that gives them these parents,
  * refused as a cycle. */
 static void check_cycle(wk_entity *ids, wk_entity *parents, size_t n)
@@ -290,9 +298,7 @@ static void check_cycle(wk_entity *ids, wk_entity *parents, size_t n)
     Worldkit__Ecs__State msg = WORLDKIT__ECS__STATE__INIT;
     msg.n_blocks = 1;
     msg.blocks = blocks;
-    uint8_t bytes[64];
-    REQUIRE(protobuf_c_message_get_packed_size(&msg.base) <= sizeof bytes);
-    check_rejected(bytes, protobuf_c_message_pack(&msg.base, bytes), WK_INVALID, "its own ancestor");
+    check_rejected_msg(&msg, WK_INVALID, "its own ancestor");
 }
 
 static void rejected_messages_change_nothing(void)
@@ -366,6 +372,23 @@ static void rejected_messages_change_nothing(void)
     wk_buf_append(&taken, tail, protobuf_c_message_pack(&extra.base, tail));
     check_rejected(taken.data, taken.len, WK_PARSE, "free slot");
     wk_buf_free(&taken);
+
+    /* Generations past 11 bits, which no ECM hands out: an entity and a
+     * free slot. */
+    wk_entity too_new = (2048ull << 32) | 77;
+    Worldkit__Ecs__Block lone = WORLDKIT__ECS__BLOCK__INIT;
+    lone.n_ids = 1;
+    lone.ids = &too_new;
+    Worldkit__Ecs__Block *lone_blocks[] = {&lone};
+    Worldkit__Ecs__State future = WORLDKIT__ECS__STATE__INIT;
+    future.n_blocks = 1;
+    future.blocks = lone_blocks;
+    check_rejected_msg(&future, WK_PARSE, "generation past 2047");
+    future.n_blocks = 0;
+    future.complete = future.has_complete = true;
+    future.n_free_slots = 1;
+    future.free_slots = &too_new;
+    check_rejected_msg(&future, WK_PARSE, "generation past 2047");
 
     /* Parents that close a cycle, beside a parent that alone would be
      * fine (the loose entity below the model): the model below its own
