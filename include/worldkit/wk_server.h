@@ -40,7 +40,7 @@ typedef struct wk_server_call {
 typedef struct wk_server_desc {
     const char *listen;       /* "host:port"; port 0 picks a free one. Default "127.0.0.1:50051" */
     size_t max_request_bytes; /* larger requests fail RESOURCE_EXHAUSTED. Default 16 MiB */
-    int workers;              /* calls served at once. Default: the CPU count, at least 2 */
+    int workers;              /* calls served at once. Default: the CPU count, at least 4 */
     double rtf;               /* real-time factor of a PLAYING world: 0 for the world's own
                                  (its real_time_factor, 1 unless the file says), negative
                                  for as fast as possible */

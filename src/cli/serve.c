@@ -38,7 +38,7 @@ static const char help[] =
     "  --levels               load and unload levels around performers\n"
     "  --rtf X                real-time factor of a PLAYING world (default: the world's own,\n"
     "                         1 unless the file says; 0: as fast as possible)\n"
-    "  --workers N            calls served at once (default: the CPU count, at least 2)\n"
+    "  --workers N            calls served at once (default: the CPU count, at least 4)\n"
     "  --max-request-mib N    larger requests fail RESOURCE_EXHAUSTED (default 16)\n"
     "  --data DIR             keep ObjectWorldService's worlds in DIR/worlds.db (SQLite): every\n"
     "                         change answered OK is on disk, and a restart brings them back\n"

@@ -20,13 +20,37 @@
 
 static char shutdown_tag;
 
-/* A worker per CPU, at least 2. More workers than CPUs hand gRPC's socket
- * reads between more threads: on 2 CPUs, 4 workers answered about 20% fewer
- * GetTransform calls a second than 2 (bench/server). */
+/* A worker per CPU, at least 4: workers past the first serve only while
+ * long calls hold those before them (worker.c), so a spare costs nothing
+ * until then, and lets short calls through beside a few long ones. */
 static int default_workers(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus > 2 ? (cpus < 64 ? (int)cpus : 64) : 2;
+    return cpus > 4 ? (cpus < 64 ? (int)cpus : 64) : 4;
+}
+
+/* The server's mutexes and condition; false when they are all made. */
+static bool init_locks(wk_server *s)
+{
+    if (pthread_mutex_init(&s->shutdown_lock, NULL))
+        return true;
+    if (pthread_mutex_init(&s->rest_lock, NULL)) {
+        pthread_mutex_destroy(&s->shutdown_lock);
+        return true;
+    }
+    if (pthread_cond_init(&s->rest_wake, NULL)) {
+        pthread_mutex_destroy(&s->rest_lock);
+        pthread_mutex_destroy(&s->shutdown_lock);
+        return true;
+    }
+    return false;
+}
+
+static void destroy_locks(wk_server *s)
+{
+    pthread_cond_destroy(&s->rest_wake);
+    pthread_mutex_destroy(&s->rest_lock);
+    pthread_mutex_destroy(&s->shutdown_lock);
 }
 
 static wk_server_desc with_defaults(const wk_server_desc *desc)
@@ -72,7 +96,7 @@ static void discard(wk_server *s)
     destroy_grpc(s);
     grpc_shutdown();
     explicit_bzero(s->token, sizeof s->token);
-    pthread_mutex_destroy(&s->shutdown_lock);
+    destroy_locks(s);
     free(s->workers);
     free(s);
 }
@@ -107,13 +131,12 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
                        INT_MAX);
     wk_server *s = calloc(1, sizeof *s);
     int rc = WK_OK;
-    if (!s || !(s->workers = calloc((size_t)d.workers, sizeof *s->workers)) ||
-        pthread_mutex_init(&s->shutdown_lock, NULL)) {
+    if (!s || !(s->workers = calloc((size_t)d.workers, sizeof *s->workers)) || init_locks(s)) {
         rc = wk_fail(st, WK_NOMEM, "out of memory starting a server");
         goto fail_free;
     }
     if (d.token_file && (rc = wk_server_read_token(d.token_file, s->token, sizeof s->token, st))) {
-        pthread_mutex_destroy(&s->shutdown_lock);
+        destroy_locks(s);
         goto fail_free;
     }
     s->api = api;
@@ -122,6 +145,7 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
     s->desc.tls_cert_file = s->desc.tls_key_file = s->desc.tls_client_ca_file = s->desc.token_file = NULL;
     atomic_init(&s->stopping, false);
     atomic_init(&s->calls, 0);
+    atomic_init(&s->quit, false);
 
     wk__server_quiet_lock_checks();
     grpc_init();
@@ -138,7 +162,7 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
     s->shutdown_cq = grpc_completion_queue_create_for_pluck(NULL);
     for (; s->worker_count < d.workers; s->worker_count++) {
         wk__worker *w = &s->workers[s->worker_count];
-        *w = (wk__worker){.server = s, .cq = grpc_completion_queue_create_for_next(NULL)};
+        *w = (wk__worker){.server = s, .index = s->worker_count, .cq = grpc_completion_queue_create_for_next(NULL)};
         grpc_server_register_completion_queue(s->grpc, w->cq, NULL);
     }
     wk__watch_register(&s->watch, s);
@@ -217,6 +241,7 @@ void wk_server_shutdown(wk_server *s)
         grpc_server_cancel_all_calls(s->grpc);
         grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);
     }
+    wk__workers_quit(s);
     for (int i = 0; i < s->worker_count; i++)
         if (s->workers[i].started)
             pthread_join(s->workers[i].thread, NULL);
@@ -233,7 +258,7 @@ void wk_server_free(wk_server *s)
         return;
     wk_server_shutdown(s);
     explicit_bzero(s->token, sizeof s->token);
-    pthread_mutex_destroy(&s->shutdown_lock);
+    destroy_locks(s);
     free(s->workers);
     free(s);
     grpc_shutdown();

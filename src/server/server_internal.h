@@ -12,7 +12,8 @@
  * and still be the only one to see that call's events: nothing is handed
  * between threads, and a call's state lives on its worker's stack. The cost
  * is that at most `workers` calls run at once; more wait in gRPC until a
- * worker is free. */
+ * worker is free. Workers after the first serve only while those before
+ * them are all held by long calls (worker.c). */
 #ifndef WK_SERVER_INTERNAL_H
 #define WK_SERVER_INTERNAL_H
 
@@ -60,9 +61,13 @@ void wk__watch_join(wk__watch *watch);
 
 typedef struct wk__worker {
     struct wk_server *server;
+    int index; /* in server->workers */
     grpc_completion_queue *cq;
     pthread_t thread;
     bool started;
+    atomic_llong call_began; /* monotonic ns when its call began; 0 between calls */
+    atomic_llong last_began; /* the same for its latest call, kept after it */
+    atomic_bool resting;     /* asleep until the worker before takes a call */
 } wk__worker;
 
 struct wk_server {
@@ -77,14 +82,19 @@ struct wk_server {
     char token[WK_SERVER_TOKEN_MAX]; /* the bearer token calls must carry; "" for none */
     atomic_bool stopping; /* shutdown has begun: health says NOT_SERVING, new calls are refused */
     atomic_int calls;     /* calls the workers are serving */
+    atomic_bool quit;     /* resting workers end */
+    pthread_mutex_t rest_lock;
+    pthread_cond_t rest_wake; /* a worker took a call, or quit */
     pthread_mutex_t shutdown_lock;
     bool down; /* shutdown is complete */
     int port;
     char address[256];
 };
 
-/* worker.c: the worker thread. */
+/* worker.c: the worker thread; ending the resting workers' threads, once
+ * gRPC's shutdown has ended the others'. */
 void *wk__worker_main(void *worker);
+void wk__workers_quit(wk_server *s);
 
 /* call.c: serves one call the worker has been given, from its request to
  * its status, and frees it. */

@@ -422,11 +422,18 @@ static void concurrent_calls(void)
 typedef struct gate {
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    bool holding, release, call_started, shutdown_done;
+    bool holding, release, shutdown_done;
+    int calls_started; /* GetSimulationState calls */
     wk_api *api;
     fixture *f;
-    reply call_reply;
 } gate;
+
+/* A GetSimulationState call made through the gate's server. */
+typedef struct gate_call {
+    gate *g;
+    pthread_t thread;
+    reply r;
+} gate_call;
 
 static bool hold_lock(const uint8_t *fb, size_t len, void *ctx)
 {
@@ -456,15 +463,15 @@ static void on_call(const wk_server_call *c, void *ctx)
     gate *g = ctx;
     pthread_mutex_lock(&g->lock);
     if (!c->done && strstr(c->method, "GetSimulationState"))
-        g->call_started = true;
+        g->calls_started++;
     pthread_cond_broadcast(&g->changed);
     pthread_mutex_unlock(&g->lock);
 }
 
 static void *caller_main(void *arg)
 {
-    gate *g = arg;
-    client_call(g->f->ch, SI "GetSimulationState", NULL, 0, client_deadline_ms(30000), &g->call_reply);
+    gate_call *c = arg;
+    client_call(c->g->f->ch, SI "GetSimulationState", NULL, 0, client_deadline_ms(30000), &c->r);
     return NULL;
 }
 
@@ -486,6 +493,71 @@ static void wait_until(gate *g, const bool *flag)
     pthread_mutex_unlock(&g->lock);
 }
 
+/* Starts n calls, and returns once the server has them all waiting (10 s
+ * at most). */
+static void start_held_calls(gate *g, gate_call *calls, int n)
+{
+    for (int i = 0; i < n; i++) {
+        calls[i] = (gate_call){.g = g};
+        REQUIRE(pthread_create(&calls[i].thread, NULL, caller_main, &calls[i]) == 0);
+    }
+    struct timespec limit;
+    clock_gettime(CLOCK_REALTIME, &limit);
+    limit.tv_sec += 10;
+    pthread_mutex_lock(&g->lock);
+    while (g->calls_started < n && pthread_cond_timedwait(&g->changed, &g->lock, &limit) == 0)
+        ;
+    int started = g->calls_started;
+    pthread_mutex_unlock(&g->lock);
+    REQUIRE_INT(started, ==, n); /* else a worker that should serve did not */
+}
+
+static void release(gate *g)
+{
+    pthread_mutex_lock(&g->lock);
+    g->release = true;
+    pthread_cond_broadcast(&g->changed);
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* Joins the calls, each answered. */
+static void end_held_calls(gate_call *calls, int n)
+{
+    for (int i = 0; i < n; i++) {
+        pthread_join(calls[i].thread, NULL);
+        CHECK_INT(calls[i].r.status, ==, GRPC_STATUS_OK);
+        CHECK_INT(calls[i].r.count, ==, 1);
+        reply_free(&calls[i].r);
+    }
+}
+
+/* Two calls waiting for the world hold two of three workers; the third,
+ * which rests while the first is free, takes the health check. */
+static void spare_worker_serves_beside_long_calls(void)
+{
+    gate g = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+    fixture f;
+    REQUIRE(up(&f, &(wk_server_desc){.workers = 3, .on_call = on_call, .ctx = &g}));
+    g.api = f.api;
+    g.f = &f;
+    REQUIRE_INT(set_state(&f, WK_SIM_PAUSED), ==, WK_RESULT_OK);
+    pthread_t holder;
+    REQUIRE(pthread_create(&holder, NULL, holder_main, &g) == 0);
+    wait_until(&g, &g.holding);
+    gate_call held[2];
+    start_held_calls(&g, held, 2);
+    reply r = {0};
+    CHECK_INT(client_call(f.ch, HEALTH, NULL, 0, client_deadline_ms(5000), &r), ==, GRPC_STATUS_OK);
+    reply_free(&r);
+    pthread_mutex_lock(&g.lock);
+    CHECK_INT(g.calls_started, ==, 2); /* still waiting */
+    pthread_mutex_unlock(&g.lock);
+    release(&g);
+    pthread_join(holder, NULL);
+    end_held_calls(held, 2);
+    down(&f);
+}
+
 static void graceful_shutdown(void)
 {
     gate g = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
@@ -494,26 +566,22 @@ static void graceful_shutdown(void)
     g.api = f.api;
     g.f = &f;
     REQUIRE_INT(set_state(&f, WK_SIM_PAUSED), ==, WK_RESULT_OK);
-    pthread_t holder, caller, stopper;
+    pthread_t holder, stopper;
     REQUIRE(pthread_create(&holder, NULL, holder_main, &g) == 0);
     wait_until(&g, &g.holding);
     /* A call arrives and waits for the world. */
-    REQUIRE(pthread_create(&caller, NULL, caller_main, &g) == 0);
-    wait_until(&g, &g.call_started);
+    gate_call held;
+    start_held_calls(&g, &held, 1);
     REQUIRE(pthread_create(&stopper, NULL, shutdown_main, &g) == 0);
     struct timespec nap = {0, 200 * 1000 * 1000};
     nanosleep(&nap, NULL);
     pthread_mutex_lock(&g.lock);
     CHECK(!g.shutdown_done); /* it waits for the call in flight */
-    g.release = true;
-    pthread_cond_broadcast(&g.changed);
     pthread_mutex_unlock(&g.lock);
+    release(&g);
     pthread_join(holder, NULL);
-    pthread_join(caller, NULL);
+    end_held_calls(&held, 1);
     pthread_join(stopper, NULL);
-    CHECK_INT(g.call_reply.status, ==, GRPC_STATUS_OK);
-    CHECK_INT(g.call_reply.count, ==, 1);
-    reply_free(&g.call_reply);
     /* No new calls after. */
     reply r = {0};
     CHECK(client_call(f.ch, SI "GetSimulationState", NULL, 0, client_deadline_ms(5000), &r) != GRPC_STATUS_OK);
@@ -548,6 +616,7 @@ static const wk_test_case cases[] = {
     {"request_size_limit", request_size_limit},
     {"playing_runs_in_real_time", playing_runs_in_real_time},
     {"concurrent_calls", concurrent_calls},
+    {"spare_worker_serves_beside_long_calls", spare_worker_serves_beside_long_calls},
     {"graceful_shutdown", graceful_shutdown},
     {"refuses_remote_addresses", refuses_remote_addresses},
 };
