@@ -148,6 +148,7 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
     atomic_init(&s->quit, false);
 
     wk__server_quiet_lock_checks();
+    wk__grpc_log_hold();
     grpc_init();
     /* gRPC binds with SO_REUSEPORT unless told not to: a second server on
      * a taken port would start, and the kernel would share the calls out
@@ -166,7 +167,9 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
         grpc_server_register_completion_queue(s->grpc, w->cq, NULL);
     }
     wk__watch_register(&s->watch, s);
-    if ((rc = listen_on(s, &d, st))) {
+    rc = listen_on(s, &d, st);
+    wk__grpc_log_release();
+    if (rc) {
         discard(s);
         return rc;
     }

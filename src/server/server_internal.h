@@ -121,6 +121,11 @@ int wk__credentials_create(const wk_server_desc *desc, grpc_server_credentials *
  * the token. */
 bool wk__auth_allows(const wk_server *server, const grpc_metadata_array *metadata);
 
+/* grpc_log.c: gRPC's log lines dropped from hold to release, while a
+ * server starts, and one line each on stderr otherwise. */
+void wk__grpc_log_hold(void);
+void wk__grpc_log_release(void);
+
 /* lock_checks.cc: switches abseil's deadlock detection off (see there). */
 void wk__server_quiet_lock_checks(void);
 
