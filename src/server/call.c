@@ -19,8 +19,8 @@
 #include <grpc/support/time.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "server/server_internal.h"
 
 /* The methods the server answers itself, looked up before the api's. */
@@ -56,13 +56,6 @@ typedef struct call {
     double started;         /* when the worker took the call, seconds */
 } call;
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* Waits on the worker's queue for tag, noting the close batch if it
  * completes first; the event's success. */
 static bool wait_for(call *c, void *tag)
@@ -97,7 +90,7 @@ static bool gone(call *c)
     /* A look costs a batch, a wait on the queue and a futex; a unary call
      * cancelled in its first millisecond runs to its end anyway, so only
      * streams and calls that have waited (for a world's lock, say) look. */
-    if (!c->closed && (c->streaming || now() - c->started > 1e-3) && start_close(c)) {
+    if (!c->closed && (c->streaming || wk__monotonic_s() - c->started > 1e-3) && start_close(c)) {
         grpc_event ev = grpc_completion_queue_next(c->worker->cq, gpr_time_0(GPR_CLOCK_MONOTONIC), NULL);
         if (ev.type == GRPC_OP_COMPLETE && ev.tag == &tag_close)
             c->closed = true;
@@ -209,7 +202,7 @@ static void run(call *c, grpc_byte_buffer *payload, wk_api_sink *sink)
 
 void wk__call_serve(wk__worker *w, wk__call_slot *slot)
 {
-    double t0 = now();
+    double t0 = wk__monotonic_s();
     call c = {.worker = w, .slot = slot, .method = grpc_slice_to_c_string(slot->details.method), .started = t0};
     report(&c, false, 0, 0);
 
@@ -262,7 +255,7 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
         grpc_call_cancel(slot->call, NULL);
     if (c.closing)
         wait_for(&c, &tag_close);
-    report(&c, true, c.broken && status == GRPC_STATUS_OK ? GRPC_STATUS_CANCELLED : status, now() - t0);
+    report(&c, true, c.broken && status == GRPC_STATUS_OK ? GRPC_STATUS_CANCELLED : status, wk__monotonic_s() - t0);
 
     if (payload)
         grpc_byte_buffer_destroy(payload);

@@ -10,19 +10,13 @@
  * burst. Outside PLAYING it looks again every IDLE seconds. */
 #include <time.h>
 
+#include "base/clock.h"
 #include "server/server_internal.h"
 
 #define IDLE 0.01       /* seconds between looks at a world that is not PLAYING */
 #define BATCH 64        /* steps at most per hold of the lock */
 #define FAST_REST 20e-6 /* seconds between batches as fast as possible, for calls to get the lock */
 #define BEHIND_MAX 0.25 /* wall seconds of steps it may owe before it anchors again */
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Sleeps up to seconds, less if stop is asked; whether it is. */
 static bool rest(wk__loop *l, double seconds)
@@ -53,7 +47,7 @@ typedef struct pace {
  * to rest before it. */
 static uint64_t plan(pace *p, const wk_api_clock *c, double rtf, double *rest_for)
 {
-    double t = now();
+    double t = wk__monotonic_s();
     *rest_for = IDLE;
     if (c->state != WK_SIM_PLAYING) {
         p->anchored = false;

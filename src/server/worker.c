@@ -15,17 +15,11 @@
  * IDLE_AFTER_NS, and otherwise sleeps until that worker takes one. */
 #include <time.h>
 
+#include "base/clock.h"
 #include "server/server_internal.h"
 
 #define SPARE_AFTER_NS 1000000LL /* 1 ms */
 #define IDLE_AFTER_NS 100000000LL /* 100 ms */
-
-static long long mono_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
 
 /* Whether every worker before w is in a call begun SPARE_AFTER_NS ago. */
 static bool needed(const wk__worker *w, long long now)
@@ -44,7 +38,7 @@ static bool rest(wk__worker *w)
     wk_server *s = w->server;
     const wk__worker *before = &s->workers[w->index - 1];
     for (;;) {
-        long long now = mono_ns();
+        long long now = wk__monotonic_ns();
         if (atomic_load(&s->quit))
             return false;
         if (needed(w, now))
@@ -58,7 +52,7 @@ static bool rest(wk__worker *w)
          * so one of the two sees the other's store. */
         pthread_mutex_lock(&s->rest_lock);
         atomic_store(&w->resting, true);
-        while (!atomic_load(&s->quit) && mono_ns() - atomic_load(&before->last_began) >= IDLE_AFTER_NS)
+        while (!atomic_load(&s->quit) && wk__monotonic_ns() - atomic_load(&before->last_began) >= IDLE_AFTER_NS)
             pthread_cond_wait(&s->rest_wake, &s->rest_lock);
         atomic_store(&w->resting, false);
         pthread_mutex_unlock(&s->rest_lock);
@@ -103,7 +97,7 @@ static bool serve_next(wk__worker *w)
         grpc_metadata_array_destroy(&slot.metadata);
         return false;
     }
-    long long began = mono_ns();
+    long long began = wk__monotonic_ns();
     atomic_store(&w->last_began, began);
     atomic_store(&w->call_began, began);
     stir_next(w);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "sim/sim_internal.h"
 
 /* Adds the world's global top-level entities (all of them without levels). */
@@ -132,16 +133,9 @@ int wk_sim_step(wk_sim *sim, uint64_t n)
     return WK_OK;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 int wk_sim_run(wk_sim *sim, uint64_t n, double rtf)
 {
-    double start = now_s(), sim_start = sim->time;
+    double start = wk__monotonic_s(), sim_start = sim->time;
     for (uint64_t k = 0; k < n; k++) {
         int rc = wk_sim_step(sim, 1);
         if (rc)
@@ -149,7 +143,7 @@ int wk_sim_run(wk_sim *sim, uint64_t n, double rtf)
         /* Ahead of the clock: wait until wall time catches up, at most a
          * second at a time, so that a wait of any length fits a timespec. */
         double ahead;
-        while (rtf > 0 && (ahead = (sim->time - sim_start) / rtf - (now_s() - start)) > 0)
+        while (rtf > 0 && (ahead = (sim->time - sim_start) / rtf - (wk__monotonic_s() - start)) > 0)
             nanosleep(&(struct timespec){.tv_sec = ahead >= 1, .tv_nsec = ahead >= 1 ? 0 : (long)(ahead * 1e9)}, NULL);
     }
     return WK_OK;
