@@ -221,3 +221,76 @@ void wk__mem_free(void *p, size_t size)
     else
         free(p);
 }
+
+/* ---- sparse reservations ------------------------------------------------ */
+
+/* Released reservations kept with their pages, as freed mappings are: a
+ * world created or cloned where another was freed then writes its records
+ * into memory already faulted in. Bounded by the memory they hold. */
+#define WK__RESERVE_KEEP_COUNT 4
+
+static struct {
+    pthread_mutex_t lock;
+    kept_mapping items[WK__RESERVE_KEEP_COUNT];
+    size_t used[WK__RESERVE_KEEP_COUNT]; /* bytes written in each */
+    size_t count;
+    size_t bytes;
+} kept_reservations = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* A kept reservation of at most *size and at least min_size bytes, with
+ * its size in *size, or NULL. */
+static void *take_kept_reservation(size_t *size, size_t min_size)
+{
+    pthread_mutex_lock(&kept_reservations.lock);
+    uint8_t *p = NULL;
+    for (size_t i = 0; !p && i < kept_reservations.count; i++) {
+        kept_mapping m = kept_reservations.items[i];
+        if (m.len > *size || m.len < min_size)
+            continue;
+        p = m.p;
+        *size = m.len;
+        kept_reservations.bytes -= kept_reservations.used[i];
+        size_t last = --kept_reservations.count;
+        kept_reservations.items[i] = kept_reservations.items[last];
+        kept_reservations.used[i] = kept_reservations.used[last];
+    }
+    pthread_mutex_unlock(&kept_reservations.lock);
+    return p;
+}
+
+void *wk__mem_reserve(size_t *size, size_t min_size)
+{
+    void *kept_one = take_kept_reservation(size, min_size);
+    if (kept_one)
+        return kept_one;
+    for (size_t len = *size; len >= min_size && len > WK__HUGE_BYTES; len /= 2) {
+        uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            continue;
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+        /* Advice only: without THP the reservation still works. */
+        madvise(p, WK__HUGE_BYTES, MADV_NOHUGEPAGE);
+        madvise(p + WK__HUGE_BYTES, len - WK__HUGE_BYTES, MADV_HUGEPAGE);
+#endif
+        *size = len;
+        return p;
+    }
+    return NULL;
+}
+
+void wk__mem_unreserve(void *p, size_t size, size_t used, bool zeroed)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&kept_reservations.lock);
+    bool room = zeroed && kept_reservations.count < WK__RESERVE_KEEP_COUNT &&
+                kept_reservations.bytes + used <= WK__RESERVE_KEEP_BYTES;
+    if (room) {
+        kept_reservations.items[kept_reservations.count] = (kept_mapping){p, size};
+        kept_reservations.used[kept_reservations.count++] = used;
+        kept_reservations.bytes += used;
+    }
+    pthread_mutex_unlock(&kept_reservations.lock);
+    if (!room)
+        munmap(p, size);
+}

@@ -37,4 +37,20 @@ void wk__mem_copy(void *restrict dst, const void *restrict src, size_t n);
 /* Frees an array of size bytes from either call above; NULL is a no-op. */
 void wk__mem_free(void *p, size_t size);
 
+/* Address space for a sparse array of up to *size bytes, which reads as
+ * zero and takes memory only for the pages written: the first
+ * WK__HUGE_BYTES in small pages, so that a small array stays small, the
+ * rest advised for huge pages. When the system refuses that much address
+ * space (a limit on it, or no overcommit), the size is halved down to
+ * min_size; *size says what was reserved. NULL when not even that. */
+void *wk__mem_reserve(size_t *size, size_t min_size);
+/* Releases a reservation of size bytes, of which about `used` were written
+ * (NULL is a no-op). When the caller has zeroed them again (zeroed), it may
+ * be kept, pages and all, for a later wk__mem_reserve: clearing memory
+ * costs less than the page faults of fresh memory. */
+void wk__mem_unreserve(void *p, size_t size, size_t used, bool zeroed);
+/* The most memory kept reservations hold together: callers need not zero
+ * a bigger one. */
+#define WK__RESERVE_KEEP_BYTES ((size_t)64 << 20)
+
 #endif

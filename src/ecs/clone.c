@@ -58,7 +58,7 @@ static int clone_column(const wk_ecm *ecm, wk_type type, const wk__table *src, u
 
 static wk__table *clone_table(const wk_ecm *ecm, const wk__table *src)
 {
-    size_t slots_bytes = src->slot_count * sizeof(wk__type_slot);
+    size_t slots_bytes = src->slot_count * sizeof *src->column_of;
     wk__table *t = calloc(1, sizeof *t + slots_bytes);
     if (!t)
         return NULL;
@@ -69,7 +69,7 @@ static wk__table *clone_table(const wk_ecm *ecm, const wk__table *src)
                      .count = src->count,
                      .edge_len = src->edge_len,
                      .destroys = src->destroys};
-    memcpy(t->by_type, src->by_type, slots_bytes);
+    memcpy(t->column_of, src->column_of, slots_bytes);
     t->types = dup_bytes(src->types, src->type_count * sizeof *t->types);
     t->add_edge = dup_bytes(src->add_edge, src->edge_len * sizeof *t->add_edge);
     t->remove_edge = dup_bytes(src->remove_edge, src->edge_len * sizeof *t->remove_edge);
@@ -78,10 +78,8 @@ static wk__table *clone_table(const wk_ecm *ecm, const wk__table *src)
     t->entities_cap = t->entities ? cap : 0;
     bool ok = t->types && t->entities && t->add_edge && t->remove_edge && t->columns;
     uint32_t c = 0;
-    for (; ok && c < src->type_count; c++) {
+    for (; ok && c < src->type_count; c++)
         ok = clone_column(ecm, src->types[c], src, c, &t->columns[c]) == WK_OK;
-        t->by_type[src->types[c]].data = t->columns[c].data;
-    }
     if (!ok) {
         /* Values exist only in the columns cloned whole, before column c - 1. */
         t->count = 0;
@@ -95,18 +93,16 @@ static wk__table *clone_table(const wk_ecm *ecm, const wk__table *src)
     return t;
 }
 
-/* Copies segment k of an array of segments, only its used slots; the
- * rest reads as zero, without a pass clearing the used ones first. */
-static void *clone_segment(const void *seg, uint32_t lo, uint32_t hi, uint32_t k, size_t slot_size)
+/* Copies segment k of the links, only its used slots; the rest reads as
+ * zero, without a pass clearing the used ones first. */
+static wk__link *clone_links(const wk__link *seg, uint32_t lo, uint32_t hi, uint32_t k)
 {
     if (!seg)
         return NULL;
-    size_t from = (size_t)lo * slot_size, to = (size_t)hi * slot_size;
-    if (hi <= lo)
-        from = to = 0;
-    uint8_t *copy = wk__mem_zalloc_except(wk__segment_len(k) * slot_size, from, to);
+    size_t from = lo * sizeof *seg, to = hi * sizeof *seg;
+    wk__link *copy = wk__mem_zalloc_except(wk__segment_len(k) * sizeof *seg, from, to);
     if (copy)
-        wk__mem_copy(copy + from, (const uint8_t *)seg + from, to - from);
+        wk__mem_copy(copy + lo, seg + lo, to - from);
     return copy;
 }
 
@@ -120,8 +116,9 @@ static int clone_into(wk_ecm *dst, const wk_ecm *src)
         dst->types[t].desc.name = strdup(src->types[t].desc.name);
         const wk__sparse *sparse = src->types[t].sparse;
         dst->types[t].sparse = sparse ? wk__sparse_clone(src, t, sparse) : NULL;
+        dst->types[t].values = dup_bytes(src->types[t].values, src->table_cap * sizeof(uint8_t *));
         dst->type_count = t;
-        if (!dst->types[t].desc.name || (sparse && !dst->types[t].sparse))
+        if (!dst->types[t].desc.name || (sparse && !dst->types[t].sparse) || !dst->types[t].values)
             return WK_NOMEM;
     }
     dst->tables = calloc(src->table_cap, sizeof *dst->tables);
@@ -134,12 +131,20 @@ static int clone_into(wk_ecm *dst, const wk_ecm *src)
         if (!(dst->tables[i] = clone_table(src, src->tables[i])))
             return WK_NOMEM;
         dst->table_count = i + 1;
+        wk__table_publish(dst, dst->tables[i]);
     }
+    if (wk__records_reserve(dst))
+        return WK_NOMEM;
     for (uint32_t k = 0; k < WK__SEGMENTS; k++) {
         uint32_t lo = src->used_lo[k], hi = src->used_hi[k];
-        dst->segments[k] = clone_segment(src->segments[k], lo, hi, k, sizeof(wk__record));
-        dst->link_segments[k] = clone_segment(src->link_segments[k], lo, hi, k, sizeof(wk__link));
-        if ((src->segments[k] && !dst->segments[k]) || (src->link_segments[k] && !dst->link_segments[k]))
+        if (!hi)
+            continue;
+        uint32_t first = (1u << k) + lo, n = hi - lo;
+        if ((uint64_t)first + n > dst->slot_limit)
+            return WK_NOMEM; /* this reservation was cut below the slots used */
+        wk__mem_copy(&dst->records[first], &src->records[first], n * sizeof(wk__record));
+        dst->link_segments[k] = clone_links(src->link_segments[k], lo, hi, k);
+        if (src->link_segments[k] && !dst->link_segments[k])
             return WK_NOMEM;
         dst->used_lo[k] = lo;
         dst->used_hi[k] = hi;

@@ -273,8 +273,6 @@ int wk_ecm_set(wk_ecm *ecm, wk_entity e, wk_type type, const void *value)
 /* Kept out of wk_ecm_get's way: table types are the common case. */
 static void *sparse_get(const wk_ecm *ecm, wk_entity e, wk_type type)
 {
-    if (type == WK_NO_TYPE || type > ecm->type_count)
-        return NULL;
     uint32_t pos = wk__sparse_pos(ecm, type, wk__index(e));
     return pos ? wk__sparse_cell(ecm->types[type].sparse, pos - 1) : NULL;
 }
@@ -282,15 +280,12 @@ static void *sparse_get(const wk_ecm *ecm, wk_entity e, wk_type type)
 void *wk_ecm_get(const wk_ecm *ecm, wk_entity e, wk_type type)
 {
     const wk__record *r = wk__record_of(ecm, e);
-    if (!r)
+    if (!r || type - 1 >= ecm->type_count) /* WK_NO_TYPE wraps around */
         return NULL;
-    const wk__table *t = ecm->tables[r->table];
-    if (type >= t->slot_count)
-        return sparse_get(ecm, e, type);
-    /* Absent types and tags have no data pointer. */
-    const wk__type_slot *slot = &t->by_type[type];
-    if (slot->data)
-        return slot->data + (size_t)r->row * slot->size;
+    const wk__type_info *info = &ecm->types[type];
+    uint8_t *values = info->values[r->table];
+    if (values)
+        return values + (size_t)r->row * info->desc.size;
     return sparse_get(ecm, e, type);
 }
 

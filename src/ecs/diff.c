@@ -81,31 +81,34 @@ static int report_only(const differ *d, wk_entity e, wk_ecm_diff_kind kind)
     return d->fn(&entry, d->ctx);
 }
 
-/* Walks the slots used in either ECM, segment by segment. Records outside a
- * segment's used range read as zeros, that is, dead. */
+/* The slots used in segment k of an ECM: [*lo, *hi) widened to hold them. */
+static void widen_to_used(const wk_ecm *ecm, uint32_t k, uint32_t *lo, uint32_t *hi)
+{
+    if (!ecm->used_hi[k])
+        return;
+    *lo = ecm->used_lo[k] < *lo ? ecm->used_lo[k] : *lo;
+    *hi = ecm->used_hi[k] > *hi ? ecm->used_hi[k] : *hi;
+}
+
+/* Walks the slots used in either ECM, segment by segment. Records outside
+ * the used ranges read as zeros, that is, dead. */
 static int existence(differ *d)
 {
     for (uint32_t k = 0; k < WK__SEGMENTS; k++) {
-        const wk__record *sa = d->a->segments[k], *sb = d->b->segments[k];
         uint32_t lo = UINT32_MAX, hi = 0;
-        if (sa) {
-            lo = d->a->used_lo[k];
-            hi = d->a->used_hi[k];
-        }
-        if (sb) {
-            lo = d->b->used_lo[k] < lo ? d->b->used_lo[k] : lo;
-            hi = d->b->used_hi[k] > hi ? d->b->used_hi[k] : hi;
-        }
+        widen_to_used(d->a, k, &lo, &hi);
+        widen_to_used(d->b, k, &lo, &hi);
         for (uint32_t off = lo; off < hi; off++) {
-            bool in_a = sa && (sa[off].flags & WK__ALIVE), in_b = sb && (sb[off].flags & WK__ALIVE);
-            if (in_a && in_b && sa[off].gen == sb[off].gen)
-                continue;
             uint32_t index = (1u << k) + off;
+            const wk__record *ra = wk__slot_or_null(d->a, index), *rb = wk__slot_or_null(d->b, index);
+            bool in_a = ra && (ra->flags & WK__ALIVE), in_b = rb && (rb->flags & WK__ALIVE);
+            if (in_a && in_b && ra->gen == rb->gen)
+                continue;
             int rc = in_a && in_b ? WK__VEC_PUSH(d->reused, index) : WK_OK;
             if (rc == WK_OK && in_a)
-                rc = report_only(d, wk__id(index, sa[off].gen), WK_DIFF_ONLY_A);
+                rc = report_only(d, wk__id(index, ra->gen), WK_DIFF_ONLY_A);
             if (rc == WK_OK && in_b)
-                rc = report_only(d, wk__id(index, sb[off].gen), WK_DIFF_ONLY_B);
+                rc = report_only(d, wk__id(index, rb->gen), WK_DIFF_ONLY_B);
             if (rc)
                 return rc;
         }

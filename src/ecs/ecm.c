@@ -68,11 +68,41 @@ void wk_entity_list_free(wk_entity_list *list)
     *list = (wk_entity_list){0};
 }
 
+int wk__records_reserve(wk_ecm *ecm)
+{
+    /* Every slot an id can name, or at least a million where address space
+     * is short. */
+    size_t size = ((size_t)UINT32_MAX + 1) * sizeof(wk__record);
+    ecm->records = wk__mem_reserve(&size, ((size_t)1 << 20) * sizeof(wk__record));
+    if (!ecm->records)
+        return WK_NOMEM;
+    ecm->slot_limit = size / sizeof(wk__record);
+    return WK_OK;
+}
+
+/* Releases the records' reservation, cleared first where slots were used
+ * when it is small enough to be kept for another ECM. */
+static void release_records(wk_ecm *ecm)
+{
+    if (!ecm->records)
+        return;
+    size_t used = 0;
+    for (uint32_t k = 0; k < WK__SEGMENTS; k++)
+        used += (size_t)(ecm->used_hi[k] - ecm->used_lo[k]) * sizeof(wk__record);
+    bool clear = used <= WK__RESERVE_KEEP_BYTES;
+    for (uint32_t k = 0; clear && k < WK__SEGMENTS; k++)
+        memset(&ecm->records[(1u << k) + ecm->used_lo[k]], 0,
+               (size_t)(ecm->used_hi[k] - ecm->used_lo[k]) * sizeof(wk__record));
+    wk__mem_unreserve(ecm->records, ecm->slot_limit * sizeof(wk__record), used, clear);
+}
+
 wk_ecm *wk_ecm_new(void)
 {
     wk_ecm *ecm = calloc(1, sizeof *ecm);
-    if (!ecm)
+    if (!ecm || wk__records_reserve(ecm)) {
+        free(ecm);
         return NULL;
+    }
     ecm->next_index = 1;
     ecm->min_index = 1;
     if (!wk__table_for_types(ecm, NULL, 0)) {
@@ -97,10 +127,9 @@ void wk_ecm_free(wk_ecm *ecm)
         wk__table_free(ecm, ecm->tables[i]);
     free(ecm->tables);
     free(ecm->table_index);
-    for (uint32_t k = 0; k < WK__SEGMENTS; k++) {
-        wk__mem_free(ecm->segments[k], wk__segment_len(k) * sizeof(wk__record));
+    release_records(ecm);
+    for (uint32_t k = 0; k < WK__SEGMENTS; k++)
         wk__mem_free(ecm->link_segments[k], wk__segment_len(k) * sizeof(wk__link));
-    }
     free(ecm->free_slots.items);
     free(ecm->created.items);
     free(ecm->touched.items);
@@ -110,6 +139,7 @@ void wk_ecm_free(wk_ecm *ecm)
     for (uint32_t t = 1; t <= ecm->type_count; t++) {
         wk__sparse_free(ecm, t, ecm->types[t].sparse);
         free((char *)ecm->types[t].desc.name);
+        free(ecm->types[t].values);
     }
     free(ecm->types);
     free(ecm->sparse_types.items);

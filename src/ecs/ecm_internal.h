@@ -24,9 +24,13 @@
 
 #include <string.h>
 
-/* Slot i (i >= 1) lives in segment k = floor(log2 i), at offset i - 2^k:
- * segment k holds 2^k slots, so a small world stays small, a big one gets a
- * few big (huge-page) arrays, and a lookup costs one bit scan. */
+/* The records are one array indexed by slot, in address space reserved for
+ * every slot an id can name (32 GB, see wk__mem_reserve): it takes memory
+ * only where slots were used, so a lookup is one bounds check and one load
+ * however sparse the ids, and a record never moves. Slots are also grouped
+ * in segments, segment k = floor(log2 i) holding slots 2^k to 2^(k+1) - 1:
+ * the range of slots used in each is what clone and diff walk, and the
+ * parent/child links are allocated a segment at a time. */
 #define WK__SEGMENTS 32
 
 enum wk__record_flag {
@@ -72,20 +76,12 @@ typedef struct wk__column {
     uint32_t change_cap;
 } wk__column;
 
-/* Where a table keeps one type's values: the column (or -1), with a copy of
- * the column's data pointer and size so that a lookup by type is one load. */
-typedef struct wk__type_slot {
-    uint8_t *data;
-    uint32_t size;
-    int32_t column;
-} wk__type_slot;
-
 typedef struct wk__table {
     uint32_t id;
     uint32_t type_count;
     wk_type *types;       /* ascending */
     wk__column *columns;  /* parallel to types */
-    uint32_t slot_count;  /* by_type covers type ids below this */
+    uint32_t slot_count;  /* column_of covers type ids below this */
     wk_entity *entities;  /* row -> id */
     uint32_t entities_cap;
     uint32_t count;
@@ -94,7 +90,7 @@ typedef struct wk__table {
     uint32_t *remove_edge;
     uint32_t edge_len;
     bool destroys; /* some column's type has a destroy hook */
-    wk__type_slot by_type[]; /* indexed by type id */
+    int32_t column_of[]; /* type id -> column, or -1 */
 } wk__table;
 
 /* A sparse type's components: dense arrays of owners, values and change
@@ -119,6 +115,11 @@ typedef struct wk__type_info {
     bool in_use;
     bool plain; /* no hooks: memcpy/memcmp/raw bytes */
     wk__sparse *sparse; /* NULL: the type lives in the tables */
+    /* Table id -> that table's values of this type (NULL where it has none,
+     * or the type is a tag), for every table id below ecm->table_cap: a copy
+     * of the column's data pointer, so that wk_ecm_get finds a value with
+     * one load after the entity's record, and no bounds check. */
+    uint8_t **values;
 } wk__type_info;
 
 typedef struct wk__removed_component {
@@ -158,10 +159,11 @@ struct wk_ecm {
     uint32_t *table_index; /* open addressing: table id + 1, 0 empty */
     uint32_t table_index_cap;
 
-    wk__record *segments[WK__SEGMENTS];
+    wk__record *records;  /* slot index -> record, below slot_limit */
+    uint64_t slot_limit;  /* 2^32, every slot, unless the reservation was cut */
     wk__link *link_segments[WK__SEGMENTS]; /* allocated on first use of the graph */
-    uint32_t used_lo[WK__SEGMENTS];        /* offsets of the slots ever used in a segment */
-    uint32_t used_hi[WK__SEGMENTS];
+    uint32_t used_lo[WK__SEGMENTS];        /* offsets of the slots ever used in a segment; */
+    uint32_t used_hi[WK__SEGMENTS];        /* used_hi 0 when none */
     bool links_used;
     uint32_t next_index;  /* next never-used slot */
     uint32_t min_index;   /* create offset */
@@ -211,6 +213,8 @@ int wk__vec_grow(void **items, size_t *cap, size_t count, size_t item_size);
          ? ((ecm_vec).items[(ecm_vec).count++] = (value), 0)                                      \
          : WK_NOMEM)
 
+/* Reserves the address space of ecm->records: 0 or WK_NOMEM. */
+int wk__records_reserve(wk_ecm *ecm);
 /* Records a failure message on the ECM and returns code. */
 int wk__ecm_fail(const wk_ecm *ecm, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* After a table lookup gave NULL: WK_RANGE when the ECM has all the tables
@@ -227,34 +231,38 @@ static inline uint32_t wk__segment(uint32_t index)
 }
 static inline size_t wk__segment_len(uint32_t k) { return (size_t)1 << k; }
 
-/* The record of slot index (>= 1), or NULL when its segment does not exist. */
-static inline wk__record *wk__slot_or_null(const wk_ecm *ecm, uint32_t index)
-{
-    uint32_t k = wk__segment(index);
-    wk__record *seg = ecm->segments[k];
-    return seg ? &seg[index - (1u << k)] : NULL;
-}
-
-/* The record of a slot, live or not (its segment must exist). */
+/* The record of a slot, live or not (index below ecm->slot_limit). */
 static inline wk__record *wk__slot(const wk_ecm *ecm, uint32_t index)
 {
-    uint32_t k = wk__segment(index);
-    return &ecm->segments[k][index - (1u << k)];
+    return &ecm->records[index];
 }
 
-/* The record of a live entity, or NULL for a stale or unknown id. */
+/* The record of slot index, or NULL past the slots the ECM can hold. */
+static inline wk__record *wk__slot_or_null(const wk_ecm *ecm, uint32_t index)
+{
+    return index < ecm->slot_limit ? wk__slot(ecm, index) : NULL;
+}
+
+/* The record of a live entity, or NULL for a stale or unknown id (slot 0
+ * is never alive). */
 static inline wk__record *wk__record_of(const wk_ecm *ecm, wk_entity e)
 {
     uint32_t index = wk__index(e);
-    if (index == 0)
+    if (index >= ecm->slot_limit)
         return NULL;
-    wk__record *r = wk__slot_or_null(ecm, index);
-    return r && (r->flags & WK__ALIVE) && r->gen == wk__gen(e) ? r : NULL;
+    wk__record *r = wk__slot(ecm, index);
+    /* Bit-fields fill their unit from the low bits up, so the record's last
+     * 16 bits hold the generation and then WK__ALIVE: one compare of those
+     * 12 bits tests both. A generation past WK__GEN_MAX in e makes a sum
+     * no record holds. */
+    uint16_t last;
+    memcpy(&last, (const uint8_t *)r + 6, sizeof last);
+    return (last & 0xfff) == (uint64_t)wk__gen(e) + (WK__ALIVE << WK__GEN_BITS) ? r : NULL;
 }
 
 static inline int32_t wk__column_index(const wk__table *t, wk_type type)
 {
-    return type < t->slot_count ? t->by_type[type].column : -1;
+    return type < t->slot_count ? t->column_of[type] : -1;
 }
 
 /* Copies one value of size bytes. The sizes components usually have get
@@ -403,7 +411,10 @@ size_t wk__sparse_count_of(const wk_ecm *ecm, wk_entity e);
 int wk__sparse_drop_entity(wk_ecm *ecm, wk_entity e);
 
 /* entities.c */
-int wk__slot_reserve(wk_ecm *ecm, uint32_t index);
+/* 0 for a slot below ecm->slot_limit, else WK_RANGE (message set). */
+int wk__slot_check(const wk_ecm *ecm, uint32_t index);
+/* Counts slot index in its segment's used range, after wk__slot_check. */
+int wk__slot_use(wk_ecm *ecm, uint32_t index);
 /* Makes the entity with exactly this id live (in the root table). */
 int wk__entity_adopt(wk_ecm *ecm, wk_entity e);
 /* Removes one entity now: its components, links and record. Fails (out of
@@ -444,7 +455,7 @@ static inline wk__table *wk__table_without(wk_ecm *ecm, wk__table *from, wk_type
 }
 /* Appends a row with uninitialised values and change states; returns its
  * index or -1 (OOM). */
-int64_t wk__table_append(wk__table *t, wk_entity e);
+int64_t wk__table_append(wk_ecm *ecm, wk__table *t, wk_entity e);
 /* Moves an entity's row into table `to`, whose types are those of its table
  * plus or minus `type`. An added value gets the bytes at added, or zeros, and
  * a one-time change; added may point into the entity's table. A removed value
@@ -462,7 +473,11 @@ void wk__table_remove_row(wk_ecm *ecm, wk__table *t, uint32_t row);
  * The table must have room for one more row. */
 void wk__table_reopen_row(wk_ecm *ecm, wk__table *t, uint32_t row);
 void wk__table_free(wk_ecm *ecm, wk__table *t);
-int wk__table_reserve(wk__table *t, uint32_t cap);
+/* Grows a type's values from old_cap table ids to cap, the new ones NULL:
+ * 0 or WK_NOMEM (leaving them as they were). */
+int wk__values_grow(wk__type_info *info, uint32_t old_cap, uint32_t cap);
+/* Writes where t's columns keep their values into their types' `values`. */
+void wk__table_publish(wk_ecm *ecm, const wk__table *t);
 void wk__table_destroy_value(const wk_ecm *ecm, wk_type type, void *value);
 
 /* registry.c */

@@ -7,28 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Makes sure the segment holding slot index exists; returns the slot's
- * record, or NULL when out of memory. */
-static inline wk__record *slot_reserve(wk_ecm *ecm, uint32_t index)
+/* Counts slot index (>= 1, below ecm->slot_limit) in its segment's used
+ * range; returns its record. */
+static inline wk__record *slot_use(wk_ecm *ecm, uint32_t index)
 {
     uint32_t k = wk__segment(index), offset = index - (1u << k);
-    wk__record *seg = ecm->segments[k];
-    if (!seg) {
-        seg = ecm->segments[k] = wk__mem_zalloc(wk__segment_len(k) * sizeof(wk__record));
-        if (!seg)
-            return NULL;
-        ecm->used_lo[k] = offset;
-    }
-    if (offset < ecm->used_lo[k])
+    if (!ecm->used_hi[k] || offset < ecm->used_lo[k])
         ecm->used_lo[k] = offset;
     if (offset >= ecm->used_hi[k])
         ecm->used_hi[k] = offset + 1;
-    return &seg[offset];
+    return wk__slot(ecm, index);
 }
 
-int wk__slot_reserve(wk_ecm *ecm, uint32_t index)
+int wk__slot_check(const wk_ecm *ecm, uint32_t index)
 {
-    return slot_reserve(ecm, index) ? WK_OK : WK_NOMEM;
+    if (index < ecm->slot_limit)
+        return WK_OK;
+    return wk__ecm_fail(ecm, WK_RANGE, "slot %u is past the %llu slots this process could reserve address space for",
+                        index, (unsigned long long)ecm->slot_limit);
+}
+
+int wk__slot_use(wk_ecm *ecm, uint32_t index)
+{
+    int rc = wk__slot_check(ecm, index);
+    if (rc == WK_OK)
+        slot_use(ecm, index);
+    return rc;
 }
 
 static bool slot_alive(const wk_ecm *ecm, uint32_t index)
@@ -47,7 +51,7 @@ static inline __attribute__((always_inline)) int slot_enliven(wk_ecm *ecm, wk__r
     wk__step_lists_trim(ecm);
     if (WK__VEC_PUSH(ecm->created, e))
         goto fail_drop_note;
-    int64_t row = wk__table_append(t, e);
+    int64_t row = wk__table_append(ecm, t, e);
     if (row < 0) {
         ecm->created.count--;
         goto fail_drop_note;
@@ -83,20 +87,18 @@ static inline __attribute__((always_inline)) wk__record *slot_take(wk_ecm *ecm, 
         }
     }
     /* A never-used slot, past any adopted since. */
-    wk__record *r = NULL;
+    /* next_index is 32 bits, so creating stops short of slot UINT32_MAX,
+     * which only an adopted id can take. */
+    uint64_t end = ecm->slot_limit < UINT32_MAX ? ecm->slot_limit : UINT32_MAX;
     uint32_t i = ecm->next_index;
-    for (; i != UINT32_MAX; i++)
-        if (!(r = slot_reserve(ecm, i)) || !(r->flags & WK__ALIVE))
-            break;
+    while (i < end && (wk__slot(ecm, i)->flags & WK__ALIVE))
+        i++;
     ecm->next_index = i;
-    if (i == UINT32_MAX) {
+    if (i >= end) {
         wk__ecm_fail(ecm, WK_RANGE, "entity slots exhausted");
         return NULL;
     }
-    if (!r) {
-        wk__ecm_fail(ecm, WK_NOMEM, "out of memory creating an entity");
-        return NULL;
-    }
+    wk__record *r = slot_use(ecm, i);
     *index = i;
     *reused = false;
     return r;
@@ -202,7 +204,7 @@ wk_entity wk_ecm_create_with(wk_ecm *ecm, const wk_type *types, const void *cons
      * copy leaves only values the destroy hooks accept. */
     bool hooked = false;
     for (size_t i = 0; i < n; i++) {
-        wk__column *col = &t->columns[t->by_type[types[i]].column];
+        wk__column *col = &t->columns[t->column_of[types[i]]];
         const void *value = values ? values[i] : NULL;
         col->change[row] = WK_ONE_TIME_CHANGE;
         wk__type_info *info = &ecm->types[types[i]];
@@ -269,8 +271,10 @@ int wk__entity_adopt(wk_ecm *ecm, wk_entity e)
                             (unsigned long long)e,
                             (unsigned long long)wk__id(index, wk__slot(ecm, index)->gen));
     }
-    wk__record *r = slot_reserve(ecm, index);
-    if (!r || slot_enliven(ecm, r, index, wk__gen(e), ecm->tables[0]))
+    int rc = wk__slot_use(ecm, index);
+    if (rc)
+        return rc;
+    if (slot_enliven(ecm, wk__slot(ecm, index), index, wk__gen(e), ecm->tables[0]))
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory adopting entity %llu", (unsigned long long)e);
     return WK_OK;
 }

@@ -44,19 +44,18 @@ int wk_ecm_register(wk_ecm *ecm, const wk_type_desc *desc, wk_type *out)
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory registering %s", desc->name);
     ecm->types = types;
     char *name = strdup(desc->name);
-    wk__sparse *sparse = desc->sparse ? wk__sparse_new(desc->size, align) : NULL;
-    if (!name || (desc->sparse && (!sparse || WK__VEC_PUSH(ecm->sparse_types, ecm->type_count + 1)))) {
+    wk__type_info info = {.desc = *desc, .sparse = desc->sparse ? wk__sparse_new(desc->size, align) : NULL};
+    if (!name || wk__values_grow(&info, 0, ecm->table_cap) ||
+        (desc->sparse && (!info.sparse || WK__VEC_PUSH(ecm->sparse_types, ecm->type_count + 1)))) {
         free(name);
-        wk__sparse_free(ecm, WK_NO_TYPE, sparse);
+        free(info.values);
+        wk__sparse_free(ecm, WK_NO_TYPE, info.sparse);
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory registering %s", desc->name);
     }
     wk_type id = ++ecm->type_count;
     const wk_type_hooks *h = &desc->hooks;
-    types[id] = (wk__type_info){
-        .desc = *desc,
-        .plain = !h->copy && !h->destroy && !h->equal && !h->serialize,
-        .sparse = sparse,
-    };
+    info.plain = !h->copy && !h->destroy && !h->equal && !h->serialize;
+    types[id] = info;
     types[id].desc.name = name;
     types[id].desc.align = align;
     *out = id;

@@ -147,6 +147,9 @@ static int check_block(const reader *r, const Worldkit__Ecs__Block *b)
         if (index == 0 || wk__gen(e) > WK__GEN_MAX)
             return wk__ecm_fail(ecm, WK_PARSE, "state: entity id %llu is not valid (slot 0, or generation past %u)",
                                 (unsigned long long)e, WK__GEN_MAX);
+        int rc = wk__slot_check(ecm, index);
+        if (rc)
+            return rc;
         const wk__record *slot = wk__slot_or_null(ecm, index);
         if (slot && (slot->flags & WK__ALIVE) && slot->gen != wk__gen(e) && !(slot->flags & WK__DOOMED))
             return wk__ecm_fail(ecm, WK_EXISTS, "state: entity %llu collides with live entity %llu",
@@ -216,6 +219,9 @@ static int check_free_slots(const reader *r)
                                 "state: free slot %u is slot 0, holds an entity of the state, or has a generation "
                                 "past %u",
                                 index, WK__GEN_MAX);
+        int rc = wk__slot_check(r->ecm, index);
+        if (rc)
+            return rc;
     }
     return WK_OK;
 }
@@ -348,8 +354,9 @@ static int take_free_slots(reader *r)
     wk_ecm *ecm = r->ecm;
     for (size_t i = 0; is_complete(r) && i < r->msg->n_free_slots; i++) {
         uint32_t index = wk__index(r->msg->free_slots[i]), gen = wk__gen(r->msg->free_slots[i]);
-        if (wk__slot_reserve(ecm, index))
-            return WK_NOMEM;
+        int rc = wk__slot_use(ecm, index);
+        if (rc)
+            return rc;
         wk__record *slot = wk__slot(ecm, index);
         if (slot->gen < gen) {
             if (ecm->txn && wk__txn_note_gen(ecm, index, slot->gen))

@@ -89,7 +89,7 @@ void wk__table_free(wk_ecm *ecm, wk__table *t)
 static wk__table *table_new(wk_ecm *ecm, const wk_type *types, uint32_t n)
 {
     uint32_t slots = n ? types[n - 1] + 1 : 0;
-    wk__table *t = calloc(1, sizeof *t + slots * sizeof(wk__type_slot));
+    wk__table *t = calloc(1, sizeof *t + slots * sizeof *t->column_of);
     if (!t)
         return NULL;
     t->id = ecm->table_count;
@@ -102,15 +102,40 @@ static wk__table *table_new(wk_ecm *ecm, const wk_type *types, uint32_t n)
         return NULL;
     }
     for (uint32_t i = 0; i < slots; i++)
-        t->by_type[i].column = -1;
+        t->column_of[i] = -1;
     for (uint32_t c = 0; c < n; c++) {
+        const wk__type_info *info = &ecm->types[types[c]];
         t->types[c] = types[c];
-        t->columns[c].size = ecm->types[types[c]].desc.size;
-        t->columns[c].align = ecm->types[types[c]].desc.align;
-        t->by_type[types[c]] = (wk__type_slot){.size = (uint32_t)t->columns[c].size, .column = (int32_t)c};
-        t->destroys |= ecm->types[types[c]].desc.hooks.destroy != NULL;
+        t->columns[c].size = info->desc.size;
+        t->columns[c].align = info->desc.align;
+        t->column_of[types[c]] = (int32_t)c;
+        t->destroys |= info->desc.hooks.destroy != NULL;
     }
     return t;
+}
+
+int wk__values_grow(wk__type_info *info, uint32_t old_cap, uint32_t cap)
+{
+    uint8_t **values = realloc(info->values, (cap ? cap : 1) * sizeof *values);
+    if (!values)
+        return WK_NOMEM;
+    memset(values + old_cap, 0, (cap - old_cap) * sizeof *values);
+    info->values = values;
+    return WK_OK;
+}
+
+/* Grows the tables array, and every type's values with it, to cap. */
+static int tables_grow(wk_ecm *ecm, uint32_t cap)
+{
+    wk__table **tables = realloc(ecm->tables, cap * sizeof *tables);
+    if (!tables)
+        return WK_NOMEM;
+    ecm->tables = tables;
+    for (wk_type t = 1; t <= ecm->type_count; t++)
+        if (wk__values_grow(&ecm->types[t], ecm->table_cap, cap))
+            return WK_NOMEM; /* those grown already are simply longer */
+    ecm->table_cap = cap;
+    return WK_OK;
 }
 
 wk__table *wk__table_for_types(wk_ecm *ecm, const wk_type *types, uint32_t n)
@@ -118,14 +143,8 @@ wk__table *wk__table_for_types(wk_ecm *ecm, const wk_type *types, uint32_t n)
     wk__table *t = index_find(ecm, types, n);
     if (t || ecm->table_count == WK__TABLE_MAX)
         return t;
-    if (ecm->table_count == ecm->table_cap) {
-        uint32_t cap = ecm->table_cap ? ecm->table_cap * 2 : 16;
-        wk__table **tables = realloc(ecm->tables, cap * sizeof *tables);
-        if (!tables)
-            return NULL;
-        ecm->tables = tables;
-        ecm->table_cap = cap;
-    }
+    if (ecm->table_count == ecm->table_cap && tables_grow(ecm, ecm->table_cap ? ecm->table_cap * 2 : 16))
+        return NULL;
     if (index_reserve(ecm, ecm->table_count + 1))
         return NULL;
     t = table_new(ecm, types, n);
@@ -208,39 +227,49 @@ static int grow_array(void *array, uint32_t *array_cap, uint32_t cap, size_t row
     return WK_OK;
 }
 
-int wk__table_reserve(wk__table *t, uint32_t cap)
+void wk__table_publish(wk_ecm *ecm, const wk__table *t)
+{
+    for (uint32_t c = 0; c < t->type_count; c++)
+        ecm->types[t->types[c]].values[t->id] = t->columns[c].data;
+}
+
+static int table_reserve(wk_ecm *ecm, wk__table *t, uint32_t cap)
 {
     if (cap <= t->cap)
         return WK_OK;
     if (grow_array(&t->entities, &t->entities_cap, cap, sizeof(wk_entity), 8))
         return WK_NOMEM;
-    for (uint32_t c = 0; c < t->type_count; c++) {
+    uint32_t c = 0;
+    for (; c < t->type_count; c++) {
         wk__column *col = &t->columns[c];
         if (grow_array(&col->change, &col->change_cap, cap, 1, 1) ||
             grow_array(&col->data, &col->data_cap, cap, col->size, col->align))
-            return WK_NOMEM;
-        t->by_type[t->types[c]].data = col->data;
+            break;
     }
+    /* A column grown before a failure has moved too. */
+    wk__table_publish(ecm, t);
+    if (c < t->type_count)
+        return WK_NOMEM;
     t->cap = cap;
     return WK_OK;
 }
 
-static int grow_by_one(wk__table *t)
+static int grow_by_one(wk_ecm *ecm, wk__table *t)
 {
     if (t->count == UINT32_MAX)
         return WK_NOMEM;
-    return wk__table_reserve(t, t->cap >= UINT32_MAX / 2 ? UINT32_MAX : (t->cap ? t->cap * 2 : 64));
+    return table_reserve(ecm, t, t->cap >= UINT32_MAX / 2 ? UINT32_MAX : (t->cap ? t->cap * 2 : 64));
 }
 
 /* Makes room for one more row; 0 or WK_NOMEM. */
-static inline int room_for_one(wk__table *t)
+static inline int room_for_one(wk_ecm *ecm, wk__table *t)
 {
-    return t->count < t->cap ? WK_OK : grow_by_one(t);
+    return t->count < t->cap ? WK_OK : grow_by_one(ecm, t);
 }
 
-int64_t wk__table_append(wk__table *t, wk_entity e)
+int64_t wk__table_append(wk_ecm *ecm, wk__table *t, wk_entity e)
 {
-    if (room_for_one(t))
+    if (room_for_one(ecm, t))
         return -1;
     uint32_t row = t->count++;
     t->entities[row] = e;
@@ -308,7 +337,7 @@ int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, wk_type type, cons
     /* The row is usually cold. Its values are read below by independent
      * loads, which the CPU issues together, so the misses overlap without
      * prefetching. */
-    if (room_for_one(to))
+    if (room_for_one(ecm, to))
         return WK_NOMEM;
     uint32_t dst = to->count++;
     to->entities[dst] = from->entities[row];
@@ -318,7 +347,7 @@ int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, wk_type type, cons
     wk__column *tc = to->columns;
     uint32_t n = from->type_count;
     if (to->type_count > n) {
-        uint32_t p = (uint32_t)to->by_type[type].column;
+        uint32_t p = (uint32_t)to->column_of[type];
         for (uint32_t c = 0; c < p; c++)
             copy_cell(&tc[c], dst, &fc[c], row);
         for (uint32_t c = p; c < n; c++)
@@ -328,7 +357,7 @@ int wk__table_move(wk_ecm *ecm, wk__record *r, wk__table *to, wk_type type, cons
             wk__fill_value(a->data + (size_t)dst * a->size, added, a->size);
         a->change[dst] = WK_ONE_TIME_CHANGE;
     } else {
-        uint32_t p = (uint32_t)from->by_type[type].column;
+        uint32_t p = (uint32_t)from->column_of[type];
         for (uint32_t c = 0; c < p; c++)
             copy_cell(&tc[c], dst, &fc[c], row);
         for (uint32_t c = p + 1; c < n; c++)

@@ -1,8 +1,9 @@
 /* test_mem.c — the large-array allocator (src/base/mem.h): arrays on either
  * side of the size from which they get mappings of their own read as zero,
  * keep their bytes when resized across it and when their mapping is reused,
- * and wk__mem_copy copies exactly, at any alignment and length, with
- * streaming stores or without. */
+ * wk__mem_copy copies exactly, at any alignment and length, with streaming
+ * stores or without, and a sparse reservation reads as zero and shrinks
+ * to what the system grants. */
 #include "base/mem.h"
 #include "wk_test.h"
 
@@ -92,9 +93,50 @@ static void copy_is_exact_at_any_alignment(void)
     free(dst);
 }
 
+/* Writes and reads back a byte at both ends and the middle of a
+ * reservation; the rest still reads as zero. */
+static void check_reservation(uint8_t *p, size_t size)
+{
+    const size_t at[] = {0, WK__HUGE_BYTES - 1, WK__HUGE_BYTES, size / 2, size - 1};
+    for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
+        CHECK_INT(p[at[k]], ==, 0);
+        p[at[k]] = (uint8_t)(k + 1);
+    }
+    for (size_t k = 0; k < sizeof at / sizeof *at; k++)
+        CHECK_INT(p[at[k]], ==, k + 1);
+    CHECK_INT(count_nonzero(p + 1, 4096), ==, 0);
+}
+
+static void reservation_reads_as_zero_and_shrinks_to_fit(void)
+{
+    size_t size = (size_t)1 << 35; /* what an ECM's records ask for */
+    uint8_t *p = wk__mem_reserve(&size, (size_t)8 << 20);
+    REQUIRE(p);
+    CHECK_U64(size, ==, (size_t)1 << 35);
+    check_reservation(p, size);
+    wk__mem_unreserve(p, size, 0, false);
+
+    /* More than a 47-bit address space holds: halved until it fits. */
+    size_t huge = (size_t)1 << 48;
+    size = huge;
+    p = wk__mem_reserve(&size, (size_t)8 << 20);
+    REQUIRE(p);
+    CHECK(size < huge && size >= ((size_t)8 << 20));
+    CHECK_U64(size & (size - 1), ==, 0); /* halved from a power of two */
+    check_reservation(p, size);
+    wk__mem_unreserve(p, size, 0, false);
+
+    /* Nothing at all when even the least is too much. */
+    size = huge;
+    CHECK(wk__mem_reserve(&size, huge) == NULL);
+    CHECK_U64(size, ==, huge);
+    wk__mem_unreserve(NULL, 0, 0, true);
+}
+
 static const wk_test_case cases[] = {
     {"zeroed_on_both_sides_of_the_bound", zeroed_on_both_sides_of_the_bound},
     {"resize_across_the_bound_keeps_bytes", resize_across_the_bound_keeps_bytes},
     {"copy_is_exact_at_any_alignment", copy_is_exact_at_any_alignment},
+    {"reservation_reads_as_zero_and_shrinks_to_fit", reservation_reads_as_zero_and_shrinks_to_fit},
 };
 WK_TEST_MAIN(cases)

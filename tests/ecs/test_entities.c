@@ -1,5 +1,6 @@
 /* test_entities.c — entity ids: creation, existence, counting, generations
  * that expose stale ids, slot reuse, and the create offset. */
+#include "ecs/ecm_internal.h" /* slot_limit, to stand for a cut reservation */
 #include "ecs/fixture.h"
 #include "wk_test.h"
 
@@ -109,6 +110,101 @@ static void create_offset(void)
     CHECK_U64(wk_ecm_create(ecm), ==, 1000002);
     CHECK_INT(wk_ecm_count(ecm), ==, 3);
     wk_ecm_free(ecm);
+}
+
+static int count_diff(const wk_ecm_diff_entry *entry, void *ctx)
+{
+    (void)entry;
+    ++*(int *)ctx;
+    return 0;
+}
+
+/* Ids at the very top of the id space beside ids at the bottom: lookups,
+ * clone and diff find them, and creating stops short of the last slot. */
+static void slots_at_both_ends_of_the_id_space(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    wk_entity low = wk_ecm_create(f.ecm);
+    CHECK_INT(wk_ecm_set_create_offset(f.ecm, UINT32_MAX - 2), ==, WK_OK);
+    wk_entity a = wk_ecm_create(f.ecm), b = wk_ecm_create(f.ecm);
+    CHECK_U64(a, ==, UINT32_MAX - 2);
+    CHECK_U64(b, ==, UINT32_MAX - 1);
+    CHECK_U64(wk_ecm_create(f.ecm), ==, WK_NULL_ENTITY);
+    CHECK(strstr(wk_ecm_errmsg(f.ecm), "slots exhausted") != NULL);
+    vec v = {1, 2, 3};
+    CHECK_INT(wk_ecm_set(f.ecm, b, f.pos, &v), ==, 1);
+    CHECK(!wk_ecm_exists(f.ecm, UINT32_MAX));
+
+    wk_ecm *copy = wk_ecm_clone(f.ecm);
+    REQUIRE(copy);
+    const vec *got = wk_ecm_get(copy, b, f.pos);
+    REQUIRE(got);
+    CHECK(got->x == 1 && got->y == 2 && got->z == 3);
+    CHECK(wk_ecm_exists(copy, low) && wk_ecm_exists(copy, a));
+    CHECK(wk_ecm_equal(f.ecm, copy, NULL));
+    CHECK_INT(wk_ecm_destroy(copy, a, false), ==, WK_OK);
+    int differing = 0;
+    CHECK_INT(wk_ecm_diff(f.ecm, copy, count_diff, &differing), ==, 0);
+    CHECK_INT(differing, ==, 1);
+    wk_ecm_free(copy);
+    wk_ecm_free(f.ecm);
+}
+
+/* A freed ECM's records are cleared before its address space is kept for
+ * another: no entity of it shows in the ECMs made after it. */
+static void records_of_a_freed_ecm_read_as_free(void)
+{
+    wk_ecm *old = wk_ecm_new();
+    REQUIRE(old);
+    wk_entity ids[4] = {wk_ecm_create(old), wk_ecm_create(old)};
+    CHECK_INT(wk_ecm_set_create_offset(old, 1u << 20), ==, WK_OK);
+    ids[2] = wk_ecm_create(old);
+    CHECK_INT(wk_ecm_set_create_offset(old, UINT32_MAX - 1), ==, WK_OK);
+    ids[3] = wk_ecm_create(old);
+    wk_ecm_free(old);
+    /* More ECMs than reservations are kept, so one of them gets old's. */
+    wk_ecm *next[6];
+    for (int i = 0; i < 6; i++) {
+        next[i] = wk_ecm_new();
+        REQUIRE(next[i]);
+        for (int k = 0; k < 4; k++)
+            CHECK(!wk_ecm_exists(next[i], ids[k]));
+        CHECK_U64(wk_ecm_create(next[i]), ==, 1);
+    }
+    for (int i = 0; i < 6; i++)
+        wk_ecm_free(next[i]);
+}
+
+/* Where the system grants less address space than every slot needs, the
+ * ECM holds fewer slots (ecm->slot_limit): past them, creating and applying
+ * a state are refused as WK_RANGE, and nothing changes. */
+static void slots_past_a_cut_reservation_are_refused(void)
+{
+    wk_ecm *ecm = wk_ecm_new(), *sender = wk_ecm_new();
+    REQUIRE(ecm && sender);
+    uint64_t reserved = ecm->slot_limit;
+    ecm->slot_limit = 4; /* slots 1, 2 and 3 */
+    for (int i = 0; i < 3; i++)
+        CHECK(wk_ecm_create(ecm) != WK_NULL_ENTITY);
+    CHECK_U64(wk_ecm_create(ecm), ==, WK_NULL_ENTITY);
+    CHECK(strstr(wk_ecm_errmsg(ecm), "slots exhausted") != NULL);
+    CHECK(!wk_ecm_exists(ecm, 4));
+
+    CHECK_INT(wk_ecm_set_create_offset(sender, 7), ==, WK_OK);
+    wk_entity far = wk_ecm_create(sender);
+    CHECK_U64(far, ==, 7);
+    wk_buf state = {0};
+    REQUIRE_INT(wk_ecm_state(sender, NULL, &state), ==, WK_OK);
+    uint64_t version = wk_ecm_version(ecm);
+    CHECK_INT(wk_ecm_set_state(ecm, state.data, state.len), ==, WK_RANGE);
+    CHECK(strstr(wk_ecm_errmsg(ecm), "slot 7 is past the 4 slots") != NULL);
+    CHECK_U64(wk_ecm_version(ecm), ==, version);
+    CHECK_INT(wk_ecm_count(ecm), ==, 3);
+    wk_buf_free(&state);
+    ecm->slot_limit = reserved; /* so that the whole reservation is released */
+    wk_ecm_free(ecm);
+    wk_ecm_free(sender);
 }
 
 static void offset_below_live_entities_skips_them(void)
@@ -276,6 +372,9 @@ static const wk_test_case cases[] = {
     {"table_limit_is_a_clear_error", table_limit_is_a_clear_error},
     {"create_offset", create_offset},
     {"offset_below_live_entities_skips_them", offset_below_live_entities_skips_them},
+    {"slots_at_both_ends_of_the_id_space", slots_at_both_ends_of_the_id_space},
+    {"slots_past_a_cut_reservation_are_refused", slots_past_a_cut_reservation_are_refused},
+    {"records_of_a_freed_ecm_read_as_free", records_of_a_freed_ecm_read_as_free},
     {"many_entities_cross_pages", many_entities_cross_pages},
     {"create_with_fresh_reused_and_skipped_slots", create_with_fresh_reused_and_skipped_slots},
     {"create_with_in_transaction", create_with_in_transaction},
