@@ -1,6 +1,7 @@
-/* hierarchy.c — the parent/child forest. Links are kept by slot index in
- * segments parallel to the records, allocated only once an entity gets a
- * parent, so worlds that never use the graph pay nothing for it. */
+/* hierarchy.c — the parent/child forest. Links are kept by slot index, a
+ * segment of the slot space at a time (see ecm_internal.h), allocated only
+ * once an entity in it gets a parent, so worlds that never use the graph
+ * pay nothing for it. */
 #include "ecm_internal.h"
 
 #include "base/mem.h"
