@@ -269,8 +269,11 @@ void *wk__mem_reserve(size_t *size, size_t min_size)
             continue;
 #if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
         /* Advice only: without THP the reservation still works. */
+        size_t dense_end = len < WK__RESERVE_DENSE_BYTES ? len : WK__RESERVE_DENSE_BYTES;
         madvise(p, WK__HUGE_BYTES, MADV_NOHUGEPAGE);
-        madvise(p + WK__HUGE_BYTES, len - WK__HUGE_BYTES, MADV_HUGEPAGE);
+        madvise(p + WK__HUGE_BYTES, dense_end - WK__HUGE_BYTES, MADV_HUGEPAGE);
+        if (dense_end < len)
+            madvise(p + dense_end, len - dense_end, MADV_NOHUGEPAGE);
 #endif
         *size = len;
         return p;
@@ -282,6 +285,12 @@ void wk__mem_unreserve(void *p, size_t size, size_t used, bool zeroed)
 {
     if (!p)
         return;
+    /* Pages an earlier user wrote past this one's bytes: zeros held for
+     * nothing. Dropped before the reservation is kept, and so seen by
+     * another thread. */
+    size_t held = round_up(used);
+    if (zeroed && held < size)
+        madvise((uint8_t *)p + held, size - held, MADV_DONTNEED);
     pthread_mutex_lock(&kept_reservations.lock);
     bool room = zeroed && kept_reservations.count < WK__RESERVE_KEEP_COUNT &&
                 kept_reservations.bytes + used <= WK__RESERVE_KEEP_BYTES;

@@ -38,16 +38,21 @@ void wk__mem_copy(void *restrict dst, const void *restrict src, size_t n);
 void wk__mem_free(void *p, size_t size);
 
 /* Address space for a sparse array of up to *size bytes, which reads as
- * zero and takes memory only for the pages written: the first
- * WK__HUGE_BYTES in small pages, so that a small array stays small, the
- * rest advised for huge pages. When the system refuses that much address
- * space (a limit on it, or no overcommit), the size is halved down to
- * min_size; *size says what was reserved. NULL when not even that. */
+ * zero and takes memory only for the pages written. The array is meant to
+ * be used densely from the bottom and sparsely above: the first
+ * WK__HUGE_BYTES are in small pages, so that a small array stays small,
+ * the rest of the first WK__RESERVE_DENSE_BYTES advised for huge pages,
+ * and past that small pages again, so that a byte written far out costs
+ * 4 KB, not 2 MB. When the system refuses that much address space (a limit
+ * on it, or no overcommit), the size is halved down to min_size; *size
+ * says what was reserved. NULL when not even that. */
 void *wk__mem_reserve(size_t *size, size_t min_size);
-/* Releases a reservation of size bytes, of which about `used` were written
- * (NULL is a no-op). When the caller has zeroed them again (zeroed), it may
- * be kept, pages and all, for a later wk__mem_reserve: clearing memory
- * costs less than the page faults of fresh memory. */
+#define WK__RESERVE_DENSE_BYTES ((size_t)1 << 30)
+/* Releases a reservation of size bytes whose first `used` bytes hold every
+ * byte written (NULL is a no-op). When the caller has zeroed them again
+ * (zeroed), it may be kept for a later wk__mem_reserve with the pages of
+ * those bytes, its others dropped: clearing memory costs less than the
+ * page faults of fresh memory. */
 void wk__mem_unreserve(void *p, size_t size, size_t used, bool zeroed);
 /* The most memory kept reservations hold together: callers need not zero
  * a bigger one. */

@@ -80,20 +80,23 @@ int wk__records_reserve(wk_ecm *ecm)
     return WK_OK;
 }
 
-/* Releases the records' reservation, cleared first where slots were used
- * when it is small enough to be kept for another ECM. */
+/* Releases the records' reservation. When the slots used all lie low
+ * enough for it to be kept for another ECM, their records are cleared
+ * first; the pages past the last of them go (see wk__mem_unreserve), so
+ * what a kept reservation holds is bounded however sparse its ids were. */
 static void release_records(wk_ecm *ecm)
 {
     if (!ecm->records)
         return;
-    size_t used = 0;
+    size_t end = 0; /* past the last slot used */
     for (uint32_t k = 0; k < WK__SEGMENTS; k++)
-        used += (size_t)(ecm->used_hi[k] - ecm->used_lo[k]) * sizeof(wk__record);
-    bool clear = used <= WK__RESERVE_KEEP_BYTES;
-    for (uint32_t k = 0; clear && k < WK__SEGMENTS; k++)
+        if (ecm->used_hi[k])
+            end = ((size_t)1 << k) + ecm->used_hi[k];
+    bool keep = end * sizeof(wk__record) <= WK__RESERVE_KEEP_BYTES;
+    for (uint32_t k = 0; keep && k < WK__SEGMENTS; k++)
         memset(&ecm->records[(1u << k) + ecm->used_lo[k]], 0,
                (size_t)(ecm->used_hi[k] - ecm->used_lo[k]) * sizeof(wk__record));
-    wk__mem_unreserve(ecm->records, ecm->slot_limit * sizeof(wk__record), used, clear);
+    wk__mem_unreserve(ecm->records, ecm->slot_limit * sizeof(wk__record), end * sizeof(wk__record), keep);
 }
 
 wk_ecm *wk_ecm_new(void)

@@ -86,9 +86,9 @@ static inline __attribute__((always_inline)) wk__record *slot_take(wk_ecm *ecm, 
             return wk__slot(ecm, i);
         }
     }
-    /* A never-used slot, past any adopted since. */
-    /* next_index is 32 bits, so creating stops short of slot UINT32_MAX,
-     * which only an adopted id can take. */
+    /* A never-used slot, past any adopted since. next_index is 32 bits, so
+     * creating stops short of slot UINT32_MAX, which only an adopted id can
+     * take. */
     uint64_t end = ecm->slot_limit < UINT32_MAX ? ecm->slot_limit : UINT32_MAX;
     uint32_t i = ecm->next_index;
     while (i < end && (wk__slot(ecm, i)->flags & WK__ALIVE))

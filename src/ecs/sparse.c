@@ -71,19 +71,19 @@ int wk__sparse_reserve(wk__sparse *s, uint32_t index)
         /* The next power of two above index, at least 64 slots. A big map
          * is a fresh mapping whose pages cost nothing until written, so a
          * world with a high create offset does not pay for the slots below
-         * it. */
+         * it; and the new map is filled from the members, not copied from
+         * the old, whose pages between them need not be touched. */
         uint64_t len = 64;
         while (len <= index)
             len *= 2;
         if (len > UINT32_MAX)
             len = UINT32_MAX;
-        size_t kept = (size_t)s->map_len * sizeof *s->map;
-        uint32_t *map = wk__mem_zalloc_except(len * sizeof *map, 0, kept);
+        uint32_t *map = wk__mem_zalloc(len * sizeof *map);
         if (!map)
             return WK_NOMEM;
-        if (kept)
-            memcpy(map, s->map, kept);
-        wk__mem_free(s->map, kept);
+        for (uint32_t i = 0; i < s->count; i++)
+            map[wk__index(s->entities[i])] = i + 1;
+        wk__mem_free(s->map, (size_t)s->map_len * sizeof *s->map);
         s->map = map;
         s->map_len = (uint32_t)len;
     }

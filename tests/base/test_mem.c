@@ -4,12 +4,14 @@
  * wk__mem_copy copies exactly, at any alignment and length, with streaming
  * stores or without, and a sparse reservation reads as zero and shrinks
  * to what the system grants. */
+#define _DEFAULT_SOURCE /* mincore */
 #include "base/mem.h"
 #include "wk_test.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* A byte pattern that differs between neighbouring bytes and pages. */
 static void fill(uint8_t *p, size_t n, unsigned seed)
@@ -133,10 +135,39 @@ static void reservation_reads_as_zero_and_shrinks_to_fit(void)
     wk__mem_unreserve(NULL, 0, 0, true);
 }
 
+static bool resident(const void *p)
+{
+    unsigned char in_core = 0;
+    return mincore((void *)((uintptr_t)p & ~(uintptr_t)4095), 1, &in_core) == 0 && (in_core & 1);
+}
+
+/* A reservation released zeroed is kept for the next with the pages of
+ * its used bytes, and without the pages written past them. */
+static void kept_reservation_holds_only_its_used_pages(void)
+{
+    size_t size = (size_t)1 << 35, far = (size_t)100 << 20;
+    uint8_t *p = wk__mem_reserve(&size, size);
+    REQUIRE(p);
+    p[0] = 1;
+    p[far] = 1;
+    CHECK(resident(p) && resident(p + far));
+    p[0] = p[far] = 0;
+    wk__mem_unreserve(p, size, 4096, true);
+    size_t again = size;
+    uint8_t *q = wk__mem_reserve(&again, again);
+    REQUIRE(q == p); /* the one kept */
+    CHECK(resident(q));
+    CHECK(!resident(q + far));
+    CHECK_INT(q[0], ==, 0);
+    CHECK_INT(q[far], ==, 0);
+    wk__mem_unreserve(q, again, 0, false);
+}
+
 static const wk_test_case cases[] = {
     {"zeroed_on_both_sides_of_the_bound", zeroed_on_both_sides_of_the_bound},
     {"resize_across_the_bound_keeps_bytes", resize_across_the_bound_keeps_bytes},
     {"copy_is_exact_at_any_alignment", copy_is_exact_at_any_alignment},
     {"reservation_reads_as_zero_and_shrinks_to_fit", reservation_reads_as_zero_and_shrinks_to_fit},
+    {"kept_reservation_holds_only_its_used_pages", kept_reservation_holds_only_its_used_pages},
 };
 WK_TEST_MAIN(cases)
