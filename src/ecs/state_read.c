@@ -369,9 +369,31 @@ static int take_free_slots(reader *r)
     return WK_OK;
 }
 
+/* Gives each of the message's entities the parent check_cycles found it
+ * gets: first those whose parent changes are detached, then each is
+ * attached, in the message's order, which is its children's order. The
+ * forest is then a part of the final one at every step, so no step can
+ * close a cycle; the message's parents one by one could (an entity listed
+ * twice, its first parent itself, or a child that becomes the parent of
+ * its parent). */
+static int apply_parents(reader *r)
+{
+    int rc = WK_OK;
+    for (size_t k = 0; rc == WK_OK && k < r->key_count; k++) {
+        wk_entity e = slot_key(r->keys[k]);
+        if (wk_ecm_parent(r->ecm, e) != r->parents[k])
+            rc = wk_ecm_set_parent(r->ecm, e, WK_NULL_ENTITY);
+    }
+    for (size_t b = 0; rc == WK_OK && b < r->msg->n_blocks; b++) {
+        const Worldkit__Ecs__Block *blk = r->msg->blocks[b];
+        for (size_t i = 0; rc == WK_OK && i < blk->n_ids; i++)
+            rc = wk_ecm_set_parent(r->ecm, blk->ids[i], r->parents[key_of(r, blk->ids[i])]);
+    }
+    return rc; /* 0, or out of memory */
+}
+
 static int apply(reader *r)
 {
-    wk_ecm *ecm = r->ecm;
     int rc = remove_doomed(r);
     if (rc)
         return rc;
@@ -380,12 +402,8 @@ static int apply(reader *r)
         if (rc)
             return rc;
     }
-    for (size_t b = 0; b < r->msg->n_blocks; b++) {
-        const Worldkit__Ecs__Block *blk = r->msg->blocks[b];
-        for (size_t i = 0; i < blk->n_ids; i++)
-            if ((rc = wk_ecm_set_parent(ecm, blk->ids[i], blk->n_parents ? blk->parents[i] : WK_NULL_ENTITY)))
-                return rc; /* out of memory: the cycles were refused before */
-    }
+    if ((rc = apply_parents(r)))
+        return rc;
     return take_free_slots(r);
 }
 

@@ -399,6 +399,56 @@ static void rejected_messages_change_nothing(void)
     wk_ecm_free(v.f.ecm);
 }
 
+/* Applies a message of blocks of ids with parents (parents[b] NULL: the
+ * block has none) to ecm; the result code. */
+static int apply_parents(wk_ecm *ecm, size_t n_blocks, wk_entity (*ids)[2], wk_entity (*parents)[2], const size_t *n)
+{
+    Worldkit__Ecs__Block blocks[4], *list[4];
+    for (size_t b = 0; b < n_blocks; b++) {
+        blocks[b] = (Worldkit__Ecs__Block)WORLDKIT__ECS__BLOCK__INIT;
+        blocks[b].n_ids = n[b];
+        blocks[b].ids = ids[b];
+        blocks[b].n_parents = parents[b][0] ? n[b] : 0;
+        blocks[b].parents = parents[b];
+        list[b] = &blocks[b];
+    }
+    Worldkit__Ecs__State msg = WORLDKIT__ECS__STATE__INIT;
+    msg.n_blocks = n_blocks;
+    msg.blocks = list;
+    uint8_t bytes[128];
+    if (!CHECK(protobuf_c_message_get_packed_size(&msg.base) <= sizeof bytes))
+        return WK_RANGE;
+    return wk_ecm_set_state(ecm, bytes, protobuf_c_message_pack(&msg.base, bytes));
+}
+
+/* The parents a message gives are applied as a whole: the last block that
+ * lists an entity gives its parent, even where an earlier one would alone
+ * make a cycle, and a child may become the parent of its parent. */
+static void parents_apply_as_a_whole(void)
+{
+    wk_ecm *ecm = wk_ecm_new();
+    REQUIRE(ecm);
+    wk_entity a = wk_ecm_create(ecm), b = wk_ecm_create(ecm);
+    REQUIRE_INT(wk_ecm_set_parent(ecm, b, a), ==, WK_OK);
+
+    /* a below itself, then a listed again with no parent. */
+    CHECK_INT(apply_parents(ecm, 2, (wk_entity[][2]){{a}, {a}}, (wk_entity[][2]){{a}, {0}}, (size_t[]){1, 1}), ==,
+              WK_OK);
+    CHECK_U64(wk_ecm_parent(ecm, a), ==, WK_NULL_ENTITY);
+    CHECK_U64(wk_ecm_parent(ecm, b), ==, a);
+
+    /* b was below a; now a is below b, in one block and in either order. */
+    CHECK_INT(apply_parents(ecm, 1, (wk_entity[][2]){{a, b}}, (wk_entity[][2]){{b, WK_NULL_ENTITY}}, (size_t[]){2}),
+              ==, WK_OK);
+    CHECK_U64(wk_ecm_parent(ecm, a), ==, b);
+    CHECK_U64(wk_ecm_parent(ecm, b), ==, WK_NULL_ENTITY);
+    CHECK_INT(apply_parents(ecm, 2, (wk_entity[][2]){{a}, {b}}, (wk_entity[][2]){{0}, {a}}, (size_t[]){1, 1}), ==,
+              WK_OK);
+    CHECK_U64(wk_ecm_parent(ecm, a), ==, WK_NULL_ENTITY);
+    CHECK_U64(wk_ecm_parent(ecm, b), ==, a);
+    wk_ecm_free(ecm);
+}
+
 static void clone_is_deep_and_independent(void)
 {
     world w = world_new();
@@ -442,6 +492,7 @@ static const wk_test_case cases[] = {
     {"complete_state_removes_extras", complete_state_removes_extras},
     {"children_of_a_marked_entity", children_of_a_marked_entity},
     {"rejected_messages_change_nothing", rejected_messages_change_nothing},
+    {"parents_apply_as_a_whole", parents_apply_as_a_whole},
     {"clone_is_deep_and_independent", clone_is_deep_and_independent},
 };
 WK_TEST_MAIN(cases)
