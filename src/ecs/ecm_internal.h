@@ -29,8 +29,9 @@
  * only where slots were used, so a lookup is one bounds check and one load
  * however sparse the ids, and a record never moves. Slots are also grouped
  * in segments, segment k = floor(log2 i) holding slots 2^k to 2^(k+1) - 1:
- * the range of slots used in each is what clone and diff walk, and the
- * parent/child links are allocated a segment at a time. */
+ * the range of slots used in each is what clone and diff walk and a freed
+ * ECM clears, and the parent/child links are allocated a segment at a
+ * time. */
 #define WK__SEGMENTS 32
 
 enum wk__record_flag {
