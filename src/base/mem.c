@@ -232,7 +232,7 @@ void wk__mem_free(void *p, size_t size)
 static struct {
     pthread_mutex_t lock;
     kept_mapping items[WK__RESERVE_KEEP_COUNT];
-    size_t used[WK__RESERVE_KEEP_COUNT]; /* bytes written in each */
+    size_t used[WK__RESERVE_KEEP_COUNT]; /* the bytes of each that hold pages */
     size_t count;
     size_t bytes;
 } kept_reservations = {.lock = PTHREAD_MUTEX_INITIALIZER};
