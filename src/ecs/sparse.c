@@ -65,24 +65,32 @@ static int grow(wk__sparse *s, uint32_t cap)
     return WK_OK;
 }
 
+/* A map of len slots built from the members of s, which may be far fewer
+ * than the slots: only their pages are touched. NULL when out of memory. */
+static uint32_t *map_of_members(const wk__sparse *s, size_t len)
+{
+    uint32_t *map = wk__mem_zalloc(len * sizeof *map);
+    for (uint32_t i = 0; map && i < s->count; i++)
+        map[wk__index(s->entities[i])] = i + 1;
+    return map;
+}
+
 int wk__sparse_reserve(wk__sparse *s, uint32_t index)
 {
     if (index >= s->map_len) {
         /* The next power of two above index, at least 64 slots. A big map
          * is a fresh mapping whose pages cost nothing until written, so a
          * world with a high create offset does not pay for the slots below
-         * it; and the new map is filled from the members, not copied from
-         * the old, whose pages between them need not be touched. */
+         * it; and the new map is built from the members, not copied from
+         * the old. */
         uint64_t len = 64;
         while (len <= index)
             len *= 2;
         if (len > UINT32_MAX)
             len = UINT32_MAX;
-        uint32_t *map = wk__mem_zalloc(len * sizeof *map);
+        uint32_t *map = map_of_members(s, len);
         if (!map)
             return WK_NOMEM;
-        for (uint32_t i = 0; i < s->count; i++)
-            map[wk__index(s->entities[i])] = i + 1;
         wk__mem_free(s->map, (size_t)s->map_len * sizeof *s->map);
         s->map = map;
         s->map_len = (uint32_t)len;
@@ -113,14 +121,11 @@ wk__sparse *wk__sparse_clone(const wk_ecm *ecm, wk_type type, const wk__sparse *
     wk__sparse *s = wk__sparse_new(src->size, src->align);
     if (!s || grow(s, src->count ? src->count : 1))
         goto fail;
-    /* The map is rebuilt from the members, which may be far fewer than the
-     * slots it covers (none: it is left for the first add to make). */
+    /* Without members the map is left for the first add to make. */
     if (src->count) {
-        if (!(s->map = wk__mem_zalloc((size_t)src->map_len * sizeof *s->map)))
+        if (!(s->map = map_of_members(src, src->map_len)))
             goto fail;
         s->map_len = src->map_len;
-        for (uint32_t i = 0; i < src->count; i++)
-            s->map[wk__index(src->entities[i])] = i + 1;
     }
     memcpy(s->entities, src->entities, (size_t)src->count * sizeof *s->entities);
     memcpy(s->change, src->change, src->count);

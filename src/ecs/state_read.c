@@ -150,8 +150,8 @@ static int check_block(const reader *r, const Worldkit__Ecs__Block *b)
         int rc = wk__slot_check(ecm, index);
         if (rc)
             return rc;
-        const wk__record *slot = wk__slot_or_null(ecm, index);
-        if (slot && (slot->flags & WK__ALIVE) && slot->gen != wk__gen(e) && !(slot->flags & WK__DOOMED))
+        const wk__record *slot = wk__slot(ecm, index);
+        if ((slot->flags & WK__ALIVE) && slot->gen != wk__gen(e) && !(slot->flags & WK__DOOMED))
             return wk__ecm_fail(ecm, WK_EXISTS, "state: entity %llu collides with live entity %llu",
                                 (unsigned long long)e, (unsigned long long)wk__id(index, slot->gen));
         wk_entity parent = b->n_parents ? b->parents[i] : WK_NULL_ENTITY;
