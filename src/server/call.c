@@ -202,6 +202,10 @@ static void run(call *c, grpc_byte_buffer *payload, wk_api_sink *sink)
 
 void wk__call_serve(wk__worker *w, wk__call_slot *slot)
 {
+    /* Read before the call is reported begun: a call the hook has seen
+     * begin is in flight, and a shutdown lets it finish, however long its
+     * request takes to arrive. */
+    bool refused_for_shutdown = atomic_load(&w->server->stopping);
     double t0 = wk__monotonic_s();
     call c = {.worker = w, .slot = slot, .method = grpc_slice_to_c_string(slot->details.method), .started = t0};
     report(&c, false, 0, 0);
@@ -217,7 +221,7 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
                     wait_for(&c, &tag_recv);
 
     wk_api_sink sink = {.write = write_message, .check = check, .ctx = &c};
-    if (atomic_load(&w->server->stopping) && !local_method(c.method)) {
+    if (refused_for_shutdown && !local_method(c.method)) {
         /* The health check still answers: NOT_SERVING. */
         sink.status = GRPC_STATUS_UNAVAILABLE;
         snprintf(sink.message, sizeof sink.message, "%s: the server is shutting down", c.method);
