@@ -68,7 +68,8 @@ static wk__table *clone_table(const wk_ecm *ecm, const wk__table *src)
                      .slot_count = src->slot_count,
                      .count = src->count,
                      .edge_len = src->edge_len,
-                     .destroys = src->destroys};
+                     .destroys = src->destroys,
+                     .copies = src->copies};
     memcpy(t->column_of, src->column_of, slots_bytes);
     t->types = dup_bytes(src->types, src->type_count * sizeof *t->types);
     t->add_edge = dup_bytes(src->add_edge, src->edge_len * sizeof *t->add_edge);

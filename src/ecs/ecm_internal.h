@@ -52,6 +52,9 @@ enum wk__record_flag {
 #define WK__GEN_MAX ((1u << WK__GEN_BITS) - 1)
 #define WK__TABLE_MAX 65536u
 
+/* Lists of at most this many types are remembered by create_with. */
+#define WK__LAST_KIND_MAX 8
+
 typedef struct wk__record {
     uint32_t row;
     uint16_t table;
@@ -91,6 +94,7 @@ typedef struct wk__table {
     uint32_t *remove_edge;
     uint32_t edge_len;
     bool destroys; /* some column's type has a destroy hook */
+    bool copies;   /* some column's type has a copy hook */
     int32_t column_of[]; /* type id -> column, or -1 */
 } wk__table;
 
@@ -180,6 +184,15 @@ struct wk_ecm {
     wk__entity_vec marked;
     wk__entity_vec destroyed; /* destroyed this step, not by end of step */
     WK__VEC(wk__removed_component) removed_components;
+
+    /* The types wk_ecm_create_with was last given, checked, and their table:
+     * creating entity after entity of one kind finds the table with one
+     * compare, not a walk through the add edges with every type checked. */
+    struct {
+        wk__table *table; /* NULL until the first create */
+        uint32_t n;
+        wk_type types[WK__LAST_KIND_MAX];
+    } last_kind;
 
     WK__VEC(wk_query *) queries;
     int iter_depth;

@@ -178,52 +178,64 @@ static wk_entity create_then_set(wk_ecm *ecm, const wk_type *types, const void *
     return e;
 }
 
-wk_entity wk_ecm_create_with(wk_ecm *ecm, const wk_type *types, const void *const *values, size_t n)
+/* table_of, through ecm->last_kind when the types are the ones it holds. */
+static wk__table *kind_table(wk_ecm *ecm, const wk_type *types, size_t n, bool *sparse)
 {
-    if (ecm->iter_depth && n) {
-        wk__ecm_fail(ecm, WK_BUSY, "cannot create an entity with components while an iterator is open");
-        return WK_NULL_ENTITY;
+    if (ecm->last_kind.table && n == ecm->last_kind.n && memcmp(types, ecm->last_kind.types, n * sizeof *types) == 0)
+        return ecm->last_kind.table;
+    wk__table *t = table_of(ecm, types, n, sparse);
+    if (t && !*sparse && n <= WK__LAST_KIND_MAX) {
+        ecm->last_kind.table = t;
+        ecm->last_kind.n = (uint32_t)n;
+        memcpy(ecm->last_kind.types, types, n * sizeof *types);
     }
-    bool sparse = false;
-    wk__table *t = table_of(ecm, types, n, &sparse);
-    if (!t)
-        return WK_NULL_ENTITY;
-    if (sparse)
-        return create_then_set(ecm, types, values, n);
-    /* A value inside the table would move when the new row grows it. */
-    for (size_t i = 0; values && t->count == t->cap && i < n; i++)
-        if (values[i] && wk__table_holds(t, values[i]))
-            return create_then_set(ecm, types, values, n);
-    wk__savepoint sp = ecm->txn ? wk__txn_savepoint(ecm) : (wk__savepoint){0};
-    wk_entity e;
-    const wk__record *r = entity_new(ecm, t, &e);
+    return t;
+}
+
+/* A new entity in a new row of t holding the n given components, its id in
+ * *out: the row's record, or NULL (message set). Values of types with a
+ * copy hook are left zeroed, for the caller to copy. */
+static inline __attribute__((always_inline)) const wk__record *
+entity_new_with(wk_ecm *ecm, wk__table *t, const wk_type *types, const void *const *values, size_t n, wk_entity *out)
+{
+    /* A table holds rows only of types in use, so its first row marks them. */
+    bool first_row = t->count == 0;
+    const wk__record *r = entity_new(ecm, t, out);
     if (!r)
-        return WK_NULL_ENTITY;
+        return NULL;
+    for (uint32_t c = 0; first_row && c < t->type_count; c++)
+        ecm->types[t->types[c]].in_use = true;
     uint32_t row = r->row;
-    /* Plain values are copied, hooked ones zeroed first, so that a failed
-     * copy leaves only values the destroy hooks accept. */
-    bool hooked = false;
     for (size_t i = 0; i < n; i++) {
         wk__column *col = &t->columns[t->column_of[types[i]]];
         const void *value = values ? values[i] : NULL;
         col->change[row] = WK_ONE_TIME_CHANGE;
-        wk__type_info *info = &ecm->types[types[i]];
-        info->in_use = true;
         if (!col->size)
             continue;
         uint8_t *cell = col->data + (size_t)row * col->size;
-        if (value && !info->desc.hooks.copy) {
+        if (value && !(t->copies && ecm->types[types[i]].desc.hooks.copy))
             wk__copy_value(cell, value, col->size);
-        } else {
+        else
             memset(cell, 0, col->size);
-            hooked |= value != NULL;
-        }
     }
-    for (size_t i = 0; hooked && i < n; i++) {
+    return r;
+}
+
+/* create_with into a table with a copy hook: hooked values are copied once
+ * the row holds zeroes, which the destroy hooks accept, so that a failed
+ * copy can undo the create. */
+static wk_entity create_hooked(wk_ecm *ecm, wk__table *t, const wk_type *types, const void *const *values, size_t n)
+{
+    wk__savepoint sp = ecm->txn ? wk__txn_savepoint(ecm) : (wk__savepoint){0};
+    wk_entity e;
+    const wk__record *r = entity_new_with(ecm, t, types, values, n, &e);
+    if (!r)
+        return WK_NULL_ENTITY;
+    for (size_t i = 0; values && i < n; i++) {
         int32_t c = wk__column_index(t, types[i]);
         if (values[i] && ecm->types[types[i]].desc.hooks.copy &&
-            wk__value_copy(ecm, types[i], wk__cell(t, c, row), values[i])) {
-            memset(wk__cell(t, c, row), 0, t->columns[c].size);
+            wk__value_copy(ecm, types[i], wk__cell(t, c, r->row), values[i])) {
+            memset(wk__cell(t, c, r->row), 0, t->columns[c].size);
             if (ecm->txn) {
                 wk__txn_undo_to(ecm, &sp);
             } else {
@@ -235,6 +247,28 @@ wk_entity wk_ecm_create_with(wk_ecm *ecm, const wk_type *types, const void *cons
         }
     }
     return e;
+}
+
+wk_entity wk_ecm_create_with(wk_ecm *ecm, const wk_type *types, const void *const *values, size_t n)
+{
+    if (ecm->iter_depth && n) {
+        wk__ecm_fail(ecm, WK_BUSY, "cannot create an entity with components while an iterator is open");
+        return WK_NULL_ENTITY;
+    }
+    bool sparse = false;
+    wk__table *t = kind_table(ecm, types, n, &sparse);
+    if (!t)
+        return WK_NULL_ENTITY;
+    if (sparse)
+        return create_then_set(ecm, types, values, n);
+    /* A value inside the table would move when the new row grows it. */
+    for (size_t i = 0; values && t->count == t->cap && i < n; i++)
+        if (values[i] && wk__table_holds(t, values[i]))
+            return create_then_set(ecm, types, values, n);
+    if (t->copies)
+        return create_hooked(ecm, t, types, values, n);
+    wk_entity e;
+    return entity_new_with(ecm, t, types, values, n, &e) ? e : WK_NULL_ENTITY;
 }
 
 int wk_ecm_set_create_offset(wk_ecm *ecm, uint64_t offset)

@@ -110,6 +110,7 @@ static wk__table *table_new(wk_ecm *ecm, const wk_type *types, uint32_t n)
         t->columns[c].align = info->desc.align;
         t->column_of[types[c]] = (int32_t)c;
         t->destroys |= info->desc.hooks.destroy != NULL;
+        t->copies |= info->desc.hooks.copy != NULL;
     }
     return t;
 }

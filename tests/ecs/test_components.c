@@ -249,9 +249,46 @@ static void create_with_values_from_own_storage(void)
     wk_ecm_free(f.ecm);
 }
 
+/* Entities of kinds made in turn each get exactly their kind's types, and
+ * a table emptied by a rollback marks its types in use again when next
+ * filled. */
+static void create_with_kinds_in_turn(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    const wk_type kinds[][2] = {{f.pos, f.vel}, {f.pos, 0}, {f.vel, f.pos}, {f.pos, f.vel}, {f.vel, 0}};
+    const size_t sizes[] = {2, 1, 2, 2, 1};
+    const wk_type want[][2] = {{f.pos, f.vel}, {f.pos, 0}, {f.pos, f.vel}, {f.pos, f.vel}, {f.vel, 0}};
+    for (size_t k = 0; k < 5; k++) {
+        wk_entity e = wk_ecm_create_with(f.ecm, kinds[k], NULL, sizes[k]);
+        REQUIRE(e != WK_NULL_ENTITY);
+        wk_type got[4] = {0};
+        CHECK_INT(wk_ecm_component_types(f.ecm, e, got, 4), ==, sizes[k]);
+        CHECK_INT(got[0], ==, want[k][0]);
+        CHECK_INT(got[1], ==, want[k][1]);
+    }
+    /* A list that fails after one that was remembered still fails. */
+    CHECK_U64(wk_ecm_create_with(f.ecm, (wk_type[]){f.vel, f.vel}, NULL, 2), ==, WK_NULL_ENTITY);
+    CHECK_INT(wk_ecm_count(f.ecm), ==, 5);
+
+    wk_ecm *ecm = fixture_new().ecm;
+    REQUIRE(ecm);
+    wk_type name = wk_ecm_type_by_name(ecm, "Name");
+    REQUIRE(wk_ecm_txn_begin(ecm) == WK_OK);
+    REQUIRE(wk_ecm_create_with(ecm, &name, NULL, 1));
+    CHECK(wk_ecm_type_in_use(ecm, name));
+    REQUIRE(wk_ecm_txn_rollback(ecm) == WK_OK);
+    CHECK(!wk_ecm_type_in_use(ecm, name));
+    REQUIRE(wk_ecm_create_with(ecm, &name, NULL, 1));
+    CHECK(wk_ecm_type_in_use(ecm, name));
+    wk_ecm_free(ecm);
+    wk_ecm_free(f.ecm);
+}
+
 static const wk_test_case cases[] = {
     {"create_with_components", create_with_components},
     {"create_with_values_from_own_storage", create_with_values_from_own_storage},
+    {"create_with_kinds_in_turn", create_with_kinds_in_turn},
     {"register_is_stable_per_name", register_is_stable_per_name},
     {"set_get_reports_change", set_get_reports_change},
     {"hooked_values_are_deep_copies", hooked_values_are_deep_copies},
