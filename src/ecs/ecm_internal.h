@@ -61,6 +61,7 @@ typedef struct wk__record {
     uint16_t gen : WK__GEN_BITS;
     uint16_t flags : 5;
 } wk__record;
+_Static_assert(sizeof(wk__record) == 8, "a record is one 8-byte word");
 
 /* Parent/child links by slot index; 0 is "none" since slot 0 is never used. */
 typedef struct wk__link {
@@ -177,8 +178,9 @@ struct wk_ecm {
 
     wk__entity_vec created; /* created this step */
     wk__entity_vec touched;
-    /* The lengths of created and touched when wk__step_lists_trim last ran. */
-    size_t created_trimmed, touched_trimmed;
+    /* The lengths at which wk__step_lists_trim next trims created and
+     * touched: twice what the last trim left, plus 64. */
+    size_t created_trim_at, touched_trim_at;
     /* False once an entity is freed: the list may hold its id. */
     bool created_live, touched_live;
     wk__entity_vec marked;

@@ -217,10 +217,10 @@ void wk__step_lists_trim(wk_ecm *ecm)
 {
     if (ecm->txn)
         return;
-    if (ecm->created.count >= 2 * ecm->created_trimmed + 64)
-        ecm->created_trimmed = trim_list(ecm, &ecm->created, &ecm->created_live);
-    if (ecm->touched.count >= 2 * ecm->touched_trimmed + 64)
-        ecm->touched_trimmed = trim_list(ecm, &ecm->touched, &ecm->touched_live);
+    if (ecm->created.count >= ecm->created_trim_at)
+        ecm->created_trim_at = 2 * trim_list(ecm, &ecm->created, &ecm->created_live) + 64;
+    if (ecm->touched.count >= ecm->touched_trim_at)
+        ecm->touched_trim_at = 2 * trim_list(ecm, &ecm->touched, &ecm->touched_live) + 64;
 }
 
 int wk_ecm_end_step(wk_ecm *ecm)
@@ -240,8 +240,8 @@ int wk_ecm_end_step(wk_ecm *ecm)
     settle(ecm, ecm->created.items, ecm->created.count);
     settle(ecm, ecm->touched.items, ecm->touched.count);
     ecm->marked.count = 0;
-    ecm->created.count = ecm->created_trimmed = 0;
-    ecm->touched.count = ecm->touched_trimmed = 0;
+    ecm->created.count = ecm->created_trim_at = 0;
+    ecm->touched.count = ecm->touched_trim_at = 0;
     ecm->destroyed.count = 0;
     ecm->removed_components.count = 0;
     ecm->version++;
