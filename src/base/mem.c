@@ -51,6 +51,9 @@ static void *reserve_aligned(size_t len)
 typedef struct kept_mapping {
     uint8_t *p;
     size_t len; /* a multiple of WK__HUGE_BYTES */
+    /* The rest of a kept mapping whose front an array took: where that
+     * array grows, in place, with no copy and no fresh pages. */
+    bool tail;
 } kept_mapping;
 
 static struct {
@@ -60,58 +63,104 @@ static struct {
     size_t bytes;
 } kept = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* Keeps a freed mapping of len bytes, or unmaps it when the keep is full. */
+static void kept_drop(size_t i)
+{
+    kept.items[i] = kept.items[--kept.count];
+}
+
+/* Keeps a freed mapping of len bytes, joined to kept ones on either side
+ * so that a freed array and the tail it did not grow into are one mapping
+ * again; unmaps it when the keep is full. Joined pieces may be separate
+ * kernel mappings, which only mremap minds (see remap_huge). */
 static void keep(void *p, size_t len)
 {
+    uint8_t *start = p, *end = start + len;
     pthread_mutex_lock(&kept.lock);
-    bool room = kept.count < WK__MEM_KEEP_COUNT && kept.bytes + len <= WK__MEM_KEEP_BYTES;
-    if (room) {
-        kept.items[kept.count++] = (kept_mapping){p, len};
-        kept.bytes += len;
+    bool room = kept.bytes + len <= WK__MEM_KEEP_BYTES;
+    size_t before = kept.count, after = kept.count;
+    for (size_t i = 0; room && i < kept.count; i++) {
+        if (kept.items[i].p + kept.items[i].len == start)
+            before = i;
+        if (kept.items[i].p == end)
+            after = i;
     }
+    if (room && before < kept.count) {
+        kept.items[before].len += len;
+        if (after < kept.count) {
+            kept.items[before].len += kept.items[after].len;
+            kept_drop(after);
+        }
+    } else if (room && after < kept.count) {
+        kept.items[after] = (kept_mapping){start, len + kept.items[after].len, false};
+    } else if (room && kept.count < WK__MEM_KEEP_COUNT) {
+        kept.items[kept.count++] = (kept_mapping){start, len, false};
+    } else {
+        room = false;
+    }
+    if (room)
+        kept.bytes += len;
     pthread_mutex_unlock(&kept.lock);
     if (!room)
         munmap(p, len);
 }
 
-/* The smallest kept mapping of at least len bytes, cut to len (the rest
- * stays kept), or NULL. */
-static void *take_kept(size_t len)
+/* Takes the first len bytes of kept mapping i; the rest stays kept, as a
+ * tail. */
+static uint8_t *kept_cut(size_t i, size_t len)
+{
+    kept_mapping *m = &kept.items[i];
+    uint8_t *p = m->p;
+    if (m->len > len)
+        *m = (kept_mapping){p + len, m->len - len, true};
+    else
+        kept_drop(i);
+    kept.bytes -= len;
+    return p;
+}
+
+/* A kept mapping of at least len bytes, cut to len, or NULL. Tails come
+ * last, being where other arrays grow. An array that is growing takes the
+ * largest mapping, to grow on into its tail; one of known size the
+ * smallest. */
+static void *take_kept(size_t len, bool growing)
 {
     pthread_mutex_lock(&kept.lock);
     size_t best = kept.count;
-    for (size_t i = 0; i < kept.count; i++)
-        if (kept.items[i].len >= len && (best == kept.count || kept.items[i].len < kept.items[best].len))
+    for (size_t i = 0; i < kept.count; i++) {
+        const kept_mapping *m = &kept.items[i], *b = &kept.items[best];
+        if (m->len < len)
+            continue;
+        if (best == kept.count || (b->tail && !m->tail) ||
+            (b->tail == m->tail && (growing ? m->len > b->len : m->len < b->len)))
             best = i;
-    uint8_t *p = NULL;
-    if (best < kept.count) {
-        kept_mapping *m = &kept.items[best];
-        p = m->p;
-        if (m->len > len) {
-            *m = (kept_mapping){m->p + len, m->len - len};
-        } else {
-            *m = kept.items[--kept.count];
-        }
-        kept.bytes -= len;
     }
+    uint8_t *p = best < kept.count ? kept_cut(best, len) : NULL;
     pthread_mutex_unlock(&kept.lock);
     return p;
 }
 
+/* Takes len kept bytes starting at end, where an array ends: whether they
+ * were kept. */
+static bool take_kept_at(uint8_t *end, size_t len)
+{
+    pthread_mutex_lock(&kept.lock);
+    size_t i = 0;
+    while (i < kept.count && !(kept.items[i].p == end && kept.items[i].len >= len))
+        i++;
+    bool found = i < kept.count;
+    if (found)
+        kept_cut(i, len);
+    pthread_mutex_unlock(&kept.lock);
+    return found;
+}
+
 /* ---- mappings ----------------------------------------------------------- */
 
-/* A huge mapping of size bytes whose bytes outside [fill_from, fill_to)
- * read as zero; the caller fills the others. */
-static void *map_huge(size_t size, size_t fill_from, size_t fill_to)
+/* A fresh huge mapping of len bytes (a multiple of WK__HUGE_BYTES), which
+ * reads as zero. */
+static void *map_fresh(size_t len)
 {
-    size_t len = round_up(size);
-    uint8_t *p = take_kept(len);
-    if (p) {
-        memset(p, 0, fill_from);
-        memset(p + fill_to, 0, size - fill_to);
-        return p;
-    }
-    p = reserve_aligned(len);
+    uint8_t *p = reserve_aligned(len);
     if (!p)
         return NULL;
     if (mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) ==
@@ -125,35 +174,55 @@ static void *map_huge(size_t size, size_t fill_from, size_t fill_to)
     return p;
 }
 
-/* Moves a huge mapping to a larger aligned one without copying: the kernel
- * moves the page tables, huge pages included. A kept mapping big enough
- * is better still: copying the old bytes into it costs less than the
- * faults of the fresh pages that moving would add. (Moving the old pages
- * over its first part instead would leave two kernel mappings in one
- * range, which mremap refuses to move later.) */
+/* A huge mapping of size bytes whose bytes outside [fill_from, fill_to)
+ * read as zero; the caller fills the others. */
+static void *map_huge(size_t size, size_t fill_from, size_t fill_to, bool growing)
+{
+    size_t len = round_up(size);
+    uint8_t *p = take_kept(len, growing);
+    if (!p)
+        return map_fresh(len);
+    memset(p, 0, fill_from);
+    memset(p + fill_to, 0, size - fill_to);
+    return p;
+}
+
+/* Resizes a huge mapping. Shrinking keeps the pages past its new end.
+ * Growing takes first the kept bytes right after it, if there are enough:
+ * no copy, no fault. Then a kept mapping big enough: copying the old bytes
+ * into it costs less than the faults of fresh pages. Last, the kernel
+ * moves it to a larger range with its page tables, huge pages included;
+ * where that fails, because the range is kept pieces joined, it is copied
+ * to fresh pages. */
 static void *remap_huge(void *p, size_t old_size, size_t new_size)
 {
     size_t old_len = round_up(old_size), new_len = round_up(new_size);
-    if (new_len == old_len)
+    if (new_len <= old_len) {
+        if (new_len < old_len)
+            keep((uint8_t *)p + new_len, old_len - new_len);
         return p;
-    void *kept_dst = new_len > old_len ? take_kept(new_len) : NULL;
-    if (kept_dst) {
-        memcpy(kept_dst, p, old_size);
-        keep(p, old_len);
-        return kept_dst;
     }
-    void *dst = reserve_aligned(new_len);
-    if (!dst)
-        return NULL;
-    void *moved = mremap(p, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
-    if (moved == MAP_FAILED) {
-        munmap(dst, new_len);
-        return NULL;
-    }
+    if (take_kept_at((uint8_t *)p + old_len, new_len - old_len))
+        return p;
+    void *dst = take_kept(new_len, true);
+    if (!dst) {
+        dst = reserve_aligned(new_len);
+        if (!dst)
+            return NULL;
+        void *moved = mremap(p, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+        if (moved != MAP_FAILED) {
 #ifdef MADV_HUGEPAGE
-    madvise(moved, new_len, MADV_HUGEPAGE);
+            madvise(moved, new_len, MADV_HUGEPAGE);
 #endif
-    return moved;
+            return moved;
+        }
+        munmap(dst, new_len);
+        if (!(dst = map_fresh(new_len)))
+            return NULL;
+    }
+    memcpy(dst, p, old_size);
+    keep(p, old_len);
+    return dst;
 }
 
 void *wk__mem_resize(void *p, size_t old_size, size_t new_size, size_t align)
@@ -164,7 +233,7 @@ void *wk__mem_resize(void *p, size_t old_size, size_t new_size, size_t align)
         return remap_huge(p, old_size, new_size);
     void *q;
     if (is_huge(new_size)) {
-        q = map_huge(new_size, 0, new_size);
+        q = map_huge(new_size, 0, new_size, true);
     } else if (align <= 16 && !is_huge(old_size)) {
         return realloc(p, new_size);
     } else if (posix_memalign(&q, align < sizeof(void *) ? sizeof(void *) : align, new_size)) {
@@ -185,7 +254,7 @@ void *wk__mem_zalloc(size_t size)
 
 void *wk__mem_zalloc_except(size_t size, size_t fill_from, size_t fill_to)
 {
-    return is_huge(size) ? map_huge(size, fill_from, fill_to) : calloc(1, size ? size : 1);
+    return is_huge(size) ? map_huge(size, fill_from, fill_to, false) : calloc(1, size ? size : 1);
 }
 
 /* An ordinary store first reads the destination's cache line, a third of
@@ -295,7 +364,7 @@ void wk__mem_unreserve(void *p, size_t size, size_t used, bool zeroed)
     bool room = zeroed && kept_reservations.count < WK__RESERVE_KEEP_COUNT &&
                 kept_reservations.bytes + used <= WK__RESERVE_KEEP_BYTES;
     if (room) {
-        kept_reservations.items[kept_reservations.count] = (kept_mapping){p, size};
+        kept_reservations.items[kept_reservations.count] = (kept_mapping){p, size, false};
         kept_reservations.used[kept_reservations.count++] = used;
         kept_reservations.bytes += used;
     }

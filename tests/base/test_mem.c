@@ -2,8 +2,9 @@
  * side of the size from which they get mappings of their own read as zero,
  * keep their bytes when resized across it and when their mapping is reused,
  * wk__mem_copy copies exactly, at any alignment and length, with streaming
- * stores or without, and a sparse reservation reads as zero and shrinks
- * to what the system grants. */
+ * stores or without, a growing array grows in place into kept memory and
+ * one the kernel holds in two pieces grows too, and a sparse reservation
+ * reads as zero and shrinks to what the system grants. */
 #define _DEFAULT_SOURCE /* mincore */
 #include "base/mem.h"
 #include "wk_test.h"
@@ -141,6 +142,57 @@ static bool resident(const void *p)
     return mincore((void *)((uintptr_t)p & ~(uintptr_t)4095), 1, &in_core) == 0 && (in_core & 1);
 }
 
+/* An array grown from malloc into a mapping takes the largest kept one and
+ * grows on into the rest of it in place; shrunk, it stays where it is. */
+static void growing_array_grows_in_place_into_a_kept_mapping(void)
+{
+    size_t small = WK__MAPPED_BYTES / 2, big = 8 * WK__HUGE_BYTES;
+    uint8_t *want = malloc(big);
+    REQUIRE(want);
+    fill(want, big, 3);
+    uint8_t *freed = wk__mem_zalloc(2 * big);
+    REQUIRE(freed);
+    wk__mem_free(freed, 2 * big);
+    uint8_t *p = wk__mem_resize(NULL, 0, small, 8);
+    REQUIRE(p);
+    memcpy(p, want, small);
+    p = wk__mem_resize(p, small, WK__MAPPED_BYTES, 8);
+    REQUIRE(p);
+    memcpy(p, want, WK__MAPPED_BYTES);
+    uint8_t *grown = wk__mem_resize(p, WK__MAPPED_BYTES, big, 8);
+    REQUIRE(grown);
+    CHECK(grown == p);
+    CHECK(memcmp(grown, want, WK__MAPPED_BYTES) == 0);
+    memcpy(grown, want, big);
+    uint8_t *shrunk = wk__mem_resize(grown, big, WK__HUGE_BYTES, 8);
+    CHECK(shrunk == grown);
+    CHECK(memcmp(shrunk, want, WK__HUGE_BYTES) == 0);
+    wk__mem_free(shrunk, WK__HUGE_BYTES);
+    free(want);
+}
+
+/* An array whose range the kernel holds as two mappings (here split by
+ * advice; kept pieces joined can be so too), which mremap refuses to move,
+ * still grows, by a copy, with its bytes. Grown past what the keep may
+ * hold, so that no kept mapping can take it. */
+static void array_of_two_kernel_mappings_grows(void)
+{
+    size_t size = 2 * WK__HUGE_BYTES, huge = (size_t)300 << 20;
+    uint8_t *p = wk__mem_zalloc(size);
+    REQUIRE(p);
+    fill(p, size, 5);
+    REQUIRE(madvise(p + WK__HUGE_BYTES, WK__HUGE_BYTES, MADV_NOHUGEPAGE) == 0);
+    uint8_t *grown = wk__mem_resize(p, size, huge, 8);
+    REQUIRE(grown);
+    uint8_t *want = malloc(size);
+    REQUIRE(want);
+    fill(want, size, 5);
+    CHECK(memcmp(grown, want, size) == 0);
+    grown[huge - 1] = 1;
+    wk__mem_free(grown, huge);
+    free(want);
+}
+
 /* A reservation released zeroed is kept for the next with the pages of
  * its used bytes, and without the pages written past them. */
 static void kept_reservation_holds_only_its_used_pages(void)
@@ -169,5 +221,7 @@ static const wk_test_case cases[] = {
     {"copy_is_exact_at_any_alignment", copy_is_exact_at_any_alignment},
     {"reservation_reads_as_zero_and_shrinks_to_fit", reservation_reads_as_zero_and_shrinks_to_fit},
     {"kept_reservation_holds_only_its_used_pages", kept_reservation_holds_only_its_used_pages},
+    {"growing_array_grows_in_place_into_a_kept_mapping", growing_array_grows_in_place_into_a_kept_mapping},
+    {"array_of_two_kernel_mappings_grows", array_of_two_kernel_mappings_grows},
 };
 WK_TEST_MAIN(cases)
