@@ -255,17 +255,11 @@ static int table_reserve(wk_ecm *ecm, wk__table *t, uint32_t cap)
     return WK_OK;
 }
 
-/* A full table doubles, and quadruples once its ids are in a mapping of
- * their own (WK__MAPPED_BYTES): a mapping's pages take memory only once
- * written, so the room costs address space, and the copies growth makes
- * add up to a third of the final rows, not all of them. */
 static int grow_by_one(wk_ecm *ecm, wk__table *t)
 {
     if (t->count == UINT32_MAX)
         return WK_NOMEM;
-    uint64_t factor = (size_t)t->cap * sizeof *t->entities >= WK__MAPPED_BYTES ? 4 : 2;
-    uint64_t cap = t->cap ? t->cap * factor : 64;
-    return table_reserve(ecm, t, cap < UINT32_MAX ? (uint32_t)cap : UINT32_MAX);
+    return table_reserve(ecm, t, t->cap >= UINT32_MAX / 2 ? UINT32_MAX : (t->cap ? t->cap * 2 : 64));
 }
 
 /* Makes room for one more row; 0 or WK_NOMEM. */
