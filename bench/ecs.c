@@ -5,12 +5,12 @@
  * component of random entities, adding and removing a third component on
  * random entities (Tag, registered as sparse: a type added and removed on
  * the fly lives in a sparse set, not in the archetype tables, so adding it
- * does not move the entity's row), serializing the full state, cloning the
- * ECM, diffing it against a clone with 1% of its positions changed and
+ * does not move the entity's row), serializing the full state and applying
+ * it to a fresh ECM, cloning the ECM, diffing it against a clone with 1% of its positions changed and
  * destroying every entity; and, on a world of 100,000, a transaction of 1,000 mixed
  * mutations rolled back. Each figure is the best of several repetitions timed with
  * CLOCK_MONOTONIC: the fast loops repeat for at least ten runs and 100 ms,
- * the heavy ones run three to five times (create and destroy on a fresh ECM
+ * the heavy ones run five times (create, apply and destroy on a fresh ECM
  * each time), with any set-up left out of the timing. Positions and
  * velocities are dyadic fractions, so every update is exact and the results
  * are checked against a closed form; the benchmark also checks return values,
@@ -20,10 +20,11 @@
  * mid-step by add_remove (its step lists copied too) on stderr. Figures go to stdout as
  * `bench <name> <value> <unit>` lines, everything else to stderr.
  *
- * Beside the issue's figures it prints two for context: creating with
+ * Beside the issue's figures it prints these for context: creating with
  * wk_ecm_create and one wk_ecm_set per component (create_2comp uses
- * wk_ecm_create_with), and the floor under get_random: the same two
- * dependent random reads (slot, then row) over plain arrays. On stderr it
+ * wk_ecm_create_with), the floor under get_random (the same two dependent
+ * random reads, slot then row, over plain arrays), applying the full state
+ * (apply_full, in MB/s of the state), the diff and the rollback. On stderr it
  * gives the first run of create_2comp and of clone beside their best: the
  * later runs get the memory the previous run freed, which the library
  * keeps with its pages faulted in, as a long-running server's would. */
@@ -476,16 +477,31 @@ static void serialize_run(void *ctx)
     check_rc(c->ecm, wk_ecm_state(c->ecm, NULL, &c->buf), 0, "wk_ecm_state");
 }
 
-/* The serialized state applied to a fresh ECM must give an equal one. */
-static void check_state(const world *w, const wk_buf *buf)
-{
+/* Applying a full state to a fresh ECM, which must then equal the world. */
+typedef struct apply_ctx {
+    const world *w;
+    const wk_buf *state;
     world copy;
-    world_init(&copy, 0);
-    check_rc(copy.ecm, wk_ecm_set_state(copy.ecm, buf->data, buf->len), 0, "wk_ecm_set_state");
+} apply_ctx;
+
+static void apply_setup(void *ctx)
+{
+    world_init(&((apply_ctx *)ctx)->copy, 0);
+}
+
+static void apply_run(void *ctx)
+{
+    apply_ctx *c = ctx;
+    check_rc(c->copy.ecm, wk_ecm_set_state(c->copy.ecm, c->state->data, c->state->len), 0, "wk_ecm_set_state");
+}
+
+static void apply_teardown(void *ctx)
+{
+    apply_ctx *c = ctx;
     wk_status why;
-    if (!wk_ecm_equal(w->ecm, copy.ecm, &why))
+    if (!wk_ecm_equal(c->w->ecm, c->copy.ecm, &why))
         die("state applied to a fresh ECM differs: %s", why.message);
-    world_free(&copy);
+    world_free(&c->copy);
 }
 
 static void bench_serialize(const world *w)
@@ -494,8 +510,10 @@ static void bench_serialize(const world *w)
     const bench b = {serialize_setup, serialize_run, NULL};
     double best = best_time(&b, &c, 5, 0);
     fprintf(stderr, "bench/ecs: full state is %zu bytes\n", c.buf.len);
-    check_state(w, &c.buf);
     report("ecs.serialize_full", (double)c.buf.len / 1e6 / best, "MB/s");
+    apply_ctx a = {w, &c.buf, {0}};
+    const bench apply = {apply_setup, apply_run, apply_teardown};
+    report("ecs.apply_full", (double)c.buf.len / 1e6 / best_time(&apply, &a, WHOLE_WORLD_RUNS, 0), "MB/s");
     wk_buf_free(&c.buf);
 }
 

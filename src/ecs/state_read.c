@@ -14,27 +14,29 @@
 
 #include "worldkit/ecs_state.pb-c.h"
 
+/* A slot of the message's entities: where in reader.ids its entity is,
+ * plus 1; 0 for an empty cell. */
+typedef struct slot_cell {
+    uint32_t slot, at;
+} slot_cell;
+
 typedef struct reader {
     wk_ecm *ecm;
     Worldkit__Ecs__State *msg;
     wk_type *local; /* local type of each msg->types entry */
-    uint64_t *keys; /* block ids with index and generation swapped, sorted */
-    size_t key_count;
-    wk_entity *parents; /* parallel to keys: the parent each entity gets */
+    wk_entity *ids; /* the message's entities, each once, as first listed */
+    size_t id_count;
+    /* ids by slot (a message holds one generation a slot). Dense: the
+     * message's slots lie within the cells from base, each in its own cell,
+     * as a world's slots mostly do, so that neighbours stay neighbours.
+     * Otherwise an open-addressing table, by a hash of the slot. */
+    slot_cell *cells;
+    uint32_t cell_mask;
+    bool dense;
+    uint32_t base;       /* dense */
+    unsigned cell_shift; /* not dense: 64 - log2 of the cells */
+    wk_entity *parents;  /* parallel to ids: the parent each entity gets */
 } reader;
-
-/* Sorting on (index, generation) puts ids sharing a slot side by side. The
- * swap is its own inverse: slot_key of a key is the id. */
-static uint64_t slot_key(wk_entity e)
-{
-    return (e << 32) | (e >> 32);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
 
 static wk_type local_type(const reader *r, uint32_t id)
 {
@@ -44,31 +46,43 @@ static wk_type local_type(const reader *r, uint32_t id)
     return WK_NO_TYPE;
 }
 
-/* Where e is in keys, or -1. */
-static ptrdiff_t key_of(const reader *r, wk_entity e)
+/* The cell of slot index, one of the message's or about to be. */
+static slot_cell *cell_for(const reader *r, uint32_t index)
 {
-    uint64_t key = slot_key(e);
-    const uint64_t *hit = bsearch(&key, r->keys, r->key_count, sizeof key, cmp_u64);
-    return hit ? hit - r->keys : -1;
+    if (r->dense)
+        return &r->cells[index - r->base];
+    /* Fibonacci hashing (the product's top bits) scatters slots that share
+     * their low bits, so no message can pile its slots into one run. */
+    uint32_t i = (uint32_t)(((uint64_t)index * 0x9E3779B97F4A7C15ull) >> r->cell_shift);
+    while (r->cells[i].at && r->cells[i].slot != index)
+        i = (i + 1) & r->cell_mask;
+    return &r->cells[i];
+}
+
+/* Where in ids the message's entity in slot index is, plus 1; 0 if none. */
+static uint32_t slot_at(const reader *r, uint32_t index)
+{
+    if (r->dense && index - r->base > r->cell_mask)
+        return 0;
+    return cell_for(r, index)->at;
+}
+
+/* Where e is in ids, or -1. */
+static ptrdiff_t position_of(const reader *r, wk_entity e)
+{
+    uint32_t at = slot_at(r, wk__index(e));
+    return at && r->ids[at - 1] == e ? (ptrdiff_t)at - 1 : -1;
 }
 
 static bool in_message(const reader *r, wk_entity e)
 {
-    return key_of(r, e) >= 0;
+    return position_of(r, e) >= 0;
 }
 
 /* True when an entity of the message lives in slot index. */
 static bool slot_in_message(const reader *r, uint32_t index)
 {
-    size_t lo = 0, hi = r->key_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if ((uint32_t)(r->keys[mid] >> 32) < index)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < r->key_count && (uint32_t)(r->keys[lo] >> 32) == index;
+    return slot_at(r, index) != 0;
 }
 
 static bool doomed(const wk_ecm *ecm, wk_entity e)
@@ -162,23 +176,51 @@ static int check_block(const reader *r, const Worldkit__Ecs__Block *b)
     return WK_OK;
 }
 
-static int collect_keys(reader *r)
+/* Sizes the cells for the message's n entities, whose slots run from lo
+ * to hi: dense when that span is within twice the cells a hash needs. */
+static int cells_new(reader *r, size_t n, uint32_t lo, uint32_t hi)
+{
+    size_t cells = 16;
+    r->cell_shift = 60;
+    for (; cells < 2 * n; cells *= 2)
+        r->cell_shift--;
+    r->dense = n && (size_t)(hi - lo) < 2 * cells;
+    while (r->dense && cells <= (size_t)(hi - lo))
+        cells *= 2;
+    r->base = lo;
+    r->cell_mask = (uint32_t)(cells - 1);
+    r->cells = calloc(cells, sizeof *r->cells);
+    return r->cells ? WK_OK : wk__ecm_fail(r->ecm, WK_NOMEM, "out of memory reading state");
+}
+
+static int collect_ids(reader *r)
 {
     size_t n = 0;
+    uint32_t lo = UINT32_MAX, hi = 0;
     for (size_t b = 0; b < r->msg->n_blocks; b++)
-        n += r->msg->blocks[b]->n_ids;
-    r->keys = malloc((n ? n : 1) * sizeof *r->keys);
-    if (!r->keys)
+        for (size_t i = 0; i < r->msg->blocks[b]->n_ids; i++, n++) {
+            uint32_t index = wk__index(r->msg->blocks[b]->ids[i]);
+            lo = index < lo ? index : lo;
+            hi = index > hi ? index : hi;
+        }
+    if (n > (size_t)1 << 30) /* keeps the cells' count a 32-bit one */
+        return wk__ecm_fail(r->ecm, WK_RANGE, "state: %zu entities in one message are more than 2^30", n);
+    r->ids = malloc((n ? n : 1) * sizeof *r->ids);
+    if (!r->ids)
         return wk__ecm_fail(r->ecm, WK_NOMEM, "out of memory reading state");
-    for (size_t b = 0; b < r->msg->n_blocks; b++)
-        for (size_t i = 0; i < r->msg->blocks[b]->n_ids; i++)
-            r->keys[r->key_count++] = slot_key(r->msg->blocks[b]->ids[i]);
-    qsort(r->keys, n, sizeof *r->keys, cmp_u64);
-    for (size_t i = 1; i < n; i++)
-        if ((uint32_t)(r->keys[i] >> 32) == (uint32_t)(r->keys[i - 1] >> 32) && r->keys[i] != r->keys[i - 1])
-            return wk__ecm_fail(r->ecm, WK_PARSE, "state: two generations of slot %u",
-                                (uint32_t)(r->keys[i] >> 32));
-    return WK_OK;
+    int rc = cells_new(r, n, lo, hi);
+    for (size_t b = 0; rc == WK_OK && b < r->msg->n_blocks; b++)
+        for (size_t i = 0; rc == WK_OK && i < r->msg->blocks[b]->n_ids; i++) {
+            wk_entity e = r->msg->blocks[b]->ids[i];
+            slot_cell *c = cell_for(r, wk__index(e));
+            if (!c->at) {
+                *c = (slot_cell){wk__index(e), (uint32_t)++r->id_count};
+                r->ids[r->id_count - 1] = e;
+            } else if (r->ids[c->at - 1] != e) {
+                rc = wk__ecm_fail(r->ecm, WK_PARSE, "state: two generations of slot %u", wk__index(e));
+            }
+        }
+    return rc;
 }
 
 static bool is_complete(const reader *r)
@@ -241,28 +283,28 @@ static wk_entity parent_after(const reader *r, wk_entity e, ptrdiff_t key)
  * chain being walked, 2 once their chain is known to end. */
 static int check_cycles(reader *r)
 {
-    r->parents = calloc(r->key_count ? r->key_count : 1, sizeof *r->parents);
-    uint8_t *mark = calloc(r->key_count ? r->key_count : 1, 1);
+    r->parents = calloc(r->id_count ? r->id_count : 1, sizeof *r->parents);
+    uint8_t *mark = calloc(r->id_count ? r->id_count : 1, 1);
     int rc = r->parents && mark ? WK_OK : wk__ecm_fail(r->ecm, WK_NOMEM, "out of memory reading state");
     for (size_t b = 0; rc == WK_OK && b < r->msg->n_blocks; b++) {
         const Worldkit__Ecs__Block *blk = r->msg->blocks[b];
         for (size_t i = 0; i < blk->n_ids; i++)
-            r->parents[key_of(r, blk->ids[i])] = blk->n_parents ? blk->parents[i] : WK_NULL_ENTITY;
+            r->parents[position_of(r, blk->ids[i])] = blk->n_parents ? blk->parents[i] : WK_NULL_ENTITY;
     }
-    for (size_t k = 0; rc == WK_OK && k < r->key_count; k++) {
-        wk_entity e = slot_key(r->keys[k]);
+    for (size_t k = 0; rc == WK_OK && k < r->id_count; k++) {
+        wk_entity e = r->ids[k];
         ptrdiff_t at = (ptrdiff_t)k;
         while (e && (at < 0 || !mark[at])) {
             if (at >= 0)
                 mark[at] = 1;
             e = parent_after(r, e, at);
-            at = e ? key_of(r, e) : -1;
+            at = e ? position_of(r, e) : -1;
         }
         if (e && mark[at] == 1)
             rc = wk__ecm_fail(r->ecm, WK_INVALID, "state: entity %llu would be its own ancestor",
                               (unsigned long long)e);
-        for (e = slot_key(r->keys[k]), at = (ptrdiff_t)k; e && (at < 0 || mark[at] == 1);
-             e = parent_after(r, e, at), at = e ? key_of(r, e) : -1)
+        for (e = r->ids[k], at = (ptrdiff_t)k; e && (at < 0 || mark[at] == 1);
+             e = parent_after(r, e, at), at = e ? position_of(r, e) : -1)
             if (at >= 0)
                 mark[at] = 2;
     }
@@ -274,7 +316,7 @@ static int check(reader *r)
 {
     int rc = check_types(r);
     if (rc == WK_OK)
-        rc = collect_keys(r);
+        rc = collect_ids(r);
     if (rc == WK_OK)
         rc = check_free_slots(r);
     if (rc)
@@ -379,15 +421,15 @@ static int take_free_slots(reader *r)
 static int apply_parents(reader *r)
 {
     int rc = WK_OK;
-    for (size_t k = 0; rc == WK_OK && k < r->key_count; k++) {
-        wk_entity e = slot_key(r->keys[k]);
+    for (size_t k = 0; rc == WK_OK && k < r->id_count; k++) {
+        wk_entity e = r->ids[k];
         if (wk_ecm_parent(r->ecm, e) != r->parents[k])
             rc = wk_ecm_set_parent(r->ecm, e, WK_NULL_ENTITY);
     }
     for (size_t b = 0; rc == WK_OK && b < r->msg->n_blocks; b++) {
         const Worldkit__Ecs__Block *blk = r->msg->blocks[b];
         for (size_t i = 0; rc == WK_OK && i < blk->n_ids; i++)
-            rc = wk_ecm_set_parent(r->ecm, blk->ids[i], r->parents[key_of(r, blk->ids[i])]);
+            rc = wk_ecm_set_parent(r->ecm, blk->ids[i], r->parents[position_of(r, blk->ids[i])]);
     }
     return rc; /* 0, or out of memory */
 }
@@ -429,7 +471,8 @@ int wk_ecm_set_state(wk_ecm *ecm, const uint8_t *bytes, size_t len)
     }
 done:
     free(r.local);
-    free(r.keys);
+    free(r.ids);
+    free(r.cells);
     free(r.parents);
     worldkit__ecs__state__free_unpacked(r.msg, NULL);
     return rc;

@@ -278,12 +278,14 @@ static void check_rejected(const uint8_t *bytes, size_t len, int code, const cha
     wk_ecm_free(w.f.ecm);
 }
 
-/* check_rejected for a small message, packed here. */
+/* check_rejected for a message, packed here. */
 static void check_rejected_msg(const Worldkit__Ecs__State *msg, int code, const char *needle)
 {
-    uint8_t bytes[64];
-    REQUIRE(protobuf_c_message_get_packed_size(&msg->base) <= sizeof bytes);
+    size_t size = protobuf_c_message_get_packed_size(&msg->base);
+    uint8_t *bytes = malloc(size ? size : 1);
+    REQUIRE(bytes);
     check_rejected(bytes, protobuf_c_message_pack(&msg->base, bytes), code, needle);
+    free(bytes);
 }
 
 /* A state of n entities without values that gives them these parents,
@@ -449,6 +451,44 @@ static void parents_apply_as_a_whole(void)
     wk_ecm_free(ecm);
 }
 
+/* Slots far apart, sharing their low bits, as a state of scattered ids
+ * holds them: found by hash, not by place, and still checked. */
+static void scattered_slots(void)
+{
+    enum { n = 64 };
+    wk_entity ids[n], parents[n];
+    for (size_t k = 0; k < n; k++) {
+        ids[k] = ((wk_entity)3 << 32) | (uint32_t)((k + 1) << 20);
+        parents[k] = k ? ids[k - 1] : WK_NULL_ENTITY;
+    }
+    Worldkit__Ecs__Block block = WORLDKIT__ECS__BLOCK__INIT;
+    block.n_ids = block.n_parents = n;
+    block.ids = ids;
+    block.parents = parents;
+    Worldkit__Ecs__Block *blocks[] = {&block};
+    Worldkit__Ecs__State msg = WORLDKIT__ECS__STATE__INIT;
+    msg.n_blocks = 1;
+    msg.blocks = blocks;
+    uint8_t bytes[2048];
+    REQUIRE(protobuf_c_message_get_packed_size(&msg.base) <= sizeof bytes);
+    size_t len = protobuf_c_message_pack(&msg.base, bytes);
+    wk_ecm *ecm = wk_ecm_new();
+    REQUIRE(ecm);
+    REQUIRE_INT(wk_ecm_set_state(ecm, bytes, len), ==, WK_OK);
+    CHECK_INT(wk_ecm_count(ecm), ==, n);
+    int wrong = 0;
+    for (size_t k = 0; k < n; k++)
+        wrong += !wk_ecm_exists(ecm, ids[k]) || wk_ecm_parent(ecm, ids[k]) != parents[k];
+    CHECK_INT(wrong, ==, 0);
+    wk_ecm_free(ecm);
+
+    parents[0] = ids[n - 1]; /* the chain closed into a ring */
+    check_cycle(ids, parents, n);
+    ids[n / 2] = ids[0] + ((wk_entity)1 << 32); /* slot of ids[0], another generation */
+    block.n_parents = 0;
+    check_rejected_msg(&msg, WK_PARSE, "two generations");
+}
+
 static void clone_is_deep_and_independent(void)
 {
     world w = world_new();
@@ -493,6 +533,7 @@ static const wk_test_case cases[] = {
     {"children_of_a_marked_entity", children_of_a_marked_entity},
     {"rejected_messages_change_nothing", rejected_messages_change_nothing},
     {"parents_apply_as_a_whole", parents_apply_as_a_whole},
+    {"scattered_slots", scattered_slots},
     {"clone_is_deep_and_independent", clone_is_deep_and_independent},
 };
 WK_TEST_MAIN(cases)
