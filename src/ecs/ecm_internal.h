@@ -431,8 +431,15 @@ int wk__sparse_drop_entity(wk_ecm *ecm, wk_entity e);
 int wk__slot_check(const wk_ecm *ecm, uint32_t index);
 /* Counts slot index in its segment's used range, after wk__slot_check. */
 int wk__slot_use(wk_ecm *ecm, uint32_t index);
-/* Makes the entity with exactly this id live (in the root table). */
-int wk__entity_adopt(wk_ecm *ecm, wk_entity e);
+/* Makes the entity with exactly this id, whose slot is free, live in a new
+ * row of t holding the n given components of t's types: plain values
+ * copied, values of types with a copy hook zeroed, for the caller to set. */
+int wk__entity_adopt_with(wk_ecm *ecm, wk_entity e, wk__table *t, const wk_type *types, const void *const *values,
+                          size_t n);
+/* The table for the n given types, found from the root through the add
+ * edges, or NULL (message set) for a bad or repeated type. Sparse types
+ * have no column: *sparse says whether there were any. */
+wk__table *wk__table_of(wk_ecm *ecm, const wk_type *types, size_t n, bool *sparse);
 /* Removes one entity now: its components, links and record. Fails (out of
  * memory, without effect) only inside a transaction. */
 int wk__entity_free(wk_ecm *ecm, wk_entity e);

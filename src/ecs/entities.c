@@ -137,10 +137,7 @@ wk_entity wk_ecm_create(wk_ecm *ecm)
     return entity_new(ecm, ecm->tables[0], &e) ? e : WK_NULL_ENTITY;
 }
 
-/* The table for the n given types, found from the root through the add
- * edges, or NULL (message set) for a bad or repeated type. Sparse types
- * have no column: *sparse says whether there were any. */
-static wk__table *table_of(wk_ecm *ecm, const wk_type *types, size_t n, bool *sparse)
+wk__table *wk__table_of(wk_ecm *ecm, const wk_type *types, size_t n, bool *sparse)
 {
     wk__table *t = ecm->tables[0];
     for (size_t i = 0; i < n; i++) {
@@ -181,12 +178,12 @@ static wk_entity create_then_set(wk_ecm *ecm, const wk_type *types, const void *
     return e;
 }
 
-/* table_of, through ecm->last_kind when the types are the ones it holds. */
+/* wk__table_of, through ecm->last_kind when the types are the ones it holds. */
 static wk__table *kind_table(wk_ecm *ecm, const wk_type *types, size_t n, bool *sparse)
 {
     if (ecm->last_kind.table && n == ecm->last_kind.n && memcmp(types, ecm->last_kind.types, n * sizeof *types) == 0)
         return ecm->last_kind.table;
-    wk__table *t = table_of(ecm, types, n, sparse);
+    wk__table *t = wk__table_of(ecm, types, n, sparse);
     if (t && !*sparse && n <= WK__LAST_KIND_MAX) {
         ecm->last_kind.table = t;
         ecm->last_kind.n = (uint32_t)n;
@@ -195,20 +192,16 @@ static wk__table *kind_table(wk_ecm *ecm, const wk_type *types, size_t n, bool *
     return t;
 }
 
-/* A new entity in a new row of t holding the n given components, its id in
- * *out: the row's record, or NULL (message set). Values of types with a
- * copy hook are left zeroed, for the caller to copy. */
-static inline __attribute__((always_inline)) const wk__record *
-entity_new_with(wk_ecm *ecm, wk__table *t, const wk_type *types, const void *const *values, size_t n, wk_entity *out)
+/* Sets row `row` of t, just added for a new entity, to hold the n given
+ * components: change states set, plain values copied, values of types
+ * with a copy hook zeroed, for the caller to copy. first_row: t was empty
+ * before. */
+static inline __attribute__((always_inline)) void row_fill(wk_ecm *ecm, wk__table *t, bool first_row, uint32_t row,
+                                                           const wk_type *types, const void *const *values, size_t n)
 {
     /* A table holds rows only of types in use, so its first row marks them. */
-    bool first_row = t->count == 0;
-    const wk__record *r = entity_new(ecm, t, out);
-    if (!r)
-        return NULL;
     for (uint32_t c = 0; first_row && c < t->type_count; c++)
         ecm->types[t->types[c]].in_use = true;
-    uint32_t row = r->row;
     for (size_t i = 0; i < n; i++) {
         wk__column *col = &t->columns[t->column_of[types[i]]];
         const void *value = values ? values[i] : NULL;
@@ -221,6 +214,17 @@ entity_new_with(wk_ecm *ecm, wk__table *t, const wk_type *types, const void *con
         else
             memset(cell, 0, col->size);
     }
+}
+
+/* A new entity in a new row of t holding the n given components (see
+ * row_fill), its id in *out: the row's record, or NULL (message set). */
+static inline __attribute__((always_inline)) const wk__record *
+entity_new_with(wk_ecm *ecm, wk__table *t, const wk_type *types, const void *const *values, size_t n, wk_entity *out)
+{
+    bool first_row = t->count == 0;
+    const wk__record *r = entity_new(ecm, t, out);
+    if (r)
+        row_fill(ecm, t, first_row, r->row, types, values, n);
     return r;
 }
 
@@ -295,24 +299,24 @@ size_t wk_ecm_count(const wk_ecm *ecm)
     return ecm->alive;
 }
 
-int wk__entity_adopt(wk_ecm *ecm, wk_entity e)
+int wk__entity_adopt_with(wk_ecm *ecm, wk_entity e, wk__table *t, const wk_type *types, const void *const *values,
+                          size_t n)
 {
     uint32_t index = wk__index(e);
     if (index == 0 || wk__gen(e) > WK__GEN_MAX)
         return wk__ecm_fail(ecm, WK_INVALID, "entity id %llu has slot 0 or a generation past %u", (unsigned long long)e,
                             WK__GEN_MAX);
-    if (slot_alive(ecm, index)) {
-        if (wk__slot(ecm, index)->gen == wk__gen(e))
-            return WK_OK;
-        return wk__ecm_fail(ecm, WK_EXISTS, "entity %llu: its slot holds entity %llu",
-                            (unsigned long long)e,
+    if (slot_alive(ecm, index))
+        return wk__ecm_fail(ecm, WK_EXISTS, "entity %llu: its slot holds entity %llu", (unsigned long long)e,
                             (unsigned long long)wk__id(index, wk__slot(ecm, index)->gen));
-    }
     int rc = wk__slot_use(ecm, index);
     if (rc)
         return rc;
-    if (slot_enliven(ecm, wk__slot(ecm, index), index, wk__gen(e), ecm->tables[0]))
+    bool first_row = t->count == 0;
+    wk__record *r = wk__slot(ecm, index);
+    if (slot_enliven(ecm, r, index, wk__gen(e), t))
         return wk__ecm_fail(ecm, WK_NOMEM, "out of memory adopting entity %llu", (unsigned long long)e);
+    row_fill(ecm, t, first_row, r->row, types, values, n);
     return WK_OK;
 }
 

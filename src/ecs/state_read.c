@@ -154,6 +154,10 @@ static int check_block(const reader *r, const Worldkit__Ecs__Block *b)
         int rc = check_column(r, b, b->columns[c]);
         if (rc)
             return rc;
+        wk_type t = local_type(r, b->columns[c]->type);
+        for (size_t k = 0; k < c; k++)
+            if (local_type(r, b->columns[k]->type) == t)
+                return wk__ecm_fail(ecm, WK_PARSE, "state: block has two columns of %s", ecm->types[t].desc.name);
     }
     for (size_t i = 0; i < b->n_ids; i++) {
         wk_entity e = b->ids[i];
@@ -352,18 +356,85 @@ static int apply_column(reader *r, const Worldkit__Ecs__Block *b, const Worldkit
     return rc;
 }
 
+/* Whether a new entity's values of type t are copied into its row as
+ * they are: a plain type of the tables. */
+static bool plain_column(const wk_ecm *ecm, wk_type t)
+{
+    const wk__type_info *info = &ecm->types[t];
+    return !info->sparse && !info->desc.hooks.copy && !info->desc.hooks.deserialize;
+}
+
+/* Writes value i of col, of type t with a hook, into the zeroed cell of a
+ * new entity: decoded there, or copied through the copy hook. A failure,
+ * which the check makes one of memory, leaves the cell zeroed again. */
+static int fill_hooked(const reader *r, const Worldkit__Ecs__Column *col, size_t i, wk_type t, void *cell)
+{
+    const wk_type_desc *d = &r->ecm->types[t].desc;
+    int rc = d->hooks.deserialize ? d->hooks.deserialize(cell, col->values[i].data, col->values[i].len)
+                                  : wk__value_copy(r->ecm, t, cell, col->packed_values.data + i * d->size);
+    if (rc)
+        memset(cell, 0, d->size);
+    return rc ? WK_NOMEM : WK_OK;
+}
+
+/* Makes entity i of block b, new here, in table t with the values of the
+ * block's n columns of t's types (types[k] in column[k]). */
+static int adopt(const reader *r, const Worldkit__Ecs__Block *b, size_t i, wk__table *t, const wk_type *types,
+                 const size_t *column, const void **values, size_t n)
+{
+    wk_ecm *ecm = r->ecm;
+    for (size_t k = 0; k < n; k++) {
+        size_t size = ecm->types[types[k]].desc.size;
+        bool plain = size && plain_column(ecm, types[k]);
+        values[k] = plain ? b->columns[column[k]]->packed_values.data + i * size : NULL;
+    }
+    if (wk__entity_adopt_with(ecm, b->ids[i], t, types, values, n))
+        return WK_NOMEM;
+    uint32_t row = wk__record_of(ecm, b->ids[i])->row;
+    int rc = WK_OK;
+    for (size_t k = 0; rc == WK_OK && k < n; k++)
+        if (ecm->types[types[k]].desc.size && !plain_column(ecm, types[k]))
+            rc = fill_hooked(r, b->columns[column[k]], i, types[k], wk__cell(t, t->column_of[types[k]], row));
+    return rc;
+}
+
+/* Applies a block. An entity new here is made at once in the table of the
+ * block's types, with their values; its sparse components, and those of
+ * the entities that exist, are set one at a time. */
 static int apply_block(reader *r, const Worldkit__Ecs__Block *b)
 {
-    for (size_t i = 0; i < b->n_ids; i++) {
-        int rc = wk__entity_adopt(r->ecm, b->ids[i]);
-        for (size_t k = 0; rc == WK_OK && k < b->n_removed_types; k++)
-            rc = wk__remove_now(r->ecm, b->ids[i], local_type(r, b->removed_types[k])) < 0 ? WK_NOMEM : WK_OK;
-        for (size_t c = 0; rc == WK_OK && c < b->n_columns; c++)
-            rc = apply_column(r, b, b->columns[c], i);
-        if (rc)
-            return rc;
+    wk_ecm *ecm = r->ecm;
+    size_t n = b->n_columns;
+    wk_type *types = malloc((n ? n : 1) * sizeof *types);
+    const void **values = malloc((n ? n : 1) * sizeof *values);
+    size_t *column = malloc((n ? n : 1) * sizeof *column); /* of each of types */
+    int rc = types && values && column ? WK_OK : WK_NOMEM;
+    size_t in_table = 0;
+    for (size_t c = 0; rc == WK_OK && c < n; c++) {
+        wk_type t = local_type(r, b->columns[c]->type);
+        if (!ecm->types[t].sparse) {
+            column[in_table] = c;
+            types[in_table++] = t;
+        }
     }
-    return WK_OK;
+    bool sparse = false;
+    wk__table *table = rc == WK_OK ? wk__table_of(ecm, types, in_table, &sparse) : NULL;
+    if (!table)
+        rc = WK_NOMEM;
+    for (size_t i = 0; rc == WK_OK && i < b->n_ids; i++) {
+        bool fresh = !wk_ecm_exists(ecm, b->ids[i]);
+        if (fresh)
+            rc = adopt(r, b, i, table, types, column, values, in_table);
+        for (size_t k = 0; rc == WK_OK && !fresh && k < b->n_removed_types; k++)
+            rc = wk__remove_now(ecm, b->ids[i], local_type(r, b->removed_types[k])) < 0 ? WK_NOMEM : WK_OK;
+        for (size_t c = 0; rc == WK_OK && c < n; c++)
+            if (!fresh || ecm->types[local_type(r, b->columns[c]->type)].sparse)
+                rc = apply_column(r, b, b->columns[c], i);
+    }
+    free(types);
+    free(values);
+    free(column);
+    return rc;
 }
 
 /* Removes the entities flag_doomed flagged. */

@@ -392,6 +392,33 @@ static void rejected_messages_change_nothing(void)
     future.free_slots = &too_new;
     check_rejected_msg(&future, WK_PARSE, "generation past 2047");
 
+    /* A block with two columns of one type, declared under two ids. */
+    Worldkit__Ecs__ComponentType pos_as[2] = {WORLDKIT__ECS__COMPONENT_TYPE__INIT,
+                                              WORLDKIT__ECS__COMPONENT_TYPE__INIT};
+    Worldkit__Ecs__Column pos_in[2] = {WORLDKIT__ECS__COLUMN__INIT, WORLDKIT__ECS__COLUMN__INIT};
+    vec origin = {0, 0, 0};
+    for (uint32_t k = 0; k < 2; k++) {
+        pos_as[k].name = "Position";
+        pos_as[k].has_id = pos_in[k].has_type = pos_in[k].has_packed_values = true;
+        pos_as[k].id = pos_in[k].type = k + 1;
+        pos_in[k].packed_values = (ProtobufCBinaryData){sizeof origin, (uint8_t *)&origin};
+    }
+    Worldkit__Ecs__ComponentType *declared[] = {&pos_as[0], &pos_as[1]};
+    Worldkit__Ecs__Column *columns[] = {&pos_in[0], &pos_in[1]};
+    wk_entity newcomer = 500;
+    Worldkit__Ecs__Block doubled = WORLDKIT__ECS__BLOCK__INIT;
+    doubled.n_ids = 1;
+    doubled.ids = &newcomer;
+    doubled.n_columns = 2;
+    doubled.columns = columns;
+    Worldkit__Ecs__Block *doubled_blocks[] = {&doubled};
+    Worldkit__Ecs__State twice = WORLDKIT__ECS__STATE__INIT;
+    twice.n_types = 2;
+    twice.types = declared;
+    twice.n_blocks = 1;
+    twice.blocks = doubled_blocks;
+    check_rejected_msg(&twice, WK_PARSE, "two columns of Position");
+
     /* Parents that close a cycle, beside a parent that alone would be
      * fine (the loose entity below the model): the model below its own
      * grandchild (a cycle through entities the message leaves as they are),
