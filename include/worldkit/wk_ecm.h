@@ -344,7 +344,9 @@ int wk_ecm_state(wk_ecm *ecm, const wk_state_desc *desc, wk_buf *out);
  * it holds with the same ids, updates values and parents, removes what it
  * marks removed. Types are matched by name and must be registered here.
  * Checked before anything is changed: the message parses, every type is
- * known and every value decodes; a failed call changes nothing. */
+ * known and every value decodes; a failed call changes nothing, even one
+ * that runs out of memory halfway: that is undone, inside the caller's
+ * transaction when one is open, else inside one of the call's own. */
 int wk_ecm_set_state(wk_ecm *ecm, const uint8_t *bytes, size_t len);
 
 /* A deep copy of the ECM: types, entities, components, parents and the

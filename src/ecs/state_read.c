@@ -520,6 +520,27 @@ static int apply(reader *r)
     return take_free_slots(r);
 }
 
+/* apply, undone if it fails, which after check only running out of memory
+ * can make it do: inside the caller's transaction back to where apply
+ * began, else in a transaction of its own. */
+static int apply_or_undo(reader *r)
+{
+    wk_ecm *ecm = r->ecm;
+    bool own = !ecm->txn;
+    wk__savepoint sp = own ? (wk__savepoint){0} : wk__txn_savepoint(ecm);
+    int rc = own ? wk_ecm_txn_begin(ecm) : WK_OK;
+    if (rc == WK_OK)
+        rc = apply(r);
+    if (rc == WK_OK)
+        return own ? wk_ecm_txn_commit(ecm) : WK_OK;
+    if (own && ecm->txn)
+        wk_ecm_txn_rollback(ecm);
+    else if (!own)
+        wk__txn_undo_to(ecm, &sp);
+    flag_doomed(r, false); /* those apply did not get to */
+    return rc;
+}
+
 int wk_ecm_set_state(wk_ecm *ecm, const uint8_t *bytes, size_t len)
 {
     if (ecm->iter_depth)
@@ -535,11 +556,8 @@ int wk_ecm_set_state(wk_ecm *ecm, const uint8_t *bytes, size_t len)
         goto done;
     }
     rc = check(&r);
-    if (rc == WK_OK) {
-        rc = apply(&r);
-        if (rc == WK_NOMEM)
-            wk__ecm_fail(ecm, rc, "out of memory applying state");
-    }
+    if (rc == WK_OK && (rc = apply_or_undo(&r)) == WK_NOMEM)
+        wk__ecm_fail(ecm, rc, "out of memory applying state");
 done:
     free(r.local);
     free(r.ids);

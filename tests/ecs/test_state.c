@@ -516,6 +516,77 @@ static void scattered_slots(void)
     check_rejected_msg(&msg, WK_PARSE, "two generations");
 }
 
+/* A string type whose copy fails for "FAIL", standing in for running out
+ * of memory halfway through applying a state. */
+static int picky_copy(void *dst, const void *src)
+{
+    return strcmp(*(char *const *)src, "FAIL") == 0 ? WK_NOMEM : str_copy(dst, src);
+}
+
+static wk_ecm *picky_world(wk_type *picky, wk_entity *a, wk_entity *b)
+{
+    wk_ecm *ecm = wk_ecm_new();
+    if (!ecm || wk_ecm_register(ecm,
+                                &(wk_type_desc){.name = "Picky",
+                                                .size = sizeof(char *),
+                                                .hooks = {picky_copy, str_destroy, str_equal, str_serialize,
+                                                          str_deserialize}},
+                                picky))
+        return NULL;
+    const char *x = "x";
+    *a = wk_ecm_create(ecm);
+    *b = wk_ecm_create(ecm);
+    wk_ecm_set(ecm, *a, *picky, &x);
+    wk_ecm_set(ecm, *b, *picky, &x);
+    return ecm;
+}
+
+/* A state that fails halfway, after its first entity's value was set,
+ * changes nothing: on its own, and inside a transaction, which keeps what
+ * was done before it. */
+static void failing_halfway_changes_nothing(void)
+{
+    wk_type picky;
+    wk_entity a, b;
+    wk_ecm *src = picky_world(&picky, &a, &b), *dst = picky_world(&picky, &a, &b);
+    REQUIRE(src && dst);
+    const char *fresh = "new", *almost = "FAIM";
+    wk_ecm_set(src, a, picky, &fresh);
+    wk_ecm_set(src, b, picky, &almost);
+    char *const *held = wk_ecm_get(src, b, picky);
+    REQUIRE(held);
+    (*held)[3] = 'L'; /* "FAIL", which no set could have put there */
+    wk_entity c = wk_ecm_create(src); /* an entity new to dst, and one dst loses */
+    wk_ecm_set(src, c, picky, &fresh);
+    REQUIRE_INT(wk_ecm_destroy(src, a, false), ==, WK_OK);
+    a = wk_ecm_create(src);
+    wk_ecm_set(src, a, picky, &fresh);
+    wk_buf state = {0};
+    REQUIRE_INT(wk_ecm_state(src, NULL, &state), ==, WK_OK);
+
+    wk_ecm *before = wk_ecm_clone(dst);
+    REQUIRE(before);
+    CHECK_INT(wk_ecm_set_state(dst, state.data, state.len), ==, WK_NOMEM);
+    CHECK(strstr(wk_ecm_errmsg(dst), "out of memory applying state") != NULL);
+    CHECK(equal(before, dst));
+    CHECK(!wk_ecm_txn_open(dst));
+
+    REQUIRE_INT(wk_ecm_txn_begin(dst), ==, WK_OK);
+    wk_entity kept = wk_ecm_create(dst);
+    wk_ecm *mid = wk_ecm_clone(dst);
+    REQUIRE(mid);
+    CHECK_INT(wk_ecm_set_state(dst, state.data, state.len), ==, WK_NOMEM);
+    CHECK(equal(mid, dst));
+    CHECK(wk_ecm_exists(dst, kept));
+    CHECK_INT(wk_ecm_txn_rollback(dst), ==, WK_OK);
+    CHECK(equal(before, dst));
+    wk_buf_free(&state);
+    wk_ecm_free(mid);
+    wk_ecm_free(before);
+    wk_ecm_free(dst);
+    wk_ecm_free(src);
+}
+
 static void clone_is_deep_and_independent(void)
 {
     world w = world_new();
@@ -561,6 +632,7 @@ static const wk_test_case cases[] = {
     {"rejected_messages_change_nothing", rejected_messages_change_nothing},
     {"parents_apply_as_a_whole", parents_apply_as_a_whole},
     {"scattered_slots", scattered_slots},
+    {"failing_halfway_changes_nothing", failing_halfway_changes_nothing},
     {"clone_is_deep_and_independent", clone_is_deep_and_independent},
 };
 WK_TEST_MAIN(cases)
