@@ -288,19 +288,31 @@ static void check_rejected_msg(const Worldkit__Ecs__State *msg, int code, const 
     free(bytes);
 }
 
-/* A state of n entities without values that gives them these parents,
- * refused as a cycle. */
-static void check_cycle(wk_entity *ids, wk_entity *parents, size_t n)
+/* A state of n entities without values, one block, giving them these
+ * parents (none when NULL); empty if out of memory. */
+static wk_buf parents_state(wk_entity *ids, wk_entity *parents, size_t n)
 {
     Worldkit__Ecs__Block block = WORLDKIT__ECS__BLOCK__INIT;
-    block.n_ids = block.n_parents = n;
+    block.n_ids = n;
     block.ids = ids;
+    block.n_parents = parents ? n : 0;
     block.parents = parents;
     Worldkit__Ecs__Block *blocks[] = {&block};
     Worldkit__Ecs__State msg = WORLDKIT__ECS__STATE__INIT;
     msg.n_blocks = 1;
     msg.blocks = blocks;
-    check_rejected_msg(&msg, WK_INVALID, "its own ancestor");
+    wk_buf out = {0};
+    if (wk_buf_reserve(&out, protobuf_c_message_get_packed_size(&msg.base)) == WK_OK)
+        out.len = protobuf_c_message_pack(&msg.base, out.data);
+    return out;
+}
+
+/* A state of n entities giving them these parents, refused as a cycle. */
+static void check_cycle(wk_entity *ids, wk_entity *parents, size_t n)
+{
+    wk_buf state = parents_state(ids, parents, n);
+    check_rejected(state.data, state.len, WK_INVALID, "its own ancestor");
+    wk_buf_free(&state);
 }
 
 static void rejected_messages_change_nothing(void)
@@ -488,20 +500,11 @@ static void scattered_slots(void)
         ids[k] = ((wk_entity)3 << 32) | (uint32_t)((k + 1) << 20);
         parents[k] = k ? ids[k - 1] : WK_NULL_ENTITY;
     }
-    Worldkit__Ecs__Block block = WORLDKIT__ECS__BLOCK__INIT;
-    block.n_ids = block.n_parents = n;
-    block.ids = ids;
-    block.parents = parents;
-    Worldkit__Ecs__Block *blocks[] = {&block};
-    Worldkit__Ecs__State msg = WORLDKIT__ECS__STATE__INIT;
-    msg.n_blocks = 1;
-    msg.blocks = blocks;
-    uint8_t bytes[2048];
-    REQUIRE(protobuf_c_message_get_packed_size(&msg.base) <= sizeof bytes);
-    size_t len = protobuf_c_message_pack(&msg.base, bytes);
+    wk_buf state = parents_state(ids, parents, n);
     wk_ecm *ecm = wk_ecm_new();
-    REQUIRE(ecm);
-    REQUIRE_INT(wk_ecm_set_state(ecm, bytes, len), ==, WK_OK);
+    REQUIRE(ecm && state.len);
+    REQUIRE_INT(wk_ecm_set_state(ecm, state.data, state.len), ==, WK_OK);
+    wk_buf_free(&state);
     CHECK_INT(wk_ecm_count(ecm), ==, n);
     int wrong = 0;
     for (size_t k = 0; k < n; k++)
@@ -512,8 +515,9 @@ static void scattered_slots(void)
     parents[0] = ids[n - 1]; /* the chain closed into a ring */
     check_cycle(ids, parents, n);
     ids[n / 2] = ids[0] + ((wk_entity)1 << 32); /* slot of ids[0], another generation */
-    block.n_parents = 0;
-    check_rejected_msg(&msg, WK_PARSE, "two generations");
+    state = parents_state(ids, NULL, n);
+    check_rejected(state.data, state.len, WK_PARSE, "two generations");
+    wk_buf_free(&state);
 }
 
 /* A string type whose copy fails for "FAIL", standing in for running out
