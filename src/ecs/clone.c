@@ -16,8 +16,18 @@ static void *dup_bytes(const void *src, size_t n)
     return dst;
 }
 
+/* A copy of bytes of a WK__VEC's items, a large array as growth makes them
+ * (base/mem.h); NULL when out of memory. */
+static void *dup_vec_items(const void *items, size_t bytes)
+{
+    void *copy = wk__mem_resize(NULL, 0, bytes, 16);
+    if (copy && bytes)
+        memcpy(copy, items, bytes);
+    return copy;
+}
+
 #define DUP_VEC(dst, src) \
-    ((dst).items = dup_bytes((src).items, (src).count * sizeof *(src).items), \
+    ((dst).items = dup_vec_items((src).items, (src).count * sizeof *(src).items), \
      (dst).count = (dst).cap = (src).count, (dst).items != NULL)
 
 /* A copy of the first used bytes of an array with room for cap_bytes. */

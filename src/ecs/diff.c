@@ -350,8 +350,9 @@ int wk_ecm_diff(const wk_ecm *a, const wk_ecm *b, wk_ecm_diff_fn fn, void *ctx)
         rc = existence(&d);
     for (uint32_t i = 0; rc == WK_OK && i < a->table_count; i++)
         rc = compare_table(&d, a->tables[i]);
-    void *scratch[] = {d.to_b, d.to_a, d.mapped, d.column_in_b, d.masks, d.changed, d.removed, d.added, d.reused.items};
+    void *scratch[] = {d.to_b, d.to_a, d.mapped, d.column_in_b, d.masks, d.changed, d.removed, d.added};
     for (size_t i = 0; i < sizeof scratch / sizeof *scratch; i++)
         free(scratch[i]);
+    WK__VEC_FREE(d.reused);
     return rc;
 }

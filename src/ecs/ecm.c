@@ -14,7 +14,7 @@ int wk__vec_grow(void **items, size_t *cap, size_t count, size_t item_size)
     size_t new_cap = *cap ? *cap * 2 : 16;
     if (new_cap > SIZE_MAX / item_size)
         return WK_NOMEM;
-    void *grown = realloc(*items, new_cap * item_size);
+    void *grown = wk__mem_resize(*items, *cap * item_size, new_cap * item_size, 16);
     if (!grown)
         return WK_NOMEM;
     *items = grown;
@@ -122,10 +122,10 @@ void wk_ecm_free(wk_ecm *ecm)
     wk__txn_free(ecm); /* an open transaction's changes stay: nobody will roll them back */
     for (size_t i = 0; i < ecm->deferred.count; i++)
         free(ecm->deferred.items[i].value);
-    free(ecm->deferred.items);
+    WK__VEC_FREE(ecm->deferred);
     while (ecm->queries.count)
         wk_query_free(ecm->queries.items[ecm->queries.count - 1]);
-    free(ecm->queries.items);
+    WK__VEC_FREE(ecm->queries);
     for (uint32_t i = 0; i < ecm->table_count; i++)
         wk__table_free(ecm, ecm->tables[i]);
     free(ecm->tables);
@@ -133,18 +133,18 @@ void wk_ecm_free(wk_ecm *ecm)
     release_records(ecm);
     for (uint32_t k = 0; k < WK__SEGMENTS; k++)
         wk__mem_free(ecm->link_segments[k], wk__segment_len(k) * sizeof(wk__link));
-    free(ecm->free_slots.items);
-    free(ecm->created.items);
-    free(ecm->touched.items);
-    free(ecm->marked.items);
-    free(ecm->destroyed.items);
-    free(ecm->removed_components.items);
+    WK__VEC_FREE(ecm->free_slots);
+    WK__VEC_FREE(ecm->created);
+    WK__VEC_FREE(ecm->touched);
+    WK__VEC_FREE(ecm->marked);
+    WK__VEC_FREE(ecm->destroyed);
+    WK__VEC_FREE(ecm->removed_components);
     for (uint32_t t = 1; t <= ecm->type_count; t++) {
         wk__sparse_free(ecm, t, ecm->types[t].sparse);
         free((char *)ecm->types[t].desc.name);
         free(ecm->types[t].values);
     }
     free(ecm->types);
-    free(ecm->sparse_types.items);
+    WK__VEC_FREE(ecm->sparse_types);
     free(ecm);
 }

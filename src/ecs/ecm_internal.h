@@ -20,6 +20,7 @@
 #define WK_ECM_INTERNAL_H
 
 #include "base/bits.h"
+#include "base/mem.h"
 #include "worldkit/wk_ecm.h"
 
 #include <string.h>
@@ -220,8 +221,11 @@ struct wk_query {
     bool contiguous;    /* every `with` type's values lie in the iterated arrays */
 };
 
-/* Grows a WK__VEC to hold one more item; 0 or WK_NOMEM. */
+/* Grows a WK__VEC to hold one more item; 0 or WK_NOMEM. Its items are a
+ * large array (base/mem.h): the step's lists reach a few bytes an entity,
+ * and so get pages a freed ECM's lists had faulted in. */
 int wk__vec_grow(void **items, size_t *cap, size_t count, size_t item_size);
+#define WK__VEC_FREE(ecm_vec) wk__mem_free((ecm_vec).items, (ecm_vec).cap * sizeof *(ecm_vec).items)
 #define WK__VEC_PUSH(ecm_vec, value)                                                              \
     ((ecm_vec).count < (ecm_vec).cap ||                                                           \
              wk__vec_grow((void **)&(ecm_vec).items, &(ecm_vec).cap, (ecm_vec).count,             \

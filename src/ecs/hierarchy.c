@@ -6,12 +6,20 @@
 
 #include "base/mem.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 
 int wk__list_push(wk_entity_list *list, wk_entity e)
 {
-    if (list->count == list->cap &&
-        wk__vec_grow((void **)&list->items, &list->cap, list->count, sizeof *list->items))
-        return WK_NOMEM;
+    if (list->count == list->cap) {
+        /* malloc'd, not a large array: callers free lists with free(). */
+        size_t cap = list->cap ? list->cap * 2 : 16;
+        wk_entity *items = cap < SIZE_MAX / sizeof *items ? realloc(list->items, cap * sizeof *items) : NULL;
+        if (!items)
+            return WK_NOMEM;
+        list->items = items;
+        list->cap = cap;
+    }
     list->items[list->count++] = e;
     return WK_OK;
 }

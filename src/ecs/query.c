@@ -111,7 +111,7 @@ wk_query *wk_query_new(wk_ecm *ecm, const wk_query_desc *desc)
 fail_nomem:
     wk__ecm_fail(ecm, WK_NOMEM, "out of memory creating a query");
 fail_free_query:
-    free(q->cache.items);
+    WK__VEC_FREE(q->cache);
     free(q);
     return NULL;
 }
@@ -127,7 +127,7 @@ void wk_query_free(wk_query *q)
             break;
         }
     }
-    free(q->cache.items);
+    WK__VEC_FREE(q->cache);
     free(q);
 }
 

@@ -506,9 +506,9 @@ static void txn_free(wk_ecm *ecm)
 {
     wk__txn *x = ecm->txn;
     wk__mem_free(x->log, x->cap);
-    free(x->entries.items);
+    WK__VEC_FREE(x->entries);
     free(x->in_use);
-    free(x->free_saved.items);
+    WK__VEC_FREE(x->free_saved);
     free(x);
     ecm->txn = NULL;
 }
