@@ -335,10 +335,11 @@ static int check(reader *r)
     return rc;
 }
 
-static int apply_column(reader *r, const Worldkit__Ecs__Block *b, const Worldkit__Ecs__Column *col, size_t i)
+/* Sets value i of col, of local type t, on entity i of block b. */
+static int apply_column(reader *r, const Worldkit__Ecs__Block *b, const Worldkit__Ecs__Column *col, wk_type t,
+                        size_t i)
 {
     wk_ecm *ecm = r->ecm;
-    wk_type t = local_type(r, col->type);
     const wk_type_desc *d = &ecm->types[t].desc;
     if (d->size == 0 || !d->hooks.deserialize) {
         const void *value = d->size ? col->packed_values.data + i * d->size : NULL;
@@ -405,16 +406,17 @@ static int apply_block(reader *r, const Worldkit__Ecs__Block *b)
 {
     wk_ecm *ecm = r->ecm;
     size_t n = b->n_columns;
-    wk_type *types = malloc((n ? n : 1) * sizeof *types);
+    /* The local type of each column, then those of the table's types. */
+    wk_type *local = malloc(2 * (n ? n : 1) * sizeof *local), *types = local ? local + n : NULL;
     const void **values = malloc((n ? n : 1) * sizeof *values);
     size_t *column = malloc((n ? n : 1) * sizeof *column); /* of each of types */
-    int rc = types && values && column ? WK_OK : WK_NOMEM;
+    int rc = local && values && column ? WK_OK : WK_NOMEM;
     size_t in_table = 0;
     for (size_t c = 0; rc == WK_OK && c < n; c++) {
-        wk_type t = local_type(r, b->columns[c]->type);
-        if (!ecm->types[t].sparse) {
+        local[c] = local_type(r, b->columns[c]->type);
+        if (!ecm->types[local[c]].sparse) {
             column[in_table] = c;
-            types[in_table++] = t;
+            types[in_table++] = local[c];
         }
     }
     bool sparse = false;
@@ -428,10 +430,10 @@ static int apply_block(reader *r, const Worldkit__Ecs__Block *b)
         for (size_t k = 0; rc == WK_OK && !fresh && k < b->n_removed_types; k++)
             rc = wk__remove_now(ecm, b->ids[i], local_type(r, b->removed_types[k])) < 0 ? WK_NOMEM : WK_OK;
         for (size_t c = 0; rc == WK_OK && c < n; c++)
-            if (!fresh || ecm->types[local_type(r, b->columns[c]->type)].sparse)
-                rc = apply_column(r, b, b->columns[c], i);
+            if (!fresh || ecm->types[local[c]].sparse)
+                rc = apply_column(r, b, b->columns[c], local[c], i);
     }
-    free(types);
+    free(local);
     free(values);
     free(column);
     return rc;
