@@ -183,6 +183,13 @@ int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_e
 /* Creates only the world node's own entity, for callers that pick which of
  * the world's children to add (levels). */
 int wk_desc_instantiate_world(wk_scene *s, const wk_world_desc *d, wk_entity *out, wk_status *st);
+/* Creates the world's children, but those skip (when not NULL) answers true
+ * for (a level's models, which come later), below world, the world's
+ * entity, in one call: a world's frame attached to a model made in it hangs
+ * below that model, as wk_desc_instantiate of the whole world does. On
+ * failure nothing is left behind. */
+int wk_desc_instantiate_children(wk_scene *s, const wk_world_desc *d, wk_entity world,
+                                 bool (*skip)(uint32_t node, void *ctx), void *ctx, wk_status *st);
 
 wk_format wk_desc_format(const wk_world_desc *d);
 /* Node 0 is the world. Pointers are borrowed for the description's life. */

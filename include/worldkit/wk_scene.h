@@ -82,6 +82,24 @@ typedef struct wk_inertial {
     double ixx, ixy, ixz, iyy, iyz, izz;
 } wk_inertial;
 
+/* A linear and angular velocity that a simulation's motion system (wk_sim.h)
+ * integrates into the entity's ParentPose every step, in the parent's frame
+ * or the entity's own. Any finite velocity is taken; a step that would carry a translation
+ * component past WK_POSE_TRANSLATION_MAX (wk_math.h) stops it there. */
+typedef struct wk_velocity {
+    wk_vec3 linear;  /* m/s */
+    wk_vec3 angular; /* rad/s */
+    bool body_frame;
+} wk_velocity;
+
+/* A rate of change of an entity's Velocity, which the motion system adds to
+ * it every step. It changes the Velocity's numbers as they are, so it is in
+ * the Velocity's frame, and it acts only on an entity that has a Velocity. */
+typedef struct wk_acceleration {
+    wk_vec3 linear;  /* m/s^2 */
+    wk_vec3 angular; /* rad/s^2 */
+} wk_acceleration;
+
 /* The standard component types, registered in every scene's ECM. */
 typedef struct wk_scene_types {
     wk_type name;        /* char *, owned */
@@ -104,6 +122,8 @@ typedef struct wk_scene_types {
     wk_type kinematic_object; /* wk_kinematic_object, owned, on a kinematic object's base entity */
     wk_type entity_info;      /* wk_entity_info, owned: category, description and tags */
     wk_type mimic;            /* wk_joint_mimic, on a joint that follows another */
+    wk_type velocity;         /* wk_velocity: how a simulation moves the entity */
+    wk_type acceleration;     /* wk_acceleration: how its Velocity changes */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {
@@ -149,6 +169,12 @@ const char *wk_scene_name(const wk_scene *s, wk_entity e);
 /* The child of parent (WK_NULL_ENTITY: among root entities) with that local
  * name, or WK_NULL_ENTITY. */
 wk_entity wk_scene_child(const wk_scene *s, wk_entity parent, const char *name);
+/* The entity a scoped name (SDFormat's `model::link::frame`) names within
+ * scope (a model, or the world entity): each part names an entity of the
+ * model the part before it named, found below that model whatever lies
+ * between (a kinematic object hangs each child link below its joint) but
+ * not inside a nested model. WK_NULL_ENTITY when there is none. */
+wk_entity wk_scene_scoped(const wk_scene *s, wk_entity scope, const char *name);
 
 /* ---- the object world ------------------------------------------------------
  *
@@ -204,6 +230,17 @@ int wk_scene_objects_init(wk_scene *s, wk_entity root, wk_status *st);
  * wk_scene_objects_init it changes nothing in the ECM. WK_NOT_FOUND without
  * a root object, WK_INVALID with two, WK_EXISTS for an object world. */
 int wk_scene_objects_adopt(wk_scene *s, wk_status *st);
+/* Makes a subtree that was instantiated below these calls (a model a
+ * simulation spawned or a level loaded, wk_desc_instantiate) part of the
+ * object world, as wk_scene_objects_init does for a whole scene: top and
+ * the models below it become objects, its SDF frames frames, and its
+ * objects are indexed by name. WK_OK doing nothing in a scene that is not an
+ * object world. */
+int wk_scene_objects_add(wk_scene *s, wk_entity top, wk_status *st);
+/* Drops the cached world poses of e and its subtree: for a writer that
+ * changed e's ParentPose in place (a system walking a column), which the
+ * scene's own calls do themselves. */
+void wk_scene_pose_written(wk_scene *s, wk_entity e);
 /* Rebuilds the name index and forgets cached poses: needed after the ECM was
  * changed other than through these calls (a state applied, a rollback). */
 int wk_scene_refresh(wk_scene *s);

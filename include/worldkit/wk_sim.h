@@ -47,24 +47,6 @@ typedef struct wk_step_info {
 
 typedef void (*wk_system_fn)(wk_sim *sim, const wk_step_info *info, void *ctx);
 
-/* A linear and angular velocity that the motion system integrates into the
- * entity's ParentPose every step, in the parent's frame or the entity's own.
- * Any finite velocity is taken; a step that would carry a translation
- * component past WK_POSE_TRANSLATION_MAX (wk_math.h) stops it there. */
-typedef struct wk_velocity {
-    wk_vec3 linear;  /* m/s */
-    wk_vec3 angular; /* rad/s */
-    bool body_frame;
-} wk_velocity;
-
-/* A rate of change of an entity's Velocity, which the motion system adds to
- * it every step. It changes the Velocity's numbers as they are, so it is in
- * the Velocity's frame, and it acts only on an entity that has a Velocity. */
-typedef struct wk_acceleration {
-    wk_vec3 linear;  /* m/s^2 */
-    wk_vec3 angular; /* rad/s^2 */
-} wk_acceleration;
-
 /* Where something is and how it moves relative to a frame, in that frame's
  * axes: its pose, its velocity (the twist) and the velocity's rate of change
  * as seen from the frame. */
@@ -82,6 +64,12 @@ enum wk_motion_part {
 };
 
 typedef struct wk_sim_desc {
+    /* The scene to run on, borrowed for the simulation's life (or until
+     * wk_sim_bind gives it another); NULL: a scene of its own. An empty
+     * scene is filled with the world; one that is an object world already
+     * (wk_scene_root, e.g. a store's world reloaded from disk) is taken as
+     * the world, as wk_sim_bind takes it. */
+    wk_scene *scene;
     bool levels;       /* load and unload levels around performers */
     bool naive_levels; /* check every performer against every level, not
                           through the spatial index: for comparisons */
@@ -90,15 +78,22 @@ typedef struct wk_sim_desc {
 /* Builds a simulation of the world in desc, which it takes (also on
  * failure). opts may be NULL for the defaults. */
 int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_status *st);
+/* Frees the simulation, and its scene when it made it. */
 void wk_sim_free(wk_sim *sim);
+/* Runs the simulation on scene from now on: the object world it was given
+ * (wk_sim_desc.scene) or one that took that world's place (a store's world
+ * cloned over, swapped or reloaded). Its world entity is the scene's root,
+ * and which levels are loaded is read back from the top-level entities by
+ * name. WK_INVALID for a simulation with a scene of its own, or a scene
+ * that is not an object world. */
+int wk_sim_bind(wk_sim *sim, wk_scene *scene, wk_status *st);
 
-/* Borrowed for the simulation's life. */
+/* Borrowed until the simulation is freed or bound to another scene. */
 wk_scene *wk_sim_scene(wk_sim *sim);
 wk_entity wk_sim_world(const wk_sim *sim);
-/* The component type of wk_velocity, registered in the scene's ECM. */
+/* The component types of wk_velocity and wk_acceleration: the scene's own
+ * (wk_scene_types' velocity and acceleration). */
 wk_type wk_sim_velocity_type(const wk_sim *sim);
-
-/* The component type of wk_acceleration, registered in the scene's ECM. */
 wk_type wk_sim_acceleration_type(const wk_sim *sim);
 
 /* The motion relative to frame's own reference of something that moves by

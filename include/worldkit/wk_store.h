@@ -73,13 +73,18 @@ void wk_store_free(wk_store *store);
 int wk_store_compact(wk_store *store, const char *id, wk_status *st);
 
 typedef struct wk_world_create_desc {
-    const char *id;       /* NULL or "": "World_<n>"; taken: "<id>_<n>" */
+    const char *id;       /* NULL or "": "World_<n>"; taken: "<id>_<n>", unless replace */
     const char *user_tag; /* NULL: none */
     wk_world_desc *file;  /* NULL: an empty world; else taken (also on failure) */
+    /* Instead of file: the world's scene, taken (also on failure), made an
+     * object world unless it is one already. */
+    wk_scene *scene;
+    bool replace;         /* a world with the id is replaced, in one step */
 } wk_world_create_desc;
 
 /* Creates a world and writes its id to id_out (WK_WORLD_ID_MAX bytes). Fails
- * with WK_INVALID for an id outside [A-Za-z0-9_.-]{1,100}. */
+ * with WK_INVALID for an id outside [A-Za-z0-9_.-]{1,100}. A world replaced
+ * stays with those who have it open until they close it. */
 int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_out, wk_status *st);
 /* Clones world id as clone_id (NULL or "": a new id); an existing clone_id
  * is replaced only with allow_overwrite (else WK_EXISTS). user_tag NULL

@@ -170,21 +170,7 @@ const char *wk__state_name(uint32_t state)
 
 wk_entity wk__api_entity(wk_api *api, const char *name)
 {
-    wk_entity e = wk_api_world(api);
-    char part[256];
-    if (!name || !name[0])
-        return WK_NULL_ENTITY;
-    while (e && *name) {
-        const char *sep = strstr(name, "::");
-        size_t len = sep ? (size_t)(sep - name) : strlen(name);
-        if (len >= sizeof part)
-            return WK_NULL_ENTITY;
-        memcpy(part, name, len);
-        part[len] = '\0';
-        e = wk_scene_child(wk_api_scene(api), e, part);
-        name = sep ? sep + 2 : name + len;
-    }
-    return e;
+    return wk_scene_scoped(wk_api_scene(api), wk_api_world(api), name);
 }
 
 wk_entity wk__api_named(wk_api *api, wk__call *call, const char *name, SimulationInterfaces__Result **result)
@@ -202,19 +188,72 @@ wk_entity wk__api_frame(wk_api *api, const char *frame)
     return wk__api_entity(api, frame);
 }
 
+/* The simulation of the empty world a new endpoint and UnloadWorld leave. */
+static int read_empty(wk_world_desc **out, wk_status *st)
+{
+    return wk_desc_read(&(wk_read_desc){.resource_string = "<sdf version='1.9'><world name='default'/></sdf>"}, out,
+                        st);
+}
+
 int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
 {
-    int rc = desc ? WK_OK
-                  : wk_desc_read(&(wk_read_desc){.resource_string = "<sdf version='1.9'><world name='default'/></sdf>"},
-                                 &desc, st);
-    wk_sim *sim = NULL;
-    if (rc == WK_OK)
-        rc = wk_sim_new(desc, &(wk_sim_desc){.levels = api->levels}, &sim, st);
+    int rc = desc ? WK_OK : read_empty(&desc, st);
     if (rc)
         return rc;
+    wk_scene *scene = wk_scene_new();
+    if (!scene) {
+        wk_desc_free(desc);
+        return wk_fail(st, WK_NOMEM, "out of memory creating a world");
+    }
+    wk_sim *sim = NULL;
+    rc = wk_sim_new(desc, &(wk_sim_desc){.scene = scene, .levels = api->levels}, &sim, st);
+    if (rc == WK_OK)
+        rc = wk_scene_objects_init(scene, wk_sim_world(sim), st);
+    char id[WK_WORLD_ID_MAX];
+    if (rc) {
+        wk_scene_free(scene);
+    } else {
+        /* The store takes the scene, and frees it when that fails. */
+        rc = wk_store_create(api->store, &(wk_world_create_desc){.id = WK__CURRENT_WORLD, .scene = scene, .replace = true},
+                             id, st);
+        if (rc == WK_OK)
+            rc = wk_store_clone(api->store, WK__CURRENT_WORLD, WK__INITIAL_WORLD, true, NULL, id, st);
+    }
+    if (rc) {
+        wk_sim_free(sim);
+        return rc;
+    }
     wk_sim_free(api->sim);
     api->sim = sim;
     return WK_OK;
+}
+
+int wk__api_open_world(wk_api *api, wk_world **out, wk_status *st)
+{
+    int rc = wk_store_open(api->store, WK__CURRENT_WORLD, true, out, st);
+    if (rc)
+        return rc;
+    wk_scene *scene = wk_world_scene(*out);
+    /* Another scene when a client cloned or swapped a world onto it. */
+    if (scene != wk_sim_scene(api->sim) && (rc = wk_sim_bind(api->sim, scene, st)))
+        wk_store_close(*out, false, false);
+    return rc;
+}
+
+/* A simulation of the store's current world as a server restarted on it
+ * finds it, or of a new empty one. The file it came from is not kept, so it
+ * runs without levels, at the default step size. */
+static int adopt_world(wk_api *api, wk_status *st)
+{
+    wk_world *w;
+    if (wk_store_open(api->store, WK__CURRENT_WORLD, false, &w, NULL))
+        return wk__api_set_world(api, NULL, st);
+    wk_world_desc *desc = NULL;
+    int rc = read_empty(&desc, st);
+    if (rc == WK_OK)
+        rc = wk_sim_new(desc, &(wk_sim_desc){.scene = wk_world_scene(w)}, &api->sim, st);
+    wk_store_close(w, false, false);
+    return rc;
 }
 
 wk_api *wk_api_new_desc(const wk_api_desc *desc)
@@ -229,19 +268,19 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
     api->roots = desc ? desc->roots : NULL;
     if (pthread_mutex_init(&api->lock, NULL))
         goto fail_free_api;
-    if (wk__api_set_world(api, NULL, &st))
-        goto fail_destroy_lock;
     if (!(api->store = desc && desc->store ? desc->store : wk_store_new()))
-        goto fail_free_sim;
+        goto fail_destroy_lock;
+    if (adopt_world(api, &st))
+        goto fail_free_store;
     return api;
 
-fail_free_sim:
+fail_free_store:
+    wk_store_free(api->store);
     wk_sim_free(api->sim);
 fail_destroy_lock:
     pthread_mutex_destroy(&api->lock);
 fail_free_api:
     free(api);
-    wk_store_free(desc ? desc->store : NULL);
     return NULL;
 }
 
@@ -254,8 +293,8 @@ void wk_api_free(wk_api *api)
 {
     if (!api)
         return;
-    wk_store_free(api->store);
     wk_sim_free(api->sim);
+    wk_store_free(api->store);
     pthread_mutex_destroy(&api->lock);
     free(api);
 }
@@ -306,11 +345,22 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
     ProtobufCMessage *response = NULL;
     pthread_mutex_lock(&api->lock);
     int rc = check ? check(check_ctx) : 0;
+    wk_world *w = NULL;
+    wk_status st = {0};
+    /* A client deleted the current world through ObjectWorldService: no
+     * world is loaded until LoadWorld. */
+    if (rc == 0 && wk__api_open_world(api, &w, &st))
+        api->unloaded = true;
     if (rc == 0)
         rc = (wk__api_refuse_without_world(api, &call, s->name, &response) ? WK_OK
                                                                      : s->handle(api, &call, req, &response));
     if (rc == WK_OK && (call.failed || !response))
         rc = WK_NOMEM;
+    /* What the call changed is on disk before it is answered. */
+    if (w && rc == WK_OK)
+        rc = wk_store_commit(w, true, &st);
+    if (w)
+        wk_store_close(w, false, false);
     if (rc == WK_OK) {
         size_t size = protobuf_c_message_get_packed_size(response);
         rc = wk_buf_reserve(out, size);

@@ -13,9 +13,15 @@
 #include "worldkit/wk_sim.h"
 #include "worldkit/wk_store.h"
 
+/* The store's ids of the current world, the one the simulation_interfaces
+ * services and the loop act on, and of the copy LoadWorld keeps of it as
+ * the file has it (Intrinsic's clients reset by cloning it onto "world"). */
+#define WK__CURRENT_WORLD "world"
+#define WK__INITIAL_WORLD "init_world"
+
 struct wk_api {
-    wk_sim *sim;          /* the current world */
-    wk_store *store;      /* ObjectWorldService's worlds, by id (ows.h); not the sim's world */
+    wk_sim *sim;          /* runs the store's current world; bound to its scene while a call has it open */
+    wk_store *store;      /* every world, by id: ObjectWorldService's, and the current one */
     bool levels;          /* worlds run their levels (wk_api_desc) */
     const char *const *roots; /* the folders read from (wk_api_desc), or NULL */
     pthread_mutex_t lock; /* held by every service call: the sim is not thread-safe */
@@ -115,9 +121,13 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
  * ascending: writes up to cap to out and returns how many there are. */
 size_t wk__api_features(uint32_t *out, size_t cap);
 
-/* Replaces the api's world with a simulation of desc (which it takes), or of
- * an empty world named "default" when desc is NULL. */
+/* Replaces the current world, in the store and in the simulation, with the
+ * world of desc (which it takes), or an empty world named "default" when
+ * desc is NULL; init_world becomes a copy of it. */
 int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st);
+/* Opens the current world for writing and binds the simulation to its
+ * scene; NOT_FOUND when the store has no current world. */
+int wk__api_open_world(wk_api *api, wk_world **out, wk_status *st);
 
 /* The entity a name gives: a model, or a scoped `model::link::...`, as
  * SpawnEntities names them; WK_NULL_ENTITY when unknown or empty. */

@@ -18,8 +18,10 @@ static uint32_t delete_entity(wk_api *api, const char *name, char *why, size_t c
     if (wk_ecm_parent(wk_scene_ecm(s), e) != wk_api_world(api) || !kind || *kind != WK_NODE_MODEL)
         return snprintf(why, cap, "'%s' is part of a model, not an entity of its own: delete its model", name),
                WK_RESULT_OPERATION_FAILED;
-    if (wk_ecm_destroy(wk_scene_ecm(s), e, true))
-        return snprintf(why, cap, "entity '%s': %s", name, wk_ecm_errmsg(wk_scene_ecm(s))), WK_RESULT_OPERATION_FAILED;
+    /* ObjectWorldService's delete: the object world forgets it too. */
+    wk_status st;
+    if (wk_scene_delete_object(s, e, true, &st))
+        return snprintf(why, cap, "entity '%s': %s", name, st.message), WK_RESULT_OPERATION_FAILED;
     return WK_RESULT_OK;
 }
 

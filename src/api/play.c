@@ -8,18 +8,18 @@ int wk_api_play(wk_api *api, uint64_t steps, wk_api_clock *clock)
 {
     pthread_mutex_lock(&api->lock);
     wk_sim *sim = api->sim;
-    if (!sim) { /* a world unloaded and none loaded since */
-        if (clock)
-            *clock = (wk_api_clock){.state = WK_SIM_NO_WORLD};
-        pthread_mutex_unlock(&api->lock);
-        return WK_OK;
-    }
-    bool playing = wk_sim_state_of(sim) == WK_SIM_PLAYING;
+    bool playing = wk_sim_state_of(sim) == WK_SIM_PLAYING && !api->unloaded;
     uint64_t before = wk_sim_iterations(sim);
-    int rc = playing && steps ? wk_sim_step(sim, steps) : WK_OK;
+    wk_world *w = NULL;
+    /* The steps' motion is not journaled: it is the store's to checkpoint. */
+    int rc = playing && steps ? wk__api_open_world(api, &w, NULL) : WK_OK;
+    if (w) {
+        rc = wk_sim_step(sim, steps);
+        wk_store_close(w, false, false);
+    }
     if (clock)
         *clock = (wk_api_clock){
-            .state = wk_sim_state_of(sim),
+            .state = api->unloaded ? WK_SIM_NO_WORLD : wk_sim_state_of(sim),
             .iterations = wk_sim_iterations(sim),
             .done = wk_sim_iterations(sim) - before,
             .dt = wk_sim_dt(sim),

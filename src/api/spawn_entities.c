@@ -195,6 +195,11 @@ static uint32_t spawn_one(wk_api *api, const SimulationInterfaces__SpawnEntityRe
         wk_ecm_destroy(ecm, entity, true);
         return refuse(o, WK_RESULT_OPERATION_FAILED, "%s", wk_ecm_errmsg(ecm));
     }
+    /* An object of the object world from now on, for ObjectWorldService. */
+    if (wk_scene_objects_add(wk_api_scene(api), entity, &st)) {
+        wk_scene_delete_object(wk_api_scene(api), entity, true, NULL);
+        return refuse(o, WK_RESULT_OPERATION_FAILED, "%s", st.message);
+    }
     return o->code = WK_RESULT_OK;
 }
 

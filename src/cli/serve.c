@@ -1,7 +1,9 @@
 /* serve.c — `worldkit serve`: the api's services over gRPC until SIGINT or
  * SIGTERM, after which calls in flight finish and the process exits 0. The
  * world given with --world loads through LoadWorld, the service a client
- * would call, so that it loads exactly as a client's would. */
+ * would call, so that it loads exactly as a client's would: as the store's
+ * world "world" (replacing one kept in --data), which ObjectWorldService
+ * and the simulation share, with its initial state kept as "init_world". */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,25 +237,6 @@ static int load(wk_api *api, const char *path)
     return rc;
 }
 
-/* Puts the file's world into the store as "world", for ObjectWorldService,
- * unless a store kept on disk has it already. It is a second copy: the
- * simulation runs its own (see wk_api_store). */
-static int add_store_world(wk_api *api, const char *path)
-{
-    wk_world_desc *desc = NULL;
-    wk_status st = {0};
-    char id[WK_WORLD_ID_MAX];
-    wk_world_meta meta;
-    if (wk_store_meta(wk_api_store(api), "world", &meta, NULL) == WK_OK)
-        return 0;
-    int rc = wk_desc_read(&(wk_read_desc){.uri = path}, &desc, &st);
-    if (rc == WK_OK)
-        rc = wk_store_create(wk_api_store(api), &(wk_world_create_desc){.id = "world", .file = desc}, id, &st);
-    if (rc)
-        fprintf(stderr, "worldkit: %s: %s: %s\n", path, wk_code_name(rc), st.message);
-    return rc ? 1 : 0;
-}
-
 int wk_cli_serve(int argc, char **argv)
 {
     serve_args a;
@@ -272,12 +255,15 @@ int wk_cli_serve(int argc, char **argv)
         return 1;
     }
     finish_roots(&a);
+    wk_world_meta meta;
+    if (a.world && store && wk_store_meta(store, "world", &meta, NULL) == WK_OK)
+        fprintf(stderr, "worldkit: %s replaces the stored world 'world' of %s\n", a.world, a.data);
     wk_api *api = wk_api_new_desc(&(wk_api_desc){.levels = a.levels, .store = store, .roots = a.roots});
     if (!api) {
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;
     }
-    if (a.world && (load(api, a.world) || add_store_world(api, a.world))) {
+    if (a.world && load(api, a.world)) {
         wk_api_free(api);
         return 1;
     }

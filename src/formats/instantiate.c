@@ -180,6 +180,21 @@ static void collect_extras(const builder *b, const wk_node *n, extras *x)
     }
 }
 
+/* Records that node i's entity is e. */
+static int note_made(builder *b, uint32_t i, wk_entity e)
+{
+    if (b->made_count == b->made_cap) {
+        size_t cap = b->made_cap ? b->made_cap * 2 : 16;
+        made *grown = realloc(b->made, cap * sizeof *grown);
+        if (!grown)
+            return WK_NOMEM;
+        b->made = grown;
+        b->made_cap = cap;
+    }
+    b->made[b->made_count++] = (made){i, e};
+    return WK_OK;
+}
+
 static int add_node(builder *b, uint32_t i, wk_entity parent, const wk_pose *parent_T_root, const char *rename)
 {
     const wk_scene_types *t = wk_scene_types_of(b->s);
@@ -206,17 +221,10 @@ static int add_node(builder *b, uint32_t i, wk_entity parent, const wk_pose *par
             wk_ecm_destroy(ecm, e, false);
         return rc;
     }
-    if (b->made_count == b->made_cap) {
-        size_t cap = b->made_cap ? b->made_cap * 2 : 16;
-        made *grown = realloc(b->made, cap * sizeof *grown);
-        if (!grown) {
-            wk_ecm_destroy(ecm, e, false);
-            return wk_fail(b->st, WK_NOMEM, "out of memory instantiating %s", name);
-        }
-        b->made = grown;
-        b->made_cap = cap;
+    if (note_made(b, i, e)) {
+        wk_ecm_destroy(ecm, e, false);
+        return wk_fail(b->st, WK_NOMEM, "out of memory instantiating %s", name);
     }
-    b->made[b->made_count++] = (made){i, e};
     return WK_OK;
 }
 
@@ -337,4 +345,27 @@ int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_e
 int wk_desc_instantiate_world(wk_scene *s, const wk_world_desc *d, wk_entity *out, wk_status *st)
 {
     return instantiate(s, d, 0, WK_NULL_ENTITY, NULL, NULL, true, out, st);
+}
+
+int wk_desc_instantiate_children(wk_scene *s, const wk_world_desc *d, wk_entity world,
+                                 bool (*skip)(uint32_t node, void *ctx), void *ctx, wk_status *st)
+{
+    wk_ecm *ecm = wk_scene_ecm(s);
+    if (!wk_ecm_exists(ecm, world))
+        return wk_fail(st, WK_STALE, "world entity %llu does not exist", (unsigned long long)world);
+    builder b = {.s = s, .d = d, .placement = wk_pose_identity(), .st = st};
+    /* The world's entity stands for node 0, so that its frames find it. */
+    int rc = note_made(&b, 0, world) ? wk_fail(st, WK_NOMEM, "out of memory instantiating a world") : WK_OK;
+    for (uint32_t c = wk_desc_node(d, 0)->first_child; rc == WK_OK && c != WK_NO_NODE;
+         c = wk_desc_node(d, c)->next_sibling)
+        if (!skip || !skip(c, ctx))
+            rc = add_subtree(&b, c, world, NULL, NULL, false);
+    if (rc == WK_OK && (rc = link_joints(&b)) == WK_OK)
+        rc = hang_frames(&b);
+    /* On failure the top-level entities made go, with all below them. */
+    for (size_t k = 0; rc && k < b.made_count; k++)
+        if (wk_desc_node(d, b.made[k].node)->parent == 0 && wk_ecm_exists(ecm, b.made[k].entity))
+            wk_ecm_destroy(ecm, b.made[k].entity, true);
+    free(b.made);
+    return rc;
 }

@@ -25,40 +25,51 @@ static uint8_t kind_of(const wk_scene *s, wk_entity e)
     return kind ? *kind : WK_NODE_KIND_COUNT;
 }
 
+/* Marks e as an object when it is a model, or as a frame when it is an SDF
+ * frame. */
+static int mark(wk_scene *s, wk_entity e)
+{
+    if (kind_of(s, e) == WK_NODE_MODEL) {
+        wk_object_info info = {(char *)wk__entity_name(s, e), WK_OBJECT_PHYSICAL, false};
+        return wk_ecm_set(s->ecm, e, s->types.object, &info);
+    }
+    if (kind_of(s, e) == WK_NODE_FRAME)
+        return wk_ecm_set(s->ecm, e, s->types.frame, &(wk_frame_info){false});
+    return WK_OK;
+}
+
 /* Marks the models below e as objects and the SDF frames as frames, top
  * down so that each model knows its joints once its child models are
  * objects. */
 static int adopt(wk_scene *s, wk_entity e)
 {
     for (wk_entity c = wk_ecm_first_child(s->ecm, e); c; c = wk_ecm_next_sibling(s->ecm, c)) {
-        int rc = WK_OK;
-        if (kind_of(s, c) == WK_NODE_MODEL) {
-            wk_object_info info = {(char *)wk__entity_name(s, c), WK_OBJECT_PHYSICAL, false};
-            rc = wk_ecm_set(s->ecm, c, s->types.object, &info);
-        } else if (kind_of(s, c) == WK_NODE_FRAME) {
-            rc = wk_ecm_set(s->ecm, c, s->types.frame, &(wk_frame_info){false});
-        }
+        int rc = mark(s, c);
         if (rc < 0 || (rc = adopt(s, c)))
             return rc;
     }
     return WK_OK;
 }
 
+/* Makes the object kinematic when it holds a joint that moves. */
+static int classify_one(wk_scene *s, wk_entity object)
+{
+    if (!wk__walk_object(s, object, has_movable_joint, NULL))
+        return WK_OK;
+    /* Set, not written through the pointer: transactions and change
+     * tracking only see what goes through the ECM's calls. */
+    wk_object_info info = *wk_scene_object_info(s, object);
+    info.type = WK_OBJECT_KINEMATIC;
+    int rc = wk_ecm_set(s->ecm, object, s->types.object, &info);
+    return rc < 0 ? rc : wk__kinematics_from_joints(s, object);
+}
+
 static int classify(wk_scene *s)
 {
     wk_entity_list objects = {0};
     int rc = wk_scene_objects(s, &objects);
-    for (size_t i = 1; rc == WK_OK && i < objects.count; i++) {
-        if (!wk__walk_object(s, objects.items[i], has_movable_joint, NULL))
-            continue;
-        /* Set, not written through the pointer: transactions and change
-         * tracking only see what goes through the ECM's calls. */
-        wk_object_info info = *wk_scene_object_info(s, objects.items[i]);
-        info.type = WK_OBJECT_KINEMATIC;
-        rc = wk_ecm_set(s->ecm, objects.items[i], s->types.object, &info);
-        if (rc >= 0)
-            rc = wk__kinematics_from_joints(s, objects.items[i]);
-    }
+    for (size_t i = 1; rc == WK_OK && i < objects.count; i++)
+        rc = classify_one(s, objects.items[i]);
     wk_entity_list_free(&objects);
     return rc;
 }
@@ -85,6 +96,29 @@ int wk_scene_objects_init(wk_scene *s, wk_entity root, wk_status *st)
     if (rc < 0)
         return wk_fail(st, rc, "making an object world: %s", wk_ecm_errmsg(s->ecm));
     return WK_OK;
+}
+
+int wk_scene_objects_add(wk_scene *s, wk_entity top, wk_status *st)
+{
+    if (!s->root)
+        return WK_OK;
+    wk_entity_list below = {0};
+    int rc = mark(s, top);
+    if (rc >= 0)
+        rc = adopt(s, top);
+    if (rc >= 0)
+        rc = wk_ecm_descendants(s->ecm, top, &below);
+    /* Parents first, as classify goes over a whole scene. */
+    for (size_t i = 0; rc >= 0 && i < below.count; i++)
+        if (wk_scene_is_object(s, below.items[i]) && (rc = classify_one(s, below.items[i])) >= 0)
+            rc = wk__names_add(s, below.items[i]);
+    wk_entity_list_free(&below);
+    return rc < 0 ? wk_fail(st, rc, "adding objects to the object world: %s", wk_ecm_errmsg(s->ecm)) : WK_OK;
+}
+
+void wk_scene_pose_written(wk_scene *s, wk_entity e)
+{
+    wk__pose_invalidate(s, e);
 }
 
 int wk_scene_objects_adopt(wk_scene *s, wk_status *st)

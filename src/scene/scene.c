@@ -142,6 +142,8 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
          {.name = "KinematicObject", .size = sizeof(wk_kinematic_object), .hooks = wk__kinematic_object_hooks}},
         {&t->entity_info, {.name = "EntityInfo", .size = sizeof(wk_entity_info), .hooks = wk__entity_info_hooks}},
         {&t->mimic, {.name = "Mimic", .size = sizeof(wk_joint_mimic)}},
+        {&t->velocity, {.name = "Velocity", .size = sizeof(wk_velocity)}},
+        {&t->acceleration, {.name = "Acceleration", .size = sizeof(wk_acceleration)}},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = wk_ecm_register(ecm, &table[i].desc, table[i].id);
@@ -235,4 +237,37 @@ wk_entity wk_scene_child(const wk_scene *s, wk_entity parent, const char *name)
             hit = found.items[i];
     wk_entity_list_free(&found);
     return hit;
+}
+
+/* The entity called name (len bytes) below scope, breadth first, not inside
+ * a nested model; WK_NULL_ENTITY when none or out of memory. */
+static wk_entity in_scope(const wk_scene *s, wk_entity scope, const char *name, size_t len)
+{
+    wk_entity_list queue = {0};
+    wk_entity hit = WK_NULL_ENTITY;
+    int rc = wk_ecm_children(s->ecm, scope, &queue);
+    for (size_t i = 0; rc == WK_OK && !hit && i < queue.count; i++) {
+        wk_entity e = queue.items[i];
+        const char *n = wk_scene_name(s, e);
+        const uint8_t *kind = wk_ecm_get(s->ecm, e, s->types.kind);
+        if (n && strlen(n) == len && !memcmp(n, name, len))
+            hit = e;
+        else if (!kind || *kind != WK_NODE_MODEL)
+            rc = wk_ecm_children(s->ecm, e, &queue);
+    }
+    wk_entity_list_free(&queue);
+    return hit;
+}
+
+wk_entity wk_scene_scoped(const wk_scene *s, wk_entity scope, const char *name)
+{
+    if (!name || !name[0])
+        return WK_NULL_ENTITY;
+    for (wk_entity e = scope;; name += 2) {
+        const char *sep = strstr(name, "::");
+        size_t len = sep ? (size_t)(sep - name) : strlen(name);
+        if (!(e = in_scope(s, e, name, len)) || !sep)
+            return e;
+        name = sep;
+    }
 }

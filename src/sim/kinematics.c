@@ -140,5 +140,6 @@ int wk_sim_set_motion(wk_sim *sim, wk_entity e, const wk_motion *m, unsigned par
         rc = store(ecm, e, sim->velocity, &v, stopped);
     if (rc == WK_OK && (parts & WK_MOTION_ACCELERATION))
         rc = store(ecm, e, sim->acceleration, &a, still);
+    wk_scene_pose_written(sim->scene, e);
     return rc;
 }

@@ -168,6 +168,21 @@ void wk__levels_forget(wk_sim *sim)
     memset(sim->loaded, 0, count * sizeof *sim->loaded);
 }
 
+void wk__levels_reread(wk_sim *sim)
+{
+    wk__levels_forget(sim);
+    for (size_t i = 0; i < sim->level_count; i++) {
+        wk__level *l = &sim->levels[i];
+        for (size_t r = 0; r < l->ref_count; r++)
+            l->loaded |= (sim->loaded[l->refs[r]] =
+                              wk_scene_child(sim->scene, sim->world, wk_desc_node(sim->desc, l->refs[r])->name)) != 0;
+        for (size_t r = 0; l->loaded && r < l->ref_count; r++)
+            sim->holders[l->refs[r]]++;
+    }
+    for (size_t i = 0; i < sim->performer_count; i++)
+        sim->performers[i].entity = WK_NULL_ENTITY, sim->performers[i].settled = false;
+}
+
 bool wk__levels_hold(const wk_sim *sim, uint32_t node)
 {
     return sim->held[node];
@@ -248,6 +263,8 @@ static int load(wk_sim *sim, uint32_t id)
             continue;
         wk_status st;
         int rc = wk_desc_instantiate(sim->scene, sim->desc, node, sim->world, NULL, NULL, &sim->loaded[node], &st);
+        if (rc == WK_OK)
+            rc = wk_scene_objects_add(sim->scene, sim->loaded[node], &st);
         if (rc)
             return rc;
     }
@@ -263,7 +280,9 @@ static int unload(wk_sim *sim, uint32_t id)
         uint32_t node = l->refs[r];
         if (--sim->holders[node] > 0)
             continue;
-        int rc = wk_ecm_request_remove(wk_scene_ecm(sim->scene), sim->loaded[node], true);
+        /* Gone already when a client deleted it. */
+        wk_ecm *ecm = wk_scene_ecm(sim->scene);
+        int rc = wk_ecm_exists(ecm, sim->loaded[node]) ? wk_ecm_request_remove(ecm, sim->loaded[node], true) : WK_OK;
         if (rc)
             return rc;
         sim->loaded[node] = WK_NULL_ENTITY;

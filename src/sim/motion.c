@@ -6,15 +6,15 @@
 
 #include "sim/sim_internal.h"
 
-int wk__motion_init(wk_sim *sim, wk_status *st)
+int wk__motion_bind(wk_sim *sim, wk_status *st)
 {
     wk_ecm *ecm = wk_scene_ecm(sim->scene);
-    wk_type pose = wk_scene_types_of(sim->scene)->parent_pose;
-    if (wk_ecm_register(ecm, &(wk_type_desc){.name = "Velocity", .size = sizeof(wk_velocity)}, &sim->velocity) ||
-        wk_ecm_register(ecm, &(wk_type_desc){.name = "Acceleration", .size = sizeof(wk_acceleration)},
-                        &sim->acceleration))
-        return wk_fail(st, WK_NOMEM, "%s", wk_ecm_errmsg(ecm));
-    /* Two disjoint views, so that each loop walks whole columns and neither
+    const wk_scene_types *t = wk_scene_types_of(sim->scene);
+    wk_type pose = t->parent_pose;
+    sim->velocity = t->velocity;
+    sim->acceleration = t->acceleration;
+    /* The views of a scene left behind stay with its ECM, which frees them.
+     * Two disjoint views, so that each loop walks whole columns and neither
      * looks an Acceleration up per entity. */
     sim->moving = wk_query_new(ecm, &(wk_query_desc){.with = {pose, sim->velocity}, .without = {sim->acceleration}});
     sim->accelerating = wk_query_new(ecm, &(wk_query_desc){.with = {pose, sim->velocity, sim->acceleration}});
@@ -87,6 +87,7 @@ void wk__motion_update(wk_sim *sim, double dt)
         for (size_t i = 0; i < it.count; i++) {
             p[i] = integrate(p[i], &v[i], dt);
             wk_ecm_set_changed(ecm, it.entities[i], pose, WK_PERIODIC_CHANGE);
+            wk_scene_pose_written(sim->scene, it.entities[i]);
         }
     }
     for (wk_iter it = wk_query_iter(sim->accelerating); wk_iter_next(&it);) {
@@ -96,6 +97,7 @@ void wk__motion_update(wk_sim *sim, double dt)
         for (size_t i = 0; i < it.count; i++) {
             p[i] = accelerate(p[i], &v[i], &a[i], dt);
             wk_ecm_set_changed(ecm, it.entities[i], pose, WK_PERIODIC_CHANGE);
+            wk_scene_pose_written(sim->scene, it.entities[i]);
             wk_ecm_set_changed(ecm, it.entities[i], sim->velocity, WK_PERIODIC_CHANGE);
         }
     }

@@ -7,18 +7,16 @@
 #include "base/clock.h"
 #include "sim/sim_internal.h"
 
+/* Whether a level brings the world's child node (so it is not global). */
+static bool level_held(uint32_t node, void *ctx)
+{
+    return wk__levels_hold(ctx, node);
+}
+
 /* Adds the world's global top-level entities (all of them without levels). */
 static int add_globals(wk_sim *sim, wk_status *st)
 {
-    int rc = WK_OK;
-    const wk_node *w = wk_desc_node(sim->desc, 0);
-    for (uint32_t c = w->first_child; rc == WK_OK && c != WK_NO_NODE; c = wk_desc_node(sim->desc, c)->next_sibling) {
-        if (wk__levels_hold(sim, c))
-            continue; /* its levels bring it */
-        wk_entity e;
-        rc = wk_desc_instantiate(sim->scene, sim->desc, c, sim->world, NULL, NULL, &e, st);
-    }
-    return rc;
+    return wk_desc_instantiate_children(sim->scene, sim->desc, sim->world, level_held, sim, st);
 }
 
 /* Loads the levels performers start in, and closes the step so that what
@@ -29,6 +27,15 @@ static int settle_start(wk_sim *sim, wk_status *st)
     if (rc)
         return wk_fail(st, rc, "loading the first levels: %s", wk_ecm_errmsg(wk_scene_ecm(sim->scene)));
     return wk_ecm_end_step(wk_scene_ecm(sim->scene));
+}
+
+/* Builds the world of the description in the simulation's empty scene. */
+static int build(wk_sim *sim, wk_status *st)
+{
+    int rc = wk_desc_instantiate_world(sim->scene, sim->desc, &sim->world, st);
+    if (rc == WK_OK)
+        rc = add_globals(sim, st);
+    return rc ? rc : settle_start(sim, st);
 }
 
 int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_status *st)
@@ -43,24 +50,38 @@ int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_st
     sim->levels_on = opts && opts->levels;
     sim->naive_levels = opts && opts->naive_levels;
     sim->dt = wk_desc_node(desc, 0)->settings.max_step_size;
-    sim->scene = wk_scene_new();
+    sim->owns_scene = !(opts && opts->scene);
+    sim->scene = sim->owns_scene ? wk_scene_new() : opts->scene;
     int rc = sim->scene ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory creating a simulation");
     if (rc == WK_OK)
-        rc = wk__motion_init(sim, st);
-    if (rc == WK_OK)
         rc = wk__levels_init(sim, st);
+    /* A scene given with an object world in it holds the world already. */
+    bool filled = !sim->owns_scene && wk_scene_root(sim->scene);
     if (rc == WK_OK)
-        rc = wk_desc_instantiate_world(sim->scene, sim->desc, &sim->world, st);
-    if (rc == WK_OK)
-        rc = add_globals(sim, st);
-    if (rc == WK_OK)
-        rc = settle_start(sim, st);
+        rc = filled ? wk_sim_bind(sim, sim->scene, st) : wk__motion_bind(sim, st);
+    if (rc == WK_OK && !filled)
+        rc = build(sim, st);
     if (rc) {
         wk_sim_free(sim);
         return rc;
     }
     *out = sim;
     return WK_OK;
+}
+
+int wk_sim_bind(wk_sim *sim, wk_scene *scene, wk_status *st)
+{
+    if (sim->owns_scene && scene != sim->scene)
+        return wk_fail(st, WK_INVALID, "the simulation runs on a scene of its own");
+    wk_entity world = wk_scene_root(scene);
+    if (!world)
+        return wk_fail(st, WK_INVALID, "the scene is not an object world: it has no root to run on");
+    sim->scene = scene;
+    sim->world = world;
+    int rc = wk__motion_bind(sim, st);
+    if (rc == WK_OK)
+        wk__levels_reread(sim);
+    return rc;
 }
 
 void wk_sim_free(wk_sim *sim)
@@ -70,7 +91,8 @@ void wk_sim_free(wk_sim *sim)
     wk__levels_free(sim);
     for (int p = 0; p < WK_PHASE_COUNT; p++)
         free(sim->systems[p]);
-    wk_scene_free(sim->scene);
+    if (sim->owns_scene)
+        wk_scene_free(sim->scene);
     wk_desc_free(sim->desc);
     free(sim);
 }

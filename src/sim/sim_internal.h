@@ -40,7 +40,8 @@ typedef struct wk__performer {
 } wk__performer;
 
 struct wk_sim {
-    wk_scene *scene;
+    wk_scene *scene;  /* the world it runs on */
+    bool owns_scene;  /* made by wk_sim_new, not given (wk_sim_desc.scene) */
     wk_world_desc *desc;
     wk_entity world;
     wk_type velocity, acceleration;
@@ -82,9 +83,13 @@ bool wk__levels_hold(const wk_sim *sim, uint32_t node);
 int wk__levels_update(wk_sim *sim);
 
 void wk__levels_forget(wk_sim *sim);
+/* Reads which levels are loaded back from the scene's entities (by name),
+ * for a scene the simulation did not build itself. */
+void wk__levels_reread(wk_sim *sim);
 
-/* motion.c */
-int wk__motion_init(wk_sim *sim, wk_status *st);
+/* motion.c: the motion system's views of the scene, made again when the
+ * simulation runs on another scene. */
+int wk__motion_bind(wk_sim *sim, wk_status *st);
 void wk__motion_update(wk_sim *sim, double dt);
 
 #endif

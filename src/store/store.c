@@ -199,17 +199,19 @@ static int insert(wk_store *store, wk_world *w, size_t at, const wk_buf snap[2],
     return WK_OK;
 }
 
-/* An object world from a file description (taken) or an empty one. */
-static int scene_from(wk_world_desc *file, wk_scene **out, wk_status *st)
+/* The scene a world is created with: the one given, or one of a file
+ * description, or an empty one; made an object world. Frees what desc gives
+ * it on failure. */
+static int scene_from(const wk_world_create_desc *desc, wk_scene **out, wk_status *st)
 {
-    wk_scene *s = wk_scene_new();
+    wk_scene *s = desc->scene ? desc->scene : wk_scene_new();
     wk_entity root = WK_NULL_ENTITY;
     int rc = s ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory creating a world");
-    if (rc == WK_OK && file)
-        rc = wk_desc_instantiate(s, file, 0, WK_NULL_ENTITY, NULL, NULL, &root, st);
-    if (rc == WK_OK)
+    if (rc == WK_OK && desc->file && !desc->scene)
+        rc = wk_desc_instantiate(s, desc->file, 0, WK_NULL_ENTITY, NULL, NULL, &root, st);
+    if (rc == WK_OK && !wk_scene_root(s))
         rc = wk_scene_objects_init(s, root, st);
-    wk_desc_free(file);
+    wk_desc_free(desc->file);
     if (rc) {
         wk_scene_free(s);
         return rc;
@@ -222,10 +224,11 @@ int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_
 {
     if (desc->id && *desc->id && !id_valid(desc->id)) {
         wk_desc_free(desc->file);
+        wk_scene_free(desc->scene);
         return wk_fail(st, WK_INVALID, "world id '%s' is not 1 to 100 of letters, digits, '_', '.', '-'", desc->id);
     }
     wk_scene *scene;
-    int rc = scene_from(desc->file, &scene, st);
+    int rc = scene_from(desc, &scene, st);
     if (rc)
         return rc;
     wk_buf snap[2] = {{0}, {0}};
@@ -237,10 +240,13 @@ int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_
     }
     pthread_rwlock_wrlock(&store->lock);
     char id[WK_WORLD_ID_MAX];
-    pick_id(store, desc->id, id);
+    size_t at = desc->replace && desc->id ? wk__find_world(store, desc->id) : store->count;
+    if (at < store->count)
+        snprintf(id, sizeof id, "%s", desc->id);
+    else
+        pick_id(store, desc->id, id);
     wk_world *w = wk__world_new(store, id, scene, desc->user_tag);
-    rc = w ? insert(store, w, store->count, snap, st)
-           : wk_fail(st, WK_NOMEM, "out of memory creating world '%s'", id);
+    rc = w ? insert(store, w, at, snap, st) : wk_fail(st, WK_NOMEM, "out of memory creating world '%s'", id);
     pthread_rwlock_unlock(&store->lock);
     wk_buf_free(&snap[0]);
     wk_buf_free(&snap[1]);

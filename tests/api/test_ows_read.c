@@ -192,8 +192,11 @@ static void worlds(void)
     REQUIRE(api);
     IntrinsicProto__World__ListWorldsRequest list = INTRINSIC_PROTO__WORLD__LIST_WORLDS_REQUEST__INIT;
     IntrinsicProto__World__ListWorldsResponse *l = ows(api, "ListWorlds", &list, &intrinsic_proto__world__list_worlds_response__descriptor);
+    /* A new endpoint holds the current world and its initial copy. */
     REQUIRE(l);
-    CHECK_INT(l->n_world_metadatas, ==, 0);
+    CHECK_INT(l->n_world_metadatas, ==, 2);
+    CHECK_STR(l->world_metadatas[0]->id, "init_world");
+    CHECK_STR(l->world_metadatas[1]->id, "world");
     done(l);
 
     /* CreateWorld of an empty World: the id when free, a prefix when taken. */
@@ -280,7 +283,7 @@ static void worlds(void)
     CHECK_INT(wk_code_grpc(last_code), ==, WK_GRPC_NOT_FOUND);
     l = ows(api, "ListWorlds", &list, &intrinsic_proto__world__list_worlds_response__descriptor);
     REQUIRE(l);
-    CHECK_INT(l->n_world_metadatas, ==, 3);
+    CHECK_INT(l->n_world_metadatas, ==, 5);
     for (size_t i = 1; i < l->n_world_metadatas; i++)
         CHECK(strcmp(l->world_metadatas[i - 1]->id, l->world_metadatas[i]->id) < 0);
     done(l);

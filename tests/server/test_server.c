@@ -134,8 +134,7 @@ static void load_world_then_entity_state(void)
     CHECK_INT(resp->result->result, ==, WK_RESULT_OK);
     /* The pose is the one the scene computes (no call runs now). */
     wk_scene *s = wk_api_scene(f.api);
-    wk_entity robot = wk_scene_child(s, wk_api_world(f.api), "robot");
-    wk_entity forearm = wk_scene_child(s, wk_scene_child(s, robot, "arm"), "forearm");
+    wk_entity forearm = wk_scene_scoped(s, wk_api_world(f.api), "robot::arm::forearm");
     wk_pose want = wk_scene_world_pose(s, forearm);
     CHECK_NEAR(resp->state->pose->position->x, want.p.x, 1e-12);
     CHECK_NEAR(resp->state->pose->position->y, want.p.y, 1e-12);
