@@ -169,11 +169,16 @@ const char *wk_scene_name(const wk_scene *s, wk_entity e);
 /* The child of parent (WK_NULL_ENTITY: among root entities) with that local
  * name, or WK_NULL_ENTITY. */
 wk_entity wk_scene_child(const wk_scene *s, wk_entity parent, const char *name);
+/* The name e goes by in scoped names: an object's name for the base entity
+ * of an object (ObjectWorldService names an object apart from its base
+ * entity, which SDFormat models do not), else its Name; NULL for none. */
+const char *wk_scene_local_name(const wk_scene *s, wk_entity e);
 /* The entity a scoped name (SDFormat's `model::link::frame`) names within
  * scope (a model, or the world entity): each part names an entity of the
  * model the part before it named, found below that model whatever lies
  * between (a kinematic object hangs each child link below its joint) but
- * not inside a nested model. WK_NULL_ENTITY when there is none. */
+ * not inside a nested model; parts are local names (wk_scene_local_name).
+ * WK_NULL_ENTITY when there is none. */
 wk_entity wk_scene_scoped(const wk_scene *s, wk_entity scope, const char *name);
 
 /* ---- the object world ------------------------------------------------------

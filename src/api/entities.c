@@ -17,7 +17,7 @@ int wk__api_entities(wk_api *api, wk_entity_list *out)
     const wk_scene_types *t = wk_scene_types_of(s);
     for (wk_entity c = wk_ecm_first_child(ecm, wk_api_world(api)); c; c = wk_ecm_next_sibling(ecm, c)) {
         const uint8_t *kind = wk_ecm_get(ecm, c, t->kind);
-        if (kind && *kind == WK_NODE_MODEL && wk_scene_name(s, c) && wk_entity_list_push(out, c))
+        if (kind && *kind == WK_NODE_MODEL && wk_scene_local_name(s, c) && wk_entity_list_push(out, c))
             return WK_NOMEM;
     }
     return WK_OK;
@@ -183,7 +183,7 @@ static uint32_t select_entities(wk_api *api, const SimulationInterfaces__EntityF
     if (code == WK_RESULT_OK && wk__api_entities(api, &all))
         code = WK_RESULT_OPERATION_FAILED, snprintf(why, cap, "out of memory");
     for (size_t i = 0; code == WK_RESULT_OK && i < all.count; i++)
-        if (wk__filters_match(api, &f, all.items[i], wk_scene_name(wk_api_scene(api), all.items[i])) &&
+        if (wk__filters_match(api, &f, all.items[i], wk_scene_local_name(wk_api_scene(api), all.items[i])) &&
             wk_entity_list_push(out, all.items[i]))
             code = WK_RESULT_OPERATION_FAILED, snprintf(why, cap, "out of memory");
     wk_entity_list_free(&all);
@@ -196,7 +196,7 @@ static char **names_of(wk_api *api, wk__call *call, const wk_entity_list *list)
 {
     char **names = wk__call_alloc(call, (list->count ? list->count : 1) * sizeof *names);
     for (size_t i = 0; names && i < list->count; i++)
-        names[i] = wk__call_strdup(call, wk_scene_name(wk_api_scene(api), list->items[i]));
+        names[i] = wk__call_strdup(call, wk_scene_local_name(wk_api_scene(api), list->items[i]));
     return names;
 }
 

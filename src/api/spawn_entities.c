@@ -72,7 +72,7 @@ static bool valid_namespace(const char *ns)
 
 static bool name_taken(wk_api *api, const char *name)
 {
-    return wk_scene_child(wk_api_scene(api), wk_api_world(api), name) != WK_NULL_ENTITY;
+    return wk_scene_scoped(wk_api_scene(api), wk_api_world(api), name) != WK_NULL_ENTITY;
 }
 
 /* Picks the entry's name: the requested one, else the file's; unique, or

@@ -239,6 +239,12 @@ wk_entity wk_scene_child(const wk_scene *s, wk_entity parent, const char *name)
     return hit;
 }
 
+const char *wk_scene_local_name(const wk_scene *s, wk_entity e)
+{
+    const wk_object_info *object = wk_ecm_get(s->ecm, e, s->types.object);
+    return object && object->name ? object->name : wk_scene_name(s, e);
+}
+
 /* The entity called name (len bytes) below scope, breadth first, not inside
  * a nested model; WK_NULL_ENTITY when none or out of memory. */
 static wk_entity in_scope(const wk_scene *s, wk_entity scope, const char *name, size_t len)
@@ -248,7 +254,7 @@ static wk_entity in_scope(const wk_scene *s, wk_entity scope, const char *name, 
     int rc = wk_ecm_children(s->ecm, scope, &queue);
     for (size_t i = 0; rc == WK_OK && !hit && i < queue.count; i++) {
         wk_entity e = queue.items[i];
-        const char *n = wk_scene_name(s, e);
+        const char *n = wk_scene_local_name(s, e);
         const uint8_t *kind = wk_ecm_get(s->ecm, e, s->types.kind);
         if (n && strlen(n) == len && !memcmp(n, name, len))
             hit = e;

@@ -25,19 +25,10 @@ def quat_z(angle):
     return (0.0, 0.0, math.sin(angle / 2), math.cos(angle / 2))
 
 
-class ObjectWorldTest(harness.ServerTest):
-    SERVICE = SERVICE_NAME
-    # A file's world is served as the world "world": here a robot whose
-    # elbow joint makes it a KINEMATIC_OBJECT.
-    SERVER_ARGS = ("--world", ARM)
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.m = cls.pb.ows
-        cls.stub = cls.pb.ows_grpc.ObjectWorldServiceStub(cls.channel)
-        methods = cls.m.DESCRIPTOR.services_by_name["ObjectWorldService"].methods_by_name
-        cls.unserved = harness.probe_unserved(cls.channel, SERVICE_NAME, sorted(methods))
+class ObjectWorldCalls:
+    """Messages and calls of ObjectWorldService that tests share; a mixin of
+    a harness.ServerTest whose setUpClass sets m (the service's messages) and
+    stub."""
 
     # ---- messages ----
 
@@ -135,6 +126,20 @@ class ObjectWorldTest(harness.ServerTest):
         sign = -1.0 if sum(g * w for g, w in zip(got[3:], want[3:])) < 0 else 1.0
         for i, (g, w) in enumerate(zip(got, want)):
             self.assertAlmostEqual(g, w * (sign if i >= 3 else 1.0), places=places, msg="%s != %s" % (got, want))
+
+class ObjectWorldTest(ObjectWorldCalls, harness.ServerTest):
+    SERVICE = SERVICE_NAME
+    # A file's world is served as the world "world": here a robot whose
+    # elbow joint makes it a KINEMATIC_OBJECT.
+    SERVER_ARGS = ("--world", ARM)
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.m = cls.pb.ows
+        cls.stub = cls.pb.ows_grpc.ObjectWorldServiceStub(cls.channel)
+        methods = cls.m.DESCRIPTOR.services_by_name["ObjectWorldService"].methods_by_name
+        cls.unserved = harness.probe_unserved(cls.channel, SERVICE_NAME, sorted(methods))
 
     # ---- the service ----
 

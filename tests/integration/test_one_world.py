@@ -1,0 +1,202 @@
+"""test_one_world.py — simulation_interfaces and ObjectWorldService act on one
+world: what either service does, the other sees at once, and so do the
+simulation loop and its levels. The server serves a levels world (R1, the
+performer, starts in L1, which holds M1 and M3) as the store's world "world".
+Each test undoes what it changed, so that the tests do not depend on their
+order.
+"""
+import math
+import subprocess
+import time
+
+import grpc
+
+from . import harness
+from .harness import OK
+from .test_object_world import ObjectWorldCalls
+
+C = grpc.StatusCode
+WORLD = "world"
+BOX = ("<sdf version='1.9'><model name='box'><link name='body'><collision name='c'><geometry><box>"
+       "<size>1 1 1</size></box></geometry></collision></link></model></sdf>")
+
+
+class OneWorldTest(ObjectWorldCalls, harness.ServerTest):
+    SERVER_ARGS = ("--world", harness.world("levels_one_performer.sdf"), "--levels")
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.si = cls.pb.si
+        cls.sim = cls.pb.si_grpc.SimulationInterfacesStub(cls.channel)
+        cls.m = cls.pb.ows
+        cls.stub = cls.pb.ows_grpc.ObjectWorldServiceStub(cls.channel)
+
+    # ---- simulation_interfaces calls ----
+
+    def si_pose(self, p):
+        """A Pose of p = (x, y, z, qx, qy, qz, qw)."""
+        return self.si.Pose(position=self.si.Point(x=p[0], y=p[1], z=p[2]),
+                            orientation=self.si.Quaternion(x=p[3], y=p[4], z=p[5], w=p[6]))
+
+    def spawn(self, name, x, y, z):
+        req = self.si.SpawnEntityRequest(name=name, entity_resource=self.si.Resource(resource_string=BOX),
+                                         initial_pose=self.si.PoseStamped(pose=self.si_pose((x, y, z, 0, 0, 0, 1))))
+        self.assertResult(OK, self.sim.SpawnEntity(req, timeout=harness.CALL_SECONDS))
+        self.addCleanup(self.delete_entity, name)
+
+    def delete_entity(self, name):
+        self.sim.DeleteEntity(self.si.DeleteEntityRequest(entity=name), timeout=harness.CALL_SECONDS)
+
+    def entities(self):
+        reply = self.sim.GetEntities(self.si.GetEntitiesRequest(), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply)
+        return set(reply.entities)
+
+    def entity_pose(self, name):
+        reply = self.sim.GetEntityState(self.si.GetEntityStateRequest(entity=name), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply, name)
+        p = reply.state.pose
+        return (p.position.x, p.position.y, p.position.z, p.orientation.x, p.orientation.y, p.orientation.z,
+                p.orientation.w)
+
+    def set_entity_state(self, name, pose=None, linear=None):
+        state = self.si.EntityState()
+        if pose:
+            state.pose.CopyFrom(self.si_pose(pose))
+        if linear:
+            state.twist.linear.x, state.twist.linear.y, state.twist.linear.z = linear
+        req = self.si.SetEntityStateRequest(entity=name, state=state, set_pose=pose is not None,
+                                            set_twist=linear is not None)
+        self.assertResult(OK, self.sim.SetEntityState(req, timeout=harness.CALL_SECONDS), name)
+
+    def step(self, steps):
+        self.assertResult(OK, self.sim.StepSimulation(self.si.StepSimulationRequest(steps=steps),
+                                                      timeout=harness.CALL_SECONDS))
+
+    def set_state(self, state):
+        req = self.si.SetSimulationStateRequest(state=self.si.SimulationState(state=state))
+        self.sim.SetSimulationState(req, timeout=harness.CALL_SECONDS)
+
+    def world_pose(self, name):
+        return self.transform(WORLD, self.node("root"), self.node(name))
+
+    # ---- simulation_interfaces to ObjectWorldService ----
+
+    def test_spawned_entity_is_an_object_at_its_spawn_pose(self):
+        self.spawn("crate1", 1, 2, 3)
+        self.assertIn("crate1", self.names(WORLD))
+        self.assertEqual(self.get_object(WORLD, "crate1").name, "crate1")
+        self.assertPoseAlmostEqual(self.world_pose("crate1"), (1, 2, 3, 0, 0, 0, 1))
+        # R1 starts at (-5, 5, 0), unturned.
+        self.assertPoseAlmostEqual(self.transform(WORLD, self.node("crate1"), self.node("R1")), (-6, 3, -3, 0, 0, 0, 1))
+
+    def test_set_entity_state_is_seen_by_get_transform(self):
+        before = self.entity_pose("R2")
+        self.addCleanup(self.set_entity_state, "R2", before)
+        turn = (0.0, 0.0, math.sin(0.35), math.cos(0.35))
+        self.set_entity_state("R2", (4, -1, 0.5) + turn)
+        self.assertPoseAlmostEqual(self.world_pose("R2"), (4, -1, 0.5) + turn)
+
+    def test_deleted_entity_is_no_object(self):
+        self.spawn("doomed", 0, 0, 9)
+        self.get_object(WORLD, "doomed")
+        self.assertResult(OK, self.sim.DeleteEntity(self.si.DeleteEntityRequest(entity="doomed"),
+                                                    timeout=harness.CALL_SECONDS))
+        self.assertStatus(C.NOT_FOUND, self.get_object, WORLD, "doomed", culprit="doomed")
+        self.assertNotIn("doomed", self.names(WORLD))
+
+    def test_playing_loop_motion_is_seen_by_get_transform(self):
+        start = self.entity_pose("R3")
+        self.addCleanup(self.set_entity_state, "R3", start, (0, 0, 0))
+        self.set_entity_state("R3", linear=(0, 0, 1))
+        self.set_state(harness.STATE_PLAYING)
+        self.addCleanup(self.set_state, harness.STATE_PAUSED)
+        end = time.monotonic() + harness.CALL_SECONDS
+        while self.world_pose("R3")[2] < start[2] + 0.05 and time.monotonic() < end:
+            time.sleep(0.02)
+        self.set_state(harness.STATE_PAUSED)
+        moved = self.world_pose("R3")
+        self.assertGreater(moved[2], start[2] + 0.05)
+        self.assertAlmostEqual(self.entity_pose("R3")[2], moved[2], places=9)
+
+    # ---- ObjectWorldService to simulation_interfaces ----
+
+    def test_created_object_is_an_entity(self):
+        self.create_box(WORLD, "shelf", x=2, y=-3, z=0.25)
+        self.addCleanup(self.stub.DeleteObject, self.pb.updates.DeleteObjectRequest(world_id=WORLD, object=self.obj("shelf")),
+                        timeout=harness.CALL_SECONDS)
+        self.assertIn("shelf", self.entities())
+        self.assertPoseAlmostEqual(self.entity_pose("shelf"), (2, -3, 0.25, 0, 0, 0, 1))
+
+    def test_created_frame_is_a_named_pose(self):
+        self.stub.CreateFrame(self.pb.updates.CreateFrameRequest(
+            world_id=WORLD, parent_object=self.obj("root"), new_frame_name="dock",
+            parent_t_new_frame=self.pose(3, 4, 0)), timeout=harness.CALL_SECONDS)
+        self.addCleanup(self.stub.DeleteFrame, self.pb.updates.DeleteFrameRequest(
+            world_id=WORLD, frame=self.frame("root", "dock")), timeout=harness.CALL_SECONDS)
+        reply = self.sim.GetNamedPoses(self.si.GetNamedPosesRequest(), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply)
+        docks = [p for p in reply.poses if p.name == "dock"]
+        self.assertEqual(len(docks), 1, [p.name for p in reply.poses])
+        self.assertAlmostEqual(docks[0].pose.position.x, 3, places=9)
+        self.assertAlmostEqual(docks[0].pose.position.y, 4, places=9)
+
+    def test_update_transform_is_seen_by_get_entity_state(self):
+        before = self.entity_pose("R2")
+        self.addCleanup(self.set_entity_state, "R2", before)
+        self.stub.UpdateTransform(self.pb.updates.UpdateTransformRequest(
+            world_id=WORLD, node_a=self.node("root"), node_b=self.node("R2"), a_t_b=self.pose(-1, -2, 0.75)),
+            timeout=harness.CALL_SECONDS)
+        self.assertPoseAlmostEqual(self.entity_pose("R2"), (-1, -2, 0.75, 0, 0, 0, 1))
+        self.assertPoseAlmostEqual(self.entity_pose("R2::body"), (-1, -2, 0.75, 0, 0, 0, 1))
+
+    def test_deleted_object_is_no_entity(self):
+        self.spawn("gone", 0, 0, 7)
+        self.stub.DeleteObject(self.pb.updates.DeleteObjectRequest(world_id=WORLD, object=self.obj("gone")),
+                               timeout=harness.CALL_SECONDS)
+        self.assertNotIn("gone", self.entities())
+        reply = self.sim.GetEntityState(self.si.GetEntityStateRequest(entity="gone"), timeout=harness.CALL_SECONDS)
+        self.assertResult(harness.NOT_FOUND, reply, "gone")
+
+    # ---- levels ----
+
+    def test_level_unload_and_reload_in_both_views(self):
+        start = self.entity_pose("R1")
+        self.addCleanup(self.step, 1)
+        self.addCleanup(self.set_entity_state, "R1", start)
+        self.set_state(harness.STATE_PAUSED)
+        self.assertTrue({"M1", "M3"} <= set(self.names(WORLD)))
+        self.assertFalse({"M4", "M5"} & set(self.names(WORLD)))
+        # R1 into L3 (M3, M4, M5), out of L1 (M1, M3).
+        self.set_entity_state("R1", (-5, -5, 0, 0, 0, 0, 1))
+        self.step(1)
+        names = set(self.names(WORLD))
+        self.assertTrue({"M3", "M4", "M5"} <= names, names)
+        self.assertNotIn("M1", names)
+        self.assertNotIn("M1", self.entities())
+        self.assertPoseAlmostEqual(self.world_pose("M4"), (-8, -8, 0, 0, 0, 0, 1))
+        # And back: L1's models come back at their file poses, L3's go.
+        self.set_entity_state("R1", start)
+        self.step(1)
+        names = set(self.names(WORLD))
+        self.assertTrue({"M1", "M3"} <= names, names)
+        self.assertFalse({"M4", "M5"} & names, names)
+        self.assertIn("M1", self.entities())
+        self.assertPoseAlmostEqual(self.world_pose("M1"), (-8, 8, 0, 0, 0, 0, 1))
+
+    # ---- the command line, as the README shows it ----
+
+    def test_spawn_then_tf_from_the_command_line(self):
+        path = harness.world("spawn_box.sdf")
+        run = [harness.binary()]
+        server = ["--server", self.server.address]
+        spawn = subprocess.run(run + ["spawn", path, "--name", "crate2", "--pose", "1", "2", "3", "0", "0", "0"]
+                               + server, capture_output=True, text=True, timeout=harness.CALL_SECONDS)
+        self.assertEqual(spawn.returncode, 0, spawn.stderr)
+        self.addCleanup(self.delete_entity, "crate2")
+        tf = subprocess.run(run + ["tf", "crate2", "R1"] + server, capture_output=True, text=True,
+                            timeout=harness.CALL_SECONDS)
+        self.assertEqual(tf.returncode, 0, tf.stderr)
+        self.assertIn('"x": -6', tf.stdout)
+        self.assertIn('"y": 3', tf.stdout)
