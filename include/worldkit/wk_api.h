@@ -125,6 +125,10 @@ typedef struct wk_api_desc {
      * resource path: a NULL-terminated list, borrowed for the endpoint's
      * life. NULL: any file. A path outside them is answered as missing. */
     const char *const *roots;
+    /* A PLAYING world's motion, which is not journaled step by step, is
+     * written to the store this often (and when it stops playing): 0 means
+     * every 5 s. */
+    double checkpoint_seconds;
 } wk_api_desc;
 
 /* A new service endpoint holding an empty world named "default"; NULL when

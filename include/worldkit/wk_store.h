@@ -124,6 +124,11 @@ int wk_store_open_pair(wk_store *store, const char *id_a, bool write_a, const ch
  * a scene batch is open (commit or roll it back first). A session may
  * commit several times, one journal entry each. */
 int wk_store_commit(wk_world *w, bool structural, wk_status *st);
+/* Writes the whole state of w (open for writing) as its new snapshot,
+ * folding its journal in: a checkpoint of what changed without being
+ * committed (a simulation's motion, which is not journaled step by step).
+ * WK_OK at once in an in-memory store. */
+int wk_store_checkpoint(wk_world *w, wk_status *st);
 /* Closes an open world. After writing, changed says whether anything was
  * changed and structural whether the change was more than poses or joint
  * positions; with changed, close commits what wk_store_commit has not,

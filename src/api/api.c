@@ -188,6 +188,13 @@ wk_entity wk__api_frame(wk_api *api, const char *frame)
     return wk__api_entity(api, frame);
 }
 
+/* Notes that a level loaded or unloaded, for the next checkpoint. */
+static void level_changed(wk_sim *sim, const char *level, bool loaded, void *ctx)
+{
+    (void)sim, (void)level, (void)loaded;
+    ((wk_api *)ctx)->levels_changed = true;
+}
+
 /* The simulation of the empty world a new endpoint and UnloadWorld leave. */
 static int read_empty(wk_world_desc **out, wk_status *st)
 {
@@ -225,18 +232,31 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
     }
     wk_sim_free(api->sim);
     api->sim = sim;
+    wk_sim_on_level_event(sim, level_changed, api);
     return WK_OK;
 }
 
-int wk__api_open_world(wk_api *api, wk_world **out, wk_status *st)
+int wk__api_open_world(wk_api *api, wk_status *st)
 {
-    int rc = wk_store_open(api->store, WK__CURRENT_WORLD, true, out, st);
-    if (rc)
+    int rc = wk_store_open(api->store, WK__CURRENT_WORLD, true, &api->open, st);
+    if (rc) {
+        api->open = NULL;
         return rc;
-    wk_scene *scene = wk_world_scene(*out);
+    }
+    wk_scene *scene = wk_world_scene(api->open);
     /* Another scene when a client cloned or swapped a world onto it. */
     if (scene != wk_sim_scene(api->sim) && (rc = wk_sim_bind(api->sim, scene, st)))
-        wk_store_close(*out, false, false);
+        wk__api_close_world(api, false, NULL);
+    return rc;
+}
+
+int wk__api_close_world(wk_api *api, bool commit, wk_status *st)
+{
+    if (!api->open)
+        return WK_OK;
+    int rc = commit ? wk_store_commit(api->open, true, st) : WK_OK;
+    wk_store_close(api->open, false, false);
+    api->open = NULL;
     return rc;
 }
 
@@ -253,6 +273,8 @@ static int adopt_world(wk_api *api, wk_status *st)
     if (rc == WK_OK)
         rc = wk_sim_new(desc, &(wk_sim_desc){.scene = wk_world_scene(w)}, &api->sim, st);
     wk_store_close(w, false, false);
+    if (rc == WK_OK)
+        wk_sim_on_level_event(api->sim, level_changed, api);
     return rc;
 }
 
@@ -266,6 +288,7 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
     }
     api->levels = desc && desc->levels;
     api->roots = desc ? desc->roots : NULL;
+    api->checkpoint_s = desc && desc->checkpoint_seconds > 0 ? desc->checkpoint_seconds : 5;
     if (pthread_mutex_init(&api->lock, NULL))
         goto fail_free_api;
     if (!(api->store = desc && desc->store ? desc->store : wk_store_new()))
@@ -345,11 +368,10 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
     ProtobufCMessage *response = NULL;
     pthread_mutex_lock(&api->lock);
     int rc = check ? check(check_ctx) : 0;
-    wk_world *w = NULL;
     wk_status st = {0};
     /* A client deleted the current world through ObjectWorldService: no
      * world is loaded until LoadWorld. */
-    if (rc == 0 && wk__api_open_world(api, &w, &st))
+    if (rc == 0 && wk__api_open_world(api, &st))
         api->unloaded = true;
     if (rc == 0)
         rc = (wk__api_refuse_without_world(api, &call, s->name, &response) ? WK_OK
@@ -357,10 +379,8 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
     if (rc == WK_OK && (call.failed || !response))
         rc = WK_NOMEM;
     /* What the call changed is on disk before it is answered. */
-    if (w && rc == WK_OK)
-        rc = wk_store_commit(w, true, &st);
-    if (w)
-        wk_store_close(w, false, false);
+    int closed = wk__api_close_world(api, rc == WK_OK, &st);
+    rc = rc ? rc : closed;
     if (rc == WK_OK) {
         size_t size = protobuf_c_message_get_packed_size(response);
         rc = wk_buf_reserve(out, size);

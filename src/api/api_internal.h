@@ -24,6 +24,12 @@ struct wk_api {
     wk_store *store;      /* every world, by id: ObjectWorldService's, and the current one */
     bool levels;          /* worlds run their levels (wk_api_desc) */
     const char *const *roots; /* the folders read from (wk_api_desc), or NULL */
+    wk_world *open;       /* the current world while a call has it open, else NULL */
+    /* Checkpoints of the PLAYING world's motion (play.c): every
+     * checkpoint_s seconds, at the first batch after a level loaded or
+     * unloaded, and when it stops playing. */
+    double checkpoint_s, checkpoint_at;
+    bool levels_changed;
     pthread_mutex_t lock; /* held by every service call: the sim is not thread-safe */
     /* simulation_interfaces' world services (worlds.c) */
     bool unloaded;           /* UnloadWorld left no world: most services refuse */
@@ -125,9 +131,14 @@ size_t wk__api_features(uint32_t *out, size_t cap);
  * world of desc (which it takes), or an empty world named "default" when
  * desc is NULL; init_world becomes a copy of it. */
 int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st);
-/* Opens the current world for writing and binds the simulation to its
- * scene; NOT_FOUND when the store has no current world. */
-int wk__api_open_world(wk_api *api, wk_world **out, wk_status *st);
+/* Opens the current world for writing (api->open) and binds the simulation
+ * to its scene; NOT_FOUND when the store has no current world. */
+int wk__api_open_world(wk_api *api, wk_status *st);
+/* Commits what the call changed (with commit) and closes the current world. */
+int wk__api_close_world(wk_api *api, bool commit, wk_status *st);
+/* play.c: checkpoints the open current world's motion; failures go to
+ * stderr, since the steps themselves were done. */
+void wk__api_checkpoint(wk_api *api);
 
 /* The entity a name gives: a model, or a scoped `model::link::...`, as
  * SpawnEntities names them; WK_NULL_ENTITY when unknown or empty. */

@@ -39,7 +39,10 @@ static SimulationInterfaces__Result *set_state(wk_api *api, wk__call *call, uint
     if (target > WK_SIM_LOADING_WORLD)
         return wk__call_result(call, WK_SET_STATE_INCORRECT_TRANSITION, "%u is not a SimulationState (0 to 5)", target);
     wk_status st = {0};
+    bool was_playing = wk_sim_state_of(api->sim) == WK_SIM_PLAYING;
     int rc = wk_sim_set_state(api->sim, (wk_sim_state)target, &st);
+    if (rc == WK_OK && was_playing && api->open)
+        wk__api_checkpoint(api);
     return rc ? wk__call_result(call, wk__map_code(transition_codes, rc), "%s", st.message)
               : wk__call_result(call, WK_RESULT_OK, "%s", "");
 }

@@ -18,7 +18,8 @@
 #define USAGE                                                                                         \
     "serve [--listen ADDR] [--world FILE] [--root DIR]... [--levels] [--rtf X] [--workers N]\n"     \
     "                       [--max-request-mib N]\n"                                                  \
-    "                       [--data DIR [--compact-entries N] | --memory] [--verbose]\n"              \
+    "                       [--data DIR [--compact-entries N] [--checkpoint-seconds S] | --memory]\n" \
+    "                       [--verbose]\n"                                                            \
     "                       [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--token-file FILE]"
 
 static const char help[] =
@@ -47,6 +48,8 @@ static const char help[] =
     "                         (default ./worldkit-data; --data '' is --memory)\n"
     "  --compact-entries N    fold a world's journal of changes into a new snapshot once it\n"
     "                         holds more than N entries (default 1000)\n"
+    "  --checkpoint-seconds S write a PLAYING world's motion to DIR every S seconds (default 5)\n"
+    "                         and when it stops playing; changes clients make are on disk at once\n"
     "  --memory               keep worlds in memory only, nothing on disk\n"
     "  --verbose              print a line per call: method, status, milliseconds\n"
     "  --tls-cert FILE        serve over TLS with this PEM certificate chain ...\n"
@@ -66,6 +69,7 @@ typedef struct serve_args {
     char world_folder[4096];
     const char *data; /* NULL: worlds in memory only */
     uint32_t compact_entries;
+    double checkpoint_seconds; /* 0: the api's default */
     bool levels;
     bool verbose;
 } serve_args;
@@ -97,6 +101,11 @@ static void set_compact(serve_args *a, unsigned long long x)
     a->compact_entries = (uint32_t)x;
 }
 
+static void set_checkpoint(serve_args *a, unsigned long long x)
+{
+    a->checkpoint_seconds = (double)x;
+}
+
 /* The count options, their bounds and where each goes. True when o is
  * one; *status is then 2 (printed) for a value out of its bounds. */
 static bool numeric(const char *o, const char *v, serve_args *a, int *status)
@@ -110,6 +119,7 @@ static bool numeric(const char *o, const char *v, serve_args *a, int *status)
         {"--workers", 1, 256, set_workers, "a count from 1 to 256"},
         {"--max-request-mib", 1, 2047, set_max_request, "a count of MiB from 1 to 2047"},
         {"--compact-entries", 1, 1000000000, set_compact, "a count from 1 to 1e9"},
+        {"--checkpoint-seconds", 1, 86400, set_checkpoint, "a count of seconds from 1 to 86400"},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         if (strcmp(o, options[i].name))
@@ -258,7 +268,8 @@ int wk_cli_serve(int argc, char **argv)
     wk_world_meta meta;
     if (a.world && store && wk_store_meta(store, "world", &meta, NULL) == WK_OK)
         fprintf(stderr, "worldkit: %s replaces the stored world 'world' of %s\n", a.world, a.data);
-    wk_api *api = wk_api_new_desc(&(wk_api_desc){.levels = a.levels, .store = store, .roots = a.roots});
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){
+        .levels = a.levels, .store = store, .roots = a.roots, .checkpoint_seconds = a.checkpoint_seconds});
     if (!api) {
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;

@@ -23,7 +23,7 @@
     X(INSERT_ENTRY, "INSERT INTO journal(wid, seq, state) VALUES(?1, ?2, ?3)")                               \
     X(TOUCH_WORLD, "UPDATE worlds SET last_update_ns = ?2 WHERE wid = ?1")                                   \
     X(RENAME_WORLD, "UPDATE worlds SET id = ?2, last_update_ns = ?3 WHERE wid = ?1")                         \
-    X(SET_SNAPSHOT, "UPDATE snapshots SET state = ?2, children = ?3, seq = ?4 WHERE wid = ?1 AND seq < ?4")  \
+    X(SET_SNAPSHOT, "UPDATE snapshots SET state = ?2, children = ?3, seq = ?4 WHERE wid = ?1 AND seq <= ?4") \
     X(SELECT_WORLDS, "SELECT w.wid, w.id, w.has_user_tag, w.user_tag, w.last_update_ns, s.state, "           \
                      "s.children, s.seq FROM worlds w JOIN snapshots s USING (wid) ORDER BY w.id")           \
     X(SELECT_WORLD, "SELECT w.wid, w.id, w.has_user_tag, w.user_tag, w.last_update_ns, s.state, "            \

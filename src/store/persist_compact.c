@@ -40,11 +40,11 @@ static int fold(wk__db *db, void *ctx)
     return wk__db_run(db, WK__STMT_TRIM_JOURNAL) == SQLITE_DONE ? WK_OK : WK_IO;
 }
 
-int wk__db_compact(wk_world *w, wk_status *st)
+int wk__db_compact(wk_world *w, bool always, wk_status *st)
 {
     wk__db *db = w->store->db;
     wk__wrec *r = &w->rec;
-    if (!r->journal_count)
+    if (!r->journal_count && !always)
         return WK_OK;
     wk_buf snap[2] = {{0}, {0}};
     int rc = wk__scene_save(w->scene, &snap[0], &snap[1]);
@@ -73,7 +73,7 @@ void wk__db_want_compaction(wk_world *w)
         return;
     if (db->compact_inline) {
         wk_status st;
-        if (wk__db_compact(w, &st))
+        if (wk__db_compact(w, false, &st))
             fprintf(stderr, "worldkit: %s\n", st.message);
         return;
     }
@@ -114,7 +114,7 @@ static void *compactor(void *arg)
          * commits do under the write lock. */
         w->rec.queued = false;
         wk_status st;
-        if (wk__db_compact(w, &st))
+        if (wk__db_compact(w, false, &st))
             fprintf(stderr, "worldkit: %s\n", st.message);
         pthread_rwlock_unlock(&w->lock);
         wk__world_unref(w);

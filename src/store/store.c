@@ -409,7 +409,14 @@ int wk_store_compact(wk_store *store, const char *id, wk_status *st)
     int rc = wk_store_open(store, id, true, &w, st);
     if (rc)
         return rc;
-    rc = store->db ? wk__db_compact(w, st) : WK_OK;
+    rc = wk_store_checkpoint(w, st);
     wk_store_close(w, false, false);
     return rc;
+}
+
+int wk_store_checkpoint(wk_world *w, wk_status *st)
+{
+    if (!w->writing)
+        return wk_fail(st, WK_INVALID, "world '%s' is not open for writing", w->id);
+    return w->store->db ? wk__db_compact(w, true, st) : WK_OK;
 }

@@ -86,8 +86,9 @@ int wk__db_swap(wk_store *store, const wk_world *a, const wk_world *b, int64_t n
  * journal entry, last updated at now. *wrote says whether there was
  * anything to write. On failure w's scene is reloaded from disk. */
 int wk__db_journal(wk_world *w, int64_t now, bool *wrote, wk_status *st);
-/* Folds w's journal into a new snapshot; w open (read or write) by the caller. */
-int wk__db_compact(wk_world *w, wk_status *st);
+/* Folds w's journal into a new snapshot; w open (read or write) by the
+ * caller. Without always, nothing is written while the journal is empty. */
+int wk__db_compact(wk_world *w, bool always, wk_status *st);
 /* Hands w to the compactor (or compacts at once when inline); w open for
  * writing. */
 void wk__db_want_compaction(wk_world *w);

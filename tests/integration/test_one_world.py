@@ -6,7 +6,9 @@ Each test undoes what it changed, so that the tests do not depend on their
 order.
 """
 import math
+import shutil
 import subprocess
+import tempfile
 import time
 
 import grpc
@@ -21,18 +23,19 @@ BOX = ("<sdf version='1.9'><model name='box'><link name='body'><collision name='
        "<size>1 1 1</size></box></geometry></collision></link></model></sdf>")
 
 
-class OneWorldTest(ObjectWorldCalls, harness.ServerTest):
-    SERVER_ARGS = ("--world", harness.world("levels_one_performer.sdf"), "--levels")
+SERVE_LEVELS = ("--world", harness.world("levels_one_performer.sdf"), "--levels")
+
+
+class Calls(ObjectWorldCalls):
+    """The calls of both services that the tests make; a mixin of a
+    harness.ServerTest, which calls connect() once its server serves."""
 
     @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
+    def connect(cls, channel):
         cls.si = cls.pb.si
-        cls.sim = cls.pb.si_grpc.SimulationInterfacesStub(cls.channel)
+        cls.sim = cls.pb.si_grpc.SimulationInterfacesStub(channel)
         cls.m = cls.pb.ows
-        cls.stub = cls.pb.ows_grpc.ObjectWorldServiceStub(cls.channel)
-
-    # ---- simulation_interfaces calls ----
+        cls.stub = cls.pb.ows_grpc.ObjectWorldServiceStub(channel)
 
     def si_pose(self, p):
         """A Pose of p = (x, y, z, qx, qy, qz, qw)."""
@@ -80,6 +83,15 @@ class OneWorldTest(ObjectWorldCalls, harness.ServerTest):
 
     def world_pose(self, name):
         return self.transform(WORLD, self.node("root"), self.node(name))
+
+
+class OneWorldTest(Calls, harness.ServerTest):
+    SERVER_ARGS = SERVE_LEVELS
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.connect(cls.channel)
 
     # ---- simulation_interfaces to ObjectWorldService ----
 
@@ -200,3 +212,40 @@ class OneWorldTest(ObjectWorldCalls, harness.ServerTest):
         self.assertEqual(tf.returncode, 0, tf.stderr)
         self.assertIn('"x": -6', tf.stdout)
         self.assertIn('"y": 3', tf.stdout)
+
+
+class OneWorldRestartTest(Calls, harness.ServerTest):
+    """What either service changed is on disk before it is answered, and a
+    PLAYING world's motion is checkpointed every --checkpoint-seconds: a
+    server killed with SIGKILL and started again on its --data (without
+    --world, so that the stored world comes back) has all of it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.data = tempfile.mkdtemp(prefix="wk_one_world_")
+        cls.addClassCleanup(shutil.rmtree, cls.data, True)
+        cls.SERVER_ARGS = SERVE_LEVELS + ("--data", cls.data, "--checkpoint-seconds", "1")
+        super().setUpClass()
+        cls.connect(cls.channel)
+
+    def restart(self):
+        code, err = self.server.kill()
+        self.assertEqual(code, -9, err)
+        cls = type(self)
+        cls.server = harness.Server("--data", self.data)
+        cls.connect(cls.server.channel)
+
+    def test_kill_and_restart_keeps_both_services_changes_and_the_motion(self):
+        self.spawn("kept", 1, 2, 3)
+        self.create_box(WORLD, "shelf2", x=-2)
+        start = self.entity_pose("R3")
+        self.set_entity_state("R3", linear=(0, 0, 1))
+        self.set_state(harness.STATE_PLAYING)
+        time.sleep(2.5)  # two checkpoints at least
+        self.restart()
+        self.assertTrue({"kept", "shelf2", "R3"} <= self.entities(), self.entities())
+        self.assertTrue({"kept", "shelf2"} <= set(self.names(WORLD)))
+        self.assertPoseAlmostEqual(self.world_pose("kept"), (1, 2, 3, 0, 0, 0, 1))
+        self.assertGreater(self.entity_pose("R3")[2], start[2] + 0.5)
+        reply = self.sim.GetSimulationState(self.si.GetSimulationStateRequest(), timeout=harness.CALL_SECONDS)
+        self.assertNotEqual(reply.state.state, harness.STATE_PLAYING)
