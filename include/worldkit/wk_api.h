@@ -235,8 +235,10 @@ int wk_api_play(wk_api *api, uint64_t steps, wk_api_clock *clock);
  * WK_INVALID for any other. */
 int wk_api_set_bounds_type(wk_api *api, uint32_t type);
 
-/* The current world's simulation, its scene and its root entity, borrowed
- * until the next LoadWorld. They are not guarded by the endpoint's lock:
+/* The current world's simulation, its scene (the store's world "world")
+ * and its root entity, borrowed until the next LoadWorld, or until a client
+ * replaces the world through ObjectWorldService (CloneWorld over it,
+ * SwapWorlds, DeleteWorld). They are not guarded by the endpoint's lock:
  * use them only while no other thread calls the endpoint. */
 wk_sim *wk_api_sim(wk_api *api);
 wk_scene *wk_api_scene(wk_api *api);
@@ -313,12 +315,13 @@ bool wk_json_method_at(size_t i, wk_json_method *m);
  * signature is wk_json_type_fn's. */
 const struct ProtobufCMessageDescriptor *wk_json_find_type(const char *full_name, void *ctx);
 
-/* The endpoint's store: the worlds ObjectWorldService acts on, by world_id
- * (empty when the endpoint is new; a server creates its worlds there, e.g.
- * "world" from its --world file). Borrowed for the endpoint's life; the
- * store is thread-safe and locks each world itself, so its worlds are not
- * guarded by the endpoint's lock. The simulation_interfaces services act on
- * the simulation's own world (wk_api_scene), not on the store's, for now. */
+/* The endpoint's store: every world, by world_id. A new endpoint holds
+ * the current world "world" (an empty one named "default" until LoadWorld,
+ * or the one a store kept on disk brought back) and its initial copy
+ * "init_world". The simulation_interfaces services and the PLAYING loop act
+ * on "world", ObjectWorldService on any world: one world, two doors.
+ * Borrowed for the endpoint's life; the store is thread-safe and locks
+ * each world itself. */
 wk_store *wk_api_store(wk_api *api);
 
 #ifdef __cplusplus
