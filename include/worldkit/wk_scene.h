@@ -100,6 +100,15 @@ typedef struct wk_acceleration {
     wk_vec3 angular; /* rad/s^2 */
 } wk_acceleration;
 
+/* How a world is simulated, on its world entity (a file's <physics> and
+ * <gravity>), so that a world cloned or reloaded from disk runs as its file
+ * said. */
+typedef struct wk_world_settings {
+    double step_size;        /* seconds */
+    double real_time_factor;
+    wk_vec3 gravity;         /* m/s^2 */
+} wk_world_settings;
+
 /* The standard component types, registered in every scene's ECM. */
 typedef struct wk_scene_types {
     wk_type name;        /* char *, owned */
@@ -124,6 +133,7 @@ typedef struct wk_scene_types {
     wk_type mimic;            /* wk_joint_mimic, on a joint that follows another */
     wk_type velocity;         /* wk_velocity: how a simulation moves the entity */
     wk_type acceleration;     /* wk_acceleration: how its Velocity changes */
+    wk_type world_settings;   /* wk_world_settings, on a world entity loaded from a file */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {

@@ -124,6 +124,7 @@ typedef struct extras {
     wk_scene_joint joint;
     wk_scene_geometry geometry;
     wk_physics physics;
+    wk_world_settings world;
     const char *uri;
 } extras;
 
@@ -138,6 +139,10 @@ static void collect_extras(const builder *b, const wk_node *n, extras *x)
     const wk_scene_types *t = wk_scene_types_of(b->s);
     x->n = 0;
     switch (n->kind) {
+    case WK_NODE_WORLD:
+        x->world = (wk_world_settings){n->settings.max_step_size, n->settings.real_time_factor, n->settings.gravity};
+        add_extra(x, t->world_settings, &x->world);
+        break;
     case WK_NODE_MODEL:
         if (n->model.is_static)
             add_extra(x, t->is_static, NULL);

@@ -29,10 +29,23 @@ static int settle_start(wk_sim *sim, wk_status *st)
     return wk_ecm_end_step(wk_scene_ecm(sim->scene));
 }
 
+/* The step size and real-time factor: the world entity's settings, else
+ * the description's. */
+static void read_settings(wk_sim *sim)
+{
+    const wk_world_settings *w =
+        wk_ecm_get(wk_scene_ecm(sim->scene), sim->world, wk_scene_types_of(sim->scene)->world_settings);
+    const wk_node *file = wk_desc_node(sim->desc, 0);
+    sim->dt = w ? w->step_size : file->settings.max_step_size;
+    sim->rtf = w ? w->real_time_factor : file->settings.real_time_factor;
+}
+
 /* Builds the world of the description in the simulation's empty scene. */
 static int build(wk_sim *sim, wk_status *st)
 {
     int rc = wk_desc_instantiate_world(sim->scene, sim->desc, &sim->world, st);
+    if (rc == WK_OK)
+        read_settings(sim);
     if (rc == WK_OK)
         rc = add_globals(sim, st);
     return rc ? rc : settle_start(sim, st);
@@ -49,7 +62,6 @@ int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_st
     sim->desc = desc;
     sim->levels_on = opts && opts->levels;
     sim->naive_levels = opts && opts->naive_levels;
-    sim->dt = wk_desc_node(desc, 0)->settings.max_step_size;
     sim->owns_scene = !(opts && opts->scene);
     sim->scene = sim->owns_scene ? wk_scene_new() : opts->scene;
     int rc = sim->scene ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory creating a simulation");
@@ -78,6 +90,7 @@ int wk_sim_bind(wk_sim *sim, wk_scene *scene, wk_status *st)
         return wk_fail(st, WK_INVALID, "the scene is not an object world: it has no root to run on");
     sim->scene = scene;
     sim->world = world;
+    read_settings(sim);
     int rc = wk__motion_bind(sim, st);
     if (rc == WK_OK)
         wk__levels_reread(sim);
@@ -173,7 +186,7 @@ int wk_sim_run(wk_sim *sim, uint64_t n, double rtf)
 
 double wk_sim_default_rtf(const wk_sim *sim)
 {
-    return wk_desc_node(sim->desc, 0)->settings.real_time_factor;
+    return sim->rtf;
 }
 
 uint64_t wk_sim_iterations(const wk_sim *sim)

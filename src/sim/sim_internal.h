@@ -51,6 +51,7 @@ struct wk_sim {
     size_t system_count[WK_PHASE_COUNT];
     uint64_t iterations;
     double time, dt;
+    double rtf; /* the world's real_time_factor */
     wk_sim_state state;
 
     bool levels_on, naive_levels;
