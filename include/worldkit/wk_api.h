@@ -190,6 +190,10 @@ typedef struct wk_api_sink {
      * status to answer with instead (DEADLINE_EXCEEDED, CANCELLED). */
     int (*check)(void *ctx);
     void *ctx;
+    /* Optional: the store world a simulation_interfaces method acts on (a
+     * call's metadata worldkit-world-id); NULL or "": the current world.
+     * Each world has a simulation of its own, made at its first call. */
+    const char *world_id;
     int status;                      /* out: a gRPC status, WK_GRPC_OK when the method ran */
     char message[WK_STATUS_MSG_MAX]; /* out: why, when status is not OK */
 } wk_api_sink;
@@ -229,6 +233,13 @@ typedef struct wk_api_clock {
  * WK_OK or a failed step's code (the world is then as the step left it). The
  * pacing is the caller's: see wk_api_clock's dt and rtf. */
 int wk_api_play(wk_api *api, uint64_t steps, wk_api_clock *clock);
+
+/* The simulations of the endpoint's worlds, for a loop that plays them all:
+ * the endpoint itself (the current world) first, then one per other world
+ * a call has named, in the order they were first named; each is a wk_api
+ * that wk_api_play steps, valid for the endpoint's life. Writes up to cap
+ * of them to out and returns how many there are. */
+size_t wk_api_simulations(wk_api *api, wk_api **out, size_t cap);
 
 /* What GetEntityBounds answers with: TYPE_BOX (1, the standard's default),
  * TYPE_CONVEX_HULL (2) or TYPE_SPHERE (3), as msg/Bounds numbers them;

@@ -188,96 +188,6 @@ wk_entity wk__api_frame(wk_api *api, const char *frame)
     return wk__api_entity(api, frame);
 }
 
-/* Notes that a level loaded or unloaded, for the next checkpoint. */
-static void level_changed(wk_sim *sim, const char *level, bool loaded, void *ctx)
-{
-    (void)sim, (void)level, (void)loaded;
-    ((wk_api *)ctx)->levels_changed = true;
-}
-
-/* The simulation of the empty world a new endpoint and UnloadWorld leave. */
-static int read_empty(wk_world_desc **out, wk_status *st)
-{
-    return wk_desc_read(&(wk_read_desc){.resource_string = "<sdf version='1.9'><world name='default'/></sdf>"}, out,
-                        st);
-}
-
-int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
-{
-    int rc = desc ? WK_OK : read_empty(&desc, st);
-    if (rc)
-        return rc;
-    wk_scene *scene = wk_scene_new();
-    if (!scene) {
-        wk_desc_free(desc);
-        return wk_fail(st, WK_NOMEM, "out of memory creating a world");
-    }
-    wk_sim *sim = NULL;
-    rc = wk_sim_new(desc, &(wk_sim_desc){.scene = scene, .levels = api->levels}, &sim, st);
-    if (rc == WK_OK)
-        rc = wk_scene_objects_init(scene, wk_sim_world(sim), st);
-    char id[WK_WORLD_ID_MAX];
-    if (rc) {
-        wk_scene_free(scene);
-    } else {
-        /* The store takes the scene, and frees it when that fails. */
-        rc = wk_store_create(api->store, &(wk_world_create_desc){.id = WK__CURRENT_WORLD, .scene = scene, .replace = true},
-                             id, st);
-        if (rc == WK_OK)
-            rc = wk_store_clone(api->store, WK__CURRENT_WORLD, WK__INITIAL_WORLD, true, NULL, id, st);
-    }
-    if (rc) {
-        wk_sim_free(sim);
-        return rc;
-    }
-    wk_sim_free(api->sim);
-    api->sim = sim;
-    wk_sim_on_level_event(sim, level_changed, api);
-    return WK_OK;
-}
-
-int wk__api_open_world(wk_api *api, wk_status *st)
-{
-    int rc = wk_store_open(api->store, WK__CURRENT_WORLD, true, &api->open, st);
-    if (rc) {
-        api->open = NULL;
-        return rc;
-    }
-    wk_scene *scene = wk_world_scene(api->open);
-    /* Another scene when a client cloned or swapped a world onto it. */
-    if (scene != wk_sim_scene(api->sim) && (rc = wk_sim_bind(api->sim, scene, st)))
-        wk__api_close_world(api, false, NULL);
-    return rc;
-}
-
-int wk__api_close_world(wk_api *api, bool commit, wk_status *st)
-{
-    if (!api->open)
-        return WK_OK;
-    int rc = commit ? wk_store_commit(api->open, true, st) : WK_OK;
-    wk_store_close(api->open, false, false);
-    api->open = NULL;
-    return rc;
-}
-
-/* A simulation of the store's current world as a server restarted on it
- * finds it, or of a new empty one. The file it came from is not kept, so it
- * runs without levels, at the default step size. */
-static int adopt_world(wk_api *api, wk_status *st)
-{
-    wk_world *w;
-    if (wk_store_open(api->store, WK__CURRENT_WORLD, false, &w, NULL))
-        return wk__api_set_world(api, NULL, st);
-    wk_world_desc *desc = NULL;
-    int rc = read_empty(&desc, st);
-    if (rc == WK_OK)
-        rc = wk_sim_new(desc, &(wk_sim_desc){.scene = wk_world_scene(w)}, &api->sim, st);
-    wk_store_close(w, false, false);
-    if (rc == WK_OK)
-        wk_sim_on_level_event(api->sim, level_changed, api);
-    return rc;
-}
-
 wk_api *wk_api_new_desc(const wk_api_desc *desc)
 {
     wk_api *api = calloc(1, sizeof *api);
@@ -286,20 +196,25 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
         wk_store_free(desc ? desc->store : NULL);
         return NULL;
     }
+    api->endpoint = api;
+    snprintf(api->world_id, sizeof api->world_id, "%s", WK__CURRENT_WORLD);
     api->levels = desc && desc->levels;
     api->roots = desc ? desc->roots : NULL;
     api->checkpoint_s = desc && desc->checkpoint_seconds > 0 ? desc->checkpoint_seconds : 5;
     if (pthread_mutex_init(&api->lock, NULL))
         goto fail_free_api;
-    if (!(api->store = desc && desc->store ? desc->store : wk_store_new()))
+    if (pthread_mutex_init(&api->bindings_lock, NULL))
         goto fail_destroy_lock;
-    if (adopt_world(api, &st))
+    if (!(api->store = desc && desc->store ? desc->store : wk_store_new()))
+        goto fail_destroy_bindings_lock;
+    if (wk__api_bind(api, true, &st))
         goto fail_free_store;
     return api;
 
 fail_free_store:
     wk_store_free(api->store);
-    wk_sim_free(api->sim);
+fail_destroy_bindings_lock:
+    pthread_mutex_destroy(&api->bindings_lock);
 fail_destroy_lock:
     pthread_mutex_destroy(&api->lock);
 fail_free_api:
@@ -316,8 +231,10 @@ void wk_api_free(wk_api *api)
 {
     if (!api)
         return;
+    wk__api_free_bindings(api);
     wk_sim_free(api->sim);
     wk_store_free(api->store);
+    pthread_mutex_destroy(&api->bindings_lock);
     pthread_mutex_destroy(&api->lock);
     free(api);
 }

@@ -19,9 +19,15 @@
 #define WK__CURRENT_WORLD "world"
 #define WK__INITIAL_WORLD "init_world"
 
+/* An endpoint, or the binding of one of its store's worlds to a simulation
+ * (bindings.c): the endpoint binds the current world; a call that names
+ * another world (wk_api_sink.world_id) runs on that world's binding, made
+ * at its first call, with a lock and a simulation of its own. */
 struct wk_api {
-    wk_sim *sim;          /* runs the store's current world; bound to its scene while a call has it open */
-    wk_store *store;      /* every world, by id: ObjectWorldService's, and the current one */
+    wk_api *endpoint;     /* the endpoint this binding belongs to; itself for the endpoint */
+    char world_id[WK_WORLD_ID_MAX]; /* the store world it simulates: the endpoint's is "world" */
+    wk_sim *sim;          /* runs that world; bound to its scene while a call has it open */
+    wk_store *store;      /* every world, by id (the endpoint's, shared by its bindings) */
     bool levels;          /* worlds run their levels (wk_api_desc) */
     const char *const *roots; /* the folders read from (wk_api_desc), or NULL */
     wk_world *open;       /* the current world while a call has it open, else NULL */
@@ -35,6 +41,11 @@ struct wk_api {
     bool unloaded;           /* UnloadWorld left no world: most services refuse */
     char world_uri[4096];    /* the uri the current world was loaded from ("" for a string) */
     uint32_t bounds_type;    /* what GetEntityBounds answers (wk_api_set_bounds_type); 0: TYPE_BOX */
+    /* The endpoint's only: the bindings of the other worlds called so far,
+     * kept for the endpoint's life so that the PLAYING loop can index them. */
+    pthread_mutex_t bindings_lock;
+    wk_api **bindings;
+    size_t binding_count, binding_cap;
 };
 
 /* Everything a response points to, freed once it is packed. */
@@ -127,10 +138,18 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
  * ascending: writes up to cap to out and returns how many there are. */
 size_t wk__api_features(uint32_t *out, size_t cap);
 
-/* Replaces the current world, in the store and in the simulation, with the
- * world of desc (which it takes), or an empty world named "default" when
- * desc is NULL; init_world becomes a copy of it. */
+/* bindings.c: replaces the binding's world, in the store and in the
+ * simulation, with the world of desc (which it takes), or an empty world
+ * named "default" when desc is NULL; for the endpoint, init_world becomes a
+ * copy of it. */
 int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st);
+/* Makes the binding's simulation, of its store world as it is; when the
+ * store has no such world, of a new empty one with create, else NOT_FOUND. */
+int wk__api_bind(wk_api *api, bool create, wk_status *st);
+/* The binding of world_id (NULL or "": the endpoint itself), made when the
+ * store has the world and it has none yet; NOT_FOUND naming the world. */
+int wk__api_binding(wk_api *endpoint, const char *world_id, wk_api **out, wk_status *st);
+void wk__api_free_bindings(wk_api *endpoint);
 /* Opens the current world for writing (api->open) and binds the simulation
  * to its scene; NOT_FOUND when the store has no current world. */
 int wk__api_open_world(wk_api *api, wk_status *st);

@@ -176,5 +176,10 @@ int wk_api_invoke(wk_api *api, const char *method, const uint8_t *request, size_
     struct method m;
     if (!find(method, &m))
         return answer(sink, WK_GRPC_UNIMPLEMENTED, "no method %.200s", method ? method : "(null)");
-    return m.serve(api, &m, request, len, sink);
+    wk_status st = {0};
+    wk_api *world;
+    int rc = wk__api_binding(api, sink->world_id, &world, &st);
+    if (rc)
+        return answer(sink, wk_code_grpc(rc), "%s: %s", m.path, st.message);
+    return m.serve(world, &m, request, len, sink);
 }

@@ -22,8 +22,8 @@
 /* Where the client options that take a value keep it. */
 static const char **valued_option(wk_client *c, const char *name)
 {
-    const char *names[] = {"--server", "--token-file", "--tls-ca", "--tls-cert", "--tls-key"};
-    const char **fields[] = {&c->server, &c->token_file, &c->tls_ca, &c->tls_cert, &c->tls_key};
+    const char *names[] = {"--server", "--token-file", "--tls-ca", "--tls-cert", "--tls-key", "--world"};
+    const char **fields[] = {&c->server, &c->token_file, &c->tls_ca, &c->tls_cert, &c->tls_key, &c->world};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(name, names[i]))
             return fields[i];
@@ -170,9 +170,9 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
         fprintf(stderr, "worldkit: %s: method name too long\n", m->name);
         return 1;
     }
-    grpc_metadata token;
-    size_t token_count;
-    if (!wk_client_metadata(c, &token, &token_count))
+    grpc_metadata metadata[2];
+    size_t metadata_count;
+    if (!wk_client_metadata(c, metadata, &metadata_count))
         return 1;
     /* Debian's c-ares 1.18.1 leaks a name it resolves from /etc/hosts
      * (c-ares issue 439), so "localhost" would end every call with a leak
@@ -182,7 +182,7 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
     grpc_init();
     grpc_channel_credentials *creds;
     if (!wk_client_credentials(c, &creds)) {
-        wk_client_metadata_free(&token, token_count);
+        wk_client_metadata_free(metadata, metadata_count);
         grpc_shutdown();
         return 1;
     }
@@ -199,7 +199,7 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
     grpc_slice_unref(method);
     int rc = 1;
     if (call) {
-        rc = exchange(call, cq, m, request, len, &token, token_count, last);
+        rc = exchange(call, cq, m, request, len, metadata, metadata_count, last);
         grpc_call_unref(call);
     } else {
         fprintf(stderr, "worldkit: %s: the call could not be made on %s\n", m->name, c->server);
@@ -209,7 +209,7 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
         ;
     grpc_completion_queue_destroy(cq);
     grpc_channel_destroy(channel);
-    wk_client_metadata_free(&token, token_count);
+    wk_client_metadata_free(metadata, metadata_count);
     grpc_shutdown();
     return rc;
 }

@@ -28,7 +28,7 @@
 #define WORLDS_USAGE "worlds " WK_CLIENT_USAGE
 #define SPAWN_USAGE "spawn FILE [--name NAME] [--pose x y z roll pitch yaw] " WK_CLIENT_USAGE
 #define TF_USAGE                     \
-    "tf A B [--world ID] " WK_CLIENT_USAGE \
+    "tf A B " WK_CLIENT_USAGE \
     "\n       (A, B: OBJECT or OBJECT/FRAME; ID defaults to 'world'; prints a_t_b)"
 #define STATE_USAGE "state [playing|paused|stopped] " WK_CLIENT_USAGE
 #define STEP_USAGE "step N " WK_CLIENT_USAGE "\n       (N >= 1)"
@@ -237,12 +237,10 @@ int wk_cli_tf(int argc, char **argv)
     if (!wk_client_options(&argc, argv, &c))
         return 2;
     char *names[2] = {NULL, NULL};
-    const char *world = "world";
+    const char *world = c.world ? c.world : "world";
     int n = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--world") && i + 1 < argc)
-            world = argv[++i];
-        else if (argv[i][0] != '-' && n < 2)
+        if (argv[i][0] != '-' && n < 2)
             names[n++] = argv[i];
         else
             return wk_cli_usage_error(TF_USAGE, "unexpected argument '%s'", argv[i]);

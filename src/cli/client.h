@@ -17,11 +17,13 @@ typedef struct wk_client {
                                NULL: the system's roots */
     const char *tls_cert;   /* --tls-cert and --tls-key: a client certificate for mutual TLS */
     const char *tls_key;
+    const char *world;      /* --world: the world a simulation_interfaces call acts on (metadata
+                               worldkit-world-id) and tf reads; NULL: the current world */
 } wk_client;
 
 /* The client options as usage text, for the commands' messages. */
 #define WK_CLIENT_USAGE                                                                                   \
-    "[--server HOST:PORT] [--timeout SECONDS] [--token-file FILE]\n"                                      \
+    "[--server HOST:PORT] [--world ID] [--timeout SECONDS] [--token-file FILE]\n"                         \
     "                [--tls | --tls-ca FILE] [--tls-cert FILE --tls-key FILE]"
 
 /* Takes the client options (WK_CLIENT_USAGE) out of argv (argv[0], the
@@ -30,9 +32,9 @@ typedef struct wk_client {
 bool wk_client_options(int *argc, char **argv, wk_client *c);
 
 /* client_credentials.c: the channel credentials c asks for (TLS or none),
- * and the "authorization" metadata of its token file (md's key and value
- * set, to be freed with wk_client_metadata_free; none when c has no token
- * file). Each returns false, with the reason printed, when a file cannot
+ * and the call's metadata (into md, room for 2, to be freed with
+ * wk_client_metadata_free): the world it names, and the "authorization" of
+ * its token file. Each returns false, with the reason printed, when a file cannot
  * be used. */
 bool wk_client_credentials(const wk_client *c, grpc_channel_credentials **out);
 bool wk_client_metadata(const wk_client *c, grpc_metadata *md, size_t *count);

@@ -61,6 +61,9 @@ bool wk_client_credentials(const wk_client *c, grpc_channel_credentials **out)
 bool wk_client_metadata(const wk_client *c, grpc_metadata *md, size_t *count)
 {
     *count = 0;
+    if (c->world)
+        md[(*count)++] = (grpc_metadata){.key = grpc_slice_from_static_string("worldkit-world-id"),
+                                         .value = grpc_slice_from_copied_string(c->world)};
     if (!c->token_file)
         return true;
     char value[sizeof "Bearer " + WK_SERVER_TOKEN_MAX] = "Bearer ";
@@ -68,12 +71,12 @@ bool wk_client_metadata(const wk_client *c, grpc_metadata *md, size_t *count)
     wk_status st = {0};
     if (wk_server_read_token(c->token_file, value + scheme, sizeof value - scheme, &st)) {
         fprintf(stderr, "worldkit: %s\n", st.message);
+        wk_client_metadata_free(md, *count);
         return false;
     }
-    *md = (grpc_metadata){.key = grpc_slice_from_static_string("authorization"),
-                          .value = grpc_slice_from_copied_string(value)};
+    md[(*count)++] = (grpc_metadata){.key = grpc_slice_from_static_string("authorization"),
+                                     .value = grpc_slice_from_copied_string(value)};
     explicit_bzero(value, sizeof value);
-    *count = 1;
     return true;
 }
 

@@ -200,6 +200,21 @@ static void run(call *c, grpc_byte_buffer *payload, wk_api_sink *sink)
     grpc_slice_unref(request);
 }
 
+/* The world a call names in its metadata worldkit-world-id, written to
+ * out; "" when it names none. A value too long for the buffer is cut, and
+ * still names no world (ids have 100 characters at most). */
+static void world_of(const grpc_metadata_array *md, char *out, size_t cap)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < md->count; i++) {
+        if (grpc_slice_str_cmp(md->metadata[i].key, "worldkit-world-id"))
+            continue;
+        size_t len = GRPC_SLICE_LENGTH(md->metadata[i].value);
+        snprintf(out, cap, "%.*s", (int)(len < cap ? len : cap - 1),
+                 (const char *)GRPC_SLICE_START_PTR(md->metadata[i].value));
+    }
+}
+
 void wk__call_serve(wk__worker *w, wk__call_slot *slot)
 {
     /* Read before the call is reported begun: a call the hook has seen
@@ -220,7 +235,9 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
     bool received = allowed && grpc_call_start_batch(slot->call, &recv_op, 1, &tag_recv, NULL) == GRPC_CALL_OK &&
                     wait_for(&c, &tag_recv);
 
-    wk_api_sink sink = {.write = write_message, .check = check, .ctx = &c};
+    char world[WK_WORLD_ID_MAX];
+    world_of(&slot->metadata, world, sizeof world);
+    wk_api_sink sink = {.write = write_message, .check = check, .ctx = &c, .world_id = world};
     if (refused_for_shutdown && !local_method(c.method)) {
         /* The health check still answers: NOT_SERVING. */
         sink.status = GRPC_STATUS_UNAVAILABLE;

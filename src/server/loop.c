@@ -1,4 +1,5 @@
-/* loop.c — the thread that runs the current world while it is PLAYING.
+/* loop.c — the thread that runs the worlds that are PLAYING (the current
+ * one and every other a call has named), each at its own pace, in turn.
  *
  * It steps in small batches through wk_api_play, each under the api's lock,
  * so calls get in between batches. Pacing keeps simulated time at rtf times
@@ -8,6 +9,8 @@
  * falls further behind than BEHIND_MAX allows, it drops the backlog and
  * anchors again, running as fast as it can rather than catching up in a
  * burst. Outside PLAYING it looks again every IDLE seconds. */
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "base/clock.h"
@@ -81,27 +84,74 @@ static uint64_t plan(pace *p, const wk_api_clock *c, double rtf, double *rest_fo
     return steps;
 }
 
+/* One world's place in the loop: its pace and its next batch. */
+typedef struct lane {
+    pace pace;
+    uint64_t steps;
+    double due; /* wall time of its next look */
+} lane;
+
+/* Room for n worlds and their lanes, new lanes zero; false when out of
+ * memory (the loop then plays the worlds it has room for). */
+static bool grow(wk_api ***worlds, lane **lanes, size_t *cap, size_t n)
+{
+    wk_api **w = realloc(*worlds, n * sizeof *w);
+    if (w)
+        *worlds = w;
+    lane *grown = w ? realloc(*lanes, n * sizeof *grown) : NULL;
+    if (!grown)
+        return false;
+    memset(grown + *cap, 0, (n - *cap) * sizeof *grown);
+    *lanes = grown;
+    *cap = n;
+    return true;
+}
+
+/* Plays the world whose turn it is: a batch, then its plan for the next. */
+static void play(wk__loop *l, wk_api *world, lane *lane, double now)
+{
+    if (now < lane->due)
+        return;
+    wk_api_clock clock;
+    double rest_for;
+    int rc = wk_api_play(world, lane->steps, &clock);
+    double rtf = l->rtf > 0 ? l->rtf : l->rtf < 0 ? 0 : clock.rtf;
+    lane->steps = plan(&lane->pace, &clock, rtf, &rest_for);
+    if (rc) {
+        /* A step failed: the world stays as the step left it, and the
+         * next look tries again after a pause rather than spinning. */
+        lane->steps = 0;
+        lane->pace.anchored = false;
+        rest_for = IDLE;
+    }
+    lane->due = wk__monotonic_s() + rest_for;
+}
+
+/* Plays every world in turn, one batch each, so that PLAYING worlds share
+ * the thread fairly; each batch holds only its own world's lock, so calls
+ * on the others go on meanwhile. */
 static void *loop_main(void *arg)
 {
     wk__loop *l = arg;
-    pace p = {0};
-    uint64_t steps = 0;
+    lane *lanes = NULL;
+    size_t cap = 0;
+    wk_api **worlds = NULL;
     for (;;) {
-        wk_api_clock clock;
-        double rest_for;
-        int rc = wk_api_play(l->api, steps, &clock);
-        double rtf = l->rtf > 0 ? l->rtf : l->rtf < 0 ? 0 : clock.rtf;
-        steps = plan(&p, &clock, rtf, &rest_for);
-        if (rc) {
-            /* A step failed: the world stays as the step left it, and the
-             * next look tries again after a pause rather than spinning. */
-            steps = 0;
-            p.anchored = false;
-            rest_for = IDLE;
+        size_t n = wk_api_simulations(l->api, worlds, cap);
+        if (n > cap && grow(&worlds, &lanes, &cap, n))
+            n = wk_api_simulations(l->api, worlds, cap);
+        n = n < cap ? n : cap;
+        double next = wk__monotonic_s() + IDLE;
+        for (size_t i = 0; i < n; i++) {
+            play(l, worlds[i], &lanes[i], wk__monotonic_s());
+            next = lanes[i].due < next ? lanes[i].due : next;
         }
-        if (rest(l, rest_for))
-            return NULL;
+        if (rest(l, next - wk__monotonic_s()))
+            break;
     }
+    free(worlds);
+    free(lanes);
+    return NULL;
 }
 
 int wk__loop_start(wk__loop *l, wk_api *api, double rtf)

@@ -197,6 +197,73 @@ class OneWorldTest(Calls, harness.ServerTest):
         self.assertIn("M1", self.entities())
         self.assertPoseAlmostEqual(self.world_pose("M1"), (-8, 8, 0, 0, 0, 0, 1))
 
+    # ---- many simulations in one server ----
+
+    def clone(self, world_id):
+        self.stub.CloneWorld(self.m.CloneWorldRequest(world_id=WORLD, cloned_world_id=world_id),
+                             timeout=harness.CALL_SECONDS)
+        self.addCleanup(self.stub.DeleteWorld, self.m.DeleteWorldRequest(world_id=world_id),
+                        timeout=harness.CALL_SECONDS)
+        return (("worldkit-world-id", world_id),)
+
+    def stamp(self, entity, metadata=()):
+        """The simulated time, in seconds, of the entity's state."""
+        reply = self.sim.GetEntityState(self.si.GetEntityStateRequest(entity=entity), metadata=metadata,
+                                        timeout=harness.CALL_SECONDS)
+        return reply.state.header.stamp.sec + reply.state.header.stamp.nanosec * 1e-9
+
+    def test_a_clone_is_simulated_on_its_own(self):
+        env = self.clone("env1")
+        self.set_state(harness.STATE_PAUSED)
+        req = self.si.SetSimulationStateRequest(state=self.si.SimulationState(state=harness.STATE_PAUSED))
+        self.sim.SetSimulationState(req, metadata=env, timeout=harness.CALL_SECONDS)
+        # A pose set in the clone is the clone's alone.
+        state = self.si.EntityState(pose=self.si_pose((7, 7, 7, 0, 0, 0, 1)))
+        self.assertResult(OK, self.sim.SetEntityState(self.si.SetEntityStateRequest(
+            entity="R2", state=state, set_pose=True), metadata=env, timeout=harness.CALL_SECONDS))
+        self.assertPoseAlmostEqual(self.transform("env1", self.node("root"), self.node("R2")), (7, 7, 7, 0, 0, 0, 1))
+        self.assertNotAlmostEqual(self.world_pose("R2")[0], 7)
+        # Steps of the clone leave the current world's clock as it is.
+        before = self.stamp("R2")
+        self.assertResult(OK, self.sim.StepSimulation(self.si.StepSimulationRequest(steps=5), metadata=env,
+                                                      timeout=harness.CALL_SECONDS))
+        self.assertAlmostEqual(self.stamp("R2", env), 0.005, places=9)
+        self.assertEqual(self.stamp("R2"), before)
+
+    def test_a_playing_clone_moves_while_the_world_waits(self):
+        env = self.clone("env2")
+        self.set_state(harness.STATE_PAUSED)
+        twist = self.si.EntityState(twist=self.si.Twist(linear=self.si.Vector3(x=1)))
+        self.assertResult(OK, self.sim.SetEntityState(self.si.SetEntityStateRequest(
+            entity="R3", state=twist, set_twist=True), metadata=env, timeout=harness.CALL_SECONDS))
+        start = self.world_pose("R3")
+        req = self.si.SetSimulationStateRequest(state=self.si.SimulationState(state=harness.STATE_PLAYING))
+        self.sim.SetSimulationState(req, metadata=env, timeout=harness.CALL_SECONDS)
+        end = time.monotonic() + harness.CALL_SECONDS
+        while (self.transform("env2", self.node("root"), self.node("R3"))[0] < start[0] + 0.05
+               and time.monotonic() < end):
+            time.sleep(0.02)
+        req.state.state = harness.STATE_PAUSED
+        self.sim.SetSimulationState(req, metadata=env, timeout=harness.CALL_SECONDS)
+        self.assertGreater(self.transform("env2", self.node("root"), self.node("R3"))[0], start[0] + 0.05)
+        self.assertPoseAlmostEqual(self.world_pose("R3"), start)
+
+    def test_the_command_line_names_a_world(self):
+        env = self.clone("env3")
+        self.set_state(harness.STATE_PAUSED)
+        req = self.si.SetSimulationStateRequest(state=self.si.SimulationState(state=harness.STATE_PAUSED))
+        self.sim.SetSimulationState(req, metadata=env, timeout=harness.CALL_SECONDS)
+        before = self.stamp("R1")
+        step = subprocess.run([harness.binary(), "step", "3", "--world", "env3", "--server", self.server.address],
+                              capture_output=True, text=True, timeout=harness.CALL_SECONDS)
+        self.assertEqual(step.returncode, 0, step.stderr)
+        self.assertAlmostEqual(self.stamp("R1", env), 0.003, places=9)
+        self.assertEqual(self.stamp("R1"), before)
+
+    def test_an_unknown_world_is_not_found(self):
+        self.assertStatus(C.NOT_FOUND, self.sim.GetEntities, self.si.GetEntitiesRequest(),
+                          metadata=(("worldkit-world-id", "no_such_world"),), culprit="no_such_world")
+
     # ---- the command line, as the README shows it ----
 
     def test_spawn_then_tf_from_the_command_line(self):

@@ -1,0 +1,179 @@
+/* bindings.c — a simulation bound to a world of the store: the endpoint's
+ * to the current world "world", and one per other world a call names
+ * (wk_api_sink.world_id), so that every store world can be simulated, each
+ * with its own state, time and lock. A binding opens its world for each
+ * call and batch of steps, and its simulation runs on whatever scene the
+ * store holds for it then (a client may have cloned or swapped another
+ * world onto it). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api_internal.h"
+
+/* Notes that a level loaded or unloaded, for the next checkpoint. */
+static void level_changed(wk_sim *sim, const char *level, bool loaded, void *ctx)
+{
+    (void)sim, (void)level, (void)loaded;
+    ((wk_api *)ctx)->levels_changed = true;
+}
+
+static int read_empty(wk_world_desc **out, wk_status *st)
+{
+    return wk_desc_read(&(wk_read_desc){.resource_string = "<sdf version='1.9'><world name='default'/></sdf>"}, out,
+                        st);
+}
+
+static void use_sim(wk_api *api, wk_sim *sim)
+{
+    wk_sim_free(api->sim);
+    api->sim = sim;
+    wk_sim_on_level_event(sim, level_changed, api);
+}
+
+int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
+{
+    int rc = desc ? WK_OK : read_empty(&desc, st);
+    if (rc)
+        return rc;
+    wk_scene *scene = wk_scene_new();
+    if (!scene) {
+        wk_desc_free(desc);
+        return wk_fail(st, WK_NOMEM, "out of memory creating a world");
+    }
+    wk_sim *sim = NULL;
+    rc = wk_sim_new(desc, &(wk_sim_desc){.scene = scene, .levels = api->levels}, &sim, st);
+    if (rc == WK_OK)
+        rc = wk_scene_objects_init(scene, wk_sim_world(sim), st);
+    char id[WK_WORLD_ID_MAX];
+    if (rc) {
+        wk_scene_free(scene);
+    } else {
+        /* The store takes the scene, and frees it when that fails. */
+        rc = wk_store_create(api->store, &(wk_world_create_desc){.id = api->world_id, .scene = scene, .replace = true},
+                             id, st);
+        if (rc == WK_OK && api->endpoint == api)
+            rc = wk_store_clone(api->store, api->world_id, WK__INITIAL_WORLD, true, NULL, id, st);
+    }
+    if (rc) {
+        wk_sim_free(sim);
+        return rc;
+    }
+    use_sim(api, sim);
+    return WK_OK;
+}
+
+int wk__api_bind(wk_api *api, bool create, wk_status *st)
+{
+    wk_world *w;
+    if (wk_store_open(api->store, api->world_id, false, &w, st))
+        return create ? wk__api_set_world(api, NULL, st) : WK_NOT_FOUND;
+    /* The file it came from is not kept: its levels are not run again. */
+    wk_world_desc *desc = NULL;
+    wk_sim *sim = NULL;
+    int rc = read_empty(&desc, st);
+    if (rc == WK_OK)
+        rc = wk_sim_new(desc, &(wk_sim_desc){.scene = wk_world_scene(w)}, &sim, st);
+    wk_store_close(w, false, false);
+    if (rc == WK_OK)
+        use_sim(api, sim);
+    return rc;
+}
+
+int wk__api_open_world(wk_api *api, wk_status *st)
+{
+    int rc = wk_store_open(api->store, api->world_id, true, &api->open, st);
+    if (rc) {
+        api->open = NULL;
+        return rc;
+    }
+    wk_scene *scene = wk_world_scene(api->open);
+    /* Another scene when a client cloned or swapped a world onto it. */
+    if (scene != wk_sim_scene(api->sim) && (rc = wk_sim_bind(api->sim, scene, st)))
+        wk__api_close_world(api, false, NULL);
+    return rc;
+}
+
+int wk__api_close_world(wk_api *api, bool commit, wk_status *st)
+{
+    if (!api->open)
+        return WK_OK;
+    int rc = commit ? wk_store_commit(api->open, true, st) : WK_OK;
+    wk_store_close(api->open, false, false);
+    api->open = NULL;
+    return rc;
+}
+
+/* A new binding of the endpoint's world id, the store having it. */
+static int binding_new(wk_api *endpoint, const char *id, wk_api **out, wk_status *st)
+{
+    wk_api *b = calloc(1, sizeof *b);
+    if (!b || pthread_mutex_init(&b->lock, NULL)) {
+        free(b);
+        return wk_fail(st, WK_NOMEM, "out of memory binding world '%s'", id);
+    }
+    b->endpoint = endpoint;
+    snprintf(b->world_id, sizeof b->world_id, "%s", id);
+    b->store = endpoint->store;
+    b->levels = endpoint->levels;
+    b->roots = endpoint->roots;
+    b->checkpoint_s = endpoint->checkpoint_s;
+    b->bounds_type = endpoint->bounds_type;
+    int rc = wk__api_bind(b, false, st);
+    if (rc == WK_NOT_FOUND)
+        wk_fail(st, rc, "no world with id '%s' (metadata worldkit-world-id)", id);
+    if (rc) {
+        pthread_mutex_destroy(&b->lock);
+        free(b);
+        return rc;
+    }
+    *out = b;
+    return WK_OK;
+}
+
+int wk__api_binding(wk_api *endpoint, const char *world_id, wk_api **out, wk_status *st)
+{
+    *out = endpoint;
+    if (!world_id || !world_id[0] || !strcmp(world_id, endpoint->world_id))
+        return WK_OK;
+    pthread_mutex_lock(&endpoint->bindings_lock);
+    int rc = WK_OK;
+    wk_api *b = NULL;
+    for (size_t i = 0; i < endpoint->binding_count && !b; i++)
+        if (!strcmp(endpoint->bindings[i]->world_id, world_id))
+            b = endpoint->bindings[i];
+    if (!b && endpoint->binding_count == endpoint->binding_cap) {
+        size_t cap = endpoint->binding_cap ? endpoint->binding_cap * 2 : 8;
+        wk_api **grown = realloc(endpoint->bindings, cap * sizeof *grown);
+        if (grown)
+            endpoint->bindings = grown, endpoint->binding_cap = cap;
+        else
+            rc = wk_fail(st, WK_NOMEM, "out of memory binding world '%s'", world_id);
+    }
+    if (!b && rc == WK_OK && (rc = binding_new(endpoint, world_id, &b, st)) == WK_OK)
+        endpoint->bindings[endpoint->binding_count++] = b;
+    pthread_mutex_unlock(&endpoint->bindings_lock);
+    if (b)
+        *out = b;
+    return rc;
+}
+
+void wk__api_free_bindings(wk_api *endpoint)
+{
+    for (size_t i = 0; i < endpoint->binding_count; i++) {
+        wk_sim_free(endpoint->bindings[i]->sim);
+        pthread_mutex_destroy(&endpoint->bindings[i]->lock);
+        free(endpoint->bindings[i]);
+    }
+    free(endpoint->bindings);
+}
+
+size_t wk_api_simulations(wk_api *api, wk_api **out, size_t cap)
+{
+    pthread_mutex_lock(&api->bindings_lock);
+    size_t n = 1 + api->binding_count;
+    for (size_t i = 0; i < n && i < cap; i++)
+        out[i] = i ? api->bindings[i - 1] : api;
+    pthread_mutex_unlock(&api->bindings_lock);
+    return n;
+}
