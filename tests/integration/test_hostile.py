@@ -1,8 +1,9 @@
 """test_hostile.py — hostile input over the wire against `worldkit serve`:
 malformed, oversized and deeply nested XML, entity expansion and external
-entities, paths escaping the allowed roots, NaN, infinite and too-far poses, names
-with characters a name may not hold, and requests of 10^6 elements. Each
-must get its own error code with a message naming the culprit; afterwards
+entities, paths escaping the allowed roots, NaN, infinite and too-far poses,
+names with characters a name may not hold, entity filters whose regular
+expressions would explode, and requests of 10^6 elements. Each must get its
+own error code with a message naming the culprit; afterwards
 the server still answers, and the worlds read the same as before, field
 for field (the simulation's entities and states, and the store world's
 metadata, objects and frames in the FULL view).
@@ -10,6 +11,7 @@ metadata, objects and frames in the FULL view).
 import contextlib
 import math
 import os
+import time
 
 import grpc
 
@@ -235,6 +237,36 @@ class HostileTest(harness.ServerTest):
                 world = self.m.CreateWorldRequest(world=self.m.World(world_metadata=self.m.WorldMetadata(id=name)))
                 if name:
                     self.assertRefused(C.INVALID_ARGUMENT, self.ows.CreateWorld, world, name[:20])
+
+    # ---- entity filters ----
+
+    def peak_mb(self):
+        """The most memory the server has held, in MB (VmHWM)."""
+        with open("/proc/%d/status" % self.server.proc.pid) as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
+
+    def test_filters_that_explode(self):
+        # glibc's regex grew the server past 24 GB on the first, 1.2 GB on
+        # the second and spent 45 s of CPU on the third.
+        cases = (("a{1,255}{1,255}{1,255}", "repetition {1,255} is too large"),
+                 ("(a{1,255}){1,255}{1,8}", "repetition {1,255} is too large"),
+                 (r"^(.*)(.*)(.*)(.*)(.*)\1\2\3\4\5b", r"back-reference \1 is not supported"),
+                 ("((.{10}){10}){10}" * 12, "budget of 1 MB"))
+        before = self.peak_mb()
+        for regex, why in cases:
+            with self.subTest(regex=regex[:30]), self.unchanged():
+                start = time.monotonic()
+                reply = self.sim.GetEntities(self.si.GetEntitiesRequest(filters=self.si.EntityFilters(filter=regex)),
+                                             timeout=harness.CALL_SECONDS)
+                self.assertLess(time.monotonic() - start, 5)
+                self.assertResultRefused(harness.OPERATION_FAILED, reply, "filter '%s" % regex[:64], "GetEntities")
+                self.assertIn(why, reply.result.error_message)
+                self.assertEqual(list(reply.entities), [])
+        self.assertLess(self.peak_mb() - before, 256)
+        reply = self.sim.GetEntities(self.si.GetEntitiesRequest(filters=self.si.EntityFilters(filter="^(box|arm)$")),
+                                     timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply, "GetEntities ^(box|arm)$")
+        self.assertEqual(sorted(reply.entities), ["arm", "box"])
 
     # ---- 10^6 elements ----
 
