@@ -142,6 +142,11 @@ class HostileTest(harness.ServerTest):
         self.assertLess(len(e.details()), 4096)
         return e
 
+    def peak_mb(self):
+        """The most memory the server has held, in MB (VmHWM)."""
+        with open("/proc/%d/status" % self.server.proc.pid) as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
+
     def assertResultRefused(self, want, reply, culprit, what):
         self.assertResult(want, reply, what)
         self.assertIn(culprit, reply.result.error_message)
@@ -240,11 +245,6 @@ class HostileTest(harness.ServerTest):
 
     # ---- entity filters ----
 
-    def peak_mb(self):
-        """The most memory the server has held, in MB (VmHWM)."""
-        with open("/proc/%d/status" % self.server.proc.pid) as f:
-            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
-
     def test_filters_that_explode(self):
         # glibc's regex grew the server past 24 GB on the first, 1.2 GB on
         # the second and spent 45 s of CPU on the third.
@@ -266,6 +266,29 @@ class HostileTest(harness.ServerTest):
         reply = self.sim.GetEntities(self.si.GetEntitiesRequest(filters=self.si.EntityFilters(filter="^(box|arm)$")),
                                      timeout=harness.CALL_SECONDS)
         self.assertResult(OK, reply, "GetEntities ^(box|arm)$")
+        self.assertEqual(sorted(reply.entities), ["arm", "box"])
+
+    # ---- compression ----
+
+    def test_compressed_requests(self):
+        # A health check of 64 MiB of zeros, some 64 KB compressed: gRPC
+        # inflated it whole before the 16 MiB limit refused it, the server
+        # growing by about 100 MB (1.5 GB for 1 GiB). Now any compressed
+        # request is refused from its headers, small ones too.
+        size = 64 << 20
+        check = self.channel.unary_unary("/grpc.health.v1.Health/Check")
+        huge = self.pb.health.HealthCheckRequest(service="\0" * size).SerializeToString()
+        small = self.si.GetEntitiesRequest().SerializeToString()
+        before = self.peak_mb()
+        for algorithm, name in ((grpc.Compression.Gzip, "gzip"), (grpc.Compression.Deflate, "deflate")):
+            for what, request in (("huge", huge), ("small", small)):
+                with self.subTest(algorithm=name, request=what), self.unchanged():
+                    call = check if what == "huge" else self.channel.unary_unary(
+                        "/simulation_interfaces.SimulationInterfaces/GetEntities")
+                    self.assertStatus(C.UNIMPLEMENTED, call, request, compression=algorithm, culprit=name)
+        self.assertLess(self.peak_mb() - before, 32)
+        reply = self.sim.GetEntities(self.si.GetEntitiesRequest(), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply, "GetEntities")
         self.assertEqual(sorted(reply.entities), ["arm", "box"])
 
     # ---- 10^6 elements ----
