@@ -73,7 +73,7 @@ void wk_store_free(wk_store *store);
 int wk_store_compact(wk_store *store, const char *id, wk_status *st);
 
 typedef struct wk_world_create_desc {
-    const char *id;       /* NULL or "": "World_<n>"; taken: "<id>_<n>" */
+    const char *id;       /* NULL or "": "World_<n>"; taken: "<id>_<n>", id cut to keep 100 bytes */
     const char *user_tag; /* NULL: none */
     wk_world_desc *file;  /* NULL: an empty world; else taken (also on failure) */
 } wk_world_create_desc;
