@@ -291,7 +291,7 @@ bool wk__api_has_service(const char *service)
 /* Unpacks the request, runs the service under the endpoint's lock and packs
  * its response. The lock is taken after parsing, which needs no world. */
 int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
-                     void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out)
+                     void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st)
 {
     const struct service *s = NULL;
     for (size_t i = 0; i < SERVICE_COUNT && !s; i++)
@@ -300,8 +300,11 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
     if (!s)
         return WK_NOT_FOUND;
     ProtobufCMessage *req = protobuf_c_message_unpack(s->request, NULL, len, request);
-    if (!req)
-        return WK_PARSE;
+    char why[WK_STATUS_MSG_MAX] = "";
+    if (!req || !wk__request_strings_clean(s->request, request, len, why, sizeof why)) {
+        protobuf_c_message_free_unpacked(req, NULL);
+        return wk_fail(st, WK_PARSE, "%s", why[0] ? why : "the request does not parse");
+    }
     wk__call call = {.feedback = fn, .feedback_ctx = ctx};
     ProtobufCMessage *response = NULL;
     pthread_mutex_lock(&api->lock);
@@ -327,11 +330,11 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
 
 int wk_api_call(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_buf *out)
 {
-    return wk__api_dispatch(api, service, request, len, NULL, NULL, NULL, NULL, out);
+    return wk__api_dispatch(api, service, request, len, NULL, NULL, NULL, NULL, out, NULL);
 }
 
 int wk_api_simulate_steps(wk_api *api, const uint8_t *goal, size_t len, wk_api_feedback_fn fn, void *ctx,
                           wk_buf *out)
 {
-    return wk__api_dispatch(api, "SimulateSteps", goal, len, fn, ctx, NULL, NULL, out);
+    return wk__api_dispatch(api, "SimulateSteps", goal, len, fn, ctx, NULL, NULL, out, NULL);
 }

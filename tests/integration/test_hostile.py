@@ -1,12 +1,12 @@
 """test_hostile.py — hostile input over the wire against `worldkit serve`:
 malformed, oversized and deeply nested XML, entity expansion and external
 entities, paths escaping the allowed roots, NaN, infinite and too-far poses,
-names with characters a name may not hold, entity filters whose regular
-expressions would explode, and requests of 10^6 elements. Each must get its
-own error code with a message naming the culprit; afterwards
-the server still answers, and the worlds read the same as before, field
-for field (the simulation's entities and states, and the store world's
-metadata, objects and frames in the FULL view).
+names with characters a name may not hold or a NUL byte, entity filters
+whose regular expressions would explode, compressed requests, and requests
+of 10^6 elements. Each must get its own error code with a message naming
+the culprit; afterwards the server still answers, and the worlds read the
+same as before, field for field (the simulation's entities and states, and
+the store world's metadata, objects and frames in the FULL view).
 """
 import contextlib
 import math
@@ -290,6 +290,28 @@ class HostileTest(harness.ServerTest):
         reply = self.sim.GetEntities(self.si.GetEntitiesRequest(), timeout=harness.CALL_SECONDS)
         self.assertResult(OK, reply, "GetEntities")
         self.assertEqual(sorted(reply.entities), ["arm", "box"])
+
+    # ---- NUL bytes ----
+
+    def test_nul_bytes_in_strings(self):
+        # protobuf-c reads strings as C strings: "obj\0evil" made an entity
+        # `obj`. Refused whole instead, naming the field.
+        model = self.si.Resource(resource_string=sdf_model("<link name='l'/>"))
+        cases = (
+            (self.sim.SpawnEntity, self.si.SpawnEntityRequest(name="obj\0evil", entity_resource=model),
+             "SpawnEntityRequest.name holds a NUL byte after 'obj'"),
+            (self.sim.LoadWorld, self.si.LoadWorldRequest(uri=harness.world("frames.sdf") + "\0/../../etc/passwd"),
+             "LoadWorldRequest.uri holds a NUL byte after '%s'" % harness.world("frames.sdf")[:64]),
+            (self.ows.CreateWorld, self.m.CreateWorldRequest(world=self.m.World(
+                world_metadata=self.m.WorldMetadata(id="hostile\0x"))),
+             "WorldMetadata.id holds a NUL byte after 'hostile'"),
+            (self.ows.CreateFrame, self.pb.updates.CreateFrameRequest(
+                world_id=self.world, parent_object=self.obj("table\0evil"), new_frame_name="rim"),
+             "ObjectReferenceByName.object_name holds a NUL byte after 'table'"),
+        )
+        for call, request, culprit in cases:
+            with self.subTest(culprit=culprit):
+                self.assertRefused(C.INVALID_ARGUMENT, call, request, culprit)
 
     # ---- 10^6 elements ----
 
