@@ -568,29 +568,24 @@ static int link_joint(urdf_reader *r, uint32_t joint, const name_index *links, c
     return WK_OK;
 }
 
-/* Walks from every link towards a root. seen[n] holds the number of the walk
- * that first met node n, so that each link is walked over once: meeting the
- * current walk again is a cycle, meeting an earlier one is a known way out. */
-static int check_cycles(urdf_reader *r, const name_index *links)
+/* A link's parent link, through the parent joint link_joint gave it. */
+static uint32_t parent_link(const wk_world_desc *d, uint32_t node, void *ctx)
 {
-    uint32_t *seen = calloc(r->d->count, sizeof *seen);
-    if (!seen)
+    (void)ctx;
+    const wk_node *n = wk_desc_node(d, node);
+    return n->kind == WK_NODE_LINK && n->relative_node != WK_NO_NODE ? wk_desc_node(d, n->relative_node)->relative_node
+                                                                     : WK_NO_NODE;
+}
+
+static int check_cycles(urdf_reader *r)
+{
+    uint32_t link;
+    if (wk__desc_find_cycle(r->d, parent_link, NULL, &link))
         return nomem(r);
-    int rc = WK_OK;
-    for (uint32_t walk = 1; rc == WK_OK && walk <= links->count; walk++) {
-        uint32_t link = links->items[walk - 1].node;
-        while (link != WK_NO_NODE && !seen[link]) {
-            seen[link] = walk;
-            uint32_t joint = wk__desc_at(r->d, link)->relative_node;
-            link = joint == WK_NO_NODE ? WK_NO_NODE : wk__desc_at(r->d, joint)->relative_node;
-        }
-        if (link != WK_NO_NODE && seen[link] == walk)
-            rc = fail_node(r, wk__desc_at(r->d, link)->relative_node,
-                           "it closes a cycle through link '%s'; the joints must form a tree",
-                           wk__desc_at(r->d, link)->name);
-    }
-    free(seen);
-    return rc;
+    return link == WK_NO_NODE ? WK_OK
+                              : fail_node(r, wk__desc_at(r->d, link)->relative_node,
+                                          "it closes a cycle through link '%s'; the joints must form a tree",
+                                          wk__desc_at(r->d, link)->name);
 }
 
 /* Places the one link that is no joint's child at the model frame. */
@@ -627,7 +622,7 @@ static int link_tree(urdf_reader *r, xmlNodePtr robot, uint32_t model)
         if (wk__desc_at(r->d, c)->kind == WK_NODE_JOINT)
             rc = link_joint(r, c, &links, &joints);
     if (rc == WK_OK)
-        rc = check_cycles(r, &links);
+        rc = check_cycles(r);
     if (rc == WK_OK)
         rc = place_root(r, model);
     free(links.items);

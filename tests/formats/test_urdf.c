@@ -214,6 +214,21 @@ static void tree_errors(void)
                 WK_PARSE, "<string>:4: joint 'j'", "'x'");
 }
 
+/* Chains of mimic joints that come back on themselves loaded, and every
+ * move of their joints then failed: refused, naming the joint. */
+static void mimic_cycles(void)
+{
+#define MIMIC(name, parent, child, leader)                                                             \
+    "<joint name='" name "' type='revolute'><parent link='" parent "'/><child link='" child "'/>"      \
+    "<limit effort='1' velocity='1' lower='-1' upper='1'/><mimic joint='" leader "'/></joint>\n"
+    check_fails(ROBOT("<link name='a'/><link name='b'/><link name='c'/>\n" MIMIC("j1", "a", "b", "j2")
+                          MIMIC("j2", "b", "c", "j1")),
+                WK_PARSE, "<string>:4: joint r::j1", "it mimics joint 'j2', whose chain of mimics leads back to it");
+    check_fails(ROBOT("<link name='a'/><link name='b'/>\n" MIMIC("j", "a", "b", "j")), WK_PARSE,
+                "<string>:4: joint r::j", "it mimics joint 'j'");
+#undef MIMIC
+}
+
 static void element_errors(void)
 {
     check_fails("<robot>\n<link name='a'/></robot>", WK_PARSE, "<string>:1: <robot>", "name");
@@ -308,6 +323,7 @@ static const wk_test_case cases[] = {
     {"inertials_and_shapes", inertials_and_shapes},
     {"package_mesh", package_mesh},
     {"tree_errors", tree_errors},
+    {"mimic_cycles", mimic_cycles},
     {"element_errors", element_errors},
     {"zero_axis_on_fixed_joint", zero_axis_on_fixed_joint},
     {"unsupported_elements", unsupported_elements},
