@@ -150,6 +150,18 @@ static int numbers(urdf_reader *r, xmlNodePtr el, const char *attr, double *out,
     return rc;
 }
 
+/* One number that has no meaning below zero (a mass, an inertia's
+ * diagonal, a friction): a negative one fails naming el and attr. */
+static int nonnegative(urdf_reader *r, xmlNodePtr el, const char *attr, double *out, bool required)
+{
+    double v = *out;
+    int rc = numbers(r, el, attr, &v, 1, required);
+    if (rc == WK_OK && v < 0)
+        return fail(r, el, WK_PARSE, "%s=\"%g\" is negative", attr, v);
+    *out = v;
+    return rc;
+}
+
 static int vec3_attr(urdf_reader *r, xmlNodePtr el, const char *attr, wk_vec3 *out, bool required)
 {
     double v[3] = {out->x, out->y, out->z};
@@ -267,7 +279,7 @@ static int read_inertial_origin(urdf_reader *r, xmlNodePtr el, uint32_t link)
 
 static int read_mass(urdf_reader *r, xmlNodePtr el, uint32_t link)
 {
-    return numbers(r, el, "value", &wk__desc_at(r->d, link)->link.inertial.mass, 1, true);
+    return nonnegative(r, el, "value", &wk__desc_at(r->d, link)->link.inertial.mass, true);
 }
 
 static int read_inertia(urdf_reader *r, xmlNodePtr el, uint32_t link)
@@ -276,8 +288,10 @@ static int read_inertia(urdf_reader *r, xmlNodePtr el, uint32_t link)
     wk_inertial *in = &wk__desc_at(r->d, link)->link.inertial;
     double *slots[] = {&in->ixx, &in->ixy, &in->ixz, &in->iyy, &in->iyz, &in->izz};
     int rc = WK_OK;
+    /* The diagonal (ixx, iyy, izz) cannot be negative. */
     for (int i = 0; rc == WK_OK && i < 6; i++)
-        rc = numbers(r, el, names[i], slots[i], 1, true);
+        rc = i == 0 || i == 3 || i == 5 ? nonnegative(r, el, names[i], slots[i], true)
+                                        : numbers(r, el, names[i], slots[i], 1, true);
     return rc;
 }
 
@@ -431,7 +445,7 @@ static int read_dynamics(urdf_reader *r, xmlNodePtr el, uint32_t joint)
 {
     wk_joint_axis *axis = &wk__desc_at(r->d, joint)->joint.axis[0];
     int rc = numbers(r, el, "damping", &axis->damping, 1, false);
-    return rc ? rc : numbers(r, el, "friction", &axis->friction, 1, false);
+    return rc ? rc : nonnegative(r, el, "friction", &axis->friction, false);
 }
 
 static int read_mimic(urdf_reader *r, xmlNodePtr el, uint32_t joint)

@@ -146,6 +146,27 @@ static void joint_graph_errors(void)
 #undef LINKS
 }
 
+/* A mass, an inertia's diagonal and a joint's friction below zero, which
+ * loaded: refused naming line and element. */
+static void negative_quantities(void)
+{
+    static const char *const cases[][2] = {
+        {"<link name='l'><inertial><mass>-2</mass></inertial></link>", "<string>:4: <mass>: -2 is negative"},
+        {"<link name='l'><inertial><inertia><ixx>1</ixx><ixy>-0.5</ixy><iyy>-1</iyy></inertia></inertial></link>",
+         "<string>:4: <iyy>: -1 is negative"},
+        {"<link name='a'/><link name='b'/><joint name='j' type='revolute'><parent>a</parent><child>b</child><axis>"
+         "<xyz>0 0 1</xyz><dynamics><friction>-0.3</friction></dynamics></axis></joint>",
+         "<string>:4: <friction>: -0.3 is negative"},
+    };
+    char text[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wk_status st = {0};
+        snprintf(text, sizeof text, WORLD("<model name='m'>%s</model>\n"), cases[i][0]);
+        CHECK_INT(read_string(text, false, false, &st, NULL), ==, WK_PARSE);
+        check_message(&st, cases[i][1]);
+    }
+}
+
 /* A translation beyond WK_POSE_TRANSLATION_MAX is refused naming the node's
  * line and element; one at the limit is taken, and two of them compose to a
  * finite world pose. */
@@ -756,6 +777,7 @@ static const wk_test_case cases[] = {
     {"parse_errors_name_line_and_element", parse_errors_name_line_and_element},
     {"frame_errors", frame_errors},
     {"joint_graph_errors", joint_graph_errors},
+    {"negative_quantities", negative_quantities},
     {"pose_translation_limit", pose_translation_limit},
     {"unsupported_elements", unsupported_elements},
     {"assets", assets},

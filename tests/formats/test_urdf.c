@@ -229,6 +229,21 @@ static void mimic_cycles(void)
 #undef MIMIC
 }
 
+/* A mass, an inertia's diagonal and a joint's friction below zero, which
+ * loaded: refused naming line, element and attribute. */
+static void negative_quantities(void)
+{
+    check_fails(ROBOT("<link name='a'><inertial>\n<mass value='-1'/><inertia ixx='1' ixy='0' ixz='0' iyy='1' "
+                      "iyz='0' izz='1'/></inertial></link>\n"),
+                WK_PARSE, "<string>:4: <mass>", "value=\"-1\" is negative");
+    check_fails(ROBOT("<link name='a'><inertial><mass value='1'/>\n<inertia ixx='1' ixy='-0.2' ixz='0' iyy='1' "
+                      "iyz='0' izz='-1'/></inertial></link>\n"),
+                WK_PARSE, "<string>:4: <inertia>", "izz=\"-1\" is negative");
+    check_fails(ROBOT("<link name='a'/><link name='b'/>\n<joint name='j' type='continuous'><parent link='a'/>"
+                      "<child link='b'/><dynamics friction='-0.3'/></joint>\n"),
+                WK_PARSE, "<string>:4: <dynamics>", "friction=\"-0.3\" is negative");
+}
+
 static void element_errors(void)
 {
     check_fails("<robot>\n<link name='a'/></robot>", WK_PARSE, "<string>:1: <robot>", "name");
@@ -324,6 +339,7 @@ static const wk_test_case cases[] = {
     {"package_mesh", package_mesh},
     {"tree_errors", tree_errors},
     {"mimic_cycles", mimic_cycles},
+    {"negative_quantities", negative_quantities},
     {"element_errors", element_errors},
     {"zero_axis_on_fixed_joint", zero_axis_on_fixed_joint},
     {"unsupported_elements", unsupported_elements},
