@@ -11,6 +11,7 @@ packages=(
   libgrpc-dev libabsl-dev protobuf-compiler protobuf-compiler-grpc libjansson-dev
   libgrpc++-dev libprotobuf-dev
   libsqlite3-dev
+  libre2-dev
   python3-grpcio python3-protobuf
   openssl
 )

@@ -147,7 +147,8 @@ void wk_api_free(wk_api *api);
 /* Calls the service named service (the 22 of simulation_interfaces 2.1.0
  * by their names: "LoadWorld", "SpawnEntities", "GetEntities", ...) with a serialized request and appends the serialized
  * response to out. Returns WK_NOT_FOUND for an unknown service and WK_PARSE
- * for a request that does not parse (nothing is appended then), WK_NOMEM, or
+ * for a request that does not parse or has a string holding a NUL byte,
+ * which C strings cannot carry (nothing is appended then), WK_NOMEM, or
  * WK_OK: the outcome of the service itself is in the response's Result.
  * "SimulateSteps" is the SimulateSteps action run to its end: its request is
  * a SimulateStepsGoal, its response a SimulateStepsResult. */
@@ -203,7 +204,8 @@ typedef struct wk_api_sink {
  * serialized request, and answers through sink. Returns sink->status:
  * UNIMPLEMENTED for a path no row of the method table names,
  * INVALID_ARGUMENT for a request that does not parse as the method's
- * request type, RESOURCE_EXHAUSTED when out of memory, the check's status,
+ * request type or has a string holding a NUL byte (the message naming the
+ * field), RESOURCE_EXHAUSTED when out of memory, the check's status,
  * or OK: the outcome of the service itself is in the response's Result, as
  * with wk_api_call. It returns when the method is done (for SimulateSteps,
  * after all its steps), so a transport calls it from a thread that may

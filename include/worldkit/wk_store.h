@@ -73,7 +73,8 @@ void wk_store_free(wk_store *store);
 int wk_store_compact(wk_store *store, const char *id, wk_status *st);
 
 typedef struct wk_world_create_desc {
-    const char *id;       /* NULL or "": "World_<n>"; taken: "<id>_<n>", unless replace */
+    const char *id;       /* NULL or "": "World_<n>"; taken: "<id>_<n>" (id cut to keep 100 bytes),
+                             unless replace */
     const char *user_tag; /* NULL: none */
     wk_world_desc *file;  /* NULL: an empty world; else taken (also on failure) */
     /* Instead of file: the world's scene, taken (also on failure), made an

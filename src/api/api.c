@@ -270,7 +270,7 @@ bool wk__api_has_service(const char *service)
 /* Unpacks the request, runs the service under the endpoint's lock and packs
  * its response. The lock is taken after parsing, which needs no world. */
 int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
-                     void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out)
+                     void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st)
 {
     const struct service *s = NULL;
     for (size_t i = 0; i < SERVICE_COUNT && !s; i++)
@@ -279,16 +279,18 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
     if (!s)
         return WK_NOT_FOUND;
     ProtobufCMessage *req = protobuf_c_message_unpack(s->request, NULL, len, request);
-    if (!req)
-        return WK_PARSE;
+    char why[WK_STATUS_MSG_MAX] = "";
+    if (!req || !wk__request_strings_clean(s->request, request, len, why, sizeof why)) {
+        protobuf_c_message_free_unpacked(req, NULL);
+        return wk_fail(st, WK_PARSE, "%s", why[0] ? why : "the request does not parse");
+    }
     wk__call call = {.feedback = fn, .feedback_ctx = ctx};
     ProtobufCMessage *response = NULL;
     pthread_mutex_lock(&api->lock);
     int rc = check ? check(check_ctx) : 0;
-    wk_status st = {0};
     /* A client deleted the current world through ObjectWorldService: no
      * world is loaded until LoadWorld. */
-    if (rc == 0 && wk__api_open_world(api, &st))
+    if (rc == 0 && wk__api_open_world(api, NULL))
         api->unloaded = true;
     if (rc == 0)
         rc = (wk__api_refuse_without_world(api, &call, s->name, &response) ? WK_OK
@@ -296,7 +298,7 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
     if (rc == WK_OK && (call.failed || !response))
         rc = WK_NOMEM;
     /* What the call changed is on disk before it is answered. */
-    int closed = wk__api_close_world(api, rc == WK_OK, &st);
+    int closed = wk__api_close_world(api, rc == WK_OK, st);
     rc = rc ? rc : closed;
     if (rc == WK_OK) {
         size_t size = protobuf_c_message_get_packed_size(response);
@@ -314,11 +316,11 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
 
 int wk_api_call(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_buf *out)
 {
-    return wk__api_dispatch(api, service, request, len, NULL, NULL, NULL, NULL, out);
+    return wk__api_dispatch(api, service, request, len, NULL, NULL, NULL, NULL, out, NULL);
 }
 
 int wk_api_simulate_steps(wk_api *api, const uint8_t *goal, size_t len, wk_api_feedback_fn fn, void *ctx,
                           wk_buf *out)
 {
-    return wk__api_dispatch(api, "SimulateSteps", goal, len, fn, ctx, NULL, NULL, out);
+    return wk__api_dispatch(api, "SimulateSteps", goal, len, fn, ctx, NULL, NULL, out, NULL);
 }

@@ -121,18 +121,26 @@ bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const char *servi
  * with the simulated time, owned by the call. */
 SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *call, const wk_motion *m);
 
+/* Whether service names one of the simulation_interfaces services in the
+ * table (wk_api_call's names). */
+bool wk__api_has_service(const char *service);
+
 /* Runs the service named service (wk_api_call's names) on a serialized
  * request, under the endpoint's lock, appending the packed response to out.
  * fn receives SimulateSteps' feedback (may be NULL). check (may be NULL) is
  * asked under the lock before the service runs: a non-zero answer (a gRPC
  * status, positive) is returned as it is, nothing having run. Otherwise
- * returns as wk_api_call. */
-/* Whether service names one of the simulation_interfaces services in the
- * table (wk_api_call's names). */
-bool wk__api_has_service(const char *service);
-
+ * returns as wk_api_call, with st (may be NULL) saying why for WK_PARSE. */
 int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
-                     void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out);
+                     void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st);
+
+/* Whether every string of the message of type desc packed in data (len
+ * bytes, which protobuf-c unpacked) is free of NUL bytes, which protobuf-c's
+ * C strings would cut short; false with why naming the field and what comes
+ * before the NUL ("simulation_interfaces.SpawnEntityRequest.name holds a NUL
+ * byte after 'obj'"), or with why empty for bytes that do not frame. */
+bool wk__request_strings_clean(const ProtobufCMessageDescriptor *desc, const uint8_t *data, size_t len, char *why,
+                               size_t cap);
 
 /* The features of every service in the table (msg/SimulatorFeatures codes),
  * ascending: writes up to cap to out and returns how many there are. */

@@ -1,7 +1,7 @@
 /* entities.c — GetEntities and GetEntitiesStates: the models of the world
  * that pass an EntityFilters (a POSIX extended regular expression on names,
- * categories, tags and overlap with bounds), with their states for the
- * second. Also what the other entity services share: which entities are
+ * base/name_regex.h's, categories, tags and overlap with bounds), with their
+ * states for the second. Also what the other entity services share: which entities are
  * listed, their categories, and the filters themselves. */
 #include <math.h>
 #include <stdio.h>
@@ -111,20 +111,23 @@ static uint32_t read_region(wk__filters *f, const SimulationInterfaces__Bounds *
     return WK_RESULT_OK;
 }
 
+/* How much of a refused filter its message quotes. */
+#define FILTER_SHOWN_MAX 64
+
 uint32_t wk__filters_init(wk__filters *f, const SimulationInterfaces__EntityFilters *msg, char *why, size_t cap)
 {
     *f = (wk__filters){.msg = msg};
     if (!msg)
         return WK_RESULT_OK;
     if (msg->filter && msg->filter[0]) {
-        int rc = regcomp(&f->regex, msg->filter, REG_EXTENDED | REG_NOSUB);
-        if (rc) {
-            char err[128];
-            regerror(rc, &f->regex, err, sizeof err);
-            return snprintf(why, cap, "filter '%s' is not a POSIX extended regular expression: %s", msg->filter, err),
+        char reason[WK_STATUS_MSG_MAX];
+        f->regex = wk__name_regex_new(msg->filter, reason, sizeof reason);
+        if (!f->regex) {
+            /* The filter's head names it; the reason must fit after it. */
+            return snprintf(why, cap, "filter '%.*s%s': %s", FILTER_SHOWN_MAX, msg->filter,
+                            strlen(msg->filter) > FILTER_SHOWN_MAX ? "..." : "", reason),
                    WK_RESULT_OPERATION_FAILED;
         }
-        f->has_regex = true;
     }
     if (!wk__tags_filter_valid(msg->tags, why, cap))
         return WK_RESULT_OPERATION_FAILED;
@@ -133,8 +136,7 @@ uint32_t wk__filters_init(wk__filters *f, const SimulationInterfaces__EntityFilt
 
 void wk__filters_fini(wk__filters *f)
 {
-    if (f->has_regex)
-        regfree(&f->regex);
+    wk__name_regex_free(f->regex);
     free(f->region_points);
     *f = (wk__filters){0};
 }
@@ -154,7 +156,7 @@ bool wk__filters_match(wk_api *api, const wk__filters *f, wk_entity e, const cha
     const SimulationInterfaces__EntityFilters *msg = f->msg;
     if (!msg)
         return true;
-    if (f->has_regex && regexec(&f->regex, name, 0, NULL, 0) != 0)
+    if (f->regex && !wk__name_regex_match(f->regex, name))
         return false;
     if (!category_listed(msg, wk__api_category(api, e)))
         return false;

@@ -4,9 +4,8 @@
 #ifndef WK_API_ENTITY_QUERY_H
 #define WK_API_ENTITY_QUERY_H
 
-#include <regex.h>
-
 #include "api/bounds.h"
+#include "base/name_regex.h"
 
 /* The entities GetEntities lists: the models directly under the world (those
  * of the world file and the spawned ones), in the order they were added.
@@ -19,8 +18,7 @@ uint32_t wk__api_category(wk_api *api, wk_entity e);
 
 /* EntityFilters, checked and ready to apply. */
 typedef struct wk__filters {
-    bool has_regex;
-    regex_t regex;
+    wk__name_regex *regex; /* owned; NULL: no name filter */
     const SimulationInterfaces__EntityFilters *msg;
     wk__region region;
     wk_vec3 *region_points; /* owned: a hull region's points */
@@ -28,8 +26,9 @@ typedef struct wk__filters {
 
 /* Reads msg (may be NULL: no filter). Returns WK_RESULT_OK, or the Result
  * code for a bad filter with why written: OPERATION_FAILED for a regular
- * expression that does not compile, a tags filter_mode that is neither ANY
- * nor ALL, or bounds without the points their type takes; FEATURE_UNSUPPORTED
+ * expression that does not compile or that base/name_regex.h refuses (a
+ * back-reference, too many repetitions, past its memory budget), a tags
+ * filter_mode that is neither ANY nor ALL, or bounds without the points their type takes; FEATURE_UNSUPPORTED
  * for an unknown bounds type. f needs wk__filters_fini either way. */
 uint32_t wk__filters_init(wk__filters *f, const SimulationInterfaces__EntityFilters *msg, char *why, size_t cap);
 void wk__filters_fini(wk__filters *f);

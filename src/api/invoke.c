@@ -83,12 +83,12 @@ static int answer(wk_api_sink *sink, int status, const char *fmt, ...)
 
 /* The status for what wk__api_dispatch returned: the check's answer as it
  * is (positive), a worldkit code through the code table. */
-static int finish(wk_api_sink *sink, const struct method *m, int rc)
+static int finish(wk_api_sink *sink, const struct method *m, int rc, const wk_status *st)
 {
     if (rc > 0)
         return answer(sink, rc, "%s did not run: the call was over when its turn came", m->path);
     if (rc == WK_PARSE)
-        return answer(sink, WK_GRPC_INVALID_ARGUMENT, "%s: the request does not parse", m->path);
+        return answer(sink, WK_GRPC_INVALID_ARGUMENT, "%s: %s", m->path, st->message);
     if (rc)
         return answer(sink, wk_code_grpc(rc), "%s: %s", m->path, wk_strerror(rc));
     return answer(sink, WK_GRPC_OK, "%s", "");
@@ -97,13 +97,14 @@ static int finish(wk_api_sink *sink, const struct method *m, int rc)
 static int unary(wk_api *api, const struct method *m, const uint8_t *request, size_t len, wk_api_sink *sink)
 {
     wk_buf out = {0};
-    int rc = wk__api_dispatch(api, m->name, request, len, NULL, NULL, sink->check, sink->ctx, &out);
+    wk_status st = {0};
+    int rc = wk__api_dispatch(api, m->name, request, len, NULL, NULL, sink->check, sink->ctx, &out, &st);
     /* A receiver that is gone has nothing left to tell: the status is the
      * method's all the same. */
     if (rc == WK_OK)
         (void)sink->write(sink->ctx, out.data, out.len);
     wk_buf_free(&out);
-    return finish(sink, m, rc);
+    return finish(sink, m, rc, &st);
 }
 
 /* Writes a packed SimulateStepsFeedback, or the SimulateStepsResult when
@@ -144,11 +145,12 @@ static int simulate_steps(wk_api *api, const struct method *m, const uint8_t *re
                           wk_api_sink *sink)
 {
     wk_buf out = {0};
-    int rc = wk__api_dispatch(api, m->name, request, len, feedback, sink, sink->check, sink->ctx, &out);
+    wk_status st = {0};
+    int rc = wk__api_dispatch(api, m->name, request, len, feedback, sink, sink->check, sink->ctx, &out, &st);
     if (rc == WK_OK)
         (void)write_update(sink, true, out.data, out.len);
     wk_buf_free(&out);
-    return finish(sink, m, rc);
+    return finish(sink, m, rc, &st);
 }
 
 /* An ObjectWorldService method. It takes no endpoint lock (the store locks

@@ -72,8 +72,12 @@ int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t
     if (!m)
         return wk_fail(st, WK_NOT_FOUND, "ObjectWorldService has no method %.100s", method ? method : "(null)");
     ProtobufCMessage *req = protobuf_c_message_unpack(m->request, NULL, len, request);
-    if (!req)
-        return wk_fail(st, WK_PARSE, "%s: the request does not parse as %s", m->name, m->request->name);
+    char why[WK_STATUS_MSG_MAX] = "";
+    if (!req || !wk__request_strings_clean(m->request, request, len, why, sizeof why)) {
+        protobuf_c_message_free_unpacked(req, NULL);
+        return why[0] ? wk_fail(st, WK_PARSE, "%s: %s", m->name, why)
+                      : wk_fail(st, WK_PARSE, "%s: the request does not parse as %s", m->name, m->request->name);
+    }
     wk__call call = {0};
     ProtobufCMessage *response = NULL;
     wk_status_clear(st);

@@ -1,5 +1,6 @@
 /* desc.c — the world description: its nodes, its arena, its warnings, and
- * the read-only accessors of wk_formats.h. */
+ * the read-only accessors of wk_formats.h; finding nodes by name, chains of
+ * nodes that come back on themselves, and failures naming a node. */
 #include "formats/desc_internal.h"
 
 #include <stdarg.h>
@@ -173,4 +174,56 @@ size_t wk_desc_scoped_name(const wk_world_desc *d, uint32_t index, char *buf, si
         len += (size_t)(n > 0 ? n : 0);
     }
     return len;
+}
+
+uint32_t wk__desc_find(const wk_world_desc *d, uint32_t scope, const char *name, bool (*accepts)(wk_node_kind))
+{
+    const char *sep = strstr(name, "::");
+    size_t len = sep ? (size_t)(sep - name) : strlen(name);
+    for (uint32_t c = wk_desc_node(d, scope)->first_child; c != WK_NO_NODE; c = wk_desc_node(d, c)->next_sibling) {
+        const wk_node *n = wk_desc_node(d, c);
+        if (strlen(n->name) != len || memcmp(n->name, name, len) != 0)
+            continue;
+        if (sep && n->kind == WK_NODE_MODEL)
+            return wk__desc_find(d, c, sep + 2, accepts);
+        if (!sep && accepts(n->kind))
+            return c;
+    }
+    return WK_NO_NODE;
+}
+
+int wk__desc_find_cycle(const wk_world_desc *d, uint32_t (*next)(const wk_world_desc *d, uint32_t node, void *ctx),
+                        void *ctx, uint32_t *on_cycle)
+{
+    /* seen[n] is the number of the walk that first met node n, so that each
+     * node is walked over once: meeting the current walk again is a cycle,
+     * meeting an earlier one is a known way out. */
+    uint32_t *seen = calloc(d->count ? d->count : 1, sizeof *seen);
+    if (!seen)
+        return WK_NOMEM;
+    *on_cycle = WK_NO_NODE;
+    for (uint32_t walk = 1; walk <= d->count && *on_cycle == WK_NO_NODE; walk++) {
+        uint32_t n = walk - 1;
+        while (n != WK_NO_NODE && !seen[n]) {
+            seen[n] = walk;
+            n = next(d, n, ctx);
+        }
+        if (n != WK_NO_NODE && seen[n] == walk)
+            *on_cycle = n;
+    }
+    free(seen);
+    return WK_OK;
+}
+
+int wk__desc_fail(const wk_world_desc *d, uint32_t node, wk_status *st, const char *fmt, ...)
+{
+    char scoped[256], msg[WK_STATUS_MSG_MAX];
+    const wk_node *n = &d->nodes[node];
+    wk_desc_scoped_name(d, node, scoped, sizeof scoped);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return wk_fail(st, WK_PARSE, "%s:%u: %s %s: %s", n->file ? n->file : "<string>", n->line,
+                   wk_node_kind_name(n->kind), scoped, msg);
 }

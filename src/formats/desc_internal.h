@@ -31,6 +31,21 @@ int wk__desc_warn(wk_world_desc *d, const char *fmt, ...) __attribute__((format(
 /* Computes every node's world pose. WK_PARSE for an unknown frame or a cycle
  * of frames, naming the node. */
 int wk__desc_resolve(wk_world_desc *d, wk_status *st);
+/* Refuses joints a scene cannot hold (joints.c): WK_PARSE naming the joint. */
+int wk__desc_check_joints(wk_world_desc *d, wk_status *st);
+
+/* The node named name (`a::b` going down nested models) among scope's
+ * children of a kind that accepts, or WK_NO_NODE. */
+uint32_t wk__desc_find(const wk_world_desc *d, uint32_t scope, const char *name, bool (*accepts)(wk_node_kind));
+/* Follows next from every node (WK_NO_NODE ends a chain) and sets *on_cycle
+ * to a node of the first chain that comes back on itself, or WK_NO_NODE;
+ * each node is visited once. WK_OK or WK_NOMEM. */
+int wk__desc_find_cycle(const wk_world_desc *d, uint32_t (*next)(const wk_world_desc *d, uint32_t node, void *ctx),
+                        void *ctx, uint32_t *on_cycle);
+/* Fails with WK_PARSE, the message (printf-style) after the node's file,
+ * line, kind and scoped name: "w.sdf:7: joint m::j: ...". */
+int wk__desc_fail(const wk_world_desc *d, uint32_t node, wk_status *st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* The readers: each fills d from a parsed document (path NULL for a string). */
 typedef struct _xmlDoc *wk__xml_doc;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "worldkit/wk_formats.h"
+#include "formats/desc_internal.h"
 
 /* A node of the subtree and the entity made for it. */
 typedef struct made {
@@ -24,24 +24,6 @@ typedef struct builder {
     wk_pose placement;    /* world_T_root as placed, times inverse of the described one */
     wk_status *st;
 } builder;
-
-/* The node named name (`a::b` going down nested models) among scope's
- * children of a kind that accepts, or WK_NO_NODE. */
-static uint32_t node_named(const wk_world_desc *d, uint32_t scope, const char *name, bool (*accepts)(wk_node_kind))
-{
-    const char *sep = strstr(name, "::");
-    size_t len = sep ? (size_t)(sep - name) : strlen(name);
-    for (uint32_t c = wk_desc_node(d, scope)->first_child; c != WK_NO_NODE; c = wk_desc_node(d, c)->next_sibling) {
-        const wk_node *n = wk_desc_node(d, c);
-        if (strlen(n->name) != len || memcmp(n->name, name, len) != 0)
-            continue;
-        if (sep && n->kind == WK_NODE_MODEL)
-            return node_named(d, c, sep + 2, accepts);
-        if (!sep && accepts(n->kind))
-            return c;
-    }
-    return WK_NO_NODE;
-}
 
 /* What a joint may name as its parent or child. */
 static bool joinable(wk_node_kind kind)
@@ -68,7 +50,7 @@ static bool any_kind(wk_node_kind kind)
 
 static uint32_t link_named(const wk_world_desc *d, uint32_t scope, const char *name)
 {
-    return node_named(d, scope, name, joinable);
+    return wk__desc_find(d, scope, name, joinable);
 }
 
 /* The link or model a frame is attached to in the end, as SDFormat's frame
@@ -86,7 +68,7 @@ static uint32_t attachment_of(const wk_world_desc *d, uint32_t frame)
         const char *name = n->kind == WK_NODE_FRAME ? n->frame.attached_to : n->joint.child;
         if (!name || !*name || !strcmp(name, "__model__"))
             return n->parent;
-        uint32_t next = node_named(d, n->parent, name, attachable);
+        uint32_t next = wk__desc_find(d, n->parent, name, attachable);
         if (next == WK_NO_NODE)
             return n->parent;
         at = next;
@@ -238,7 +220,7 @@ static int add_node(builder *b, uint32_t i, wk_entity parent, const wk_pose *par
 static wk_entity leader_of(const builder *b, uint32_t joint)
 {
     const wk_node *n = wk_desc_node(b->d, joint);
-    uint32_t leader = n->joint.mimic_joint ? node_named(b->d, n->parent, n->joint.mimic_joint, is_joint) : WK_NO_NODE;
+    uint32_t leader = n->joint.mimic_joint ? wk__desc_find(b->d, n->parent, n->joint.mimic_joint, is_joint) : WK_NO_NODE;
     return leader == WK_NO_NODE || leader == joint ? WK_NULL_ENTITY : entity_of(b, leader);
 }
 
@@ -270,7 +252,7 @@ static int link_joints(builder *b)
 static bool name_taken_below(const wk_world_desc *d, uint32_t target, const char *name)
 {
     const wk_node *t = wk_desc_node(d, target);
-    return node_named(d, t->kind == WK_NODE_MODEL ? target : t->parent, name, any_kind) != WK_NO_NODE;
+    return wk__desc_find(d, t->kind == WK_NODE_MODEL ? target : t->parent, name, any_kind) != WK_NO_NODE;
 }
 
 /* Hangs each frame below the entity attachment_of names (made sorted),

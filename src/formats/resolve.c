@@ -45,12 +45,7 @@ static uint32_t scope_of(const wk_world_desc *d, uint32_t i)
 
 static int fail_at(resolver *r, uint32_t i, const char *fmt, const char *what)
 {
-    char scoped[256], msg[WK_STATUS_MSG_MAX];
-    const wk_node *n = &r->d->nodes[i];
-    wk_desc_scoped_name(r->d, i, scoped, sizeof scoped);
-    snprintf(msg, sizeof msg, fmt, what);
-    return wk_fail(r->st, WK_PARSE, "%s:%u: %s %s: %s", n->file ? n->file : "<string>", n->line,
-                   wk_node_kind_name(n->kind), scoped, msg);
+    return wk__desc_fail(r->d, i, r->st, fmt, what);
 }
 
 static int rel_pose(resolver *r, uint32_t i, wk_pose *out);

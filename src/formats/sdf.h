@@ -56,6 +56,9 @@ int wk__sdf_check_attrs(sdf_reader *r, xmlNodePtr el);
 
 int wk__sdf_numbers(sdf_reader *r, xmlNodePtr el, double *out, int want);
 int wk__sdf_read_double(sdf_reader *r, xmlNodePtr el, double *out);
+/* A double that has no meaning below zero (a mass, an inertia's diagonal, a
+ * friction): a negative one fails naming el. */
+int wk__sdf_read_nonnegative(sdf_reader *r, xmlNodePtr el, double *out);
 int wk__sdf_read_vec3(sdf_reader *r, xmlNodePtr el, wk_vec3 *out);
 int wk__sdf_read_bool(sdf_reader *r, xmlNodePtr el, bool *out);
 /* <pose> into node's pose and relative_to. */

@@ -140,6 +140,20 @@ int wk__sdf_read_double(sdf_reader *r, xmlNodePtr el, double *out)
     return wk__sdf_numbers(r, el, out, 1);
 }
 
+int wk__sdf_read_nonnegative(sdf_reader *r, xmlNodePtr el, double *out)
+{
+    double v;
+    int rc = wk__sdf_numbers(r, el, &v, 1);
+    if (rc == WK_OK && v < 0) {
+        char what[64];
+        snprintf(what, sizeof what, "%g is negative", v);
+        return wk__sdf_fail(r, el, WK_PARSE, what);
+    }
+    if (rc == WK_OK)
+        *out = v;
+    return rc;
+}
+
 int wk__sdf_read_vec3(sdf_reader *r, xmlNodePtr el, wk_vec3 *out)
 {
     double v[3];

@@ -146,7 +146,7 @@ static int read_inertial(sdf_reader *r, xmlNodePtr el, uint32_t node)
     xmlNodePtr c;
     int rc = check_inertial(r, el);
     if (rc == WK_OK && (c = wk__xml_child(el, "mass")))
-        rc = wk__sdf_read_double(r, c, &in.mass);
+        rc = wk__sdf_read_nonnegative(r, c, &in.mass);
     if (rc == WK_OK && (c = wk__xml_child(el, "pose"))) {
         /* Reuse the pose reader on a scratch node value. */
         wk_node *nd = wk__desc_at(r->d, node);
@@ -165,10 +165,12 @@ static int read_inertial(sdf_reader *r, xmlNodePtr el, uint32_t node)
     if (rc == WK_OK && (c = wk__xml_child(el, "inertia"))) {
         static const char *const names[] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
         double *slots[] = {&in.ixx, &in.ixy, &in.ixz, &in.iyy, &in.iyz, &in.izz};
+        /* The diagonal (ixx, iyy, izz) cannot be negative. */
         for (int i = 0; rc == WK_OK && i < 6; i++) {
             xmlNodePtr v = wk__xml_child(c, names[i]);
+            bool diagonal = i == 0 || i == 3 || i == 5;
             if (v)
-                rc = wk__sdf_read_double(r, v, slots[i]);
+                rc = diagonal ? wk__sdf_read_nonnegative(r, v, slots[i]) : wk__sdf_read_double(r, v, slots[i]);
         }
     }
     if (rc == WK_OK)
@@ -313,7 +315,7 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
         if ((c = wk__xml_child(lim, "damping")))
             rc = wk__sdf_read_double(r, c, &axis->damping);
         if (rc == WK_OK && (c = wk__xml_child(lim, "friction")))
-            rc = wk__sdf_read_double(r, c, &axis->friction);
+            rc = wk__sdf_read_nonnegative(r, c, &axis->friction);
     }
     return rc;
 }

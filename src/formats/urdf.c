@@ -150,6 +150,18 @@ static int numbers(urdf_reader *r, xmlNodePtr el, const char *attr, double *out,
     return rc;
 }
 
+/* One number that has no meaning below zero (a mass, an inertia's
+ * diagonal, a friction): a negative one fails naming el and attr. */
+static int nonnegative(urdf_reader *r, xmlNodePtr el, const char *attr, double *out, bool required)
+{
+    double v = *out;
+    int rc = numbers(r, el, attr, &v, 1, required);
+    if (rc == WK_OK && v < 0)
+        return fail(r, el, WK_PARSE, "%s=\"%g\" is negative", attr, v);
+    *out = v;
+    return rc;
+}
+
 static int vec3_attr(urdf_reader *r, xmlNodePtr el, const char *attr, wk_vec3 *out, bool required)
 {
     double v[3] = {out->x, out->y, out->z};
@@ -267,7 +279,7 @@ static int read_inertial_origin(urdf_reader *r, xmlNodePtr el, uint32_t link)
 
 static int read_mass(urdf_reader *r, xmlNodePtr el, uint32_t link)
 {
-    return numbers(r, el, "value", &wk__desc_at(r->d, link)->link.inertial.mass, 1, true);
+    return nonnegative(r, el, "value", &wk__desc_at(r->d, link)->link.inertial.mass, true);
 }
 
 static int read_inertia(urdf_reader *r, xmlNodePtr el, uint32_t link)
@@ -276,8 +288,10 @@ static int read_inertia(urdf_reader *r, xmlNodePtr el, uint32_t link)
     wk_inertial *in = &wk__desc_at(r->d, link)->link.inertial;
     double *slots[] = {&in->ixx, &in->ixy, &in->ixz, &in->iyy, &in->iyz, &in->izz};
     int rc = WK_OK;
+    /* The diagonal (ixx, iyy, izz) cannot be negative. */
     for (int i = 0; rc == WK_OK && i < 6; i++)
-        rc = numbers(r, el, names[i], slots[i], 1, true);
+        rc = i == 0 || i == 3 || i == 5 ? nonnegative(r, el, names[i], slots[i], true)
+                                        : numbers(r, el, names[i], slots[i], 1, true);
     return rc;
 }
 
@@ -431,7 +445,7 @@ static int read_dynamics(urdf_reader *r, xmlNodePtr el, uint32_t joint)
 {
     wk_joint_axis *axis = &wk__desc_at(r->d, joint)->joint.axis[0];
     int rc = numbers(r, el, "damping", &axis->damping, 1, false);
-    return rc ? rc : numbers(r, el, "friction", &axis->friction, 1, false);
+    return rc ? rc : nonnegative(r, el, "friction", &axis->friction, false);
 }
 
 static int read_mimic(urdf_reader *r, xmlNodePtr el, uint32_t joint)
@@ -568,29 +582,24 @@ static int link_joint(urdf_reader *r, uint32_t joint, const name_index *links, c
     return WK_OK;
 }
 
-/* Walks from every link towards a root. seen[n] holds the number of the walk
- * that first met node n, so that each link is walked over once: meeting the
- * current walk again is a cycle, meeting an earlier one is a known way out. */
-static int check_cycles(urdf_reader *r, const name_index *links)
+/* A link's parent link, through the parent joint link_joint gave it. */
+static uint32_t parent_link(const wk_world_desc *d, uint32_t node, void *ctx)
 {
-    uint32_t *seen = calloc(r->d->count, sizeof *seen);
-    if (!seen)
+    (void)ctx;
+    const wk_node *n = wk_desc_node(d, node);
+    return n->kind == WK_NODE_LINK && n->relative_node != WK_NO_NODE ? wk_desc_node(d, n->relative_node)->relative_node
+                                                                     : WK_NO_NODE;
+}
+
+static int check_cycles(urdf_reader *r)
+{
+    uint32_t link;
+    if (wk__desc_find_cycle(r->d, parent_link, NULL, &link))
         return nomem(r);
-    int rc = WK_OK;
-    for (uint32_t walk = 1; rc == WK_OK && walk <= links->count; walk++) {
-        uint32_t link = links->items[walk - 1].node;
-        while (link != WK_NO_NODE && !seen[link]) {
-            seen[link] = walk;
-            uint32_t joint = wk__desc_at(r->d, link)->relative_node;
-            link = joint == WK_NO_NODE ? WK_NO_NODE : wk__desc_at(r->d, joint)->relative_node;
-        }
-        if (link != WK_NO_NODE && seen[link] == walk)
-            rc = fail_node(r, wk__desc_at(r->d, link)->relative_node,
-                           "it closes a cycle through link '%s'; the joints must form a tree",
-                           wk__desc_at(r->d, link)->name);
-    }
-    free(seen);
-    return rc;
+    return link == WK_NO_NODE ? WK_OK
+                              : fail_node(r, wk__desc_at(r->d, link)->relative_node,
+                                          "it closes a cycle through link '%s'; the joints must form a tree",
+                                          wk__desc_at(r->d, link)->name);
 }
 
 /* Places the one link that is no joint's child at the model frame. */
@@ -627,7 +636,7 @@ static int link_tree(urdf_reader *r, xmlNodePtr robot, uint32_t model)
         if (wk__desc_at(r->d, c)->kind == WK_NODE_JOINT)
             rc = link_joint(r, c, &links, &joints);
     if (rc == WK_OK)
-        rc = check_cycles(r, &links);
+        rc = check_cycles(r);
     if (rc == WK_OK)
         rc = place_root(r, model);
     free(links.items);

@@ -140,8 +140,20 @@ int wk__physics_check(const char *name, const wk_physics *physics, wk_status *st
     for (size_t i = 0; i < WK__PHYSICS_DOUBLES; i++)
         if (!isfinite(d[i]))
             return wk_fail(st, WK_INVALID, "physics of entity '%s': a value is not finite", name);
-    if (physics->mass_kg < 0)
-        return wk_fail(st, WK_INVALID, "physics of entity '%s': mass %g kg is negative", name, physics->mass_kg);
+    /* What has no meaning below zero; a simulator handed it misbehaves. */
+    const struct {
+        const char *what;
+        double value;
+    } quantities[] = {
+        {"mass (kg)", physics->mass_kg},          {"inertia ixx", physics->inertia[0][0]},
+        {"inertia iyy", physics->inertia[1][1]},  {"inertia izz", physics->inertia[2][2]},
+        {"friction mu", physics->friction.mu},    {"friction mu2", physics->friction.mu2},
+        {"contact_kp", physics->contact_kp},      {"contact_kd", physics->contact_kd},
+    };
+    for (size_t i = 0; i < sizeof quantities / sizeof quantities[0]; i++)
+        if (quantities[i].value < 0)
+            return wk_fail(st, WK_INVALID, "physics of entity '%s': %s %g is negative", name, quantities[i].what,
+                           quantities[i].value);
     char why[128];
     if (wk_pose_problem(physics->this_T_com, why, sizeof why))
         return wk_fail(st, WK_INVALID, "physics of entity '%s': the centre of mass pose: %s", name, why);

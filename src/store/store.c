@@ -124,28 +124,38 @@ size_t wk__find_world(const wk_store *store, const char *id)
     return i;
 }
 
-static bool id_valid(const char *id)
+/* The longest world id, in bytes. */
+#define ID_LEN_MAX 100
+
+/* WK_OK for an id a caller may ask for (NULL and "" ask for a new one), or
+ * WK_INVALID naming it. */
+static int check_id(const char *id, wk_status *st)
 {
-    size_t n = strlen(id);
-    if (n == 0 || n > 100)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= 'A' && id[i] <= 'Z') || (id[i] >= '0' && id[i] <= '9') ||
-              id[i] == '_' || id[i] == '.' || id[i] == '-'))
-            return false;
-    return true;
+    size_t n = id ? strlen(id) : 0;
+    bool valid = n <= ID_LEN_MAX;
+    for (size_t i = 0; valid && i < n; i++)
+        valid = (id[i] >= 'a' && id[i] <= 'z') || (id[i] >= 'A' && id[i] <= 'Z') || (id[i] >= '0' && id[i] <= '9') ||
+                id[i] == '_' || id[i] == '.' || id[i] == '-';
+    return valid ? WK_OK
+                 : wk_fail(st, WK_INVALID, "world id '%s' is not 1 to %d of letters, digits, '_', '.', '-'", id,
+                           ID_LEN_MAX);
 }
 
 /* A free id: want if free, else want (or "World") with the first free
- * "_<n>" suffix; under the store's write lock. */
+ * "_<n>" suffix, want cut short so that the id stays within ID_LEN_MAX (a
+ * taken id of 100 bytes gave one of 102, which no call could then name);
+ * under the store's write lock. */
 static void pick_id(const wk_store *store, const char *want, char *out)
 {
     if (want && *want && wk__find_world(store, want) == store->count) {
         snprintf(out, WK_WORLD_ID_MAX, "%s", want);
         return;
     }
+    const char *base = want && *want ? want : "World";
     for (unsigned long n = 1;; n++) {
-        snprintf(out, WK_WORLD_ID_MAX, "%s_%lu", want && *want ? want : "World", n);
+        char suffix[24];
+        int len = snprintf(suffix, sizeof suffix, "_%lu", n);
+        snprintf(out, WK_WORLD_ID_MAX, "%.*s%s", ID_LEN_MAX - len, base, suffix);
         if (wk__find_world(store, out) == store->count)
             return;
     }
@@ -222,10 +232,10 @@ static int scene_from(const wk_world_create_desc *desc, wk_scene **out, wk_statu
 
 int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_out, wk_status *st)
 {
-    if (desc->id && *desc->id && !id_valid(desc->id)) {
+    if (check_id(desc->id, st)) {
         wk_desc_free(desc->file);
         wk_scene_free(desc->scene);
-        return wk_fail(st, WK_INVALID, "world id '%s' is not 1 to 100 of letters, digits, '_', '.', '-'", desc->id);
+        return WK_INVALID;
     }
     wk_scene *scene;
     int rc = scene_from(desc, &scene, st);
@@ -332,8 +342,8 @@ const char *wk_world_id(const wk_world *w)
 int wk_store_clone(wk_store *store, const char *id, const char *clone_id, bool allow_overwrite,
                    const char *user_tag, char *id_out, wk_status *st)
 {
-    if (clone_id && *clone_id && !id_valid(clone_id))
-        return wk_fail(st, WK_INVALID, "world id '%s' is not 1 to 100 of letters, digits, '_', '.', '-'", clone_id);
+    if (check_id(clone_id, st))
+        return WK_INVALID;
     wk_world *source;
     int rc = wk_store_open(store, id, false, &source, st);
     if (rc)

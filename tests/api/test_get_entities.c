@@ -1,13 +1,18 @@
 /* test_get_entities.c — GetEntities and GetEntitiesStates with
  * EntityFilters: no filter (every model, in order), POSIX extended regular
- * expressions (matching anywhere, anchored with ^ and $, a bad one refused),
+ * expressions (matching anywhere, anchored with ^ and $, classes, intervals
+ * and alternation; a bad one refused, and so are those that cost glibc's
+ * regex gigabytes or minutes, quickly and in little memory),
  * categories (defaults and set ones), tags in ANY and ALL modes, bounds of
  * TYPE_BOX, TYPE_SPHERE and TYPE_CONVEX_HULL (touching counts, a plane meets
  * everything), bad bounds, and states in the world frame. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "api/api_call.h"
+#include "base/clock.h"
+#include "base/name_regex.h"
 #include "math/math_check.h"
 #include "wk_test.h"
 
@@ -105,6 +110,96 @@ static void names_and_regex(void)
     char got[256], msg[256];
     CHECK_INT(get_entities(api, &x, got, msg), ==, WK_RESULT_OPERATION_FAILED);
     CHECK(strstr(msg, "'(unclosed'") && strstr(msg, "POSIX extended"));
+    wk_api_free(api);
+}
+
+/* Names that tell POSIX classes, intervals and alternation apart. */
+#define NAMES_WORLD                                                                                     \
+    "<sdf version='1.9'><world name='w'><model name='box_1'><link name='l'/></model>"                 \
+    "<model name='box_22'><link name='l'/></model><model name='box_x'><link name='l'/></model>"       \
+    "<model name='Box_3'><link name='l'/></model><model name='crate9'><link name='l'/></model>" \
+    "</world></sdf>"
+
+static void posix_syntax(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    REQUIRE_INT(load_string(api, NAMES_WORLD), ==, WK_RESULT_OK);
+    filters x;
+    filters_init(&x);
+    x.f.filter = "^box_[0-9]+$";
+    expect(api, &x, "box_1 box_22");
+    x.f.filter = "^[[:alpha:]_]+$";
+    expect(api, &x, "box_x");
+    x.f.filter = "^box_[[:digit:]]{2}$";
+    expect(api, &x, "box_22");
+    x.f.filter = "^(box_x|crate9)$";
+    expect(api, &x, "box_x crate9");
+    x.f.filter = "x$|^B";
+    expect(api, &x, "box_x Box_3");
+    x.f.filter = "B.x";
+    expect(api, &x, "Box_3");
+    x.f.filter = "[.]";
+    expect(api, &x, "");
+    wk_api_free(api);
+}
+
+/* The most memory the process has held, in MB (VmHWM), or -1. */
+static double peak_mb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = -1024;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %lf kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb / 1024;
+}
+
+/* Filters that took glibc's regex 24 GB, 1.2 GB and 45 s of CPU, and others
+ * past the bounds of base/name_regex.h: each refused within a second,
+ * naming the filter and why, the process growing by less than 64 MB in all,
+ * and the next filter served as before. */
+static void hostile_filters(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    REQUIRE_INT(load_string(api, ROW_WORLD), ==, WK_RESULT_OK);
+    char nested_groups[12 * 18 + 1] = "", long_filter[WK__NAME_REGEX_LEN_MAX + 2];
+    for (int i = 0; i < 12; i++)
+        strcat(nested_groups, "((.{10}){10}){10}");
+    memset(long_filter, 'a', WK__NAME_REGEX_LEN_MAX + 1);
+    long_filter[WK__NAME_REGEX_LEN_MAX + 1] = '\0';
+    const struct {
+        const char *filter, *why;
+    } cases[] = {
+        {"a{1,255}{1,255}{1,255}", "repetition {1,255} is too large"},
+        {"(a{1,255}){1,255}{1,8}", "repetition {1,255} is too large"},
+        {"^(.*)(.*)(.*)(.*)(.*)\\1\\2\\3\\4\\5b", "back-reference \\1 is not supported"},
+        {"^a\\w", "not a POSIX extended regular expression (invalid escape sequence: \\w)"},
+        {"a{1,600}b{1,600}", "counted repetitions add up to more than 1000"},
+        {nested_groups, "too large: compiled, it would pass the budget of 1 MB"},
+        {long_filter, "4097 bytes long, past the 4096 a filter may have"},
+    };
+    filters x;
+    filters_init(&x);
+    double before = peak_mb();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        x.f.filter = (char *)cases[i].filter;
+        char got[256], msg[256], head[80];
+        snprintf(head, sizeof head, "filter '%.64s%s': ", x.f.filter, strlen(x.f.filter) > 64 ? "..." : "");
+        double t = wk__monotonic_s();
+        CHECK_INT(get_entities(api, &x, got, msg), ==, WK_RESULT_OPERATION_FAILED);
+        CHECK_NEAR(wk__monotonic_s() - t, 0, 1);
+        if (!CHECK(strstr(msg, head) == msg && strstr(msg, cases[i].why)))
+            fprintf(stderr, "    filter %zu: %s\n", i, msg);
+        CHECK_STR(got, "");
+    }
+    CHECK_NEAR(peak_mb() - before, 0, 64);
+    x.f.filter = "^crate_";
+    expect(api, &x, "crate_a crate_b");
     wk_api_free(api);
 }
 
@@ -261,6 +356,8 @@ static void states(void)
 
 static const wk_test_case cases[] = {
     {"names_and_regex", names_and_regex},
+    {"posix_syntax", posix_syntax},
+    {"hostile_filters", hostile_filters},
     {"categories_and_tags", categories_and_tags},
     {"bounds_filters", bounds_filters},
     {"states", states},

@@ -118,6 +118,55 @@ static void frame_errors(void)
     check_message(&st, "'ghost'");
 }
 
+/* Joints a tree cannot hold, which left a joint out of the scene without a
+ * word: a joint whose parent is its child, and loops of joints, also one
+ * through a link with two parent joints (which alone stays allowed). */
+static void joint_graph_errors(void)
+{
+#define LINKS "<model name='m'><link name='a'/><link name='b'/><link name='c'/>\n"
+#define JOINT(name, parent, child) \
+    "<joint name='" name "' type='fixed'><parent>" parent "</parent><child>" child "</child></joint>\n"
+    wk_status st = {0};
+    CHECK_INT(read_string(WORLD(LINKS JOINT("ab", "a", "b") JOINT("bb", "b", "b") "</model>\n"), false, false, &st,
+                          NULL),
+              ==, WK_PARSE);
+    check_message(&st, "<string>:6: joint m::bb: its parent and its child are both 'b'");
+    CHECK_INT(read_string(WORLD(LINKS JOINT("ab", "a", "b") JOINT("bc", "b", "c") JOINT("ca", "c", "a") "</model>\n"),
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "<string>:7: joint m::ca: it closes a loop of joints back to link 'a'");
+    CHECK_INT(read_string(WORLD(LINKS JOINT("ab", "a", "b") JOINT("cb", "c", "b") JOINT("bc", "b", "c") "</model>\n"),
+                          false, false, &st, NULL),
+              ==, WK_PARSE);
+    check_message(&st, "joint m::cb: it closes a loop of joints back to link 'b'");
+    CHECK_INT(read_string(WORLD(LINKS JOINT("ab", "a", "b") JOINT("cb", "c", "b") "</model>\n"), false, false, &st,
+                          NULL),
+              ==, WK_OK);
+#undef JOINT
+#undef LINKS
+}
+
+/* A mass, an inertia's diagonal and a joint's friction below zero, which
+ * loaded: refused naming line and element. */
+static void negative_quantities(void)
+{
+    static const char *const cases[][2] = {
+        {"<link name='l'><inertial><mass>-2</mass></inertial></link>", "<string>:4: <mass>: -2 is negative"},
+        {"<link name='l'><inertial><inertia><ixx>1</ixx><ixy>-0.5</ixy><iyy>-1</iyy></inertia></inertial></link>",
+         "<string>:4: <iyy>: -1 is negative"},
+        {"<link name='a'/><link name='b'/><joint name='j' type='revolute'><parent>a</parent><child>b</child><axis>"
+         "<xyz>0 0 1</xyz><dynamics><friction>-0.3</friction></dynamics></axis></joint>",
+         "<string>:4: <friction>: -0.3 is negative"},
+    };
+    char text[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wk_status st = {0};
+        snprintf(text, sizeof text, WORLD("<model name='m'>%s</model>\n"), cases[i][0]);
+        CHECK_INT(read_string(text, false, false, &st, NULL), ==, WK_PARSE);
+        check_message(&st, cases[i][1]);
+    }
+}
+
 /* A translation beyond WK_POSE_TRANSLATION_MAX is refused naming the node's
  * line and element; one at the limit is taken, and two of them compose to a
  * finite world pose. */
@@ -727,6 +776,8 @@ static const wk_test_case cases[] = {
     {"unsupported_format", unsupported_format},
     {"parse_errors_name_line_and_element", parse_errors_name_line_and_element},
     {"frame_errors", frame_errors},
+    {"joint_graph_errors", joint_graph_errors},
+    {"negative_quantities", negative_quantities},
     {"pose_translation_limit", pose_translation_limit},
     {"unsupported_elements", unsupported_elements},
     {"assets", assets},

@@ -214,6 +214,36 @@ static void tree_errors(void)
                 WK_PARSE, "<string>:4: joint 'j'", "'x'");
 }
 
+/* Chains of mimic joints that come back on themselves loaded, and every
+ * move of their joints then failed: refused, naming the joint. */
+static void mimic_cycles(void)
+{
+#define MIMIC(name, parent, child, leader)                                                             \
+    "<joint name='" name "' type='revolute'><parent link='" parent "'/><child link='" child "'/>"      \
+    "<limit effort='1' velocity='1' lower='-1' upper='1'/><mimic joint='" leader "'/></joint>\n"
+    check_fails(ROBOT("<link name='a'/><link name='b'/><link name='c'/>\n" MIMIC("j1", "a", "b", "j2")
+                          MIMIC("j2", "b", "c", "j1")),
+                WK_PARSE, "<string>:4: joint r::j1", "it mimics joint 'j2', whose chain of mimics leads back to it");
+    check_fails(ROBOT("<link name='a'/><link name='b'/>\n" MIMIC("j", "a", "b", "j")), WK_PARSE,
+                "<string>:4: joint r::j", "it mimics joint 'j'");
+#undef MIMIC
+}
+
+/* A mass, an inertia's diagonal and a joint's friction below zero, which
+ * loaded: refused naming line, element and attribute. */
+static void negative_quantities(void)
+{
+    check_fails(ROBOT("<link name='a'><inertial>\n<mass value='-1'/><inertia ixx='1' ixy='0' ixz='0' iyy='1' "
+                      "iyz='0' izz='1'/></inertial></link>\n"),
+                WK_PARSE, "<string>:4: <mass>", "value=\"-1\" is negative");
+    check_fails(ROBOT("<link name='a'><inertial><mass value='1'/>\n<inertia ixx='1' ixy='-0.2' ixz='0' iyy='1' "
+                      "iyz='0' izz='-1'/></inertial></link>\n"),
+                WK_PARSE, "<string>:4: <inertia>", "izz=\"-1\" is negative");
+    check_fails(ROBOT("<link name='a'/><link name='b'/>\n<joint name='j' type='continuous'><parent link='a'/>"
+                      "<child link='b'/><dynamics friction='-0.3'/></joint>\n"),
+                WK_PARSE, "<string>:4: <dynamics>", "friction=\"-0.3\" is negative");
+}
+
 static void element_errors(void)
 {
     check_fails("<robot>\n<link name='a'/></robot>", WK_PARSE, "<string>:1: <robot>", "name");
@@ -308,6 +338,8 @@ static const wk_test_case cases[] = {
     {"inertials_and_shapes", inertials_and_shapes},
     {"package_mesh", package_mesh},
     {"tree_errors", tree_errors},
+    {"mimic_cycles", mimic_cycles},
+    {"negative_quantities", negative_quantities},
     {"element_errors", element_errors},
     {"zero_axis_on_fixed_joint", zero_axis_on_fixed_joint},
     {"unsupported_elements", unsupported_elements},

@@ -1,15 +1,17 @@
 """test_hostile.py — hostile input over the wire against `worldkit serve`:
 malformed, oversized and deeply nested XML, entity expansion and external
-entities, paths escaping the allowed roots, NaN, infinite and too-far poses, names
-with characters a name may not hold, and requests of 10^6 elements. Each
-must get its own error code with a message naming the culprit; afterwards
-the server still answers, and the worlds read the same as before, field
-for field (the simulation's entities and states, and the store world's
-metadata, objects and frames in the FULL view).
+entities, paths escaping the allowed roots, NaN, infinite and too-far poses,
+names with characters a name may not hold or a NUL byte, entity filters
+whose regular expressions would explode, compressed requests, and requests
+of 10^6 elements. Each must get its own error code with a message naming
+the culprit; afterwards the server still answers, and the worlds read the
+same as before, field for field (the simulation's entities and states, and
+the store world's metadata, objects and frames in the FULL view).
 """
 import contextlib
 import math
 import os
+import time
 
 import grpc
 
@@ -140,6 +142,11 @@ class HostileTest(harness.ServerTest):
         self.assertLess(len(e.details()), 4096)
         return e
 
+    def peak_mb(self):
+        """The most memory the server has held, in MB (VmHWM)."""
+        with open("/proc/%d/status" % self.server.proc.pid) as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
+
     def assertResultRefused(self, want, reply, culprit, what):
         self.assertResult(want, reply, what)
         self.assertIn(culprit, reply.result.error_message)
@@ -235,6 +242,76 @@ class HostileTest(harness.ServerTest):
                 world = self.m.CreateWorldRequest(world=self.m.World(world_metadata=self.m.WorldMetadata(id=name)))
                 if name:
                     self.assertRefused(C.INVALID_ARGUMENT, self.ows.CreateWorld, world, name[:20])
+
+    # ---- entity filters ----
+
+    def test_filters_that_explode(self):
+        # glibc's regex grew the server past 24 GB on the first, 1.2 GB on
+        # the second and spent 45 s of CPU on the third.
+        cases = (("a{1,255}{1,255}{1,255}", "repetition {1,255} is too large"),
+                 ("(a{1,255}){1,255}{1,8}", "repetition {1,255} is too large"),
+                 (r"^(.*)(.*)(.*)(.*)(.*)\1\2\3\4\5b", r"back-reference \1 is not supported"),
+                 ("((.{10}){10}){10}" * 12, "budget of 1 MB"))
+        before = self.peak_mb()
+        for regex, why in cases:
+            with self.subTest(regex=regex[:30]), self.unchanged():
+                start = time.monotonic()
+                reply = self.sim.GetEntities(self.si.GetEntitiesRequest(filters=self.si.EntityFilters(filter=regex)),
+                                             timeout=harness.CALL_SECONDS)
+                self.assertLess(time.monotonic() - start, 5)
+                self.assertResultRefused(harness.OPERATION_FAILED, reply, "filter '%s" % regex[:64], "GetEntities")
+                self.assertIn(why, reply.result.error_message)
+                self.assertEqual(list(reply.entities), [])
+        self.assertLess(self.peak_mb() - before, 256)
+        reply = self.sim.GetEntities(self.si.GetEntitiesRequest(filters=self.si.EntityFilters(filter="^(box|arm)$")),
+                                     timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply, "GetEntities ^(box|arm)$")
+        self.assertEqual(sorted(reply.entities), ["arm", "box"])
+
+    # ---- compression ----
+
+    def test_compressed_requests(self):
+        # A health check of 64 MiB of zeros, some 64 KB compressed: gRPC
+        # inflated it whole before the 16 MiB limit refused it, the server
+        # growing by about 100 MB (1.5 GB for 1 GiB). Now any compressed
+        # request is refused from its headers, small ones too.
+        size = 64 << 20
+        check = self.channel.unary_unary("/grpc.health.v1.Health/Check")
+        huge = self.pb.health.HealthCheckRequest(service="\0" * size).SerializeToString()
+        small = self.si.GetEntitiesRequest().SerializeToString()
+        before = self.peak_mb()
+        for algorithm, name in ((grpc.Compression.Gzip, "gzip"), (grpc.Compression.Deflate, "deflate")):
+            for what, request in (("huge", huge), ("small", small)):
+                with self.subTest(algorithm=name, request=what), self.unchanged():
+                    call = check if what == "huge" else self.channel.unary_unary(
+                        "/simulation_interfaces.SimulationInterfaces/GetEntities")
+                    self.assertStatus(C.UNIMPLEMENTED, call, request, compression=algorithm, culprit=name)
+        self.assertLess(self.peak_mb() - before, 32)
+        reply = self.sim.GetEntities(self.si.GetEntitiesRequest(), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply, "GetEntities")
+        self.assertEqual(sorted(reply.entities), ["arm", "box"])
+
+    # ---- NUL bytes ----
+
+    def test_nul_bytes_in_strings(self):
+        # protobuf-c reads strings as C strings: "obj\0evil" made an entity
+        # `obj`. Refused whole instead, naming the field.
+        model = self.si.Resource(resource_string=sdf_model("<link name='l'/>"))
+        cases = (
+            (self.sim.SpawnEntity, self.si.SpawnEntityRequest(name="obj\0evil", entity_resource=model),
+             "SpawnEntityRequest.name holds a NUL byte after 'obj'"),
+            (self.sim.LoadWorld, self.si.LoadWorldRequest(uri=harness.world("frames.sdf") + "\0/../../etc/passwd"),
+             "LoadWorldRequest.uri holds a NUL byte after '%s'" % harness.world("frames.sdf")[:64]),
+            (self.ows.CreateWorld, self.m.CreateWorldRequest(world=self.m.World(
+                world_metadata=self.m.WorldMetadata(id="hostile\0x"))),
+             "WorldMetadata.id holds a NUL byte after 'hostile'"),
+            (self.ows.CreateFrame, self.pb.updates.CreateFrameRequest(
+                world_id=self.world, parent_object=self.obj("table\0evil"), new_frame_name="rim"),
+             "ObjectReferenceByName.object_name holds a NUL byte after 'table'"),
+        )
+        for call, request, culprit in cases:
+            with self.subTest(culprit=culprit):
+                self.assertRefused(C.INVALID_ARGUMENT, call, request, culprit)
 
     # ---- 10^6 elements ----
 

@@ -114,21 +114,22 @@ static void physics_from_file_and_updated(void)
     CHECK_NEAR(p->contact_kp, 1e12, 0);
     CHECK_NEAR(p->inertia[1][2], 0.3, 0);
 
-    /* Bad values change nothing. */
-    static const char *const bad[] = {"negative mass", "NaN", "asymmetric", "skewed pose"};
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    /* Bad values change nothing, and the message names the value. */
+    static const char *const why[] = {
+        "mass (kg) -1 is negative", "not finite",          "not symmetric",         "centre of mass pose",
+        "inertia izz -0.1 is negative", "friction mu -0.5 is negative", "contact_kp -1 is negative",
+        "contact_kd -2 is negative",
+    };
+    for (size_t i = 0; i < sizeof why / sizeof *why; i++) {
         wk_physics spoilt = next;
-        if (i == 0)
-            spoilt.mass_kg = -1;
-        else if (i == 1)
-            spoilt.friction.slip1 = NAN;
-        else if (i == 2)
-            spoilt.inertia[0][2] = 0.7;
-        else
-            spoilt.this_T_com.q = (wk_quat){1, 1, 0, 0};
-        if (!CHECK_INT(wk_scene_update_physics(s, base, &spoilt, &st), ==, WK_INVALID))
-            fprintf(stderr, "    %s\n", bad[i]);
-        CHECK(strstr(st.message, "base") != NULL);
+        double *value[] = {&spoilt.mass_kg,         &spoilt.friction.slip1, &spoilt.inertia[0][2],
+                           &spoilt.this_T_com.q.x,  &spoilt.inertia[2][2],  &spoilt.friction.mu,
+                           &spoilt.contact_kp,      &spoilt.contact_kd};
+        static const double spoil[] = {-1, NAN, 0.7, 1, -0.1, -0.5, -1, -2};
+        *value[i] = spoil[i];
+        CHECK_INT(wk_scene_update_physics(s, base, &spoilt, &st), ==, WK_INVALID);
+        if (!CHECK(strstr(st.message, "base") != NULL && strstr(st.message, why[i]) != NULL))
+            fprintf(stderr, "    %s\n", st.message);
         CHECK_NEAR(wk_scene_physics(s, base)->mass_kg, 4, 0);
     }
 

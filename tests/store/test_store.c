@@ -1,6 +1,7 @@
 /* test_store.c — the set of worlds: creating (empty and from a file) with
- * ids picked as CreateWorld says, listing, metadata and the structure hash,
- * cloning with and without overwrite, deleting while open, swapping. */
+ * ids picked as CreateWorld says (within 100 bytes), listing, metadata and
+ * the structure hash, cloning with and without overwrite, deleting while
+ * open, swapping. */
 #include <stdlib.h>
 
 #include "scene/object_world.h"
@@ -167,8 +168,41 @@ static void delete_while_open_and_swap(void)
     wk_store_free(store);
 }
 
+/* Ids of the longest length: a taken one gets its "_<n>" suffix in place of
+ * its last bytes (it got 102 bytes, past what any call takes), by create and
+ * by clone alike, and each new id opens. */
+static void longest_ids(void)
+{
+    wk_store *store = wk_store_new();
+    REQUIRE(store);
+    char id[WK_WORLD_ID_MAX], longest[101], want[101];
+    memset(longest, 'w', 100);
+    longest[100] = '\0';
+    wk_status st;
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = longest}, id, &st), ==, WK_OK);
+    CHECK_STR(id, longest);
+    for (int n = 1; n <= 2; n++) {
+        REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = longest}, id, &st), ==, WK_OK);
+        snprintf(want, sizeof want, "%.98s_%d", longest, n);
+        CHECK_STR(id, want);
+    }
+    REQUIRE_INT(wk_store_clone(store, longest, NULL, false, NULL, id, &st), ==, WK_OK);
+    snprintf(want, sizeof want, "%.98s_3", longest);
+    CHECK_STR(id, want);
+    wk_world *w;
+    REQUIRE_INT(wk_store_open(store, id, false, &w, &st), ==, WK_OK);
+    wk_store_close(w, false, false);
+    /* 101 bytes: refused, naming the limit. */
+    char over[102];
+    snprintf(over, sizeof over, "%sw", longest);
+    CHECK_INT(wk_store_create(store, &(wk_world_create_desc){.id = over}, id, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "1 to 100") != NULL);
+    wk_store_free(store);
+}
+
 static const wk_test_case cases[] = {
     {"create_and_list", create_and_list},
+    {"longest_ids", longest_ids},
     {"create_from_a_file", create_from_a_file},
     {"structure_hash_ignores_poses", structure_hash_ignores_poses},
     {"clone_and_overwrite", clone_and_overwrite},
