@@ -98,6 +98,20 @@ static void report_entities(wk_sim *sim, const wk_step_info *info, void *ctx)
                 printf("t=%.6g %s %s\n", info->sim_time, removed ? "remove" : "add", *(char **)wk_iter_column(&it, 0));
 }
 
+/* What the world starts with, as the events that brought it would have
+ * printed it: the levels loaded, then the top-level entities. */
+static void report_start(wk_sim *sim)
+{
+    for (size_t i = 0; i < wk_sim_level_count(sim); i++)
+        if (wk_sim_level_loaded(sim, wk_sim_level_name(sim, i)))
+            printf("t=0 load %s\n", wk_sim_level_name(sim, i));
+    wk_scene *s = wk_sim_scene(sim);
+    for (wk_entity e = wk_ecm_first_child(wk_scene_ecm(s), wk_sim_world(sim)); e;
+         e = wk_ecm_next_sibling(wk_scene_ecm(s), e))
+        if (wk_scene_name(s, e))
+            printf("t=0 add %s\n", wk_scene_name(s, e));
+}
+
 static int setup(wk_sim *sim, const run_args *a, wk_query **names)
 {
     wk_scene *s = wk_sim_scene(sim);
@@ -121,6 +135,7 @@ static int setup(wk_sim *sim, const run_args *a, wk_query **names)
         return 1;
     }
     wk_sim_on_level_event(sim, on_level, NULL);
+    report_start(sim);
     return 0;
 }
 

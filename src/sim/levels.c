@@ -529,6 +529,16 @@ bool wk_sim_level_loaded(const wk_sim *sim, const char *level)
     return id != WK_NO_NODE && sim->levels[id].loaded;
 }
 
+size_t wk_sim_level_count(const wk_sim *sim)
+{
+    return sim->level_count;
+}
+
+const char *wk_sim_level_name(const wk_sim *sim, size_t i)
+{
+    return i < sim->level_count ? wk_desc_node(sim->desc, sim->levels[i].node)->name : NULL;
+}
+
 int wk_sim_set_performer(wk_sim *sim, const char *name)
 {
     if (!wk_scene_child(sim->scene, sim->world, name))
