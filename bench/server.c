@@ -11,6 +11,10 @@
  * CPU over the same span comes from /proc. Prints:
  *   server.get_transform_rps, server.get_transform_p99_ms  (GetTransform,
  *     frame to object, in a world of 100 objects and 200 frames),
+ *   server.get_transform_floor_rps, server.get_transform_vs_floor  (the
+ *     same calls against helpers/grpc_floor, a bare gRPC server answering
+ *     empty messages, and GetTransform's calls/s over the floor's: absolute
+ *     figures swing 2x from day to day on shared hosts, the ratio does not),
  *   server.spawn_rps  (SpawnEntities of one small SDFormat model, each
  *     deleted again with DeleteEntity in the same loop),
  *   server.list_objects_1k_rps  (ListObjects of a world of 1,000 objects),
@@ -48,6 +52,9 @@
 #ifndef WK_GRPC_LOAD_BIN
 #error "WK_GRPC_LOAD_BIN (bench/helpers/grpc_load) comes from CMake"
 #endif
+#ifndef WK_GRPC_FLOOR_BIN
+#error "WK_GRPC_FLOOR_BIN (bench/helpers/grpc_floor) comes from CMake"
+#endif
 
 #define STREAMS 8
 
@@ -72,16 +79,27 @@ typedef struct server {
     char address[256];
 } server;
 
-/* The server still running, killed at exit should the benchmark die, so
- * that a failed run leaves no process behind. */
-static pid_t running_server;
+/* The servers still running (worldkit's and the floor), killed at exit
+ * should the benchmark die, so that a failed run leaves no process behind. */
+static pid_t running[2];
 
-static void kill_running_server(void)
+static void kill_running_servers(void)
 {
-    if (running_server > 0) {
-        kill(running_server, SIGKILL);
-        waitpid(running_server, NULL, 0);
-    }
+    for (int i = 0; i < 2; i++)
+        if (running[i] > 0) {
+            kill(running[i], SIGKILL);
+            waitpid(running[i], NULL, 0);
+        }
+}
+
+/* Notes pid as running (or, with was, no longer). */
+static void note_running(pid_t was, pid_t pid)
+{
+    for (int i = 0; i < 2; i++)
+        if (running[i] == was) {
+            running[i] = pid;
+            return;
+        }
 }
 
 static void write_file(const char *path, const char *text)
@@ -103,15 +121,14 @@ static double env_number(const char *name, double fallback)
     return x;
 }
 
-/* Starts worldkit serve on a free loopback port, waits for its "serving
- * on" line and keeps its address. */
-static server start_server(const char *bin, const char *world, int workers)
+/* Starts a server (argv, a NULL-terminated exec list) and waits for the line
+ * beginning with prefix that tells where it listens: what follows it is the
+ * address, or a port on 127.0.0.1 with port_only. */
+static server start_child(char *const argv[], const char *prefix, bool port_only)
 {
     int fds[2];
     if (pipe(fds))
         die("pipe: %s", strerror(errno));
-    char workers_arg[16];
-    snprintf(workers_arg, sizeof workers_arg, "%d", workers);
     server s = {.pid = fork()};
     if (s.pid < 0)
         die("fork: %s", strerror(errno));
@@ -119,40 +136,65 @@ static server start_server(const char *bin, const char *world, int workers)
         close(fds[0]);
         dup2(fds[1], STDOUT_FILENO);
         close(fds[1]);
-        if (workers > 0)
-            execl(bin, "worldkit", "serve", "--listen", "127.0.0.1:0", "--memory", "--world", world, "--workers",
-                  workers_arg, (char *)NULL);
-        else
-            execl(bin, "worldkit", "serve", "--listen", "127.0.0.1:0", "--memory", "--world", world, (char *)NULL);
+        execv(argv[0], argv);
         _exit(127);
     }
     close(fds[1]);
-    running_server = s.pid;
+    note_running(0, s.pid);
     /* The line comes once the world is loaded and the port bound: seconds
      * at most. The rest of its stdout is left unread: it prints nothing
      * more there. */
     char line[512];
-    size_t len = 0;
-    static const char prefix[] = "worldkit: serving on ";
+    size_t len = 0, prefix_len = strlen(prefix);
     for (;;) {
         struct pollfd p = {.fd = fds[0], .events = POLLIN};
         if (poll(&p, 1, 30000) <= 0)
-            die("worldkit serve did not say it was serving within 30 s");
+            die("%s did not say it was serving within 30 s", argv[0]);
         ssize_t got = read(fds[0], line + len, 1);
         if (got <= 0)
-            die("worldkit serve ended before serving (see its messages above)");
+            die("%s ended before serving (see its messages above)", argv[0]);
         if (line[len] == '\n') {
             line[len] = '\0';
-            if (!strncmp(line, prefix, sizeof prefix - 1))
+            if (!strncmp(line, prefix, prefix_len))
                 break;
             len = 0;
         } else if (++len == sizeof line - 1) {
-            die("worldkit serve printed a line too long to be its address");
+            die("%s printed a line too long to be its address", argv[0]);
         }
     }
     s.out = fds[0];
-    snprintf(s.address, sizeof s.address, "%s", line + sizeof prefix - 1);
+    snprintf(s.address, sizeof s.address, "%s%s", port_only ? "127.0.0.1:" : "", line + prefix_len);
     return s;
+}
+
+/* Starts worldkit serve on a free loopback port. */
+static server start_server(const char *bin, const char *world, int workers)
+{
+    char workers_arg[16];
+    snprintf(workers_arg, sizeof workers_arg, "%d", workers);
+    char *argv[] = {(char *)bin, "serve",   "--listen", "127.0.0.1:0", "--memory", "--world", (char *)world,
+                    "--workers", workers_arg, NULL};
+    if (workers <= 0)
+        argv[7] = NULL;
+    return start_child(argv, "worldkit: serving on ", false);
+}
+
+/* The floor: bench/helpers/grpc_floor, as many threads as the host has
+ * cores, on a free loopback port. It has no clean exit: it is killed. */
+static server start_floor(void)
+{
+    char threads[16];
+    snprintf(threads, sizeof threads, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+    char *argv[] = {WK_GRPC_FLOOR_BIN, threads, NULL};
+    return start_child(argv, "listening ", true);
+}
+
+static void stop_floor(server *s)
+{
+    kill(s->pid, SIGKILL);
+    waitpid(s->pid, NULL, 0);
+    note_running(s->pid, 0);
+    close(s->out);
 }
 
 /* Stops the server as Ctrl-C would; it must exit 0. */
@@ -165,7 +207,7 @@ static void stop_server(server *s)
         die("waitpid: %s", strerror(errno));
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         die("worldkit serve did not exit cleanly on SIGTERM (status %d)", status);
-    running_server = 0;
+    note_running(s->pid, 0);
     close(s->out);
 }
 
@@ -292,12 +334,30 @@ static figure measure(const server *s, const char *name, const options *o, const
     return f;
 }
 
-/* The figures: each load alone for o->seconds. */
+#define FLOOR_ROUNDS 3
+
+/* The figures: each load alone for o->seconds. GetTransform's alternates
+ * with the floor, a bare gRPC server that answers empty messages, in
+ * FLOOR_ROUNDS rounds that split the time, so that both meet the host's
+ * swings alike (one server idle while the other is measured); its p99 is
+ * the worst round's. */
 static void run_figures(const server *s, const options *o, const char *model)
 {
-    figure tf = measure(s, "get_transform", o, NULL);
-    printf("bench server.get_transform_rps %.0f calls/s\n", tf.calls / tf.seconds);
-    printf("bench server.get_transform_p99_ms %.3f ms\n", tf.p99_ms);
+    options round = *o;
+    round.seconds = o->seconds / FLOOR_ROUNDS;
+    double calls = 0, seconds = 0, floor_calls = 0, floor_seconds = 0, p99 = 0;
+    server floor = start_floor();
+    for (int r = 0; r < FLOOR_ROUNDS; r++) {
+        figure tf = measure(s, "get_transform", &round, NULL);
+        figure fl = measure(&floor, "get_transform_floor", &round, NULL);
+        calls += tf.calls, seconds += tf.seconds, floor_calls += fl.calls, floor_seconds += fl.seconds;
+        p99 = tf.p99_ms > p99 ? tf.p99_ms : p99;
+    }
+    stop_floor(&floor);
+    printf("bench server.get_transform_rps %.0f calls/s\n", calls / seconds);
+    printf("bench server.get_transform_p99_ms %.3f ms\n", p99);
+    printf("bench server.get_transform_floor_rps %.0f calls/s\n", floor_calls / floor_seconds);
+    printf("bench server.get_transform_vs_floor %.2f ratio\n", (calls / seconds) / (floor_calls / floor_seconds));
     fflush(stdout);
     figure sp = measure(s, "spawn", o, model);
     printf("bench server.spawn_rps %.0f calls/s\n", sp.calls / sp.seconds);
@@ -397,7 +457,7 @@ int main(int argc, char **argv)
 
     if (soaking)
         o.seconds = soak_s;
-    if (atexit(kill_running_server))
+    if (atexit(kill_running_servers))
         die("atexit");
     server s = start_server(o.worldkit, world, o.workers);
     fprintf(stderr,

@@ -11,6 +11,8 @@
 //   get_transform  world "bench_tf" (100 objects in 10 chains of 10, two
 //                  frames each), then GetTransform between a frame and an
 //                  object, cycling through 64 pairs
+//   get_transform_floor  GetTransform requests of the same shape, sent to
+//                  bench/helpers/grpc_floor, whose empty answers are taken
 //   list_objects   world "bench_1k" (1,000 objects), then ListObjects
 //   spawn          SpawnEntities of MODEL (an SDFormat file) under a name
 //                  unique to the stream and call, then DeleteEntity of it
@@ -453,14 +455,17 @@ std::shared_ptr<const TransformRequests> transform_world(OwsStub &setup)
 
 // Stream s of GetTransform calls, taking the requests in turn from its own
 // place.
-std::unique_ptr<Stream> transform_stream(OwsStub &stub, std::shared_ptr<const TransformRequests> reqs, size_t s)
+// The answers are checked unless floor: a floor server answers empty.
+std::unique_ptr<Stream> transform_stream(OwsStub &stub, std::shared_ptr<const TransformRequests> reqs, size_t s,
+                                         bool floor = false)
 {
     using TfStream = UnaryStream<OwsStub, ows::GetTransformRequest, ows::GetTransformResponse>;
     return std::make_unique<TfStream>(
         stub, &OwsStub::PrepareAsyncGetTransform, "GetTransform",
         [reqs, s](uint64_t i) -> const ows::GetTransformRequest & { return (*reqs)[(s * 7 + i) % reqs->size()]; },
-        [](const ows::GetTransformResponse &r) {
-            return r.a_t_b().has_position() ? std::string() : std::string("GetTransform: the answer has no a_t_b");
+        [floor](const ows::GetTransformResponse &r) {
+            return floor || r.a_t_b().has_position() ? std::string()
+                                                     : std::string("GetTransform: the answer has no a_t_b");
         });
 }
 
@@ -471,6 +476,24 @@ Figure get_transform(const Load &load)
     std::vector<std::unique_ptr<Stream>> streams;
     for (size_t s = 0; s < st.size(); s++)
         streams.push_back(transform_stream(*st[s], reqs, s));
+    return drive(streams, load.threads, load.seconds);
+}
+
+// GetTransform's calls against the floor server (bench/helpers/grpc_floor):
+// 64 requests shaped as get_transform's (a frame by id to an object by
+// name), with no world behind them.
+Figure get_transform_floor(const Load &load)
+{
+    auto st = stubs<ows::ObjectWorldService>(load.target, load.streams, load.channels);
+    auto reqs = std::make_shared<TransformRequests>();
+    for (int i = 0; i < 64; i++)
+        reqs->push_back(from_json<ows::GetTransformRequest>(
+            json("{'worldId':'bench_tf','nodeA':{'id':'frm_" + std::to_string(300 + i) +
+                 "'},'nodeB':{'byName':{'object':{'objectName':'o" + std::to_string(i % 10) + "_" +
+                 std::to_string(i / 10) + "'}}}}")));
+    std::vector<std::unique_ptr<Stream>> streams;
+    for (size_t s = 0; s < st.size(); s++)
+        streams.push_back(transform_stream(*st[s], reqs, s, true));
     return drive(streams, load.threads, load.seconds);
 }
 
@@ -625,7 +648,8 @@ Figure mixed(const Load &load, const std::string &model)
 int main(int argc, char **argv)
 {
     if (argc < 7 || argc > 8) {
-        std::fprintf(stderr, "usage: grpc_load TARGET get_transform|list_objects|spawn|mixed SECONDS STREAMS CHANNELS "
+        std::fprintf(stderr, "usage: grpc_load TARGET get_transform|get_transform_floor|list_objects|spawn|mixed SECONDS STREAMS "
+                             "CHANNELS "
                              "THREADS [MODEL]\n");
         return 2;
     }
@@ -637,6 +661,8 @@ int main(int argc, char **argv)
     Figure f;
     if (figure == "get_transform") {
         f = get_transform(load);
+    } else if (figure == "get_transform_floor") {
+        f = get_transform_floor(load);
     } else if (figure == "list_objects") {
         f = list_objects(load);
     } else if (figure == "spawn" || figure == "mixed") {
