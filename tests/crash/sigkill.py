@@ -2,7 +2,9 @@
 dies by SIGKILL.
 
 Some clients (workload.Client) mutate worlds of their own over
-ObjectWorldService, each call after the previous one's answer; after a
+ObjectWorldService, and one (sim_workload.SimClient) plays the current
+world and spawns, moves and deletes models in it over simulation_interfaces,
+each call after the previous one's answer; after a
 random delay the server is killed with SIGKILL, with calls in flight, and
 started again on the same directory. After each restart every client checks
 that its worlds hold all it was answered OK, exactly, and the call it had in
@@ -31,6 +33,7 @@ import time
 
 from integration import harness
 
+from .sim_workload import SimClient
 from .workload import Client, CrashFailure
 
 MIN_DELAY = 0.02
@@ -38,13 +41,16 @@ JOIN_SECONDS = 60
 # Small, so that worlds are compacted (in the background) again and again
 # while the server is killed: a world loads from a folded snapshot too.
 COMPACT_ENTRIES = "8"
+# Short, so that the PLAYING world is checkpointed between kills too.
+CHECKPOINT_SECONDS = "1"
 
 
 def start(data, times):
     """A server on data; its time from exec to answering the health check
     goes to times."""
     began = time.monotonic()
-    server = harness.Server("--data", data, "--compact-entries", COMPACT_ENTRIES)
+    server = harness.Server("--data", data, "--compact-entries", COMPACT_ENTRIES, "--checkpoint-seconds",
+                            CHECKPOINT_SECONDS)
     times.append(time.monotonic() - began)
     return server
 
@@ -56,14 +62,13 @@ def expect_killed(code, err):
 
 
 def verify(server, clients):
-    stub = harness.stubs().ows_grpc.ObjectWorldServiceStub(server.channel)
     for c in clients:
-        c.verify(stub)
-    return stub
+        c.verify(server.channel)
+    return server.channel
 
 
-def set_to_work(stub, clients, stopping):
-    threads = [threading.Thread(target=c.run, args=(stub, stopping)) for c in clients]
+def set_to_work(channel, clients, stopping):
+    threads = [threading.Thread(target=c.run, args=(channel, stopping)) for c in clients]
     for t in threads:
         t.start()
     return threads
@@ -117,7 +122,7 @@ def main():
     max_delay = float(os.environ.get("WK_CRASH_MAX_DELAY", "1"))
     print("crash: seed %d (WK_CRASH_SEED=%d replays it)" % (seed, seed), flush=True)
     rng = random.Random(seed)
-    clients = [Client(k, seed, harness.stubs()) for k in range(count)]
+    clients = [Client(k, seed, harness.stubs()) for k in range(count)] + [SimClient(seed, harness.stubs())]
     data = tempfile.mkdtemp(prefix="wk_crash_")
     times = []
     server = None

@@ -218,10 +218,11 @@ class Client:
 
     # ---- the workload ----
 
-    def run(self, stub, stopping):
+    def run(self, channel, stopping):
         """Mutates until a call fails; a failure while stopping is set is the
         kill's (a call cut short, or one begun as the channel closed), any
         other is the server's (kept in self.error)."""
+        stub = self.pb.ows_grpc.ObjectWorldServiceStub(channel)
         try:
             while not stopping.is_set():
                 self.step(stub)
@@ -446,10 +447,10 @@ class Client:
                 worlds[meta.id] = world_from_objects(objects, tag, "world " + meta.id)
         return worlds
 
-    def verify(self, stub):
+    def verify(self, channel):
         """The server holds every acknowledged mutation, and the one in
         flight wholly or not at all; the model becomes what it holds."""
-        actual = self.read(stub)
+        actual = self.read(self.pb.ows_grpc.ObjectWorldServiceStub(channel))
         if actual == self.worlds:
             matched = self.worlds
             if self.pending:
