@@ -1,88 +1,13 @@
-/* api.c — the service endpoint: its world, the table of services and the
- * features each brings, one call from request bytes to response bytes, and
- * the helpers every handler uses (allocation, result codes, names), and the
- * lock that makes one call at a time act on the world. */
+/* api.c — the service endpoint: its lifetime, one simulation_interfaces
+ * call from request bytes to response bytes under the lock of the world's
+ * simulation, and the helpers every handler uses (allocation, result codes,
+ * names). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api_internal.h"
-
-/* The services, with the msg/SimulatorFeatures each one brings: the list
- * GetSimulatorFeatures answers is this table's. */
-static const struct service {
-    const char *name;
-    const ProtobufCMessageDescriptor *request;
-    wk__handler handle;
-    uint8_t feature_count;
-    uint32_t features[4];
-} services[] = {
-    {"LoadWorld", &simulation_interfaces__load_world_request__descriptor, wk__load_world, 2,
-     {WK_FEATURE_WORLD_LOADING, WK_FEATURE_WORLD_RESOURCE_STRING}},
-    {"SpawnEntities", &simulation_interfaces__spawn_entities_request__descriptor, wk__spawn_entities, 2,
-     {WK_FEATURE_SPAWNING, WK_FEATURE_SPAWNING_RESOURCE_STRING}},
-    {"GetSimulatorFeatures", &simulation_interfaces__get_simulator_features_request__descriptor,
-     wk__get_simulator_features, 0, {0}},
-    {"GetSimulationState", &simulation_interfaces__get_simulation_state_request__descriptor,
-     wk__get_simulation_state, 1, {WK_FEATURE_SIMULATION_STATE_GETTING}},
-    {"SetSimulationState", &simulation_interfaces__set_simulation_state_request__descriptor,
-     wk__set_simulation_state, 2, {WK_FEATURE_SIMULATION_STATE_SETTING, WK_FEATURE_SIMULATION_STATE_PAUSE}},
-    {"StepSimulation", &simulation_interfaces__step_simulation_request__descriptor, wk__step_simulation, 2,
-     {WK_FEATURE_STEP_SIMULATION_SINGLE, WK_FEATURE_STEP_SIMULATION_MULTIPLE}},
-    {"SimulateSteps", &simulation_interfaces__simulate_steps_goal__descriptor, wk__simulate_steps, 1,
-     {WK_FEATURE_STEP_SIMULATION_ACTION}},
-    {"ResetSimulation", &simulation_interfaces__reset_simulation_request__descriptor, wk__reset_simulation, 4,
-     {WK_FEATURE_SIMULATION_RESET, WK_FEATURE_SIMULATION_RESET_TIME, WK_FEATURE_SIMULATION_RESET_STATE,
-      WK_FEATURE_SIMULATION_RESET_SPAWNED}},
-    {"GetEntityState", &simulation_interfaces__get_entity_state_request__descriptor, wk__get_entity_state, 1,
-     {WK_FEATURE_ENTITY_STATE_GETTING}},
-    {"SetEntityState", &simulation_interfaces__set_entity_state_request__descriptor, wk__set_entity_state, 1,
-     {WK_FEATURE_ENTITY_STATE_SETTING}},
-    {"SpawnEntity", &simulation_interfaces__spawn_entity_request__descriptor, wk__spawn_entity, 0, {0}},
-    {"DeleteEntity", &simulation_interfaces__delete_entity_request__descriptor, wk__delete_entity, 1,
-     {WK_FEATURE_DELETING}},
-    {"GetEntities", &simulation_interfaces__get_entities_request__descriptor, wk__get_entities, 4,
-     {WK_FEATURE_ENTITY_TAGS, WK_FEATURE_ENTITY_BOUNDS_BOX, WK_FEATURE_ENTITY_BOUNDS_CONVEX,
-      WK_FEATURE_ENTITY_CATEGORIES}},
-    {"GetEntitiesStates", &simulation_interfaces__get_entities_states_request__descriptor, wk__get_entities_states, 0,
-     {0}},
-    {"GetEntityInfo", &simulation_interfaces__get_entity_info_request__descriptor, wk__get_entity_info, 1,
-     {WK_FEATURE_ENTITY_INFO_GETTING}},
-    {"SetEntityInfo", &simulation_interfaces__set_entity_info_request__descriptor, wk__set_entity_info, 1,
-     {WK_FEATURE_ENTITY_INFO_SETTING}},
-    {"GetEntityBounds", &simulation_interfaces__get_entity_bounds_request__descriptor, wk__get_entity_bounds, 1,
-     {WK_FEATURE_ENTITY_BOUNDS}},
-    {"GetNamedPoses", &simulation_interfaces__get_named_poses_request__descriptor, wk__get_named_poses, 1,
-     {WK_FEATURE_NAMED_POSES}},
-    {"GetNamedPoseBounds", &simulation_interfaces__get_named_pose_bounds_request__descriptor,
-     wk__get_named_pose_bounds, 0, {0}},
-    {"GetSpawnables", &simulation_interfaces__get_spawnables_request__descriptor, wk__get_spawnables, 1,
-     {WK_FEATURE_SPAWNABLES}},
-    {"UnloadWorld", &simulation_interfaces__unload_world_request__descriptor, wk__unload_world, 1,
-     {WK_FEATURE_WORLD_UNLOADING}},
-    {"GetCurrentWorld", &simulation_interfaces__get_current_world_request__descriptor, wk__get_current_world, 1,
-     {WK_FEATURE_WORLD_INFO_GETTING}},
-    {"GetAvailableWorlds", &simulation_interfaces__get_available_worlds_request__descriptor,
-     wk__get_available_worlds, 1, {WK_FEATURE_AVAILABLE_WORLDS}},
-};
-
-#define SERVICE_COUNT (sizeof services / sizeof services[0])
-
-size_t wk__api_features(uint32_t *out, size_t cap)
-{
-    /* Features are small numbers: mark them, then read them out in order. */
-    bool seen[256] = {0};
-    for (size_t i = 0; i < SERVICE_COUNT; i++)
-        for (size_t k = 0; k < services[i].feature_count; k++)
-            if (services[i].features[k] < 256) /* msg/SimulatorFeatures' codes all are */
-                seen[services[i].features[k]] = true;
-    size_t n = 0;
-    for (uint32_t f = 0; f < 256; f++)
-        if (seen[f] && n++ < cap)
-            out[n - 1] = f;
-    return n;
-}
+#include "api/methods.h"
 
 void *wk__call_alloc(wk__call *call, size_t size)
 {
@@ -259,46 +184,34 @@ wk_entity wk_api_world(const wk_api *api)
     return wk_sim_world(api->sim);
 }
 
-bool wk__api_has_service(const char *service)
-{
-    for (size_t i = 0; service && i < sizeof services / sizeof services[0]; i++)
-        if (!strcmp(services[i].name, service))
-            return true;
-    return false;
-}
-
-/* Unpacks the request, runs the service under the endpoint's lock and packs
- * its response. The lock is taken after parsing, which needs no world. */
-int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
+/* Unpacks the request, runs the method on the binding's simulation under its
+ * lock, with its world open in the row's mode, and packs its response. The
+ * lock is taken after parsing, which needs no world. */
+int wk__api_dispatch(wk_api *api, const wk__method *m, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
                      void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st)
 {
-    const struct service *s = NULL;
-    for (size_t i = 0; i < SERVICE_COUNT && !s; i++)
-        if (!strcmp(services[i].name, service))
-            s = &services[i];
-    if (!s)
-        return WK_NOT_FOUND;
-    ProtobufCMessage *req = protobuf_c_message_unpack(s->request, NULL, len, request);
+    const ProtobufCMessageDescriptor *type = wk__method_request(m);
+    ProtobufCMessage *req = protobuf_c_message_unpack(type, NULL, len, request);
     char why[WK_STATUS_MSG_MAX] = "";
-    if (!req || !wk__request_strings_clean(s->request, request, len, why, sizeof why)) {
+    if (!req || !wk__request_strings_clean(type, request, len, why, sizeof why)) {
         protobuf_c_message_free_unpacked(req, NULL);
         return wk_fail(st, WK_PARSE, "%s", why[0] ? why : "the request does not parse");
     }
-    wk__call call = {.feedback = fn, .feedback_ctx = ctx};
+    wk__call call = {.feedback = fn, .feedback_ctx = ctx, .status = st};
     ProtobufCMessage *response = NULL;
+    bool writes = m->flags & WK__METHOD_WRITES;
     pthread_mutex_lock(&api->lock);
     int rc = check ? check(check_ctx) : 0;
     /* A client deleted the current world through ObjectWorldService: no
      * world is loaded until LoadWorld. */
-    if (rc == 0 && wk__api_open_world(api, NULL))
+    if (rc == 0 && wk__api_open_world(api, writes, NULL))
         api->unloaded = true;
     if (rc == 0)
-        rc = (wk__api_refuse_without_world(api, &call, s->name, &response) ? WK_OK
-                                                                     : s->handle(api, &call, req, &response));
+        rc = wk__api_refuse_without_world(api, &call, m, &response) ? WK_OK : m->handle(api, &call, req, &response);
     if (rc == WK_OK && (call.failed || !response))
         rc = WK_NOMEM;
     /* What the call changed is on disk before it is answered. */
-    int closed = wk__api_close_world(api, rc == WK_OK, st);
+    int closed = wk__api_close_world(api, rc == WK_OK && writes, st);
     rc = rc ? rc : closed;
     if (rc == WK_OK) {
         size_t size = protobuf_c_message_get_packed_size(response);
@@ -316,11 +229,13 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
 
 int wk_api_call(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_buf *out)
 {
-    return wk__api_dispatch(api, service, request, len, NULL, NULL, NULL, NULL, out, NULL);
+    const wk__method *m = wk__method_named(&simulation_interfaces__simulation_interfaces__descriptor, service);
+    return m ? wk__api_dispatch(api, m, request, len, NULL, NULL, NULL, NULL, out, NULL) : WK_NOT_FOUND;
 }
 
 int wk_api_simulate_steps(wk_api *api, const uint8_t *goal, size_t len, wk_api_feedback_fn fn, void *ctx,
                           wk_buf *out)
 {
-    return wk__api_dispatch(api, "SimulateSteps", goal, len, fn, ctx, NULL, NULL, out, NULL);
+    const wk__method *m = wk__method_named(&simulation_interfaces__simulation_interfaces__descriptor, "SimulateSteps");
+    return wk__api_dispatch(api, m, goal, len, fn, ctx, NULL, NULL, out, NULL);
 }

@@ -55,6 +55,7 @@ typedef struct wk__call {
     bool failed; /* out of memory somewhere */
     wk_api_feedback_fn feedback; /* SimulateSteps' progress, or NULL */
     void *feedback_ctx;
+    wk_status *status; /* why a handler failed (may be NULL): ObjectWorldService answers it as a gRPC status */
 } wk__call;
 
 void *wk__call_alloc(wk__call *call, size_t size);
@@ -80,59 +81,60 @@ typedef struct wk__code_map {
 
 uint32_t wk__map_code(const wk__code_map *map, int code);
 
-/* The handlers: each reads its request and fills *response in the call. */
+/* The one handler signature: a handler reads its request and fills
+ * *response (a message owned by call); a code other than WK_OK, with
+ * call->status saying why, answers no message. WK__HANDLER declares one. */
 typedef int (*wk__handler)(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__get_simulator_features(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                               ProtobufCMessage **response);
-int wk__get_simulation_state(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                             ProtobufCMessage **response);
-int wk__set_simulation_state(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                             ProtobufCMessage **response);
-int wk__step_simulation(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__simulate_steps(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__reset_simulation(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__get_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__set_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__unload_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__get_current_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__get_available_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                             ProtobufCMessage **response);
-int wk__get_spawnables(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__spawn_entity(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__delete_entity(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__get_entities(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__get_entities_states(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                            ProtobufCMessage **response);
-int wk__get_entity_info(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__set_entity_info(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__get_entity_bounds(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__get_named_poses(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
-int wk__get_named_pose_bounds(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                              ProtobufCMessage **response);
+#define WK__HANDLER(fn) int fn(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
+
+/* simulation_interfaces' handlers. */
+WK__HANDLER(wk__load_world);
+WK__HANDLER(wk__spawn_entities);
+WK__HANDLER(wk__get_simulator_features);
+WK__HANDLER(wk__get_simulation_state);
+WK__HANDLER(wk__set_simulation_state);
+WK__HANDLER(wk__step_simulation);
+WK__HANDLER(wk__simulate_steps);
+WK__HANDLER(wk__reset_simulation);
+WK__HANDLER(wk__get_entity_state);
+WK__HANDLER(wk__set_entity_state);
+WK__HANDLER(wk__unload_world);
+WK__HANDLER(wk__get_current_world);
+WK__HANDLER(wk__get_available_worlds);
+WK__HANDLER(wk__get_spawnables);
+WK__HANDLER(wk__spawn_entity);
+WK__HANDLER(wk__delete_entity);
+WK__HANDLER(wk__get_entities);
+WK__HANDLER(wk__get_entities_states);
+WK__HANDLER(wk__get_entity_info);
+WK__HANDLER(wk__set_entity_info);
+WK__HANDLER(wk__get_entity_bounds);
+WK__HANDLER(wk__get_named_poses);
+WK__HANDLER(wk__get_named_pose_bounds);
+
+struct wk__method;
 
 /* worlds.c: records that a world was loaded from uri (NULL or "": a
- * string); and, while no world is loaded, answers a service that needs one
+ * string); and, while no world is loaded, answers a method that needs one
  * with INCORRECT_STATE in *response, returning true (false: run it). */
 void wk__api_world_loaded(wk_api *api, const char *uri);
-bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const char *service, ProtobufCMessage **response);
+bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const struct wk__method *m,
+                                  ProtobufCMessage **response);
 /* entity_state.c: an EntityState of motion m in the world frame, stamped
  * with the simulated time, owned by the call. */
 SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *call, const wk_motion *m);
 
-/* Whether service names one of the simulation_interfaces services in the
- * table (wk_api_call's names). */
-bool wk__api_has_service(const char *service);
-
-/* Runs the service named service (wk_api_call's names) on a serialized
- * request, under the endpoint's lock, appending the packed response to out.
- * fn receives SimulateSteps' feedback (may be NULL). check (may be NULL) is
- * asked under the lock before the service runs: a non-zero answer (a gRPC
- * status, positive) is returned as it is, nothing having run. Otherwise
- * returns as wk_api_call, with st (may be NULL) saying why for WK_PARSE. */
-int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
-                     void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st);
+/* Runs a simulation_interfaces method (its registry row, methods.h) on a
+ * serialized request: under the lock of api's simulation, with its world
+ * open for writing when the method writes (committed before it answers),
+ * appending the packed response to out. fn receives SimulateSteps'
+ * feedback (may be NULL). check (may be NULL) is asked under the lock
+ * before the method runs: a non-zero answer (a gRPC status, positive) is
+ * returned as it is, nothing having run. Otherwise returns as wk_api_call,
+ * with st (may be NULL) saying why. */
+int wk__api_dispatch(wk_api *api, const struct wk__method *m, const uint8_t *request, size_t len,
+                     wk_api_feedback_fn fn, void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out,
+                     wk_status *st);
 
 /* Whether every string of the message of type desc packed in data (len
  * bytes, which protobuf-c unpacked) is free of NUL bytes, which protobuf-c's
@@ -141,10 +143,6 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
  * byte after 'obj'"), or with why empty for bytes that do not frame. */
 bool wk__request_strings_clean(const ProtobufCMessageDescriptor *desc, const uint8_t *data, size_t len, char *why,
                                size_t cap);
-
-/* The features of every service in the table (msg/SimulatorFeatures codes),
- * ascending: writes up to cap to out and returns how many there are. */
-size_t wk__api_features(uint32_t *out, size_t cap);
 
 /* bindings.c: replaces the binding's world, in the store and in the
  * simulation, with the world of desc (which it takes), or an empty world
@@ -158,9 +156,9 @@ int wk__api_bind(wk_api *api, bool create, wk_status *st);
  * store has the world and it has none yet; NOT_FOUND naming the world. */
 int wk__api_binding(wk_api *endpoint, const char *world_id, wk_api **out, wk_status *st);
 void wk__api_free_bindings(wk_api *endpoint);
-/* Opens the current world for writing (api->open) and binds the simulation
- * to its scene; NOT_FOUND when the store has no current world. */
-int wk__api_open_world(wk_api *api, wk_status *st);
+/* Opens the binding's world (api->open), for writing or reading, and binds
+ * the simulation to its scene; NOT_FOUND when the store has no such world. */
+int wk__api_open_world(wk_api *api, bool write, wk_status *st);
 /* Commits what the call changed (with commit) and closes the current world. */
 int wk__api_close_world(wk_api *api, bool commit, wk_status *st);
 /* play.c: checkpoints the open current world's motion; failures go to

@@ -80,16 +80,24 @@ int wk__api_bind(wk_api *api, bool create, wk_status *st)
     return rc;
 }
 
-int wk__api_open_world(wk_api *api, wk_status *st)
+int wk__api_open_world(wk_api *api, bool write, wk_status *st)
 {
-    int rc = wk_store_open(api->store, api->world_id, true, &api->open, st);
+    int rc = wk_store_open(api->store, api->world_id, write, &api->open, st);
     if (rc) {
         api->open = NULL;
         return rc;
     }
     wk_scene *scene = wk_world_scene(api->open);
-    /* Another scene when a client cloned or swapped a world onto it. */
-    if (scene != wk_sim_scene(api->sim) && (rc = wk_sim_bind(api->sim, scene, st)))
+    if (scene == wk_sim_scene(api->sim))
+        return WK_OK;
+    /* Another scene, when a client cloned or swapped a world onto it: the
+     * simulation's views of it are made under the write lock, since they
+     * change its ECM. */
+    if (!write) {
+        wk__api_close_world(api, false, NULL);
+        return wk__api_open_world(api, true, st) ? WK_NOT_FOUND : WK_OK;
+    }
+    if ((rc = wk_sim_bind(api->sim, scene, st)))
         wk__api_close_world(api, false, NULL);
     return rc;
 }

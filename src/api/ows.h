@@ -158,24 +158,11 @@ int wk__ows_collision_settings_in(wk_scene *s, wk__call *call, const IntrinsicPr
 int wk__ows_objects(wk__call *call, const wk_scene *s, const char *world_id, wk__ows_view view,
                     IntrinsicProto__World__Object ***out, size_t *count);
 
-/* ---- methods (ows.c) ------------------------------------------------------ */
+/* ---- the entry (ows.c) ---------------------------------------------------- */
 
-/* A handler reads its request and fills *response (a new message owned by
- * call, see wk__call_response); it returns WK_OK or a code with st saying
- * why, and then answers no message. */
-typedef int (*wk__ows_handler)(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                               ProtobufCMessage **response, wk_status *st);
-
-typedef struct wk__ows_method {
-    const char *name; /* "GetWorld": the path is "/intrinsic_proto.world.ObjectWorldService/<name>" */
-    const ProtobufCMessageDescriptor *request;
-    wk__ows_handler handle;
-} wk__ows_method;
-
-/* The method of that name (or full path), or NULL. */
-const wk__ows_method *wk__ows_find_method(const char *name);
-/* Runs a method on a serialized request, appending the packed response to
- * out. Returns WK_OK, WK_NOT_FOUND for an unknown method, WK_PARSE for a
+/* Runs an ObjectWorldService method (by name, or by full path) on a
+ * serialized request, appending the packed response to out. A handler
+ * reports why it failed in its call's status. Returns WK_OK, WK_NOT_FOUND for an unknown method, WK_PARSE for a
  * request that does not parse, or the handler's code; st says why. Does not
  * take the endpoint's lock: the store locks each world itself. */
 int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, wk_buf *out, wk_status *st);
@@ -188,42 +175,25 @@ int wk__ows_open(wk_api *api, const char *world_id, bool write, wk_world **out, 
  * changes a world (CreateObject, DeleteObject, ..., ToggleCollisions; the
  * request type picks what it does), run atomically, and
  * UpdateWorldResources, their all-or-nothing sequence. */
-int wk__ows_mutate(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                   wk_status *st);
-int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                                   ProtobufCMessage **response, wk_status *st);
+WK__HANDLER(wk__ows_mutate);
+WK__HANDLER(wk__ows_update_world_resources);
 
 /* The handlers (ows_read.c). */
-int wk__ows_get_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                      wk_status *st);
-int wk__ows_list_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                        wk_status *st);
-int wk__ows_create_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                         wk_status *st);
-int wk__ows_clone_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                        wk_status *st);
-int wk__ows_delete_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                         wk_status *st);
-int wk__ows_swap_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                       wk_status *st);
-int wk__ows_get_object(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                       wk_status *st);
-int wk__ows_list_objects(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                         wk_status *st);
-int wk__ows_get_frame(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                      wk_status *st);
-int wk__ows_list_frames(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                        wk_status *st);
-int wk__ows_get_transform(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                          wk_status *st);
-int wk__ows_get_collision_settings(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                                   ProtobufCMessage **response, wk_status *st);
-int wk__ows_compare_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                           wk_status *st);
-int wk__ows_sync_object(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                        wk_status *st);
+WK__HANDLER(wk__ows_get_world);
+WK__HANDLER(wk__ows_list_worlds);
+WK__HANDLER(wk__ows_create_world);
+WK__HANDLER(wk__ows_clone_world);
+WK__HANDLER(wk__ows_delete_world);
+WK__HANDLER(wk__ows_swap_world);
+WK__HANDLER(wk__ows_get_object);
+WK__HANDLER(wk__ows_list_objects);
+WK__HANDLER(wk__ows_get_frame);
+WK__HANDLER(wk__ows_list_frames);
+WK__HANDLER(wk__ows_get_transform);
+WK__HANDLER(wk__ows_get_collision_settings);
+WK__HANDLER(wk__ows_compare_worlds);
+WK__HANDLER(wk__ows_sync_object);
 /* ows_footprints.c. */
-int wk__ows_are_footprints_compatible(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                                      ProtobufCMessage **response, wk_status *st);
+WK__HANDLER(wk__ows_are_footprints_compatible);
 
 #endif

@@ -254,9 +254,9 @@ static int world_meta(wk_api *api, wk__call *call, const char *world_id, Protobu
     return call->failed ? wk_fail(st, WK_NOMEM, "out of memory answering for world '%s'", world_id) : WK_OK;
 }
 
-int wk__ows_mutate(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                   wk_status *st)
+int wk__ows_mutate(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const struct mutation *m = mutation_of(request->descriptor);
     if (!m)
         return wk_fail(st, WK_UNSUPPORTED, "%s is not an update of ObjectWorldService", request->descriptor->name);
@@ -277,8 +277,9 @@ int wk__ows_mutate(wk_api *api, wk__call *call, const ProtobufCMessage *request,
 }
 
 int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                                   ProtobufCMessage **response, wk_status *st)
+                                   ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__UpdateWorldResourcesRequest *req = (const void *)request;
     const char *world_id = req->world_id ? req->world_id : "";
     size_t n = req->world_updates ? req->world_updates->n_updates : 0;

@@ -378,9 +378,9 @@ static int apply_snapshot(wk_scene *s, wk__call *call, const IntrinsicProto__Wor
     return rc;
 }
 
-int wk__ows_create_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                         wk_status *st)
+int wk__ows_create_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__CreateWorldRequest *req = (const void *)request;
     const IntrinsicProto__World__World *world = req->world;
     const IntrinsicProto__World__WorldMetadata *meta = world ? world->world_metadata : NULL;

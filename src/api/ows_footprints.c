@@ -283,8 +283,9 @@ static int check_pairs(wk__call *call, const wk_scene *s, const held *left, size
 }
 
 int wk__ows_are_footprints_compatible(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                                      ProtobufCMessage **response, wk_status *st)
+                                      ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__AreFootprintsCompatibleRequest *req = (const void *)request;
     Response *resp = wk__call_response(call, &intrinsic_proto__world__are_footprints_compatible_response__descriptor,
                                        response);

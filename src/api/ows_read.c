@@ -18,9 +18,9 @@ static int need_id(const char *id, const char *field, wk_status *st)
     return id && *id ? WK_OK : wk_fail(st, WK_INVALID, "no %s given", field);
 }
 
-int wk__ows_get_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                      wk_status *st)
+int wk__ows_get_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__GetWorldRequest *req = (const void *)request;
     wk_world_meta meta;
     int rc = need_id(req->world_id, "world_id", st);
@@ -31,9 +31,9 @@ int wk__ows_get_world(wk_api *api, wk__call *call, const ProtobufCMessage *reque
     return rc;
 }
 
-int wk__ows_list_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                        wk_status *st)
+int wk__ows_list_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     (void)request;
     IntrinsicProto__World__ListWorldsResponse *resp =
         wk__call_response(call, &intrinsic_proto__world__list_worlds_response__descriptor, response);
@@ -49,9 +49,9 @@ int wk__ows_list_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *req
     return WK_OK;
 }
 
-int wk__ows_clone_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                        wk_status *st)
+int wk__ows_clone_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__CloneWorldRequest *req = (const void *)request;
     char id[WK_WORLD_ID_MAX];
     wk_world_meta meta;
@@ -68,9 +68,9 @@ int wk__ows_clone_world(wk_api *api, wk__call *call, const ProtobufCMessage *req
     return rc;
 }
 
-int wk__ows_delete_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                         wk_status *st)
+int wk__ows_delete_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__DeleteWorldRequest *req = (const void *)request;
     int rc = need_id(req->world_id, "world_id", st);
     if (rc == WK_OK)
@@ -80,9 +80,9 @@ int wk__ows_delete_world(wk_api *api, wk__call *call, const ProtobufCMessage *re
     return rc;
 }
 
-int wk__ows_swap_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                       wk_status *st)
+int wk__ows_swap_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__SwapWorldRequest *req = (const void *)request;
     int rc = need_id(req->world_id, "world_id", st);
     if (rc == WK_OK)
@@ -94,9 +94,9 @@ int wk__ows_swap_world(wk_api *api, wk__call *call, const ProtobufCMessage *requ
     return rc;
 }
 
-int wk__ows_get_object(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                       wk_status *st)
+int wk__ows_get_object(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__GetObjectRequest *req = (const void *)request;
     wk_world *w;
     wk_entity object = WK_NULL_ENTITY;
@@ -126,9 +126,9 @@ int wk__ows_get_object(wk_api *api, wk__call *call, const ProtobufCMessage *requ
     return rc;
 }
 
-int wk__ows_list_objects(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                         wk_status *st)
+int wk__ows_list_objects(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__ListObjectsRequest *req = (const void *)request;
     IntrinsicProto__World__ListObjectsResponse *resp =
         wk__call_response(call, &intrinsic_proto__world__list_objects_response__descriptor, response);
@@ -159,9 +159,9 @@ int wk__ows_list_objects(wk_api *api, wk__call *call, const ProtobufCMessage *re
     return rc;
 }
 
-int wk__ows_get_frame(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                      wk_status *st)
+int wk__ows_get_frame(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__GetFrameRequest *req = (const void *)request;
     wk_world *w;
     wk_entity frame;
@@ -175,9 +175,9 @@ int wk__ows_get_frame(wk_api *api, wk__call *call, const ProtobufCMessage *reque
     return rc;
 }
 
-int wk__ows_list_frames(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                        wk_status *st)
+int wk__ows_list_frames(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__ListFramesRequest *req = (const void *)request;
     IntrinsicProto__World__ListFramesResponse *resp =
         wk__call_response(call, &intrinsic_proto__world__list_frames_response__descriptor, response);
@@ -210,9 +210,9 @@ int wk__ows_list_frames(wk_api *api, wk__call *call, const ProtobufCMessage *req
     return rc;
 }
 
-int wk__ows_get_transform(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                          wk_status *st)
+int wk__ows_get_transform(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__GetTransformRequest *req = (const void *)request;
     IntrinsicProto__World__GetTransformResponse *resp =
         wk__call_response(call, &intrinsic_proto__world__get_transform_response__descriptor, response);
@@ -230,8 +230,9 @@ int wk__ows_get_transform(wk_api *api, wk__call *call, const ProtobufCMessage *r
 }
 
 int wk__ows_get_collision_settings(wk_api *api, wk__call *call, const ProtobufCMessage *request,
-                                   ProtobufCMessage **response, wk_status *st)
+                                   ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__GetCollisionSettingsRequest *req = (const void *)request;
     wk_world *w;
     int rc = wk__ows_open(api, req->world_id, false, &w, st);
@@ -295,9 +296,9 @@ static void render_diff(wk__call *call, const compared *c, const wk_world_diff *
     }
 }
 
-int wk__ows_compare_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                           wk_status *st)
+int wk__ows_compare_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__CompareWorldsRequest *req = (const void *)request;
     IntrinsicProto__World__CompareWorldsResponse *resp =
         wk__call_response(call, &intrinsic_proto__world__compare_worlds_response__descriptor, response);
@@ -342,9 +343,9 @@ int wk__ows_compare_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *
     return rc;
 }
 
-int wk__ows_sync_object(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response,
-                        wk_status *st)
+int wk__ows_sync_object(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    wk_status *st = call->status;
     const IntrinsicProto__World__SyncObjectRequest *req = (const void *)request;
     wk_ref ref;
     bool frame = req->resource_type_case == INTRINSIC_PROTO__WORLD__SYNC_OBJECT_REQUEST__RESOURCE_TYPE_FRAME;

@@ -26,7 +26,7 @@ int wk_api_play(wk_api *api, uint64_t steps, wk_api_clock *clock)
     bool playing = wk_sim_state_of(sim) == WK_SIM_PLAYING && !api->unloaded;
     uint64_t before = wk_sim_iterations(sim);
     /* The steps' motion is not journaled: it is checkpointed. */
-    int rc = playing && steps ? wk__api_open_world(api, NULL) : WK_OK;
+    int rc = playing && steps ? wk__api_open_world(api, true, NULL) : WK_OK;
     if (api->open) {
         rc = wk_sim_step(sim, steps);
         if (api->levels_changed || wk__monotonic_s() >= api->checkpoint_at)

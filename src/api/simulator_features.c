@@ -1,7 +1,7 @@
 /* simulator_features.c — the GetSimulatorFeatures service: the features of
- * the services in the table of api.c, the formats SpawnEntities reads, and
+ * the methods in the registry (methods.c), the formats SpawnEntities reads, and
  * a line about worldkit. */
-#include "api/api_internal.h"
+#include "api/methods.h"
 
 static const char *const spawn_formats[] = {"sdf", "urdf", "mjcf"};
 
@@ -12,12 +12,12 @@ int wk__get_simulator_features(wk_api *api, wk__call *call, const ProtobufCMessa
     SimulationInterfaces__GetSimulatorFeaturesResponse *resp =
         wk__call_response(call, &simulation_interfaces__get_simulator_features_response__descriptor, response);
     SimulationInterfaces__SimulatorFeatures *f = wk__call_alloc(call, sizeof *f);
-    size_t n = wk__api_features(NULL, 0);
+    size_t n = wk__method_features(NULL, 0);
     uint32_t *features = wk__call_alloc(call, n * sizeof *features);
     if (!resp || !f || !features)
         return WK_NOMEM;
     simulation_interfaces__simulator_features__init(f);
-    f->n_features = wk__api_features(features, n);
+    f->n_features = wk__method_features(features, n);
     f->features = features;
     f->n_spawn_formats = sizeof spawn_formats / sizeof spawn_formats[0];
     f->spawn_formats = (char **)spawn_formats; /* only read while packing */

@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "api/entity_query.h"
+#include "api/methods.h"
 #include "api/sources.h"
 
 void wk__api_world_loaded(wk_api *api, const char *uri)
@@ -36,30 +37,14 @@ void wk__api_world_loaded(wk_api *api, const char *uri)
     snprintf(api->world_uri, sizeof api->world_uri, "%s", uri ? uri : "");
 }
 
-/* The services that need no world. */
-static const char *const without_world[] = {"LoadWorld",     "UnloadWorld",          "GetCurrentWorld",
-                                            "GetAvailableWorlds", "GetSpawnables", "GetSimulatorFeatures",
-                                            "GetSimulationState"};
-
-bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const char *service, ProtobufCMessage **response)
+bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const wk__method *m, ProtobufCMessage **response)
 {
-    if (!api->unloaded)
+    if (!api->unloaded || (m->flags & WK__METHOD_ANY_WORLD))
         return false;
-    for (size_t i = 0; i < sizeof without_world / sizeof without_world[0]; i++)
-        if (!strcmp(service, without_world[i]))
-            return false;
-    const ProtobufCMessageDescriptor *type = &simulation_interfaces__simulate_steps_result__descriptor;
-    if (strcmp(service, "SimulateSteps")) {
-        const ProtobufCMethodDescriptor *m = protobuf_c_service_descriptor_get_method_by_name(
-            &simulation_interfaces__simulation_interfaces__descriptor, service);
-        if (!m)
-            return false;
-        type = m->output;
-    }
-    wk__call_reply(call, type, response,
+    wk__call_reply(call, wk__method_response(m), response,
                    wk__call_result(call, WK_RESULT_INCORRECT_STATE,
                                    "no world is loaded (UnloadWorld removed it): %s needs one, LoadWorld first",
-                                   service));
+                                   m->name));
     return true;
 }
 

@@ -1,0 +1,160 @@
+/* methods.c — the registry: one row per RPC method of every service
+ * worldkit serves (simulation_interfaces, ObjectWorldService, the health
+ * check), holding its handler, what it is (flags) and the features it
+ * brings. Request and response types come from the service descriptors
+ * protoc-c generates from proto/, so a row names its method only. The
+ * router (invoke.c), the lock a method takes (api.c), the answer without a
+ * world (worlds.c) and GetSimulatorFeatures read these rows: a method is
+ * served once it has one. */
+#include <string.h>
+
+#include "api/methods.h"
+#include "api/ows.h"
+#include "grpc/health/v1/health.pb-c.h"
+
+#define SI &simulation_interfaces__simulation_interfaces__descriptor
+#define OWS &intrinsic_proto__world__object_world_service__descriptor
+#define HEALTH &grpc__health__v1__health__descriptor
+
+static const wk__method methods[] = {
+    {SI, "LoadWorld", wk__load_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD,
+     2, {WK_FEATURE_WORLD_LOADING, WK_FEATURE_WORLD_RESOURCE_STRING}},
+    {SI, "SpawnEntities", wk__spawn_entities, WK__METHOD_SIM | WK__METHOD_WRITES,
+     2, {WK_FEATURE_SPAWNING, WK_FEATURE_SPAWNING_RESOURCE_STRING}},
+    {SI, "GetSimulatorFeatures", wk__get_simulator_features, WK__METHOD_SIM | WK__METHOD_ANY_WORLD, 0, {0}},
+    {SI, "GetSimulationState", wk__get_simulation_state, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
+     1, {WK_FEATURE_SIMULATION_STATE_GETTING}},
+    {SI, "SetSimulationState", wk__set_simulation_state, WK__METHOD_SIM | WK__METHOD_WRITES,
+     2, {WK_FEATURE_SIMULATION_STATE_SETTING, WK_FEATURE_SIMULATION_STATE_PAUSE}},
+    {SI, "StepSimulation", wk__step_simulation, WK__METHOD_SIM | WK__METHOD_WRITES,
+     2, {WK_FEATURE_STEP_SIMULATION_SINGLE, WK_FEATURE_STEP_SIMULATION_MULTIPLE}},
+    {SI, "SimulateSteps", wk__simulate_steps, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_STREAMING,
+     1, {WK_FEATURE_STEP_SIMULATION_ACTION}},
+    {SI, "ResetSimulation", wk__reset_simulation, WK__METHOD_SIM | WK__METHOD_WRITES,
+     4, {WK_FEATURE_SIMULATION_RESET, WK_FEATURE_SIMULATION_RESET_TIME, WK_FEATURE_SIMULATION_RESET_STATE,
+      WK_FEATURE_SIMULATION_RESET_SPAWNED}},
+    {SI, "GetEntityState", wk__get_entity_state, WK__METHOD_SIM, 1, {WK_FEATURE_ENTITY_STATE_GETTING}},
+    {SI, "SetEntityState", wk__set_entity_state, WK__METHOD_SIM | WK__METHOD_WRITES,
+     1, {WK_FEATURE_ENTITY_STATE_SETTING}},
+    {SI, "SpawnEntity", wk__spawn_entity, WK__METHOD_SIM | WK__METHOD_WRITES, 0, {0}},
+    {SI, "DeleteEntity", wk__delete_entity, WK__METHOD_SIM | WK__METHOD_WRITES, 1, {WK_FEATURE_DELETING}},
+    {SI, "GetEntities", wk__get_entities, WK__METHOD_SIM,
+     4, {WK_FEATURE_ENTITY_TAGS, WK_FEATURE_ENTITY_BOUNDS_BOX, WK_FEATURE_ENTITY_BOUNDS_CONVEX,
+      WK_FEATURE_ENTITY_CATEGORIES}},
+    {SI, "GetEntitiesStates", wk__get_entities_states, WK__METHOD_SIM, 0, {0}},
+    {SI, "GetEntityInfo", wk__get_entity_info, WK__METHOD_SIM, 1, {WK_FEATURE_ENTITY_INFO_GETTING}},
+    {SI, "SetEntityInfo", wk__set_entity_info, WK__METHOD_SIM | WK__METHOD_WRITES,
+     1, {WK_FEATURE_ENTITY_INFO_SETTING}},
+    {SI, "GetEntityBounds", wk__get_entity_bounds, WK__METHOD_SIM, 1, {WK_FEATURE_ENTITY_BOUNDS}},
+    {SI, "GetNamedPoses", wk__get_named_poses, WK__METHOD_SIM, 1, {WK_FEATURE_NAMED_POSES}},
+    {SI, "GetNamedPoseBounds", wk__get_named_pose_bounds, WK__METHOD_SIM, 0, {0}},
+    {SI, "GetSpawnables", wk__get_spawnables, WK__METHOD_SIM | WK__METHOD_ANY_WORLD, 1, {WK_FEATURE_SPAWNABLES}},
+    {SI, "UnloadWorld", wk__unload_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD,
+     1, {WK_FEATURE_WORLD_UNLOADING}},
+    {SI, "GetCurrentWorld", wk__get_current_world, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
+     1, {WK_FEATURE_WORLD_INFO_GETTING}},
+    {SI, "GetAvailableWorlds", wk__get_available_worlds, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
+     1, {WK_FEATURE_AVAILABLE_WORLDS}},
+
+    {OWS, "GetWorld", wk__ows_get_world, 0, 0, {0}},
+    {OWS, "ListWorlds", wk__ows_list_worlds, 0, 0, {0}},
+    {OWS, "CreateWorld", wk__ows_create_world, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "CloneWorld", wk__ows_clone_world, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "DeleteWorld", wk__ows_delete_world, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "SwapWorld", wk__ows_swap_world, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "GetObject", wk__ows_get_object, 0, 0, {0}},
+    {OWS, "ListObjects", wk__ows_list_objects, 0, 0, {0}},
+    {OWS, "GetFrame", wk__ows_get_frame, 0, 0, {0}},
+    {OWS, "ListFrames", wk__ows_list_frames, 0, 0, {0}},
+    {OWS, "GetTransform", wk__ows_get_transform, 0, 0, {0}},
+    {OWS, "GetCollisionSettings", wk__ows_get_collision_settings, 0, 0, {0}},
+    {OWS, "CompareWorlds", wk__ows_compare_worlds, 0, 0, {0}},
+    {OWS, "SyncObject", wk__ows_sync_object, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "AreFootprintsCompatible", wk__ows_are_footprints_compatible, 0, 0, {0}},
+    {OWS, "CreateObject", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "DeleteObject", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "UpdateObjectName", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "ReparentObject", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "UpdateObjectJoints", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "UpdateKinematicObjectProperties", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "UpdateObjectProperties", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "UpdateEntityProperties", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "CreateFrame", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "DeleteFrame", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "UpdateFrameName", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "ReparentFrame", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "UpdateFrameProperties", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "UpdateTransform", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "UpdateCollisionSettings", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "ToggleCollisions", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "UpdateWorldResources", wk__ows_update_world_resources, WK__METHOD_WRITES, 0, {0}},
+
+    {HEALTH, "Check", NULL, WK__METHOD_TRANSPORT, 0, {0}},
+    {HEALTH, "Watch", NULL, WK__METHOD_TRANSPORT | WK__METHOD_STREAMING, 0, {0}},
+};
+
+#define METHOD_COUNT (sizeof methods / sizeof methods[0])
+
+const wk__method *wk__method_at(size_t i)
+{
+    return i < METHOD_COUNT ? &methods[i] : NULL;
+}
+
+const wk__method *wk__method_named(const ProtobufCServiceDescriptor *service, const char *name)
+{
+    for (size_t i = 0; name && i < METHOD_COUNT; i++)
+        if (methods[i].service == service && !strcmp(methods[i].name, name))
+            return &methods[i];
+    return NULL;
+}
+
+const wk__method *wk__method_find(const char *path)
+{
+    if (!path)
+        return NULL;
+    path += path[0] == '/';
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return NULL;
+    size_t len = (size_t)(slash - path);
+    for (size_t i = 0; i < METHOD_COUNT; i++) {
+        const char *service = methods[i].service->name;
+        if (strlen(service) == len && !strncmp(service, path, len) && !strcmp(methods[i].name, slash + 1))
+            return &methods[i];
+    }
+    return NULL;
+}
+
+static const ProtobufCMethodDescriptor *described(const wk__method *m)
+{
+    return protobuf_c_service_descriptor_get_method_by_name(m->service, m->name);
+}
+
+const ProtobufCMessageDescriptor *wk__method_request(const wk__method *m)
+{
+    return described(m)->input;
+}
+
+const ProtobufCMessageDescriptor *wk__method_response(const wk__method *m)
+{
+    /* The stream sends SimulateStepsUpdates, the handler answers the
+     * result the last of them holds. */
+    if (m->handle == wk__simulate_steps)
+        return &simulation_interfaces__simulate_steps_result__descriptor;
+    return described(m)->output;
+}
+
+size_t wk__method_features(uint32_t *out, size_t cap)
+{
+    /* Features are small numbers: mark them, then read them out in order. */
+    bool seen[256] = {0};
+    for (size_t i = 0; i < METHOD_COUNT; i++)
+        for (size_t k = 0; k < methods[i].feature_count; k++)
+            if (methods[i].features[k] < 256) /* msg/SimulatorFeatures' codes all are */
+                seen[methods[i].features[k]] = true;
+    size_t n = 0;
+    for (uint32_t f = 0; f < 256; f++)
+        if (seen[f] && n++ < cap)
+            out[n - 1] = f;
+    return n;
+}

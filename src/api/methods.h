@@ -1,0 +1,53 @@
+/* methods.h — the registry of every RPC method worldkit serves, one row a
+ * method of every service (methods.c): what the router, the lock mode, the
+ * list of features and the answers without a world all read. */
+#ifndef WK_API_METHODS_H
+#define WK_API_METHODS_H
+
+#include "api/api_internal.h"
+
+/* What a method is, as flags of its row. */
+enum wk__method_flags {
+    /* simulation_interfaces: runs on a world's simulation (the current
+     * world's, or the one its call names), under that simulation's lock,
+     * with the world open; a Result in its response tells its outcome. */
+    WK__METHOD_SIM = 1,
+    /* Changes the world it acts on: a simulation_interfaces method opens
+     * its world for writing and commits what it changed before answering;
+     * others open it for reading. */
+    WK__METHOD_WRITES = 2,
+    /* Answers even while no world is loaded (after UnloadWorld); every
+     * other simulation_interfaces method then answers INCORRECT_STATE. */
+    WK__METHOD_ANY_WORLD = 4,
+    /* Writes any number of messages (a server stream). */
+    WK__METHOD_STREAMING = 8,
+    /* The transport's own (the health service): no handler here. */
+    WK__METHOD_TRANSPORT = 16,
+};
+
+typedef struct wk__method {
+    const ProtobufCServiceDescriptor *service;
+    const char *name; /* "LoadWorld"; the path is "/<service full name>/<name>" */
+    wk__handler handle;
+    unsigned flags;
+    uint8_t feature_count;
+    uint32_t features[4]; /* the msg/SimulatorFeatures codes it brings */
+} wk__method;
+
+/* The row of a method by its full path ("/pkg.Service/Method", the leading
+ * slash optional), or NULL. */
+const wk__method *wk__method_find(const char *path);
+/* The row of a method of service by its name alone, or NULL. */
+const wk__method *wk__method_named(const ProtobufCServiceDescriptor *service, const char *name);
+/* The i-th row, in the registry's order; NULL past the end. */
+const wk__method *wk__method_at(size_t i);
+/* The types of its request, and of the message its handler answers (for
+ * SimulateSteps, the SimulateStepsResult its stream ends with). */
+const ProtobufCMessageDescriptor *wk__method_request(const wk__method *m);
+const ProtobufCMessageDescriptor *wk__method_response(const wk__method *m);
+
+/* The features of every row (msg/SimulatorFeatures codes), ascending:
+ * writes up to cap to out and returns how many there are. */
+size_t wk__method_features(uint32_t *out, size_t cap);
+
+#endif
