@@ -71,6 +71,12 @@ typedef struct wk_sim_desc {
      * the world, as wk_sim_bind takes it. */
     wk_scene *scene;
     bool levels;       /* load and unload levels around performers */
+    /* Puts the world back as it began, ids and all (a reset of STATE and
+     * SPAWNED together, which stopping does too), binding the simulation to
+     * the scene that holds it (wk_sim_bind); NULL: the file's entities are
+     * made again from the description, with new ids. */
+    int (*restore)(wk_sim *sim, void *ctx, wk_status *st);
+    void *restore_ctx;
     bool naive_levels; /* check every performer against every level, not
                           through the spatial index: for comparisons */
 } wk_sim_desc;

@@ -158,6 +158,7 @@ void wk_api_free(wk_api *api)
         return;
     wk__api_free_bindings(api);
     wk_sim_free(api->sim);
+    wk_scene_free(api->initial);
     wk_store_free(api->store);
     pthread_mutex_destroy(&api->bindings_lock);
     pthread_mutex_destroy(&api->lock);

@@ -27,6 +27,7 @@ struct wk_api {
     wk_api *endpoint;     /* the endpoint this binding belongs to; itself for the endpoint */
     char world_id[WK_WORLD_ID_MAX]; /* the store world it simulates: the endpoint's is "world" */
     wk_sim *sim;          /* runs that world; bound to its scene while a call has it open */
+    wk_scene *initial;    /* owned: the world as its simulation began, which a reset puts back */
     wk_store *store;      /* every world, by id (the endpoint's, shared by its bindings) */
     bool levels;          /* worlds run their levels (wk_api_desc) */
     const char *const *roots; /* the folders read from (wk_api_desc), or NULL */

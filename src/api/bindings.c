@@ -24,11 +24,39 @@ static int read_empty(wk_world_desc **out, wk_status *st)
                         st);
 }
 
+/* Makes sim the binding's, and its scene as it is now the state a reset
+ * puts back. */
 static void use_sim(wk_api *api, wk_sim *sim)
 {
     wk_sim_free(api->sim);
     api->sim = sim;
     wk_sim_on_level_event(sim, level_changed, api);
+    wk_scene_free(api->initial);
+    api->initial = wk_scene_clone(wk_sim_scene(sim));
+}
+
+/* The simulation's restorer (wk_sim_desc.restore): the world's scene
+ * becomes a copy of its initial one, in the store, and the simulation runs
+ * on it. */
+static int restore_initial(wk_sim *sim, void *ctx, wk_status *st)
+{
+    (void)sim;
+    wk_api *api = ctx;
+    wk_scene *copy = api->initial ? wk_scene_clone(api->initial) : NULL;
+    if (!copy)
+        return wk_fail(st, WK_NOMEM, "out of memory restoring world '%s' as it began", api->world_id);
+    char id[WK_WORLD_ID_MAX];
+    int rc = wk_store_create(api->store, &(wk_world_create_desc){.id = api->world_id, .scene = copy, .replace = true},
+                             id, st);
+    if (rc)
+        return rc;
+    /* The call holds the world it replaced: it goes on with the new one. */
+    bool was_open = api->open != NULL;
+    wk__api_close_world(api, false, NULL);
+    rc = wk__api_open_world(api, true, st);
+    if (!was_open)
+        wk__api_close_world(api, false, NULL);
+    return rc;
 }
 
 int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
@@ -42,7 +70,10 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
         return wk_fail(st, WK_NOMEM, "out of memory creating a world");
     }
     wk_sim *sim = NULL;
-    rc = wk_sim_new(desc, &(wk_sim_desc){.scene = scene, .levels = api->levels}, &sim, st);
+    rc = wk_sim_new(desc,
+                    &(wk_sim_desc){
+                        .scene = scene, .levels = api->levels, .restore = restore_initial, .restore_ctx = api},
+                    &sim, st);
     if (rc == WK_OK)
         rc = wk_scene_objects_init(scene, wk_sim_world(sim), st);
     char id[WK_WORLD_ID_MAX];
@@ -73,10 +104,12 @@ int wk__api_bind(wk_api *api, bool create, wk_status *st)
     wk_sim *sim = NULL;
     int rc = read_empty(&desc, st);
     if (rc == WK_OK)
-        rc = wk_sim_new(desc, &(wk_sim_desc){.scene = wk_world_scene(w)}, &sim, st);
-    wk_store_close(w, false, false);
+        rc = wk_sim_new(desc,
+                        &(wk_sim_desc){.scene = wk_world_scene(w), .restore = restore_initial, .restore_ctx = api},
+                        &sim, st);
     if (rc == WK_OK)
-        use_sim(api, sim);
+        use_sim(api, sim); /* with the world open: its initial copy is taken */
+    wk_store_close(w, false, false);
     return rc;
 }
 
@@ -170,6 +203,7 @@ void wk__api_free_bindings(wk_api *endpoint)
 {
     for (size_t i = 0; i < endpoint->binding_count; i++) {
         wk_sim_free(endpoint->bindings[i]->sim);
+        wk_scene_free(endpoint->bindings[i]->initial);
         pthread_mutex_destroy(&endpoint->bindings[i]->lock);
         free(endpoint->bindings[i]);
     }

@@ -62,6 +62,8 @@ int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_st
     sim->desc = desc;
     sim->levels_on = opts && opts->levels;
     sim->naive_levels = opts && opts->naive_levels;
+    sim->restore = opts ? opts->restore : NULL;
+    sim->restore_ctx = opts ? opts->restore_ctx : NULL;
     sim->owns_scene = !(opts && opts->scene);
     sim->scene = sim->owns_scene ? wk_scene_new() : opts->scene;
     int rc = sim->scene ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory creating a simulation");
@@ -252,7 +254,16 @@ int wk_sim_reset(wk_sim *sim, unsigned scope, wk_status *st)
     if (scope & ~(unsigned)WK_RESET_ALL)
         return wk_fail(st, WK_INVALID, "reset scope %u is not a combination of TIME, STATE and SPAWNED", scope);
     int rc = WK_OK;
-    if (scope & WK_RESET_SPAWNED)
+    bool whole = (scope & WK_RESET_STATE) && (scope & WK_RESET_SPAWNED);
+    if (whole && sim->restore) {
+        /* The world as it began, ids and all: the restorer binds the
+         * simulation to it. */
+        rc = sim->restore(sim, sim->restore_ctx, st);
+        if (rc == WK_OK)
+            rc = settle_start(sim, st);
+        scope &= ~(unsigned)(WK_RESET_STATE | WK_RESET_SPAWNED);
+    }
+    if (rc == WK_OK && (scope & WK_RESET_SPAWNED))
         rc = remove_top_level(sim, true, st);
     if (rc == WK_OK && (scope & WK_RESET_STATE)) {
         /* The file's entities are rebuilt from the description. */

@@ -42,6 +42,8 @@ typedef struct wk__performer {
 struct wk_sim {
     wk_scene *scene;  /* the world it runs on */
     bool owns_scene;  /* made by wk_sim_new, not given (wk_sim_desc.scene) */
+    int (*restore)(wk_sim *sim, void *ctx, wk_status *st); /* wk_sim_desc's */
+    void *restore_ctx;
     wk_world_desc *desc;
     wk_entity world;
     wk_type velocity, acceleration;

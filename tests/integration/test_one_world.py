@@ -197,6 +197,37 @@ class OneWorldTest(Calls, harness.ServerTest):
         self.assertIn("M1", self.entities())
         self.assertPoseAlmostEqual(self.world_pose("M1"), (-8, 8, 0, 0, 0, 0, 1))
 
+    # ---- resets ----
+
+    def object_ids(self, world=WORLD):
+        return {o.name: o.id for o in self.list_objects(world).objects}
+
+    def reset(self, metadata=()):
+        self.assertResult(OK, self.sim.ResetSimulation(self.si.ResetSimulationRequest(), metadata=metadata,
+                                                       timeout=harness.CALL_SECONDS))
+
+    def test_reset_puts_the_world_back_with_its_ids(self):
+        # As the file had it: init_world, ids and poses.
+        self.set_state(harness.STATE_PAUSED)
+        initial = self.object_ids("init_world")
+        r2 = self.transform("init_world", self.node("root"), self.node("R2"))
+        self.spawn("stray", 3, 3, 3)
+        self.set_entity_state("R2", (9, 9, 9, 0, 0, 0, 1))
+        self.reset()
+        self.assertEqual(self.object_ids(), initial)
+        self.assertNotIn("stray", self.entities())
+        self.assertPoseAlmostEqual(self.entity_pose("R2"), r2)
+
+    def test_reset_of_a_clone_puts_the_clone_back(self):
+        env = self.clone("env4")
+        state = self.si.EntityState(pose=self.si_pose((5, 5, 5, 0, 0, 0, 1)))
+        self.assertResult(OK, self.sim.SetEntityState(self.si.SetEntityStateRequest(
+            entity="R2", state=state, set_pose=True), metadata=env, timeout=harness.CALL_SECONDS))
+        before = self.object_ids("env4")
+        self.reset(env)
+        self.assertEqual(self.object_ids("env4"), before)
+        self.assertNotAlmostEqual(self.transform("env4", self.node("root"), self.node("R2"))[0], 5)
+
     # ---- many simulations in one server ----
 
     def clone(self, world_id):
