@@ -4,15 +4,18 @@
 #   make check  build with ASan+UBSan and -Werror, run every test under CTest,
 #               then the multi-threaded store tests again under ThreadSanitizer
 #   make bench  build (Release) and run every benchmark in bench/
+#   make install  build (Release) and install into PREFIX (default /usr/local): the
+#               library, its headers, worldkit.pc, the CMake package and the command
 #   make fuzz   build the libFuzzer targets (clang) and run each FUZZ_SECONDS
 #               on its corpus; new inputs go to $(BUILD)/fuzz/corpus/<name>,
 #               crashes to $(BUILD)/fuzz/crash-<name>-*
 BUILD ?= build
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
+PREFIX ?= /usr/local
 FUZZERS = $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
 
-.PHONY: deps run check bench fuzz clean
+.PHONY: deps run check bench install fuzz clean
 
 deps:
 	@bash scripts/deps.sh
@@ -43,6 +46,10 @@ check: deps $(BUILD)/check/build.ninja $(BUILD)/tsan/build.ninja
 bench: deps $(BUILD)/release/build.ninja
 	cmake --build $(BUILD)/release -j $(JOBS)
 	@set -e; for b in $(BUILD)/release/bench/*; do if [ -f "$$b" ] && [ -x "$$b" ]; then "$$b"; fi; done
+
+install: deps $(BUILD)/release/build.ninja
+	cmake --build $(BUILD)/release -j $(JOBS)
+	cmake --install $(BUILD)/release --prefix $(PREFIX)
 
 fuzz: deps $(BUILD)/fuzz/build.ninja
 	cmake --build $(BUILD)/fuzz -j $(JOBS) --target $(FUZZERS)

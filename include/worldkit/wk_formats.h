@@ -48,18 +48,25 @@ typedef struct wk_joint_axis {
     double damping, friction;
 } wk_joint_axis;
 
+/* One outline of a polyline shape, extruded upward by its height. */
+typedef struct wk_polyline {
+    const double *points; /* x, y pairs */
+    size_t point_count;
+    double height;
+} wk_polyline;
+
 typedef struct wk_geometry {
     wk_geometry_type type;
     wk_vec3 size;     /* box size, ellipsoid radii, plane size (x, y), heightmap size */
     double radius;    /* sphere, cylinder, capsule */
-    double length;    /* cylinder, capsule; polyline height */
+    double length;    /* cylinder, capsule; polylines: the tallest one's height */
     wk_vec3 normal;   /* plane */
     const char *uri;  /* mesh, heightmap: as written */
     const char *path; /* mesh, heightmap: the resolved file, NULL when not found */
     wk_vec3 scale;    /* mesh */
     const char *submesh;
-    const double *points; /* polyline: x, y pairs */
-    size_t point_count;
+    const wk_polyline *polylines; /* polyline: one or more outlines, in file order */
+    size_t polyline_count;
 } wk_geometry;
 
 /* A <plugin>, kept verbatim for the systems that will run it. */

@@ -66,7 +66,8 @@ static int read_model_as(sdf_reader *r, xmlNodePtr el, uint32_t parent, uint32_t
     m->model.placement_frame = wk__sdf_version_attr(r, el, "placement_frame");
     if (out)
         *out = node;
-    return wk__sdf_read_children(r, el, node, model_rules);
+    rc = r->minor < 8 ? wk__sdf_unflatten(r, el) : WK_OK;
+    return rc ? rc : wk__sdf_read_children(r, el, node, model_rules);
 }
 
 static int read_model(sdf_reader *r, xmlNodePtr el, uint32_t parent)

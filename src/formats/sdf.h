@@ -56,6 +56,8 @@ int wk__sdf_check_attrs(sdf_reader *r, xmlNodePtr el);
 
 int wk__sdf_numbers(sdf_reader *r, xmlNodePtr el, double *out, int want);
 int wk__sdf_read_double(sdf_reader *r, xmlNodePtr el, double *out);
+/* A joint limit: a double, or an infinity (inf, -inf) for no limit. */
+int wk__sdf_read_bound(sdf_reader *r, xmlNodePtr el, double *out);
 /* A double that has no meaning below zero (a mass, an inertia's diagonal, a
  * friction): a negative one fails naming el. */
 int wk__sdf_read_nonnegative(sdf_reader *r, xmlNodePtr el, double *out);
@@ -67,6 +69,12 @@ int wk__sdf_read_pose(sdf_reader *r, xmlNodePtr el, uint32_t node);
 int wk__sdf_add_named(sdf_reader *r, xmlNodePtr el, uint32_t parent, wk_node_kind kind, uint32_t *out);
 /* <plugin>: kept whole on node. */
 int wk__sdf_read_plugin(sdf_reader *r, xmlNodePtr el, uint32_t node);
+
+/* ---- sdf_unflatten.c ----------------------------------------------------- */
+
+/* Rewrites the flattened models of SDFormat 1.7 in model's children into
+ * nested models, as libsdformat reads them (files older than 1.8 only). */
+int wk__sdf_unflatten(sdf_reader *r, xmlNodePtr model);
 
 /* ---- sdf_link.c: links, joints, lights ---------------------------------- */
 

@@ -140,6 +140,12 @@ int wk__sdf_read_double(sdf_reader *r, xmlNodePtr el, double *out)
     return wk__sdf_numbers(r, el, out, 1);
 }
 
+int wk__sdf_read_bound(sdf_reader *r, xmlNodePtr el, double *out)
+{
+    return wk__xml_bound(el, out) ? WK_OK
+                                  : wk__sdf_fail(r, el, WK_PARSE, "expected a number, inf or -inf");
+}
+
 int wk__sdf_read_nonnegative(sdf_reader *r, xmlNodePtr el, double *out)
 {
     double v;

@@ -43,16 +43,67 @@ static int check_shape(sdf_reader *r, xmlNodePtr shape)
     return rc ? rc : wk__sdf_check_children(r, shape, rule->children);
 }
 
+/* One <polyline>: its points and height (1 m unless it says). */
+static int read_polyline(sdf_reader *r, xmlNodePtr shape, wk_polyline *out)
+{
+    size_t n = 0;
+    xmlNodePtr c;
+    for (c = wk__xml_first(shape); c; c = wk__xml_next(c))
+        n += wk__xml_is(c, "point");
+    double *pts = wk__desc_alloc(r->d, (n ? n : 1) * 2 * sizeof *pts);
+    if (!pts)
+        return wk__sdf_nomem(r);
+    *out = (wk_polyline){.points = pts, .height = 1};
+    int rc = check_shape(r, shape);
+    for (c = wk__xml_first(shape); rc == WK_OK && c; c = wk__xml_next(c)) {
+        if (wk__xml_is(c, "point"))
+            rc = wk__sdf_numbers(r, c, pts + 2 * out->point_count++, 2);
+        else if (wk__xml_is(c, "height"))
+            rc = wk__sdf_read_double(r, c, &out->height);
+    }
+    return rc;
+}
+
+/* A geometry of polylines (one_shape has checked that every child is
+ * one): SDFormat allows several, one extruded outline each. */
+static int read_polylines(sdf_reader *r, xmlNodePtr geometry, wk_geometry *g)
+{
+    size_t n = 0;
+    for (xmlNodePtr c = wk__xml_first(geometry); c; c = wk__xml_next(c))
+        n++;
+    wk_polyline *lines = wk__desc_alloc(r->d, n * sizeof *lines);
+    if (!lines)
+        return wk__sdf_nomem(r);
+    g->type = WK_GEOMETRY_POLYLINE;
+    g->polylines = lines;
+    int rc = WK_OK;
+    for (xmlNodePtr c = wk__xml_first(geometry); rc == WK_OK && c; c = wk__xml_next(c)) {
+        wk_polyline *line = &lines[g->polyline_count++];
+        if ((rc = read_polyline(r, c, line)) == WK_OK)
+            g->length = fmax(g->length, line->height);
+    }
+    return rc;
+}
+
+/* True when a geometry holds one shape, or polylines only. */
+static bool one_shape(xmlNodePtr shape)
+{
+    bool polylines = true;
+    for (xmlNodePtr c = shape; c; c = wk__xml_next(c))
+        polylines &= wk__xml_is(c, "polyline");
+    return polylines || !wk__xml_next(shape);
+}
+
 static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
     xmlNodePtr shape = wk__xml_first(el);
     if (!shape)
         return WK_OK; /* an empty geometry */
-    if (wk__xml_next(shape))
+    if (!one_shape(shape))
         return wk__sdf_fail(r, el, WK_PARSE, "holds more than one shape");
     wk_geometry g = {.scale = {1, 1, 1}, .normal = {0, 0, 1}};
     xmlNodePtr c;
-    int rc = check_shape(r, shape);
+    int rc = wk__xml_is(shape, "polyline") ? WK_OK : check_shape(r, shape);
     if (rc)
         return rc;
     const char *name = (const char *)shape->name;
@@ -100,20 +151,7 @@ static int read_geometry(sdf_reader *r, xmlNodePtr el, uint32_t node)
             rc = wk__asset_resolve(r->d, r->opts, r->file, g.uri, g.type == WK_GEOMETRY_MESH, wk__xml_line(shape),
                                    &g.path, r->st);
     } else if (!strcmp(name, "polyline")) {
-        g.type = WK_GEOMETRY_POLYLINE;
-        size_t n = 0;
-        for (c = wk__xml_first(shape); c; c = wk__xml_next(c))
-            n += wk__xml_is(c, "point");
-        double *pts = wk__desc_alloc(r->d, (n ? n : 1) * 2 * sizeof *pts);
-        if (!pts)
-            return wk__sdf_nomem(r);
-        g.points = pts;
-        for (c = wk__xml_first(shape); rc == WK_OK && c; c = wk__xml_next(c)) {
-            if (wk__xml_is(c, "point"))
-                rc = wk__sdf_numbers(r, c, pts + 2 * g.point_count++, 2);
-            else if (wk__xml_is(c, "height"))
-                rc = wk__sdf_read_double(r, c, &g.length);
-        }
+        rc = read_polylines(r, el, &g); /* each checked as it is read */
     } else {
         g.type = WK_GEOMETRY_NONE; /* empty, or an unsupported shape */
     }
@@ -308,7 +346,7 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
         rc = wk__sdf_check_children(r, lim, names);
         for (int i = 0; rc == WK_OK && i < 4; i++)
             if ((c = wk__xml_child(lim, names[i])))
-                rc = wk__sdf_read_double(r, c, slots[i]);
+                rc = wk__sdf_read_bound(r, c, slots[i]);
     }
     if (rc == WK_OK && (lim = wk__xml_child(el, "dynamics")) &&
         (rc = wk__sdf_check_children(r, lim, NAMES("damping", "friction"))) == WK_OK) {

@@ -2,6 +2,7 @@
 #include "formats/xml.h"
 
 #include <libxml/parser.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,15 +14,74 @@
 #define PARSE_OPTIONS \
     (XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR | XML_PARSE_NOCDATA | XML_PARSE_COMPACT | XML_PARSE_NOBLANKS)
 
+/* The whole of the file at path, NUL-terminated, into *text (free() it) and
+ * its length into *len; at most 1 GiB. The file is read here rather than
+ * by libxml2 so that its comments can be read as tinyxml2 reads them
+ * (xml_comments.c), and so that a compressed file is not inflated, which
+ * tinyxml2 would not do either. */
+#define MAX_FILE ((size_t)1 << 30)
+
+static int read_file(const char *path, char **text, size_t *len, wk_status *st)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return wk_fail(st, WK_NOT_FOUND, "%s: cannot be opened", path);
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap);
+    int rc = buf ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory reading %s", path);
+    while (rc == WK_OK && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 < cap)
+            continue;
+        char *grown = cap < MAX_FILE ? realloc(buf, cap * 2) : NULL;
+        if (grown)
+            buf = grown, cap *= 2;
+        else
+            rc = cap < MAX_FILE ? wk_fail(st, WK_NOMEM, "out of memory reading %s", path)
+                                : wk_fail(st, WK_PARSE, "%s: larger than 1 GiB", path);
+    }
+    if (rc == WK_OK && ferror(f))
+        rc = wk_fail(st, WK_PARSE, "%s: read error", path);
+    fclose(f);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return WK_OK;
+}
+
 xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_status *st)
 {
+    char *copy = NULL;
+    size_t len = 0;
+    if (!text) {
+        if (read_file(path, &copy, &len, st))
+            return NULL;
+        wk__xml_blank_comment_hyphens(copy, len);
+    } else if ((len = strlen(text)) > INT_MAX) {
+        wk_fail(st, WK_PARSE, "<string>: larger than 2 GiB");
+        return NULL;
+    } else if (strstr(text, "<!--")) {
+        /* The caller's string is not ours to change: comments are blanked
+         * in a copy, kept only when something was blanked. */
+        if (!(copy = strdup(text))) {
+            wk_fail(st, WK_NOMEM, "out of memory parsing XML");
+            return NULL;
+        }
+        if (!wk__xml_blank_comment_hyphens(copy, len))
+            free(copy), copy = NULL;
+    }
     xmlParserCtxtPtr ctx = xmlNewParserCtxt();
     if (!ctx) {
+        free(copy);
         wk_fail(st, WK_NOMEM, "out of memory parsing XML");
         return NULL;
     }
-    xmlDocPtr doc = text ? xmlCtxtReadMemory(ctx, text, (int)strlen(text), path ? path : "<string>", NULL, PARSE_OPTIONS)
-                         : xmlCtxtReadFile(ctx, path, NULL, PARSE_OPTIONS);
+    xmlDocPtr doc = xmlCtxtReadMemory(ctx, copy ? copy : text, (int)len, path ? path : "<string>", NULL, PARSE_OPTIONS);
+    free(copy);
     if (doc && (doc->intSubset || doc->extSubset)) {
         /* World files need no DTD, and a DTD's entities are the door to
          * external-entity reads and expansion bombs: refuse them all. */
@@ -129,7 +189,8 @@ const char *wk__xml_text(wk_world_desc *d, xmlNodePtr n)
     return copy;
 }
 
-int wk__xml_numbers(xmlNodePtr n, double *out, int max)
+/* Up to max numbers of n's text; infinities only when infinite_ok, NaN never. */
+static int numbers(xmlNodePtr n, double *out, int max, bool infinite_ok)
 {
     const char *direct = direct_text(n);
     xmlChar *v = direct ? NULL : xmlNodeGetContent(n);
@@ -144,7 +205,11 @@ int wk__xml_numbers(xmlNodePtr n, double *out, int max)
             break;
         char *end;
         double x = strtod(s, &end);
-        if (end == s || !isfinite(x) || count == max) {
+        /* An infinity written as one (inf, -Infinity), not a number too
+         * large for a double, which libsdformat refuses as out of range. */
+        const char *digits = s + (*s == '-' || *s == '+');
+        bool infinite_as_written = isinf(x) && infinite_ok && (*digits == 'i' || *digits == 'I');
+        if (end == s || isnan(x) || (isinf(x) && !infinite_as_written) || count == max) {
             count = -1;
             break;
         }
@@ -153,6 +218,16 @@ int wk__xml_numbers(xmlNodePtr n, double *out, int max)
     }
     xmlFree(v);
     return count;
+}
+
+int wk__xml_numbers(xmlNodePtr n, double *out, int max)
+{
+    return numbers(n, out, max, false);
+}
+
+bool wk__xml_bound(xmlNodePtr n, double *out)
+{
+    return numbers(n, out, 1, true) == 1;
 }
 
 /* Writes el's element path (/robot/link/visual) into buf. */

@@ -12,6 +12,12 @@
  * leaving entities unexpanded. NULL with st filled on failure. */
 xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_status *st);
 
+/* Blanks the hyphens inside each comment of the len bytes of text that
+ * holds "--" or ends in "-", which tinyxml2 (and so libsdformat, urdfdom
+ * and MuJoCo) accepts and libxml2 refuses (xml_comments.c). True when it
+ * changed anything. */
+bool wk__xml_blank_comment_hyphens(char *text, size_t len);
+
 /* The element children of n, one after another: for (c = first; c; c = next). */
 xmlNodePtr wk__xml_first(xmlNodePtr n);
 xmlNodePtr wk__xml_next(xmlNodePtr n);
@@ -37,5 +43,8 @@ const char *wk__xml_dump(wk_world_desc *d, xmlNodePtr el);
 /* Parses up to max whitespace-separated numbers of n's text into out; returns
  * how many, or -1 when a token is not a finite number. */
 int wk__xml_numbers(xmlNodePtr n, double *out, int max);
+/* One number that may be infinite (inf, -inf, as strtod spells them), as
+ * libsdformat reads a joint's limits; false for anything else, NaN too. */
+bool wk__xml_bound(xmlNodePtr n, double *out);
 
 #endif

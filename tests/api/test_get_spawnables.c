@@ -41,7 +41,8 @@ static void models_of_the_test_worlds(void)
     CHECK_INT(spawnables(api, NULL, 0, got, msg), ==, WK_RESULT_OK);
     /* No description: an empty one (the space above is the separator). */
     CHECK_STR(got, "cart/model.sdf| convoy/model.sdf|"
-                   " shelf/shelf.sdf|A shelf with a frame on its top board, for include tests.");
+                   " shelf/shelf.sdf|A shelf with a frame on its top board, for include tests."
+                   " stand/model.sdf|A stand placed by its foot, for placement_frame tests.");
     /* Through a source instead; the same folder twice is listed once, and
      * what cannot be searched is named without failing. */
     unsetenv("WORLDKIT_RESOURCE_PATH");
@@ -50,7 +51,8 @@ static void models_of_the_test_worlds(void)
     char *sources[] = {"file://" MODELS, MODELS "/cart", "https://fuel.example/models", MODELS "/nothing"};
     CHECK_INT(spawnables(api, sources, 4, got, msg), ==, WK_RESULT_OK);
     CHECK_STR(got, "cart/model.sdf| convoy/model.sdf|"
-                   " shelf/shelf.sdf|A shelf with a frame on its top board, for include tests.");
+                   " shelf/shelf.sdf|A shelf with a frame on its top board, for include tests."
+                   " stand/model.sdf|A stand placed by its foot, for placement_frame tests.");
     CHECK(strstr(msg, "https://fuel.example/models") && strstr(msg, "remote"));
     CHECK(strstr(msg, MODELS "/nothing' is not a folder") != NULL);
     /* A spawnable's uri is what SpawnEntities takes (the cart includes

@@ -91,6 +91,13 @@ static void worlds_reproduce_their_poses(void)
     check_world("old_1_4.sdf");
     check_world("arm.urdf");
     check_world("attached_frames.sdf");
+    /* What Gazebo's own files hold (test_gazebo_files.c). */
+    check_world("shapes_to_joint.sdf");
+    check_world("flattened.sdf");
+    check_world("polylines.sdf");
+    check_world("joint_limits_inf.sdf");
+    check_world("root_placement.sdf");
+    check_world("remote_meshes.sdf");
 }
 
 /* The world's frames attached to a model are the model's: moved with

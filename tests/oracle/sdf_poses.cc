@@ -82,8 +82,10 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "sdf_poses: %s\n", e.Message().c_str());
         return 1;
     }
+    // A model file's root model: resolved rather than taken as written, so
+    // that its placement_frame, if any, places it.
     if (const sdf::Model *m = root.Model())
-        print_model(m, "", m->RawPose());
+        print_model(m, "", resolve(m->SemanticPose(), "", m->Name()));
     for (uint64_t w = 0; w < root.WorldCount(); w++) {
         const sdf::World *world = root.WorldByIndex(w);
         for (uint64_t i = 0; i < world->FrameCount(); i++) {

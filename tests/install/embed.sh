@@ -1,0 +1,39 @@
+#!/bin/sh
+# embed.sh — installs worldkit into a temporary prefix and builds
+# tests/install/embed.c outside the tree against it, once with pkg-config and
+# once with CMake's find_package; each program loads WORLD and must print
+# EXPECTED, the world pose of the entity called NAME (`model::link`).
+#
+#   embed.sh CMAKE BUILD_DIR CC WORLD NAME EXPECTED
+set -eu
+cmake=$1 build=$2 cc=$3 world=$4 name=$5 expected=$6
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$cmake" --install "$build" --prefix "$tmp/prefix" >/dev/null
+for f in bin/worldkit include/worldkit/wk_formats.h; do
+  [ -e "$tmp/prefix/$f" ] || { echo "embed: $f not installed"; exit 1; }
+done
+
+check() {
+  got=$("$1" "$world" "$name")
+  if [ "$got" != "$expected" ]; then
+    echo "embed: $2: got '$got', expected '$expected'"
+    exit 1
+  fi
+  echo "ok   $2: $got"
+}
+
+# pkg-config: the library is static, so --static brings its dependencies.
+pc_dir=$(dirname "$(find "$tmp/prefix" -name worldkit.pc)")
+export PKG_CONFIG_PATH="$pc_dir"
+# shellcheck disable=SC2046
+"$cc" $(pkg-config --cflags worldkit) "$here/embed.c" -o "$tmp/embed_pc" $(pkg-config --static --libs worldkit)
+check "$tmp/embed_pc" pkg-config
+
+# find_package(worldkit), in a project of its own.
+"$cmake" -S "$here" -B "$tmp/project" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_C_COMPILER="$cc" \
+  -DCMAKE_BUILD_TYPE=Debug >/dev/null
+"$cmake" --build "$tmp/project" >/dev/null
+check "$tmp/project/embed" find_package
