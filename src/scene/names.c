@@ -25,7 +25,14 @@ uint64_t wk__object_name_hash(const char *name)
 
 int wk__names_add(wk_scene *s, wk_entity object)
 {
-    return wk__index_add(&s->object_names, wk__object_name_hash(wk__object_name(s, object)), object);
+    /* Once: an object brought back with its id (a level loaded again) may
+     * still be there from before. */
+    uint64_t h = wk__object_name_hash(wk__object_name(s, object));
+    size_t cursor = 0;
+    for (wk_entity o; (o = wk__index_next(&s->object_names, h, &cursor));)
+        if (o == object)
+            return WK_OK;
+    return wk__index_add(&s->object_names, h, object);
 }
 
 void wk__names_remove(wk_scene *s, wk_entity object)

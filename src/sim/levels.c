@@ -120,6 +120,7 @@ int wk__levels_init(wk_sim *sim, wk_status *st)
     size_t count = wk_desc_node_count(sim->desc);
     sim->holders = calloc(count, sizeof *sim->holders);
     sim->loaded = calloc(count, sizeof *sim->loaded);
+    sim->kept = calloc(count, sizeof *sim->kept);
     sim->held = calloc(count, sizeof *sim->held);
     sim->levels = calloc(count, sizeof *sim->levels);
     sim->zones = calloc(count, sizeof *sim->zones);
@@ -127,7 +128,7 @@ int wk__levels_init(wk_sim *sim, wk_status *st)
     sim->to_load = calloc(count, sizeof *sim->to_load);
     sim->to_unload = calloc(count, sizeof *sim->to_unload);
     sim->scratch = calloc(count, sizeof *sim->scratch);
-    if (!sim->holders || !sim->loaded || !sim->held || !sim->levels || !sim->zones || !sim->changed ||
+    if (!sim->holders || !sim->loaded || !sim->kept || !sim->held || !sim->levels || !sim->zones || !sim->changed ||
         !sim->to_load || !sim->to_unload || !sim->scratch)
         return wk_fail(st, WK_NOMEM, "out of memory reading levels");
     return sim->levels_on ? read_levels(sim, st) : WK_OK;
@@ -148,6 +149,9 @@ void wk__levels_free(wk_sim *sim)
     free(sim->performers);
     free(sim->holders);
     free(sim->loaded);
+    for (size_t i = 0; sim->kept && i < wk_desc_node_count(sim->desc); i++)
+        wk_buf_free(&sim->kept[i].state);
+    free(sim->kept);
     free(sim->held);
     free(sim->changed);
     free(sim->to_load);
@@ -254,17 +258,55 @@ static void announce(wk_sim *sim, const wk__level *l)
         sim->on_level(sim, wk_desc_node(sim->desc, l->node)->name, l->loaded, sim->on_level_ctx);
 }
 
+/* Brings a model of a level back from the state it was first loaded in,
+ * with the same ids: true when it came, false when it must be made anew
+ * (never loaded yet, or one of its ids taken since, or out of memory). */
+static bool bring_back(wk_sim *sim, uint32_t node)
+{
+    wk__kept *k = &sim->kept[node];
+    if (!k->state.len || wk_ecm_set_state(wk_scene_ecm(sim->scene), k->state.data, k->state.len))
+        return false;
+    sim->loaded[node] = k->top;
+    /* A pose the same ids had before the unload is stale. */
+    wk_scene_pose_written(sim->scene, k->top);
+    /* Kept before the scene became an object world (the first levels load
+     * as the world is built), it is made an object now. */
+    if (!wk_scene_is_object(sim->scene, k->top))
+        return wk_scene_objects_add(sim->scene, k->top, NULL) == WK_OK;
+    return wk_scene_refresh(sim->scene) == WK_OK;
+}
+
+/* Makes a model of a level from the description, and keeps its state for
+ * the next load. */
+static int make(wk_sim *sim, uint32_t node)
+{
+    wk_status st;
+    int rc = wk_desc_instantiate(sim->scene, sim->desc, node, sim->world, NULL, NULL, &sim->loaded[node], &st);
+    if (rc == WK_OK)
+        rc = wk_scene_objects_add(sim->scene, sim->loaded[node], &st);
+    if (rc)
+        return rc;
+    wk__kept *k = &sim->kept[node];
+    wk_entity_list all = {0};
+    k->state.len = 0;
+    k->top = sim->loaded[node];
+    /* Without a kept state, the next load makes the model anew. */
+    if (wk_ecm_descendants(wk_scene_ecm(sim->scene), k->top, &all) == WK_OK &&
+        wk_ecm_state(wk_scene_ecm(sim->scene), &(wk_state_desc){.entities = all.items, .entity_count = all.count},
+                     &k->state))
+        k->state.len = 0;
+    wk_entity_list_free(&all);
+    return WK_OK;
+}
+
 static int load(wk_sim *sim, uint32_t id)
 {
     wk__level *l = &sim->levels[id];
     for (size_t r = 0; r < l->ref_count; r++) {
         uint32_t node = l->refs[r];
-        if (sim->holders[node]++ > 0)
+        if (sim->holders[node]++ > 0 || bring_back(sim, node))
             continue;
-        wk_status st;
-        int rc = wk_desc_instantiate(sim->scene, sim->desc, node, sim->world, NULL, NULL, &sim->loaded[node], &st);
-        if (rc == WK_OK)
-            rc = wk_scene_objects_add(sim->scene, sim->loaded[node], &st);
+        int rc = make(sim, node);
         if (rc)
             return rc;
     }

@@ -39,6 +39,13 @@ typedef struct wk__performer {
     size_t touch_count, touch_cap;
 } wk__performer;
 
+/* A level's model as it was first loaded: its subtree's state, applied to
+ * load it again with the same ids, and its top entity. */
+typedef struct wk__kept {
+    wk_buf state;
+    wk_entity top;
+} wk__kept;
+
 struct wk_sim {
     wk_scene *scene;  /* the world it runs on */
     bool owns_scene;  /* made by wk_sim_new, not given (wk_sim_desc.scene) */
@@ -74,6 +81,7 @@ struct wk_sim {
     size_t performer_count;
     uint32_t *holders;  /* per node: loaded levels holding it */
     wk_entity *loaded;  /* per node: its entity while loaded */
+    wk__kept *kept;     /* per node: as first loaded, for the next load */
     wk_level_event_fn on_level;
     void *on_level_ctx;
 };

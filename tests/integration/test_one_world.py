@@ -180,6 +180,7 @@ class OneWorldTest(Calls, harness.ServerTest):
         self.set_state(harness.STATE_PAUSED)
         self.assertTrue({"M1", "M3"} <= set(self.names(WORLD)))
         self.assertFalse({"M4", "M5"} & set(self.names(WORLD)))
+        m1 = self.get_object(WORLD, "M1").id
         # R1 into L3 (M3, M4, M5), out of L1 (M1, M3).
         self.set_entity_state("R1", (-5, -5, 0, 0, 0, 0, 1))
         self.step(1)
@@ -196,6 +197,8 @@ class OneWorldTest(Calls, harness.ServerTest):
         self.assertFalse({"M4", "M5"} & names, names)
         self.assertIn("M1", self.entities())
         self.assertPoseAlmostEqual(self.world_pose("M1"), (-8, 8, 0, 0, 0, 0, 1))
+        # With the ids it had: a client's references to it hold.
+        self.assertEqual(self.get_object(WORLD, "M1").id, m1)
 
     # ---- resets ----
 
