@@ -1,8 +1,9 @@
-/* test_json.c — the proto3 JSON mapping (src/api/json_*.c): messages with
- * every kind of field go to JSON and back unchanged (their serialized bytes
- * compared), chosen messages print exactly as written here, the forms the
- * mapping accepts besides its own are read, every input error names its
- * path, and methods and types are found by name. */
+/* test_json.c — the proto3 JSON mapping, libprotobuf's behind wk_json_*
+ * (src/api/json.cc, json_message.c): messages with every kind of field go
+ * to JSON and back unchanged (their serialized bytes compared), chosen
+ * messages print exactly as written here, the forms the mapping accepts
+ * besides its own are read, every input error names its path and says
+ * whether the text was JSON at all, and methods are found by name. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
