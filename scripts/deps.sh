@@ -8,7 +8,7 @@ packages=(
   protobuf-c-compiler libprotobuf-c-dev
   libxml2-dev
   libsdformat-dev liburdfdom-dev libmujoco-dev libqhull-dev
-  libgrpc-dev libabsl-dev protobuf-compiler protobuf-compiler-grpc libjansson-dev
+  libgrpc-dev libabsl-dev protobuf-compiler protobuf-compiler-grpc
   libgrpc++-dev libprotobuf-dev
   libsqlite3-dev
   libre2-dev

@@ -259,52 +259,61 @@ wk_entity wk_api_world(const wk_api *api);
 
 /* ---- JSON: the proto3 JSON mapping of any message ----
  *
- * protobuf-c has no JSON; these calls map any message to and from proto3
- * JSON (https://protobuf.dev/programming-guides/json/), driven by its
- * descriptor: lowerCamelCase names out, both names in; enums by name
- * (numbers in); 64-bit integers as strings (numbers in); bytes in base64;
- * NaN and Infinity as strings; maps as objects; Timestamp, Duration, the
- * wrappers, Empty and Any in their own forms. Fields absent from the message
- * (has_ flags, NULL pointers, unselected oneof members, empty repeated
- * fields) are left out. Input errors name their JSON path, as in
- * "spawnRequests[2].initialPose.pose.position.x: expected a number". */
+ * protobuf-c has no JSON; these calls are libprotobuf's proto3 JSON mapping
+ * (https://protobuf.dev/programming-guides/json/, util/json_util.h), over
+ * the message types of proto/ that the library carries as protoc wrote
+ * them. protobuf-c's messages reach it as their serialized bytes, and a
+ * type is found by its full name. Out: lowerCamelCase names, enums by name,
+ * 64-bit integers as strings, bytes in base64, NaN and Infinity as strings,
+ * maps as objects, Timestamp, Duration, the wrappers, Empty and Any in their
+ * own forms, fields not present left out. In: both names, enums by name or
+ * number, numbers as strings too; a field the type does not have is an
+ * error. An Any's type URL is type.googleapis.com/<full name> of a type the
+ * library knows (an Any of another type is an error both ways). Input errors
+ * are libprotobuf's, naming the field by its path in the .proto's names, as
+ * in "(spawn_requests[2].initial_pose.pose.position.x): invalid value
+ * \"one\" for type TYPE_DOUBLE". */
 
 struct ProtobufCMessage;
 struct ProtobufCMessageDescriptor;
 
-/* Finds a message type by full name ("simulation_interfaces.Pose") for Any;
- * NULL when unknown. */
-typedef const struct ProtobufCMessageDescriptor *(*wk_json_type_fn)(const char *full_name, void *ctx);
-
 /* Options of the calls below; zero is the default. */
 typedef struct wk_json_desc {
-    /* Spaces per nesting level on output, at most 31; 0 writes one line
-     * without spaces. */
-    int indent;
-    /* Resolves the types of Any values; NULL: wk_json_find_type. An Any of
-     * an unknown type travels as {"@type": url, "value": base64 bytes}. */
-    wk_json_type_fn find_type;
-    void *find_type_ctx;
+    /* Output on several lines, each nesting level one space deeper (the one
+     * indented form libprotobuf writes); false: one line without spaces. */
+    bool indent;
+    /* Message types besides those of proto/ (a test's own messages, or the
+     * types its Any values hold): a serialized google.protobuf.FileDescriptorSet
+     * with everything it imports (protoc --include_imports
+     * --descriptor_set_out), of descriptor_set_size bytes, read on every
+     * call. NULL: the types of proto/ alone. */
+    const uint8_t *descriptor_set;
+    size_t descriptor_set_size;
 } wk_json_desc;
 
 /* Parses json (len bytes) as a message of type d into *out, which the caller
  * frees with protobuf_c_message_free_unpacked(*out, NULL). Returns WK_OK;
  * WK_PARSE for text that is not JSON, WK_INVALID for JSON that does not fit
- * the type (st names the path), or WK_NOMEM; *out is NULL on failure. desc
- * may be NULL. */
+ * the type (st names the field's path) or that holds a string with a NUL
+ * byte, which protobuf-c's C strings would cut short; WK_NOT_FOUND when d is
+ * no type the library knows; or WK_NOMEM. *out is NULL on failure. desc may
+ * be NULL. */
 int wk_json_to_message(const struct ProtobufCMessageDescriptor *d, const char *json, size_t len,
                        const wk_json_desc *desc, struct ProtobufCMessage **out, wk_status *st);
 
 /* Appends m as JSON text to out, which is also NUL-terminated past its
- * length. Returns WK_OK, WK_NOMEM, or WK_INVALID for a message JSON cannot
- * hold (a string that is not UTF-8, a Timestamp out of range, an Any whose
- * bytes do not parse), st naming the path. desc may be NULL. */
+ * length. Returns WK_OK, WK_NOMEM, WK_NOT_FOUND as above, or WK_INVALID for
+ * a message JSON cannot hold (a required field missing, a Timestamp out of
+ * range, an Any of an unknown type or whose bytes do not parse), st saying
+ * which. Bytes of a string that are not UTF-8 are left out of the text
+ * (libprotobuf logs the field's name on stderr). desc may be NULL. */
 int wk_json_from_message(const struct ProtobufCMessage *m, const wk_json_desc *desc, wk_buf *out, wk_status *st);
 
 /* The same on serialized messages, as a client or a server needs them:
- * wk_json_to_bytes appends the message json describes, serialized;
- * wk_json_from_bytes appends the JSON of the serialized message of type d
- * (WK_PARSE when the bytes are not one). */
+ * wk_json_to_bytes appends the message json describes, serialized (a NUL in
+ * a string travels, for the receiver to judge); wk_json_from_bytes appends
+ * the JSON of the serialized message of type d (WK_PARSE when the bytes are
+ * not one). */
 int wk_json_to_bytes(const struct ProtobufCMessageDescriptor *d, const char *json, size_t len,
                      const wk_json_desc *desc, wk_buf *out, wk_status *st);
 int wk_json_from_bytes(const struct ProtobufCMessageDescriptor *d, const uint8_t *bytes, size_t len,
@@ -323,10 +332,6 @@ typedef struct wk_json_method {
 int wk_json_find_method(const char *path, wk_json_method *m, wk_status *st);
 /* The i-th method of all services, in table order; false past the end. */
 bool wk_json_method_at(size_t i, wk_json_method *m);
-/* The message type of that full name among those the services use,
- * directly or through their fields; NULL when none. ctx is unused: the
- * signature is wk_json_type_fn's. */
-const struct ProtobufCMessageDescriptor *wk_json_find_type(const char *full_name, void *ctx);
 
 /* The endpoint's store: every world, by world_id. A new endpoint holds
  * the current world "world" (an empty one named "default" until LoadWorld,

@@ -1,13 +1,11 @@
 /* json_methods.c — the RPC methods worldkit serves, by gRPC path, with their
  * request and response types, read from the service descriptors protoc-c
- * generates; and the message types reachable from them, by full name, for
- * Any. A new service is one line of the table. */
-#include <stdlib.h>
+ * generates. A new service is one line of the table. */
 #include <string.h>
 
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
-#include "json_internal.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
+#include "worldkit/wk_api.h"
 
 static const ProtobufCServiceDescriptor *const services[] = {
     &simulation_interfaces__simulation_interfaces__descriptor,
@@ -61,49 +59,4 @@ int wk_json_find_method(const char *path, wk_json_method *m, wk_status *st)
     if (!found)
         return wk_fail(st, WK_NOT_FOUND, "%s: no such method", path);
     return WK_OK;
-}
-
-/* Depth-first search of the types reachable from d, marking those seen so
- * that recursive types end. */
-typedef struct type_search {
-    const char *name;
-    const ProtobufCMessageDescriptor **seen;
-    size_t count, cap;
-} type_search;
-
-static const ProtobufCMessageDescriptor *search(type_search *t, const ProtobufCMessageDescriptor *d)
-{
-    for (size_t i = 0; i < t->count; i++)
-        if (t->seen[i] == d)
-            return NULL;
-    if (t->count == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        const ProtobufCMessageDescriptor **grown = realloc(t->seen, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->seen = grown;
-        t->cap = cap;
-    }
-    t->seen[t->count++] = d;
-    if (!strcmp(d->name, t->name))
-        return d;
-    for (unsigned i = 0; i < d->n_fields; i++) {
-        const ProtobufCMessageDescriptor *found;
-        if (d->fields[i].type == PROTOBUF_C_TYPE_MESSAGE && (found = search(t, d->fields[i].descriptor)))
-            return found;
-    }
-    return NULL;
-}
-
-const ProtobufCMessageDescriptor *wk_json_find_type(const char *full_name, void *ctx)
-{
-    (void)ctx;
-    type_search t = {.name = full_name};
-    const ProtobufCMessageDescriptor *found = NULL;
-    for (size_t s = 0; s < SERVICE_COUNT && !found; s++)
-        for (unsigned i = 0; i < services[s]->n_methods && !found; i++)
-            if (!(found = search(&t, services[s]->methods[i].input)))
-                found = search(&t, services[s]->methods[i].output);
-    free(t.seen);
-    return found;
 }

@@ -96,7 +96,7 @@ static bool print_response(const wk_json_method *m, grpc_byte_buffer *bb, wk_buf
     size_t len = GRPC_SLICE_LENGTH(all);
     wk_buf json = {0};
     wk_status st = {0};
-    bool ok = wk_json_from_bytes(m->output, bytes, len, &(wk_json_desc){.indent = 2}, &json, &st) == WK_OK;
+    bool ok = wk_json_from_bytes(m->output, bytes, len, &(wk_json_desc){.indent = true}, &json, &st) == WK_OK;
     if (ok)
         printf("%s\n", (const char *)json.data);
     else

@@ -74,8 +74,8 @@ static void create_object(void)
     /* The FULL view: the entity with its geometry and default physics. */
     OWS_EXPECT(api, "CreateObject",
                "{'worldId':'w','name':'ball','view':'FULL','createSingleEntityObject':{'entityLocalName':'body',"
-               "'geometryComponent':" SPHERE "},'userData':{'colour':{'@type':'type.example.com/test.Colour',"
-               "'value':'cmVk'}}}",
+               "'geometryComponent':" SPHERE "},'userData':{'colour':{'@type':'type.googleapis.com/"
+               "google.protobuf.StringValue','value':'red'}}}",
                WK_GRPC_OK, "'name':'body'");
     wk_scene *s;
     wk_world *w = peek(api, &s);
@@ -296,11 +296,11 @@ static void object_and_entity_properties(void)
     OWS_EXPECT(api, "UpdateObjectProperties",
                "{'worldId':'w','object':{'byName':{'objectName':'table'}},'view':'FULL',"
                "'simulationComponent':{'isStatic':true},'userData':{'policy':'POLICY_INSERT','userData':{'k':"
-               "{'@type':'type.example.com/test.Note','value':'dg=='}}}}",
+               "{'@type':'type.googleapis.com/google.protobuf.StringValue','value':'v'}}}}",
                WK_GRPC_OK, "'simulationComponent':{'isStatic':true}");
     OWS_EXPECT(api, "UpdateObjectProperties",
                "{'worldId':'w','object':{'byName':{'objectName':'table'}},'userData':{'policy':'POLICY_INSERT',"
-               "'userData':{'k':{'@type':'type.example.com/test.Note','value':'dw=='}}}}",
+               "'userData':{'k':{'@type':'type.googleapis.com/google.protobuf.StringValue','value':'w'}}}}",
                WK_GRPC_ALREADY_EXISTS, "UpdateObjectProperties 'table': user_data: ");
     OWS_EXPECT(api, "UpdateObjectProperties",
                "{'worldId':'w','object':{'id':'root'},'simulationComponent':{'isStatic':true}}",

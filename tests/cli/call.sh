@@ -75,7 +75,7 @@ run 1 step 1
 has err 'worldkit: StepSimulation: result 4:'
 
 run 2 call StepSimulation '{"steps": "x"}'
-has err 'simulation_interfaces.StepSimulationRequest request: steps: expected an integer'
+has err 'simulation_interfaces.StepSimulationRequest request: (steps): invalid value "x"'
 run 2 call NoSuchMethod
 has err 'NoSuchMethod: no such method'
 run 2 state sideways
