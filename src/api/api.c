@@ -267,8 +267,46 @@ bool wk__api_has_service(const char *service)
     return false;
 }
 
-/* Unpacks the request, runs the service under the endpoint's lock and packs
- * its response. The lock is taken after parsing, which needs no world. */
+/* Runs the service, or one batch of its steps, under the binding's lock:
+ * opens the world, runs the handler, commits, closes, and packs the
+ * response unless more batches follow. A batch that leaves steps for the
+ * next does not commit: the steps' motion is committed with the last. */
+static int run_batch(wk_api *api, const struct service *s, const ProtobufCMessage *req, wk__progress *progress,
+                     int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st)
+{
+    wk__call call = {.progress = progress};
+    ProtobufCMessage *response = NULL;
+    pthread_mutex_lock(&api->lock);
+    int rc = check ? check(check_ctx) : 0;
+    /* A client deleted the current world through ObjectWorldService: no
+     * world is loaded until LoadWorld. */
+    if (rc == 0 && wk__api_open_world(api, NULL))
+        api->unloaded = true;
+    progress->more = false;
+    if (rc == 0)
+        rc = (wk__api_refuse_without_world(api, &call, s->name, &response) ? WK_OK
+                                                                     : s->handle(api, &call, req, &response));
+    if (rc == WK_OK && (call.failed || !response))
+        rc = WK_NOMEM;
+    /* What the call changed is on disk before it is answered. */
+    int closed = wk__api_close_world(api, rc == WK_OK && !progress->more, st);
+    rc = rc ? rc : closed;
+    if (rc == WK_OK && !progress->more) {
+        size_t size = protobuf_c_message_get_packed_size(response);
+        rc = wk_buf_reserve(out, size);
+        if (rc == WK_OK)
+            out->len += protobuf_c_message_pack(response, out->data + out->len);
+    }
+    pthread_mutex_unlock(&api->lock);
+    for (size_t i = 0; i < call.count; i++)
+        free(call.blocks[i]);
+    free(call.blocks);
+    return rc;
+}
+
+/* Unpacks the request and runs the service, batch after batch, reporting
+ * the steps' feedback between them. Parsing needs no world, so it comes
+ * before the lock. */
 int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
                      void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st)
 {
@@ -284,32 +322,14 @@ int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, s
         protobuf_c_message_free_unpacked(req, NULL);
         return wk_fail(st, WK_PARSE, "%s", why[0] ? why : "the request does not parse");
     }
-    wk__call call = {.feedback = fn, .feedback_ctx = ctx};
-    ProtobufCMessage *response = NULL;
-    pthread_mutex_lock(&api->lock);
-    int rc = check ? check(check_ctx) : 0;
-    /* A client deleted the current world through ObjectWorldService: no
-     * world is loaded until LoadWorld. */
-    if (rc == 0 && wk__api_open_world(api, NULL))
-        api->unloaded = true;
-    if (rc == 0)
-        rc = (wk__api_refuse_without_world(api, &call, s->name, &response) ? WK_OK
-                                                                     : s->handle(api, &call, req, &response));
-    if (rc == WK_OK && (call.failed || !response))
-        rc = WK_NOMEM;
-    /* What the call changed is on disk before it is answered. */
-    int closed = wk__api_close_world(api, rc == WK_OK, st);
-    rc = rc ? rc : closed;
-    if (rc == WK_OK) {
-        size_t size = protobuf_c_message_get_packed_size(response);
-        rc = wk_buf_reserve(out, size);
+    wk__progress progress = {.feedback = fn, .ctx = ctx};
+    int rc;
+    do {
+        rc = run_batch(api, s, req, &progress, check, check_ctx, out, st);
+        /* The last batch's feedback goes out before its result. */
         if (rc == WK_OK)
-            out->len += protobuf_c_message_pack(response, out->data + out->len);
-    }
-    pthread_mutex_unlock(&api->lock);
-    for (size_t i = 0; i < call.count; i++)
-        free(call.blocks[i]);
-    free(call.blocks);
+            wk__progress_report(&progress);
+    } while (rc == WK_OK && progress.more);
     protobuf_c_message_free_unpacked(req, NULL);
     return rc;
 }

@@ -48,13 +48,38 @@ struct wk_api {
     size_t binding_count, binding_cap;
 };
 
+/* The steps of StepSimulation and SimulateSteps, which run in batches
+ * (step_simulation.c), each one dispatch under the world's lock, so that
+ * other calls get in between and SimulateSteps' feedback goes out with no
+ * world held: a receiver that is slow to read slows the steps, not the
+ * world's other callers. */
+typedef struct wk__progress {
+    wk_api_feedback_fn feedback; /* SimulateSteps' per step, or NULL */
+    void *ctx;
+    uint64_t goal;     /* steps asked for */
+    uint64_t done;     /* steps the batches so far ran */
+    uint64_t reported; /* steps whose feedback went out */
+    bool more;         /* the batch stopped short of the goal: another follows, the response waits */
+    bool cancelled;    /* the feedback's receiver is gone: the next batch answers without stepping */
+} wk__progress;
+
+/* How much a batch of steps runs at most: after this many steps, or once
+ * it has held the world this long, it lets go. 256 steps of an empty world
+ * take some 0.1 ms; a world whose steps take a millisecond lets go after
+ * about 5. */
+#define WK__BATCH_STEPS 256
+#define WK__BATCH_SECONDS 0.005
+
+/* Hands the feedback of the steps done since the last report to the
+ * progress's receiver, with no world held, until it cancels. */
+void wk__progress_report(wk__progress *p);
+
 /* Everything a response points to, freed once it is packed. */
 typedef struct wk__call {
     void **blocks;
     size_t count, cap;
     bool failed; /* out of memory somewhere */
-    wk_api_feedback_fn feedback; /* SimulateSteps' progress, or NULL */
-    void *feedback_ctx;
+    wk__progress *progress; /* the steps' batches (every call has one; only stepping uses it) */
 } wk__call;
 
 void *wk__call_alloc(wk__call *call, size_t size);
@@ -126,11 +151,13 @@ SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *c
 bool wk__api_has_service(const char *service);
 
 /* Runs the service named service (wk_api_call's names) on a serialized
- * request, under the endpoint's lock, appending the packed response to out.
- * fn receives SimulateSteps' feedback (may be NULL). check (may be NULL) is
- * asked under the lock before the service runs: a non-zero answer (a gRPC
- * status, positive) is returned as it is, nothing having run. Otherwise
- * returns as wk_api_call, with st (may be NULL) saying why for WK_PARSE. */
+ * request, under the binding's lock, appending the packed response to out;
+ * the steps of StepSimulation and SimulateSteps run in batches, each under
+ * the lock. fn receives SimulateSteps' feedback (may be NULL), between
+ * batches, with no lock held. check (may be NULL) is asked under the lock
+ * before each batch: a non-zero answer (a gRPC status, positive) is
+ * returned as it is, nothing more having run. Otherwise returns as
+ * wk_api_call, with st (may be NULL) saying why for WK_PARSE. */
 int wk__api_dispatch(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
                      void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st);
 
