@@ -51,6 +51,16 @@ extern "C" {
  * build a response of tens of megabytes. More is refused whole
  * (OPERATION_FAILED, no entry tried). */
 #define WK_SPAWN_ENTITIES_MAX 10000
+/* The most sources one GetAvailableWorlds (additional_sources) or
+ * GetSpawnables (sources) takes: each is walked, so "." repeated 200,000
+ * times walked the same folder for 54 s. More is refused whole
+ * (OPERATION_FAILED); the walks of one call also share one budget of
+ * entries, and the call gives up at its deadline (DEADLINE_EXCEEDED). */
+#define WK_SOURCES_MAX 1000
+/* The most footprint pairs (left_set times right_set) one
+ * AreFootprintsCompatible checks: 40,000 by 40,000 took 20 s. More is
+ * refused (INVALID_ARGUMENT), and the call gives up at its deadline. */
+#define WK_FOOTPRINT_PAIRS_MAX 100000
 
 /* srv/SetSimulationState; the states are wk_sim_state's (wk_sim.h) */
 #define WK_SET_STATE_ALREADY_IN_TARGET_STATE 101

@@ -104,6 +104,11 @@ void *wk__call_alloc(wk__call *call, size_t size)
     return call->blocks[call->count++] = p;
 }
 
+bool wk__call_over(wk__call *call)
+{
+    return call->check && call->checks++ % 64 == 0 && call->check(call->check_ctx) != 0;
+}
+
 char *wk__call_strdup(wk__call *call, const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -274,7 +279,7 @@ bool wk__api_has_service(const char *service)
 static int run_batch(wk_api *api, const struct service *s, const ProtobufCMessage *req, wk__progress *progress,
                      int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st)
 {
-    wk__call call = {.progress = progress};
+    wk__call call = {.progress = progress, .check = check, .check_ctx = check_ctx};
     ProtobufCMessage *response = NULL;
     pthread_mutex_lock(&api->lock);
     int rc = check ? check(check_ctx) : 0;

@@ -80,7 +80,17 @@ typedef struct wk__call {
     size_t count, cap;
     bool failed; /* out of memory somewhere */
     wk__progress *progress; /* the steps' batches (every call has one; only stepping uses it) */
+    int (*check)(void *);   /* the transport's wk_api_sink check, or NULL */
+    void *check_ctx;
+    unsigned checks;        /* wk__call_over's calls, so that it asks the transport now and then */
 } wk__call;
+
+/* Whether the call should give up: its deadline has passed or its client
+ * has gone, as the transport's check says. A handler whose loop runs as
+ * long as its request makes it asks once per round, and gives up with
+ * WK_DEADLINE, having changed nothing; the transport is asked every 64th
+ * time, as asking costs a look at the call's queue. */
+bool wk__call_over(wk__call *call);
 
 void *wk__call_alloc(wk__call *call, size_t size);
 char *wk__call_strdup(wk__call *call, const char *s);

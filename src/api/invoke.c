@@ -162,7 +162,7 @@ static int ows_unary(wk_api *api, const char *path, const uint8_t *request, size
         return answer(sink, rc, "%s did not run: the call was over when its turn came", path);
     wk_buf out = {0};
     wk_status st = {0};
-    rc = wk__ows_call(api, path, request, len, &out, &st);
+    rc = wk__ows_call(api, path, request, len, sink->check, sink->ctx, &out, &st);
     if (rc == WK_OK)
         (void)sink->write(sink->ctx, out.data, out.len);
     wk_buf_free(&out);

@@ -66,7 +66,8 @@ const wk__ows_method *wk__ows_find_method(const char *name)
     return NULL;
 }
 
-int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, wk_buf *out, wk_status *st)
+int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, int (*check)(void *),
+                 void *check_ctx, wk_buf *out, wk_status *st)
 {
     const wk__ows_method *m = wk__ows_find_method(method);
     if (!m)
@@ -78,7 +79,7 @@ int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t
         return why[0] ? wk_fail(st, WK_PARSE, "%s: %s", m->name, why)
                       : wk_fail(st, WK_PARSE, "%s: the request does not parse as %s", m->name, m->request->name);
     }
-    wk__call call = {0};
+    wk__call call = {.check = check, .check_ctx = check_ctx};
     ProtobufCMessage *response = NULL;
     wk_status_clear(st);
     int rc = m->handle(api, &call, req, &response, st);

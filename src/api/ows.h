@@ -176,9 +176,11 @@ typedef struct wk__ows_method {
 const wk__ows_method *wk__ows_find_method(const char *name);
 /* Runs a method on a serialized request, appending the packed response to
  * out. Returns WK_OK, WK_NOT_FOUND for an unknown method, WK_PARSE for a
- * request that does not parse, or the handler's code; st says why. Does not
- * take the endpoint's lock: the store locks each world itself. */
-int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, wk_buf *out, wk_status *st);
+ * request that does not parse, or the handler's code; st says why. check
+ * (may be NULL) is the transport's, which long loops ask (wk__call_over).
+ * Does not take the endpoint's lock: the store locks each world itself. */
+int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, int (*check)(void *),
+                 void *check_ctx, wk_buf *out, wk_status *st);
 
 /* Opens the world named by world_id (WK_INVALID when empty, WK_NOT_FOUND
  * when unknown) in the endpoint's store. */
