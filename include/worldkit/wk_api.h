@@ -51,6 +51,16 @@ extern "C" {
  * build a response of tens of megabytes. More is refused whole
  * (OPERATION_FAILED, no entry tried). */
 #define WK_SPAWN_ENTITIES_MAX 10000
+/* The most sources one GetAvailableWorlds (additional_sources) or
+ * GetSpawnables (sources) takes: each is walked, so "." repeated 200,000
+ * times walked the same folder for 54 s. More is refused whole
+ * (OPERATION_FAILED); the walks of one call also share one budget of
+ * entries, and the call gives up at its deadline (DEADLINE_EXCEEDED). */
+#define WK_SOURCES_MAX 1000
+/* The most footprint pairs (left_set times right_set) one
+ * AreFootprintsCompatible checks: 40,000 by 40,000 took 20 s. More is
+ * refused (INVALID_ARGUMENT), and the call gives up at its deadline. */
+#define WK_FOOTPRINT_PAIRS_MAX 100000
 
 /* srv/SetSimulationState; the states are wk_sim_state's (wk_sim.h) */
 #define WK_SET_STATE_ALREADY_IN_TARGET_STATE 101
@@ -65,10 +75,11 @@ extern "C" {
 #define WK_RESET_SCOPE_SPAWNED 4
 #define WK_RESET_SCOPE_ALL 255
 
-/* srv/StepSimulation: the most steps one call takes. A StepSimulation holds
- * the endpoint until its last step and cannot be cancelled, so a larger
- * count is refused (OPERATION_FAILED) before any step; the SimulateSteps
- * action, which its client can cancel, takes any count. */
+/* srv/StepSimulation: the most steps one call takes. A StepSimulation
+ * steps in batches, as SimulateSteps does, so other calls get in between,
+ * but its client learns nothing before the last: a larger count is refused
+ * (OPERATION_FAILED) before any step; the SimulateSteps action, whose
+ * client sees each step and can cancel, takes any count. */
 #define WK_STEP_SIMULATION_MAX_STEPS 1000000
 
 /* srv/SetEntityState */
@@ -160,11 +171,17 @@ typedef bool (*wk_api_feedback_fn)(const uint8_t *feedback, size_t len, void *ct
 
 /* The SimulateSteps action with its feedback: as wk_api_call(api,
  * "SimulateSteps", goal, len, out), and fn (which may be NULL) is called
- * after every step. A transport streams the feedback from fn (a ROS action
+ * once for every step. A transport streams the feedback from fn (a ROS action
  * server publishes it, a gRPC server writes it to a server stream) and sends
  * out as the final result; a cancelled run answers OPERATION_FAILED, saying
- * how many steps were done. The call returns once all steps are done, so a
- * server runs it on a thread of its own; fn must not call back into api. */
+ * how many steps were done. The steps run in batches, each holding the
+ * world (at most 256 steps, or about 5 ms), and fn is called for a batch's
+ * steps after it, with no world held: fn may wait for its receiver, which
+ * holds up these steps only, and returning false stops them after the
+ * batch in hand. Calls on the world get in between two batches; one that
+ * leaves the simulation other than PAUSED ends the steps (OPERATION_FAILED,
+ * saying how many were done). The call returns once all steps are done, so
+ * a server runs it on a thread of its own. */
 int wk_api_simulate_steps(wk_api *api, const uint8_t *goal, size_t len, wk_api_feedback_fn fn, void *ctx,
                           wk_buf *out);
 
@@ -183,7 +200,9 @@ int wk_api_set_bounds_type(wk_api *api, uint32_t type);
 typedef struct wk_api_sink {
     /* Receives one serialized response message, borrowed for the call.
      * Returning false says the receiver is gone (the client cancelled): a
-     * stream stops at its next message. */
+     * stream stops at its next message. A stream's messages are written
+     * with no world held, so write may wait for its receiver (a transport
+     * bounds that wait: the client may have stopped reading). */
     bool (*write)(void *ctx, const uint8_t *msg, size_t len);
     /* Optional: asked once the call holds the endpoint's lock, just before
      * the method runs, so that a call that waited for the lock past its

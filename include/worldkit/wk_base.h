@@ -36,7 +36,8 @@ extern "C" {
     X(UNSUPPORTED_ASSETS, -14, UNIMPLEMENTED, "unsupported assets")                           \
     X(UNSUPPORTED_ELEMENTS, -15, UNIMPLEMENTED, "unsupported elements")                       \
     X(PRECONDITION, -16, FAILED_PRECONDITION, "the world is not in a state that allows this") \
-    X(IO, -17, INTERNAL, "storage failed")
+    X(IO, -17, INTERNAL, "storage failed")                                                    \
+    X(DEADLINE, -18, DEADLINE_EXCEEDED, "the call's deadline passed before it was done")
 
 enum wk_code {
 #define WK__CODE_ENUM(name, value, grpc, msg) WK_##name = (value),
@@ -54,6 +55,7 @@ const char *wk_strerror(int code);
 enum wk_grpc_status {
     WK_GRPC_OK = 0,
     WK_GRPC_INVALID_ARGUMENT = 3,
+    WK_GRPC_DEADLINE_EXCEEDED = 4,
     WK_GRPC_NOT_FOUND = 5,
     WK_GRPC_ALREADY_EXISTS = 6,
     WK_GRPC_RESOURCE_EXHAUSTED = 8,

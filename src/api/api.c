@@ -29,6 +29,11 @@ void *wk__call_alloc(wk__call *call, size_t size)
     return call->blocks[call->count++] = p;
 }
 
+bool wk__call_over(wk__call *call)
+{
+    return call->check && call->checks++ % 64 == 0 && call->check(call->check_ctx) != 0;
+}
+
 char *wk__call_strdup(wk__call *call, const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -185,9 +190,47 @@ wk_entity wk_api_world(const wk_api *api)
     return wk_sim_world(api->sim);
 }
 
-/* Unpacks the request, runs the method on the binding's simulation under its
- * lock, with its world open in the row's mode, and packs its response. The
- * lock is taken after parsing, which needs no world. */
+/* Runs the method, or one batch of its steps, under the binding's lock:
+ * opens the world in the row's mode, runs the handler, commits, closes, and
+ * packs the response unless more batches follow. A batch that leaves steps
+ * for the next does not commit: the steps' motion is committed with the
+ * last. */
+static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *req, wk__progress *progress,
+                     int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st)
+{
+    wk__call call = {.status = st, .progress = progress, .check = check, .check_ctx = check_ctx};
+    ProtobufCMessage *response = NULL;
+    bool writes = m->flags & WK__METHOD_WRITES;
+    pthread_mutex_lock(&api->lock);
+    int rc = check ? check(check_ctx) : 0;
+    /* A client deleted the current world through ObjectWorldService: no
+     * world is loaded until LoadWorld. */
+    if (rc == 0 && wk__api_open_world(api, writes, NULL))
+        api->unloaded = true;
+    progress->more = false;
+    if (rc == 0)
+        rc = wk__api_refuse_without_world(api, &call, m, &response) ? WK_OK : m->handle(api, &call, req, &response);
+    if (rc == WK_OK && (call.failed || !response))
+        rc = WK_NOMEM;
+    /* What the call changed is on disk before it is answered. */
+    int closed = wk__api_close_world(api, rc == WK_OK && writes && !progress->more, st);
+    rc = rc ? rc : closed;
+    if (rc == WK_OK && !progress->more) {
+        size_t size = protobuf_c_message_get_packed_size(response);
+        rc = wk_buf_reserve(out, size);
+        if (rc == WK_OK)
+            out->len += protobuf_c_message_pack(response, out->data + out->len);
+    }
+    pthread_mutex_unlock(&api->lock);
+    for (size_t i = 0; i < call.count; i++)
+        free(call.blocks[i]);
+    free(call.blocks);
+    return rc;
+}
+
+/* Unpacks the request and runs the method, batch after batch, reporting
+ * the steps' feedback between them. Parsing needs no world, so it comes
+ * before the lock. */
 int wk__api_dispatch(wk_api *api, const wk__method *m, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
                      void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st)
 {
@@ -198,32 +241,14 @@ int wk__api_dispatch(wk_api *api, const wk__method *m, const uint8_t *request, s
         protobuf_c_message_free_unpacked(req, NULL);
         return wk_fail(st, WK_PARSE, "%s", why[0] ? why : "the request does not parse");
     }
-    wk__call call = {.feedback = fn, .feedback_ctx = ctx, .status = st};
-    ProtobufCMessage *response = NULL;
-    bool writes = m->flags & WK__METHOD_WRITES;
-    pthread_mutex_lock(&api->lock);
-    int rc = check ? check(check_ctx) : 0;
-    /* A client deleted the current world through ObjectWorldService: no
-     * world is loaded until LoadWorld. */
-    if (rc == 0 && wk__api_open_world(api, writes, NULL))
-        api->unloaded = true;
-    if (rc == 0)
-        rc = wk__api_refuse_without_world(api, &call, m, &response) ? WK_OK : m->handle(api, &call, req, &response);
-    if (rc == WK_OK && (call.failed || !response))
-        rc = WK_NOMEM;
-    /* What the call changed is on disk before it is answered. */
-    int closed = wk__api_close_world(api, rc == WK_OK && writes, st);
-    rc = rc ? rc : closed;
-    if (rc == WK_OK) {
-        size_t size = protobuf_c_message_get_packed_size(response);
-        rc = wk_buf_reserve(out, size);
+    wk__progress progress = {.feedback = fn, .ctx = ctx};
+    int rc;
+    do {
+        rc = run_batch(api, m, req, &progress, check, check_ctx, out, st);
+        /* The last batch's feedback goes out before its result. */
         if (rc == WK_OK)
-            out->len += protobuf_c_message_pack(response, out->data + out->len);
-    }
-    pthread_mutex_unlock(&api->lock);
-    for (size_t i = 0; i < call.count; i++)
-        free(call.blocks[i]);
-    free(call.blocks);
+            wk__progress_report(&progress);
+    } while (rc == WK_OK && progress.more);
     protobuf_c_message_free_unpacked(req, NULL);
     return rc;
 }

@@ -49,15 +49,50 @@ struct wk_api {
     size_t binding_count, binding_cap;
 };
 
+/* The steps of StepSimulation and SimulateSteps, which run in batches
+ * (step_simulation.c), each one dispatch under the world's lock, so that
+ * other calls get in between and SimulateSteps' feedback goes out with no
+ * world held: a receiver that is slow to read slows the steps, not the
+ * world's other callers. */
+typedef struct wk__progress {
+    wk_api_feedback_fn feedback; /* SimulateSteps' per step, or NULL */
+    void *ctx;
+    uint64_t goal;     /* steps asked for */
+    uint64_t done;     /* steps the batches so far ran */
+    uint64_t reported; /* steps whose feedback went out */
+    bool more;         /* the batch stopped short of the goal: another follows, the response waits */
+    bool cancelled;    /* the feedback's receiver is gone: the next batch answers without stepping */
+} wk__progress;
+
+/* How much a batch of steps runs at most: after this many steps, or once
+ * it has held the world this long, it lets go. 256 steps of an empty world
+ * take some 0.1 ms; a world whose steps take a millisecond lets go after
+ * about 5. */
+#define WK__BATCH_STEPS 256
+#define WK__BATCH_SECONDS 0.005
+
+/* Hands the feedback of the steps done since the last report to the
+ * progress's receiver, with no world held, until it cancels. */
+void wk__progress_report(wk__progress *p);
+
 /* Everything a response points to, freed once it is packed. */
 typedef struct wk__call {
     void **blocks;
     size_t count, cap;
     bool failed; /* out of memory somewhere */
-    wk_api_feedback_fn feedback; /* SimulateSteps' progress, or NULL */
-    void *feedback_ctx;
     wk_status *status; /* why a handler failed (may be NULL): ObjectWorldService answers it as a gRPC status */
+    wk__progress *progress; /* the steps' batches (every simulation_interfaces call has one; only stepping uses it) */
+    int (*check)(void *);   /* the transport's wk_api_sink check, or NULL */
+    void *check_ctx;
+    unsigned checks;        /* wk__call_over's calls, so that it asks the transport now and then */
 } wk__call;
+
+/* Whether the call should give up: its deadline has passed or its client
+ * has gone, as the transport's check says. A handler whose loop runs as
+ * long as its request makes it asks once per round, and gives up with
+ * WK_DEADLINE, having changed nothing; the transport is asked every 64th
+ * time, as asking costs a look at the call's queue. */
+bool wk__call_over(wk__call *call);
 
 void *wk__call_alloc(wk__call *call, size_t size);
 char *wk__call_strdup(wk__call *call, const char *s);
@@ -126,13 +161,15 @@ bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const struct wk__
 SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *call, const wk_motion *m);
 
 /* Runs a simulation_interfaces method (its registry row, methods.h) on a
- * serialized request: under the lock of api's simulation, with its world
- * open for writing when the method writes (committed before it answers),
- * appending the packed response to out. fn receives SimulateSteps'
- * feedback (may be NULL). check (may be NULL) is asked under the lock
- * before the method runs: a non-zero answer (a gRPC status, positive) is
- * returned as it is, nothing having run. Otherwise returns as wk_api_call,
- * with st (may be NULL) saying why. */
+ * serialized request, appending the packed response to out: under the lock
+ * of api's simulation, with its world open for writing when the method
+ * writes (committed before it answers); the steps of StepSimulation and
+ * SimulateSteps run in batches, each under the lock. fn receives
+ * SimulateSteps' feedback (may be NULL), between batches, with no lock
+ * held. check (may be NULL) is asked under the lock before each batch: a
+ * non-zero answer (a gRPC status, positive) is returned as it is, nothing
+ * more having run. Otherwise returns as wk_api_call, with st (may be NULL)
+ * saying why. */
 int wk__api_dispatch(wk_api *api, const struct wk__method *m, const uint8_t *request, size_t len,
                      wk_api_feedback_fn fn, void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out,
                      wk_status *st);

@@ -119,7 +119,7 @@ static int run_ows(wk_api *api, const char *path, const uint8_t *request, size_t
         return finish(sink, path, rc, NULL);
     wk_buf out = {0};
     wk_status st = {0};
-    rc = wk__ows_call(api, path, request, len, &out, &st);
+    rc = wk__ows_call(api, path, request, len, sink->check, sink->ctx, &out, &st);
     if (rc == WK_OK)
         (void)sink->write(sink->ctx, out.data, out.len);
     wk_buf_free(&out);

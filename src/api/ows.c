@@ -8,7 +8,8 @@
 #include "api/methods.h"
 #include "api/ows.h"
 
-int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, wk_buf *out, wk_status *st)
+int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, int (*check)(void *),
+                 void *check_ctx, wk_buf *out, wk_status *st)
 {
     const ProtobufCServiceDescriptor *service = &intrinsic_proto__world__object_world_service__descriptor;
     const char *slash = method ? strrchr(method, '/') : NULL;
@@ -23,7 +24,7 @@ int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t
         return why[0] ? wk_fail(st, WK_PARSE, "%s: %s", m->name, why)
                       : wk_fail(st, WK_PARSE, "%s: the request does not parse as %s", m->name, type->name);
     }
-    wk__call call = {.status = st};
+    wk__call call = {.status = st, .check = check, .check_ctx = check_ctx};
     ProtobufCMessage *response = NULL;
     wk_status_clear(st);
     int rc = m->handle(api, &call, req, &response);

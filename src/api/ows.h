@@ -162,10 +162,13 @@ int wk__ows_objects(wk__call *call, const wk_scene *s, const char *world_id, wk_
 
 /* Runs an ObjectWorldService method (by name, or by full path) on a
  * serialized request, appending the packed response to out. A handler
- * reports why it failed in its call's status. Returns WK_OK, WK_NOT_FOUND for an unknown method, WK_PARSE for a
- * request that does not parse, or the handler's code; st says why. Does not
- * take the endpoint's lock: the store locks each world itself. */
-int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, wk_buf *out, wk_status *st);
+ * reports why it failed in its call's status. Returns WK_OK, WK_NOT_FOUND
+ * for an unknown method, WK_PARSE for a request that does not parse, or the
+ * handler's code; st says why. check (may be NULL) is the transport's,
+ * which long loops ask (wk__call_over). Does not take the endpoint's lock:
+ * the store locks each world itself. */
+int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, int (*check)(void *),
+                 void *check_ctx, wk_buf *out, wk_status *st);
 
 /* Opens the world named by world_id (WK_INVALID when empty, WK_NOT_FOUND
  * when unknown) in the endpoint's store. */

@@ -254,6 +254,11 @@ static Pair *pair_of(wk__call *call, size_t left, size_t right, const char *why)
     return p;
 }
 
+static int gave_up(wk_status *st, const char *what, size_t done, size_t of)
+{
+    return wk_fail(st, WK_DEADLINE, "AreFootprintsCompatible: the deadline passed after %zu of %zu %s", done, of, what);
+}
+
 /* Checks every pair, appending the incompatible ones to resp (all of them,
  * or the first only). */
 static int check_pairs(wk__call *call, const wk_scene *s, const held *left, size_t nl, const held *right, size_t nr,
@@ -263,6 +268,8 @@ static int check_pairs(wk__call *call, const wk_scene *s, const held *left, size
     for (size_t i = 0; i < nl; i++)
         for (size_t j = 0; j < nr; j++) {
             char why[WK_STATUS_MSG_MAX];
+            if (wk__call_over(call))
+                return gave_up(st, "pairs", i * nr + j, nl * nr);
             if (!conflict(s, &left[i], &right[j], why, sizeof why))
                 continue;
             if (resp->n_pairs == cap) {
@@ -287,6 +294,13 @@ int wk__ows_are_footprints_compatible(wk_api *api, wk__call *call, const Protobu
 {
     wk_status *st = call->status;
     const IntrinsicProto__World__AreFootprintsCompatibleRequest *req = (const void *)request;
+    if (req->n_left_set && req->n_right_set > WK_FOOTPRINT_PAIRS_MAX / req->n_left_set)
+        return wk_fail(st, WK_INVALID,
+                       "AreFootprintsCompatible: left_set of %zu and right_set of %zu footprints make %llu pairs; at "
+                       "most %d are checked per call",
+                       req->n_left_set, req->n_right_set,
+                       (unsigned long long)req->n_left_set * (unsigned long long)req->n_right_set,
+                       WK_FOOTPRINT_PAIRS_MAX);
     Response *resp = wk__call_response(call, &intrinsic_proto__world__are_footprints_compatible_response__descriptor,
                                        response);
     held *left = calloc(req->n_left_set + 1, sizeof *left), *right = calloc(req->n_right_set + 1, sizeof *right);
@@ -298,10 +312,13 @@ int wk__ows_are_footprints_compatible(wk_api *api, wk__call *call, const Protobu
     wk_world *w;
     int rc = wk__ows_open(api, req->world_id, false, &w, st);
     wk_scene *s = rc ? NULL : wk_world_scene(w);
+    size_t footprints = req->n_left_set + req->n_right_set;
     for (size_t i = 0; rc == WK_OK && i < req->n_left_set; i++)
-        rc = resolve(s, req->left_set[i], "left_set", i, &left[i], st);
+        rc = wk__call_over(call) ? gave_up(st, "footprints resolved", i, footprints)
+                                 : resolve(s, req->left_set[i], "left_set", i, &left[i], st);
     for (size_t i = 0; rc == WK_OK && i < req->n_right_set; i++)
-        rc = resolve(s, req->right_set[i], "right_set", i, &right[i], st);
+        rc = wk__call_over(call) ? gave_up(st, "footprints resolved", req->n_left_set + i, footprints)
+                                 : resolve(s, req->right_set[i], "right_set", i, &right[i], st);
     if (rc == WK_OK)
         rc = check_pairs(call, s, left, req->n_left_set, right, req->n_right_set,
                          req->return_all_incompatible_pairs, resp, st);

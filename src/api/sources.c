@@ -63,10 +63,15 @@ bool wk__is_dir(const char *path)
 }
 
 typedef struct walk {
+    wk__walks *walks;
     int (*fn)(const char *path, bool is_dir, void *ctx);
     void *ctx;
-    size_t seen;
 } walk;
+
+bool wk__walks_over(wk__walks *walks)
+{
+    return walks->over = walks->over || wk__call_over(walks->call);
+}
 
 /* Entries in name order, so that answers do not depend on the file
  * system's order. */
@@ -83,9 +88,9 @@ static int walk_dir(walk *w, const char *dir, int depth)
     for (int i = 0; i < n; i++) {
         const char *name = entries[i]->d_name;
         char path[4096];
-        if (rc == 0 && name[0] != '.' && w->seen < WK__WALK_MAX &&
+        if (rc == 0 && name[0] != '.' && w->walks->left && !(rc = wk__walks_over(w->walks)) &&
             snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path) {
-            w->seen++;
+            w->walks->left--;
             bool is_dir = wk__is_dir(path);
             rc = w->fn(path, is_dir, w->ctx);
             if (rc == 0 && is_dir && depth + 1 < WK__WALK_DEPTH)
@@ -97,9 +102,9 @@ static int walk_dir(walk *w, const char *dir, int depth)
     return rc;
 }
 
-int wk__walk(const char *root, int (*fn)(const char *path, bool is_dir, void *ctx), void *ctx)
+int wk__walk(wk__walks *walks, const char *root, int (*fn)(const char *path, bool is_dir, void *ctx), void *ctx)
 {
-    walk w = {fn, ctx, 0};
+    walk w = {walks, fn, ctx};
     return wk__is_dir(root) ? walk_dir(&w, root, 0) : 0;
 }
 

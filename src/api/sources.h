@@ -22,13 +22,27 @@ typedef enum wk__source { WK__SOURCE_PATH, WK__SOURCE_REMOTE, WK__SOURCE_NO_PATH
 wk__source wk__source_path(const wk_api *api, const char *uri, char *out, size_t cap);
 const char *wk__source_refusal(wk__source why);
 
+/* What the walks of one call share: the entries they may still visit
+ * (WK__WALK_MAX in all, however many sources the request names), and the
+ * call, whose deadline they check at each entry; over says they stopped
+ * for it. */
+#define WK__WALK_MAX 20000
+typedef struct wk__walks {
+    wk__call *call;
+    size_t left;
+    bool over;
+} wk__walks;
+
+/* Whether the call should give up (wk__call_over), noted in walks. */
+bool wk__walks_over(wk__walks *walks);
+
 /* Calls fn for every file and folder below root (not root itself), folders
  * before what they hold, names starting with '.' skipped, at most
- * WK__WALK_DEPTH levels down and WK__WALK_MAX entries in all; stops at fn's
- * first nonzero answer and returns it. 0 when root is not a folder. */
+ * WK__WALK_DEPTH levels down, within the walks' budget; stops at fn's first
+ * nonzero answer and returns it, or returns 1 when the call should give up
+ * (walks->over). 0 when root is not a folder. */
 #define WK__WALK_DEPTH 4
-#define WK__WALK_MAX 20000
-int wk__walk(const char *root, int (*fn)(const char *path, bool is_dir, void *ctx), void *ctx);
+int wk__walk(wk__walks *walks, const char *root, int (*fn)(const char *path, bool is_dir, void *ctx), void *ctx);
 
 /* Whether path is a folder. */
 bool wk__is_dir(const char *path);

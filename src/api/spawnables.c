@@ -16,6 +16,7 @@
 
 typedef struct found {
     wk__call *call;
+    wk__walks walks;
     SimulationInterfaces__Spawnable **items;
     size_t count, cap;
     char (*seen)[PATH_MAX];
@@ -115,7 +116,7 @@ static int search(const char *dir, void *ctx)
         return 0;
     }
     int rc = visit(dir, true, ctx);
-    return rc ? rc : wk__walk(dir, visit, ctx);
+    return rc ? rc : wk__walk(&((found *)ctx)->walks, dir, visit, ctx);
 }
 
 int wk__get_spawnables(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
@@ -126,9 +127,14 @@ int wk__get_spawnables(wk_api *api, wk__call *call, const ProtobufCMessage *requ
         wk__call_response(call, &simulation_interfaces__get_spawnables_response__descriptor, response);
     if (!resp)
         return WK_NOMEM;
-    found f = {.call = call};
+    found f = {.call = call, .walks = {.call = call, .left = WK__WALK_MAX}};
+    if (req->n_sources > WK_SOURCES_MAX) {
+        resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED, "%zu sources: at most %d per call",
+                                       req->n_sources, WK_SOURCES_MAX);
+        return WK_OK;
+    }
     int rc = wk__resource_dirs(search, &f);
-    for (size_t i = 0; rc == 0 && i < req->n_sources; i++) {
+    for (size_t i = 0; rc == 0 && i < req->n_sources && !wk__walks_over(&f.walks); i++) {
         const char *uri = req->sources[i] ? req->sources[i] : "";
         char path[PATH_MAX];
         wk__source why = wk__source_path(api, uri, path, sizeof path);
@@ -138,6 +144,8 @@ int wk__get_spawnables(wk_api *api, wk__call *call, const ProtobufCMessage *requ
             note(&f, wk__source_refusal(why), uri);
     }
     free(f.seen);
+    if (f.walks.over)
+        return WK_DEADLINE;
     if (rc)
         return WK_NOMEM;
     resp->spawnables = f.items;

@@ -1,42 +1,60 @@
 /* step_simulation.c — StepSimulation and the SimulateSteps action: a finite
  * number of steps from PAUSED, after which the simulation is still paused.
  * In any other state both answer OPERATION_FAILED, as their definitions say
- * (not INCORRECT_STATE), with the state in the message. SimulateSteps also
- * reports each step to the call's feedback function, if it has one. */
+ * (not INCORRECT_STATE), with the state in the message.
+ *
+ * The steps run in batches (wk__progress), each a call of its own under
+ * the world's lock: a goal of a million steps, or a world whose steps are
+ * slow, never holds the world for longer than a batch, and SimulateSteps'
+ * feedback goes out between batches, when no world is held, so that a
+ * client slow to read it (or that stops) holds up only its own steps. A
+ * call that changes the state between two batches (a pause, a load) ends
+ * the steps, the answer saying how many were done. */
 #include <inttypes.h>
 
 #include "api/api_internal.h"
+#include "base/clock.h"
 
-/* Packs one SimulateStepsFeedback (two varints fit in 32 bytes) and hands
- * it over; false when the receiver cancels. */
-static bool report(wk__call *call, uint64_t done, uint64_t steps)
+void wk__progress_report(wk__progress *p)
 {
-    SimulationInterfaces__SimulateStepsFeedback fb = SIMULATION_INTERFACES__SIMULATE_STEPS_FEEDBACK__INIT;
-    fb.has_completed_steps = fb.has_remaining_steps = true;
-    fb.completed_steps = done;
-    fb.remaining_steps = steps - done;
-    uint8_t bytes[32];
-    size_t len = protobuf_c_message_pack(&fb.base, bytes);
-    return call->feedback(bytes, len, call->feedback_ctx);
+    while (p->feedback && !p->cancelled && p->reported < p->done) {
+        SimulationInterfaces__SimulateStepsFeedback fb = SIMULATION_INTERFACES__SIMULATE_STEPS_FEEDBACK__INIT;
+        fb.has_completed_steps = fb.has_remaining_steps = true;
+        fb.completed_steps = ++p->reported;
+        fb.remaining_steps = p->goal - p->reported;
+        uint8_t bytes[32]; /* two varints */
+        p->cancelled = !p->feedback(bytes, protobuf_c_message_pack(&fb.base, bytes), p->ctx);
+    }
 }
 
+/* One batch of the steps towards p->goal. */
 static SimulationInterfaces__Result *run(wk_api *api, wk__call *call, uint64_t steps)
 {
+    wk__progress *p = call->progress;
+    p->goal = steps;
+    if (p->cancelled)
+        return wk__call_result(call, WK_RESULT_OPERATION_FAILED, "cancelled after %" PRIu64 " of %" PRIu64 " steps",
+                               p->done, steps);
     wk_sim_state state = wk_sim_state_of(api->sim);
+    if (state != WK_SIM_PAUSED && p->done)
+        return wk__call_result(call, WK_RESULT_OPERATION_FAILED,
+                               "the simulation became %s after %" PRIu64 " of %" PRIu64 " steps (another call changed "
+                               "its state between two batches)",
+                               wk__state_name(state), p->done, steps);
     if (state != WK_SIM_PAUSED)
         return wk__call_result(call, WK_RESULT_OPERATION_FAILED,
                                "the simulation is %s: stepping takes a paused simulation", wk__state_name(state));
-    int rc = call->feedback ? WK_OK : wk_sim_step(api->sim, steps);
-    for (uint64_t done = 0; call->feedback && rc == WK_OK && done < steps;) {
-        rc = wk_sim_step(api->sim, 1);
-        if (rc == WK_OK && !report(call, ++done, steps))
-            return wk__call_result(call, WK_RESULT_OPERATION_FAILED,
-                                   "cancelled after %" PRIu64 " of %" PRIu64 " steps", done, steps);
-    }
+    uint64_t end = p->done + (steps - p->done < WK__BATCH_STEPS ? steps - p->done : WK__BATCH_STEPS);
+    double until = wk__monotonic_s() + WK__BATCH_SECONDS;
+    int rc = WK_OK;
+    while (rc == WK_OK && p->done < end && (rc = wk_sim_step(api->sim, 1)) == WK_OK)
+        if (++p->done < end && wk__monotonic_s() >= until)
+            break;
     if (rc)
         return wk__call_result(call, WK_RESULT_OPERATION_FAILED, "a step failed (%s) at iteration %" PRIu64 ": %s",
                                wk_code_name(rc), wk_sim_iterations(api->sim),
                                wk_ecm_errmsg(wk_scene_ecm(wk_api_scene(api))));
+    p->more = p->done < steps;
     return wk__call_result(call, WK_RESULT_OK, "%s", "");
 }
 

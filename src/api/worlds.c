@@ -104,6 +104,7 @@ int wk__get_current_world(wk_api *api, wk__call *call, const ProtobufCMessage *r
 typedef struct search {
     const wk_api *api;
     wk__call *call;
+    wk__walks walks;
     const SimulationInterfaces__GetAvailableWorldsRequest *req;
     SimulationInterfaces__WorldResource **worlds;
     size_t count, cap;
@@ -200,7 +201,7 @@ static int default_source(const char *dir, void *ctx)
     if (!wk__is_dir(dir))
         return fail(ctx, WK_AVAILABLE_WORLDS_DEFAULT_SOURCES_FAILED,
                     "the resource path folder '%s' cannot be read", dir);
-    return wk__walk(dir, visit, ctx);
+    return wk__walk(&((search *)ctx)->walks, dir, visit, ctx);
 }
 
 static int named_source(search *s, const char *uri)
@@ -212,7 +213,7 @@ static int named_source(search *s, const char *uri)
     if (why != WK__SOURCE_PATH)
         return fail(s, WK_RESULT_OPERATION_FAILED, wk__source_refusal(why), uri);
     if (wk__is_dir(path))
-        return wk__walk(path, visit, s);
+        return wk__walk(&s->walks, path, visit, s);
     if (world_file(path, name, sizeof name))
         return add_world(s, path, name);
     return fail(s, WK_RESULT_OPERATION_FAILED, "source '%s' is neither a folder nor a world file", uri);
@@ -227,15 +228,23 @@ int wk__get_available_worlds(wk_api *api, wk__call *call, const ProtobufCMessage
         wk__call_response(call, &simulation_interfaces__get_available_worlds_response__descriptor, response);
     if (!resp)
         return WK_NOMEM;
-    search s = {.api = api, .call = call, .req = req};
+    search s = {.api = api, .call = call, .walks = {.call = call, .left = WK__WALK_MAX}, .req = req};
+    if (req->n_additional_sources > WK_SOURCES_MAX) {
+        resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED,
+                                       "%zu additional_sources: at most %d per call", req->n_additional_sources,
+                                       WK_SOURCES_MAX);
+        return WK_OK;
+    }
     if (!wk__tags_filter_valid(req->filter, s.message, sizeof s.message)) {
         resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED, "%s", s.message);
         return WK_OK;
     }
     int rc = wk__resource_dirs(default_source, &s);
-    for (size_t i = 0; rc == 0 && i < req->n_additional_sources; i++)
+    for (size_t i = 0; rc == 0 && i < req->n_additional_sources && !wk__walks_over(&s.walks); i++)
         rc = named_source(&s, req->additional_sources[i] ? req->additional_sources[i] : "");
     free(s.seen);
+    if (s.walks.over)
+        return WK_DEADLINE;
     if (rc < 0)
         return WK_NOMEM;
     resp->worlds = s.worlds;

@@ -33,6 +33,7 @@ void wk_desc_free(wk_world_desc *d)
     for (size_t i = 0; i < d->warning_count; i++)
         free(d->warnings[i]);
     free(d->warnings);
+    free(d->names);
     free(d->nodes);
     free(d);
 }
@@ -176,20 +177,70 @@ size_t wk_desc_scoped_name(const wk_world_desc *d, uint32_t index, char *buf, si
     return len;
 }
 
+static int by_parent_and_name(const void *a, const void *b)
+{
+    const wk__desc_name *x = a, *y = b;
+    if (x->parent != y->parent)
+        return x->parent < y->parent ? -1 : 1;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
+int wk__desc_index(wk_world_desc *d)
+{
+    free(d->names);
+    d->name_count = 0;
+    d->names = malloc((d->count ? d->count : 1) * sizeof *d->names);
+    if (!d->names)
+        return WK_NOMEM;
+    for (uint32_t i = 0; i < d->count; i++)
+        if (d->nodes[i].parent != WK_NO_NODE)
+            d->names[d->name_count++] = (wk__desc_name){d->nodes[i].name, d->nodes[i].parent, i};
+    qsort(d->names, d->name_count, sizeof *d->names, by_parent_and_name);
+    return WK_OK;
+}
+
+/* How an index entry compares with the key (scope, the len bytes of name). */
+static int compare_key(const wk__desc_name *e, uint32_t scope, const char *name, size_t len)
+{
+    if (e->parent != scope)
+        return e->parent < scope ? -1 : 1;
+    int c = strncmp(e->name, name, len);
+    return c ? c : e->name[len] != '\0';
+}
+
+uint32_t wk__desc_child(const wk_world_desc *d, uint32_t scope, const char *name, size_t len,
+                        bool (*accepts)(wk_node_kind))
+{
+    size_t lo = 0, hi = d->name_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (compare_key(&d->names[mid], scope, name, len) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* Names a scope holds twice (SDFormat allows it before 1.7) follow in
+     * document order. */
+    for (; lo < d->name_count && compare_key(&d->names[lo], scope, name, len) == 0; lo++)
+        if (accepts(d->nodes[d->names[lo].node].kind))
+            return d->names[lo].node;
+    return WK_NO_NODE;
+}
+
+static bool is_model(wk_node_kind kind)
+{
+    return kind == WK_NODE_MODEL;
+}
+
 uint32_t wk__desc_find(const wk_world_desc *d, uint32_t scope, const char *name, bool (*accepts)(wk_node_kind))
 {
-    const char *sep = strstr(name, "::");
-    size_t len = sep ? (size_t)(sep - name) : strlen(name);
-    for (uint32_t c = wk_desc_node(d, scope)->first_child; c != WK_NO_NODE; c = wk_desc_node(d, c)->next_sibling) {
-        const wk_node *n = wk_desc_node(d, c);
-        if (strlen(n->name) != len || memcmp(n->name, name, len) != 0)
-            continue;
-        if (sep && n->kind == WK_NODE_MODEL)
-            return wk__desc_find(d, c, sep + 2, accepts);
-        if (!sep && accepts(n->kind))
-            return c;
+    const char *sep;
+    while (scope != WK_NO_NODE && (sep = strstr(name, "::"))) {
+        scope = wk__desc_child(d, scope, name, (size_t)(sep - name), is_model);
+        name = sep + 2;
     }
-    return WK_NO_NODE;
+    return scope == WK_NO_NODE ? WK_NO_NODE : wk__desc_child(d, scope, name, strlen(name), accepts);
 }
 
 int wk__desc_find_cycle(const wk_world_desc *d, uint32_t (*next)(const wk_world_desc *d, uint32_t node, void *ctx),

@@ -110,7 +110,9 @@ int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st)
                      root);
     else if (!(d = wk__desc_new(f->format)))
         rc = wk_fail(st, WK_NOMEM, "out of memory");
-    else if ((rc = f->read(d, desc, path, doc, st)) == WK_OK && (rc = wk__desc_resolve(d, st)) == WK_OK)
+    else if ((rc = f->read(d, desc, path, doc, st)) == WK_OK &&
+             (rc = wk__desc_index(d) ? wk_fail(st, WK_NOMEM, "out of memory indexing names") : WK_OK) == WK_OK &&
+             (rc = wk__desc_resolve(d, st)) == WK_OK)
         rc = wk__desc_check_joints(d, st);
     if (rc == WK_OK)
         rc = check_names(d, st);

@@ -26,8 +26,6 @@ typedef struct resolver {
     wk_pose *rel; /* relative to the scope's frame, or to relative_node */
     uint8_t *state;
     wk_status *st;
-    uint32_t *index; /* open addressing over (scope, name) of frames: node + 1, 0 empty */
-    size_t index_mask;
 } resolver;
 
 static bool is_scope(const wk_node *n)
@@ -50,57 +48,10 @@ static int fail_at(resolver *r, uint32_t i, const char *fmt, const char *what)
 
 static int rel_pose(resolver *r, uint32_t i, wk_pose *out);
 
-static bool is_frame(const wk_node *n)
+/* What relative_to and attached_to may name. */
+static bool is_frame(wk_node_kind kind)
 {
-    return n->kind == WK_NODE_LINK || n->kind == WK_NODE_JOINT || n->kind == WK_NODE_FRAME || n->kind == WK_NODE_MODEL;
-}
-
-static size_t hash_name(uint32_t scope, const char *name, size_t len)
-{
-    uint64_t h = 1469598103934665603ull ^ scope;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
-    return (size_t)(h ^ (h >> 31));
-}
-
-/* Indexes every frame by (scope, name), so that a world of many models
- * resolves its names in constant time each. The first of duplicates wins,
- * as a scan in document order would have it. */
-static int build_index(resolver *r)
-{
-    size_t cap = 16;
-    while (cap < r->d->count * 2)
-        cap *= 2;
-    r->index = calloc(cap, sizeof *r->index);
-    if (!r->index)
-        return WK_NOMEM;
-    r->index_mask = cap - 1;
-    for (uint32_t i = 1; i < r->d->count; i++) {
-        const wk_node *n = &r->d->nodes[i];
-        if (!is_frame(n) || n->parent == WK_NO_NODE)
-            continue;
-        size_t len = strlen(n->name);
-        size_t k = hash_name(n->parent, n->name, len) & r->index_mask;
-        bool duplicate = false;
-        for (; r->index[k]; k = (k + 1) & r->index_mask) {
-            const wk_node *o = &r->d->nodes[r->index[k] - 1];
-            duplicate |= o->parent == n->parent && !strcmp(o->name, n->name);
-        }
-        if (!duplicate)
-            r->index[k] = i + 1;
-    }
-    return WK_OK;
-}
-
-/* The direct child of scope s that is a frame named name (length len). */
-static uint32_t child_frame(const resolver *r, uint32_t s, const char *name, size_t len)
-{
-    for (size_t k = hash_name(s, name, len) & r->index_mask; r->index[k]; k = (k + 1) & r->index_mask) {
-        const wk_node *n = &r->d->nodes[r->index[k] - 1];
-        if (n->parent == s && strlen(n->name) == len && memcmp(n->name, name, len) == 0)
-            return r->index[k] - 1;
-    }
-    return WK_NO_NODE;
+    return kind == WK_NODE_LINK || kind == WK_NODE_JOINT || kind == WK_NODE_FRAME || kind == WK_NODE_MODEL;
 }
 
 /* The pose of the frame called name relative to scope s's frame. who is the
@@ -114,7 +65,7 @@ static int frame_in_scope(resolver *r, uint32_t s, const char *name, uint32_t wh
         return WK_OK;
     }
     const char *sep = strstr(name, "::");
-    uint32_t c = child_frame(r, s, name, sep ? (size_t)(sep - name) : strlen(name));
+    uint32_t c = wk__desc_child(d, s, name, sep ? (size_t)(sep - name) : strlen(name), is_frame);
     if (c == WK_NO_NODE || (sep && d->nodes[c].kind != WK_NODE_MODEL))
         return fail_at(r, who, "no frame named '%s' in its scope", name);
     wk_pose scope_T_c;
@@ -231,8 +182,6 @@ int wk__desc_resolve(wk_world_desc *d, wk_status *st)
     if (rc == WK_OK && d->format != WK_FORMAT_SDF) {
         for (uint32_t i = 0; rc == WK_OK && i < d->count; i++)
             rc = world_by_node(&r, i);
-    } else if (rc == WK_OK && (rc = build_index(&r)) != WK_OK) {
-        rc = wk_fail(st, rc, "out of memory resolving poses");
     } else if (rc == WK_OK) {
         /* Parents precede children, so every scope's world pose is known
          * before the nodes inside it need it. */
@@ -245,6 +194,5 @@ int wk__desc_resolve(wk_world_desc *d, wk_status *st)
     }
     free(r.rel);
     free(r.state);
-    free(r.index);
     return rc;
 }

@@ -12,8 +12,10 @@
  *
  * A unary method's reply is held and goes out in the same batch as the
  * initial metadata and the status; a stream sends each message as the
- * method writes it, so a slow reader slows the stream rather than filling
- * memory. */
+ * method writes it (with no world held: wk_api_sink), so a slow reader
+ * slows the stream rather than filling memory. A reader that takes no
+ * message for STALL_SECONDS has stopped: its stream is ended with
+ * RESOURCE_EXHAUSTED, so that it holds a worker no longer. */
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/support/alloc.h>
 #include <grpc/support/time.h>
@@ -39,6 +41,11 @@ static const struct local_method *local_method(const char *path)
     return NULL;
 }
 
+/* How long a stream's message may wait for its client's HTTP/2 flow
+ * control, which holds it back once the client has stopped reading and
+ * the window (64 KB and more: thousands of SimulateSteps updates) is full. */
+#define STALL_SECONDS 5
+
 /* Tags of the batches of the call a worker serves (its only one). */
 static char tag_recv, tag_close, tag_send;
 
@@ -52,18 +59,24 @@ typedef struct call {
     bool closed;            /* the close batch completed */
     int cancelled;          /* what it says: whether the call ended otherwise than by our status */
     bool broken;            /* a batch failed: the call is over */
+    int ended;              /* the status a stalled stream was ended with (we cancelled it); 0 otherwise */
     grpc_byte_buffer *held; /* a unary reply, sent with the status */
     double started;         /* when the worker took the call, seconds */
 } call;
 
-/* Waits on the worker's queue for tag, noting the close batch if it
- * completes first; the event's success. */
-static bool wait_for(call *c, void *tag)
+/* Waits on the worker's queue for tag until until, noting the close
+ * batch if it completes first; the event's success, false when until came
+ * first (*late then says so). */
+static bool wait_until(call *c, void *tag, gpr_timespec until, bool *late)
 {
     if (tag == &tag_close && c->closed)
         return true;
     for (;;) {
-        grpc_event ev = grpc_completion_queue_next(c->worker->cq, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);
+        grpc_event ev = grpc_completion_queue_next(c->worker->cq, until, NULL);
+        if (ev.type == GRPC_QUEUE_TIMEOUT) {
+            *late = true;
+            return false;
+        }
         if (ev.type != GRPC_OP_COMPLETE)
             return false; /* the queue shut down, which it does only once no call is served */
         if (ev.tag == &tag_close)
@@ -71,6 +84,34 @@ static bool wait_for(call *c, void *tag)
         if (ev.tag == tag)
             return ev.success != 0;
     }
+}
+
+static bool wait_for(call *c, void *tag)
+{
+    bool late = false;
+    return wait_until(c, tag, gpr_inf_future(GPR_CLOCK_MONOTONIC), &late);
+}
+
+/* Waits for a stream's send; ends the stream when its client has taken
+ * nothing for STALL_SECONDS. gRPC completes the send once it is cancelled,
+ * and only then may its message be freed. */
+static bool wait_for_reader(call *c)
+{
+    bool late = false;
+    gpr_timespec until =
+        gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_seconds(STALL_SECONDS, GPR_TIMESPAN));
+    if (wait_until(c, &tag_send, until, &late))
+        return true;
+    if (!late)
+        return false;
+    char why[160];
+    snprintf(why, sizeof why,
+             "%s: the client read no message for %d s (it stopped reading the stream): the stream is ended", c->method,
+             STALL_SECONDS);
+    grpc_call_cancel_with_status(c->slot->call, GRPC_STATUS_RESOURCE_EXHAUSTED, why, NULL);
+    c->ended = GRPC_STATUS_RESOURCE_EXHAUSTED;
+    wait_for(c, &tag_send);
+    return false;
 }
 
 /* Whether the call is over for its client: cancelled, past its deadline, or
@@ -141,7 +182,8 @@ static bool send(call *c, grpc_byte_buffer *msg, const grpc_status_code *status,
             ops[n++].data.recv_close_on_server.cancelled = &c->cancelled;
         }
     }
-    bool ok = grpc_call_start_batch(c->slot->call, ops, n, &tag_send, NULL) == GRPC_CALL_OK && wait_for(c, &tag_send);
+    bool ok = grpc_call_start_batch(c->slot->call, ops, n, &tag_send, NULL) == GRPC_CALL_OK &&
+              (c->streaming ? wait_for_reader(c) : wait_for(c, &tag_send));
     grpc_slice_unref(text);
     if (msg)
         grpc_byte_buffer_destroy(msg);
@@ -276,7 +318,11 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
         grpc_call_cancel(slot->call, NULL);
     if (c.closing)
         wait_for(&c, &tag_close);
-    report(&c, true, c.broken && status == GRPC_STATUS_OK ? GRPC_STATUS_CANCELLED : status, wk__monotonic_s() - t0);
+    report(&c, true,
+           c.ended                                  ? c.ended
+           : c.broken && status == GRPC_STATUS_OK ? GRPC_STATUS_CANCELLED
+                                                    : status,
+           wk__monotonic_s() - t0);
 
     if (payload)
         grpc_byte_buffer_destroy(payload);

@@ -48,7 +48,7 @@ static inline int ows_call(wk_api *api, const char *method, const char *json, ow
         return -1;
     }
     free(text);
-    int rc = wk__ows_call(api, method, request.data, request.len, &response, &st);
+    int rc = wk__ows_call(api, method, request.data, request.len, NULL, NULL, &response, &st);
     a->status = rc ? wk_code_grpc(rc) : WK_GRPC_OK;
     snprintf(a->message, sizeof a->message, "%s", rc ? st.message : "");
     if (rc == WK_OK && wk_json_from_bytes(m.output, response.data, response.len, NULL, &a->json, &st))

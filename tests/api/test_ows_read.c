@@ -31,7 +31,7 @@ static void *ows(wk_api *api, const char *method, const void *request, const Pro
     size_t len = protobuf_c_message_pack(req, bytes);
     wk_buf out = {0};
     wk_status st = {0};
-    last_code = wk__ows_call(api, method, bytes, len, &out, &st);
+    last_code = wk__ows_call(api, method, bytes, len, NULL, NULL, &out, &st);
     snprintf(last_message, sizeof last_message, "%s", st.message);
     free(bytes);
     void *resp = last_code ? NULL : protobuf_c_message_unpack(type, NULL, out.len, out.data);
@@ -291,13 +291,14 @@ static void worlds(void)
     /* An unknown method and a request that does not parse. */
     wk_buf out = {0};
     wk_status st;
-    CHECK_INT(wk__ows_call(api, "Teleport", NULL, 0, &out, &st), ==, WK_NOT_FOUND);
-    CHECK_INT(wk__ows_call(api, "/intrinsic_proto.world.ObjectWorldService/GetWorld", (const uint8_t *)"\xff", 1, &out,
-                           &st),
+    CHECK_INT(wk__ows_call(api, "Teleport", NULL, 0, NULL, NULL, &out, &st), ==, WK_NOT_FOUND);
+    CHECK_INT(wk__ows_call(api, "/intrinsic_proto.world.ObjectWorldService/GetWorld", (const uint8_t *)"\xff", 1, NULL,
+                           NULL, &out, &st),
               ==, WK_PARSE);
     /* A method of another service is not ObjectWorldService's. */
-    CHECK_INT(wk__ows_call(api, "/simulation_interfaces.SimulationInterfaces/GetEntities", NULL, 0, &out, &st), ==,
-              WK_NOT_FOUND);
+    CHECK_INT(wk__ows_call(api, "/simulation_interfaces.SimulationInterfaces/GetEntities", NULL, 0, NULL, NULL, &out,
+                           &st),
+              ==, WK_NOT_FOUND);
     wk_buf_free(&out);
     wk_api_free(api);
 }

@@ -1,7 +1,10 @@
 /* test_simulate_steps.c — the SimulateSteps action: through wk_api_call it
  * runs to its result; through wk_api_simulate_steps each step reports its
  * feedback (completed and remaining steps, in order), and a receiver can
- * cancel the rest. Not paused, it fails before any step or feedback. */
+ * cancel the rest, which stop after the batch in hand. The feedback goes
+ * out with no world held: a receiver may call the api, and one that pauses
+ * or stops the simulation ends the steps. Not paused, it fails before any
+ * step or feedback. */
 #include <string.h>
 
 #include "api/api_call.h"
@@ -12,6 +15,8 @@ typedef struct progress {
     size_t count;
     size_t cancel_at; /* cancels after this many reports; 0: never */
     bool garbled;
+    wk_api *stop_at_3; /* stops this api's simulation at the third report (a call of its own) */
+    uint32_t stop_result;
 } progress;
 
 static bool on_step(const uint8_t *bytes, size_t len, void *ctx)
@@ -19,14 +24,18 @@ static bool on_step(const uint8_t *bytes, size_t len, void *ctx)
     progress *p = ctx;
     SimulationInterfaces__SimulateStepsFeedback *fb =
         simulation_interfaces__simulate_steps_feedback__unpack(NULL, len, bytes);
-    if (!fb || p->count == 16) {
+    if (!fb) {
         p->garbled = true;
         return false;
     }
-    p->completed[p->count] = fb->completed_steps;
-    p->remaining[p->count] = fb->remaining_steps;
+    if (p->count < 16) {
+        p->completed[p->count] = fb->completed_steps;
+        p->remaining[p->count] = fb->remaining_steps;
+    }
     p->count++;
     simulation_interfaces__simulate_steps_feedback__free_unpacked(fb, NULL);
+    if (p->stop_at_3 && p->count == 3)
+        p->stop_result = set_state(p->stop_at_3, WK_SIM_STOPPED, NULL);
     return p->count != p->cancel_at;
 }
 
@@ -69,6 +78,12 @@ static void feedback_every_step(void)
     goal.steps = 3;
     CHECK_INT(call_code(api, "SimulateSteps", &goal.base, NULL), ==, WK_RESULT_OK);
     CHECK_INT(wk_sim_iterations(wk_api_sim(api)), ==, 8);
+    /* Many batches: a report for every step all the same. */
+    p = (progress){0};
+    CHECK_INT(simulate(api, 10000, &p, msg), ==, WK_RESULT_OK);
+    CHECK_INT(p.count, ==, 10000);
+    CHECK_INT(p.remaining[15], ==, 10000 - 16);
+    CHECK_INT(wk_sim_iterations(wk_api_sim(api)), ==, 10008);
     wk_api_free(api);
 }
 
@@ -78,10 +93,33 @@ static void cancelled(void)
     REQUIRE(api);
     progress p = {.cancel_at = 3};
     char msg[256];
-    CHECK_INT(simulate(api, 10, &p, msg), ==, WK_RESULT_OPERATION_FAILED);
-    CHECK(strstr(msg, "cancelled after 3 of 10 steps") != NULL);
+    CHECK_INT(simulate(api, 100000, &p, msg), ==, WK_RESULT_OPERATION_FAILED);
+    /* The steps stop after the first batch, whose feedback was cancelled. */
+    uint64_t done = wk_sim_iterations(wk_api_sim(api));
+    char want[64];
+    snprintf(want, sizeof want, "cancelled after %llu of 100000 steps", (unsigned long long)done);
+    CHECK_STR(msg, want);
     CHECK_INT(p.count, ==, 3);
-    CHECK_INT(wk_sim_iterations(wk_api_sim(api)), ==, 3);
+    CHECK(done >= 3 && done <= 256);
+    CHECK_INT(get_state(api), ==, WK_SIM_PAUSED);
+    wk_api_free(api);
+}
+
+/* The receiver stops the simulation through the api itself, which it can
+ * only while no batch holds the world: the steps end with the next batch,
+ * saying how many were done. */
+static void stopped_between_batches(void)
+{
+    wk_api *api = paused_api(BOX_WORLD);
+    REQUIRE(api);
+    progress p = {.stop_at_3 = api};
+    char msg[256];
+    CHECK_INT(simulate(api, 100000, &p, msg), ==, WK_RESULT_OPERATION_FAILED);
+    CHECK_INT(p.stop_result, ==, WK_RESULT_OK);
+    CHECK(strstr(msg, "the simulation became stopped after ") != NULL);
+    CHECK(strstr(msg, " of 100000 steps") != NULL);
+    CHECK_INT(get_state(api), ==, WK_SIM_STOPPED);
+    CHECK(p.count >= 3 && p.count <= 256);
     wk_api_free(api);
 }
 
@@ -105,6 +143,7 @@ static void refused_unless_paused(void)
 static const wk_test_case cases[] = {
     {"feedback_every_step", feedback_every_step},
     {"cancelled", cancelled},
+    {"stopped_between_batches", stopped_between_batches},
     {"refused_unless_paused", refused_unless_paused},
 };
 WK_TEST_MAIN(cases)

@@ -9,8 +9,10 @@ same as before, field for field (the simulation's entities and states, and
 the store world's metadata, objects and frames in the FULL view).
 """
 import contextlib
+import importlib
 import math
 import os
+import threading
 import time
 
 import grpc
@@ -146,6 +148,37 @@ class HostileTest(harness.ServerTest):
         """The most memory the server has held, in MB (VmHWM)."""
         with open("/proc/%d/status" % self.server.proc.pid) as f:
             return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) / 1024
+
+    def assertOthersAnswer(self, seconds=2.0):
+        """For seconds, a second client's calls on both services and its
+        health check are each answered within 1 s, again and again."""
+        with grpc.insecure_channel(self.server.address) as channel:
+            sim = self.pb.si_grpc.SimulationInterfacesStub(channel)
+            ows = self.pb.ows_grpc.ObjectWorldServiceStub(channel)
+            h = self.pb.health
+            check = channel.unary_unary("/grpc.health.v1.Health/Check",
+                                        request_serializer=h.HealthCheckRequest.SerializeToString,
+                                        response_deserializer=h.HealthCheckResponse.FromString)
+            calls = (
+                ("health check", lambda: check(h.HealthCheckRequest(), timeout=1)),
+                ("GetTransform", lambda: ows.GetTransform(self.m.GetTransformRequest(
+                    world_id=self.world, node_a=self.node("table"), node_b=self.node("cup")), timeout=1)),
+                ("GetSimulationState", lambda: sim.GetSimulationState(self.si.GetSimulationStateRequest(),
+                                                                      timeout=1)),
+                ("GetEntityState", lambda: sim.GetEntityState(self.si.GetEntityStateRequest(entity="box"),
+                                                              timeout=1)),
+            )
+            end = time.monotonic() + seconds
+            rounds = 0
+            while rounds == 0 or time.monotonic() < end:
+                for what, call in calls:
+                    start = time.monotonic()
+                    try:
+                        call()
+                    except grpc.RpcError as e:
+                        self.fail("%s beside the attack: %s %s" % (what, e.code().name, e.details()))
+                    self.assertLess(time.monotonic() - start, 1.0, what)
+                rounds += 1
 
     def assertResultRefused(self, want, reply, culprit, what):
         self.assertResult(want, reply, what)
@@ -351,6 +384,91 @@ class HostileTest(harness.ServerTest):
             reply = self.sim.SpawnEntities(req, timeout=120)
         self.assertResultRefused(harness.OPERATION_FAILED, reply, "%d spawn requests" % MILLION, "SpawnEntities")
         self.assertEqual(len(reply.results), 0)
+
+    # ---- clients that stop reading ----
+
+    def test_stream_left_unread(self):
+        # A SimulateSteps stream read once and then left: sending waited for
+        # the client with the world held, and GetSimulationState waited 45 s.
+        # Now the steps wait with no world held, others go on, and the
+        # stream ends RESOURCE_EXHAUSTED once its client has read nothing
+        # for 5 s.
+        set_state = lambda state: self.sim.SetSimulationState(self.si.SetSimulationStateRequest(
+            state=self.si.SimulationState(state=state)), timeout=harness.CALL_SECONDS)
+        clock = lambda: self.sim.GetEntityState(self.si.GetEntityStateRequest(entity="box"),
+                                                timeout=harness.CALL_SECONDS).state.header.stamp
+        self.assertResult(OK, set_state(harness.STATE_PAUSED))
+        try:
+            stream = self.sim.SimulateSteps(self.si.SimulateStepsGoal(steps=10 ** 9), timeout=120)
+            first = next(stream)
+            self.assertEqual(first.feedback.completed_steps, 1)
+            # The steps go on until the client's HTTP/2 window is full (a
+            # few MB of updates), then wait for it.
+            started = time.monotonic()
+            last, still = clock(), 0
+            while still < 3:
+                self.assertOthersAnswer(seconds=0.5)
+                now = clock()
+                still = still + 1 if now == last else 0
+                last = now
+                self.assertLess(time.monotonic() - started, 60, "the steps never waited for the client")
+            # Past the 5 s the server gives a client that reads nothing.
+            self.assertOthersAnswer(seconds=6)
+            state = self.sim.GetSimulationState(self.si.GetSimulationStateRequest(), timeout=harness.CALL_SECONDS)
+            self.assertEqual(state.state.state, harness.STATE_PAUSED)
+            read = 1
+            with self.assertRaises(grpc.RpcError) as ended:
+                for _ in stream:
+                    read += 1
+            self.assertEqual(ended.exception.code(), C.RESOURCE_EXHAUSTED, ended.exception.details())
+            self.assertIn("SimulateSteps: the client read no message for 5 s", ended.exception.details())
+            self.assertLess(read, 10 ** 6)
+            # The steps ended with the stream.
+            before = clock()
+            time.sleep(0.3)
+            self.assertEqual(before, clock())
+        finally:
+            self.assertResult(OK, set_state(harness.STATE_STOPPED))
+
+    # ---- requests that multiply work ----
+
+    def test_requests_that_multiply_work(self):
+        # "." 200,000 times walked the same folder for 54 s, and 40k by 40k
+        # footprints took 20 s: refused whole now, naming the count.
+        many = ["."] * 200000
+        with self.unchanged():
+            start = time.monotonic()
+            reply = self.sim.GetAvailableWorlds(self.si.GetAvailableWorldsRequest(additional_sources=many),
+                                                timeout=harness.CALL_SECONDS)
+            self.assertResultRefused(harness.OPERATION_FAILED, reply, "200000 additional_sources: at most 1000",
+                                     "GetAvailableWorlds")
+            reply = self.sim.GetSpawnables(self.si.GetSpawnablesRequest(sources=many), timeout=harness.CALL_SECONDS)
+            self.assertResultRefused(harness.OPERATION_FAILED, reply, "200000 sources: at most 1000", "GetSpawnables")
+            self.assertLess(time.monotonic() - start, 5)
+        footprint = importlib.import_module("intrinsic.skills.proto.footprint_pb2").Footprint()
+        req = self.m.AreFootprintsCompatibleRequest(world_id=self.world, left_set=[footprint] * 40000,
+                                                    right_set=[footprint] * 40000)
+        self.assertRefused(C.INVALID_ARGUMENT, self.ows.AreFootprintsCompatible, req,
+                           "left_set of 40000 and right_set of 40000 footprints make 1600000000 pairs")
+        # 1,000 walks of the server's folder share one budget and stop at
+        # the deadline; others are answered meanwhile.
+        ended = []
+
+        def walk():
+            start = time.monotonic()
+            try:
+                self.sim.GetAvailableWorlds(self.si.GetAvailableWorldsRequest(additional_sources=["."] * 1000),
+                                            timeout=2)
+                ended.append(("OK", time.monotonic() - start))
+            except grpc.RpcError as e:
+                ended.append((e.code().name, time.monotonic() - start))
+
+        walker = threading.Thread(target=walk)
+        walker.start()
+        self.assertOthersAnswer(seconds=2)
+        walker.join()
+        self.assertIn(ended[0][0], ("OK", "DEADLINE_EXCEEDED"))
+        self.assertLess(ended[0][1], 4)
 
     def test_step_count_beyond_reason(self):
         # A StepSimulation cannot be cancelled: one that would hold the

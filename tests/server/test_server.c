@@ -415,9 +415,9 @@ static void concurrent_calls(void)
     down(&f);
 }
 
-/* graceful_shutdown's pieces: a direct SimulateSteps whose feedback holds
- * the world's lock until released, and the server's call hook saying when
- * a call has arrived. */
+/* graceful_shutdown's pieces: a thread that holds the current world open
+ * for writing, as a long call would, until released, so that calls wait
+ * for it; and the server's call hook saying when a call has arrived. */
 typedef struct gate {
     pthread_mutex_t lock;
     pthread_cond_t changed;
@@ -434,26 +434,21 @@ typedef struct gate_call {
     reply r;
 } gate_call;
 
-static bool hold_lock(const uint8_t *fb, size_t len, void *ctx)
+static void *holder_main(void *arg)
 {
-    (void)fb, (void)len;
-    gate *g = ctx;
+    gate *g = arg;
+    wk_world *w = NULL;
+    wk_status st = {0};
+    if (wk_store_open(wk_api_store(g->api), "world", true, &w, &st))
+        fprintf(stderr, "    the holder could not open the world: %s\n", st.message);
     pthread_mutex_lock(&g->lock);
     g->holding = true;
     pthread_cond_broadcast(&g->changed);
     while (!g->release)
         pthread_cond_wait(&g->changed, &g->lock);
     pthread_mutex_unlock(&g->lock);
-    return true;
-}
-
-static void *holder_main(void *arg)
-{
-    gate *g = arg;
-    uint8_t goal[] = {0x08, 0x01}; /* steps: 1 */
-    wk_buf out = {0};
-    wk_api_simulate_steps(g->api, goal, sizeof goal, hold_lock, g, &out);
-    wk_buf_free(&out);
+    if (w)
+        wk_store_close(w, false, false);
     return NULL;
 }
 

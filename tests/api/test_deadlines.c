@@ -1,0 +1,125 @@
+/* test_deadlines.c — calls whose work a request multiplies are bounded: a
+ * count past the limit is refused before any work (WK_SOURCES_MAX sources,
+ * WK_FOOTPRINT_PAIRS_MAX footprint pairs), and a loop that runs as long as
+ * its request makes it gives up with WK_DEADLINE (DEADLINE_EXCEEDED) once
+ * the transport's check says the call is over, answering nothing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/methods.h"
+#include "api/ows.h"
+#include "wk_test.h"
+
+/* A transport's check that lets the first `grace` asks pass. */
+typedef struct clock_check {
+    int asked, grace;
+} clock_check;
+
+static int expires(void *ctx)
+{
+    clock_check *c = ctx;
+    return c->asked++ < c->grace ? 0 : WK_GRPC_DEADLINE_EXCEEDED;
+}
+
+static int available_worlds(wk_api *api, size_t sources, clock_check *check, wk_buf *out)
+{
+    char *list[WK_SOURCES_MAX + 1];
+    for (size_t i = 0; i < sources; i++)
+        list[i] = (char *)WK_TEST_WORLDS;
+    SimulationInterfaces__GetAvailableWorldsRequest req = SIMULATION_INTERFACES__GET_AVAILABLE_WORLDS_REQUEST__INIT;
+    req.n_additional_sources = sources;
+    req.additional_sources = list;
+    wk_buf bytes = {0};
+    if (wk_buf_reserve(&bytes, protobuf_c_message_get_packed_size(&req.base)))
+        return WK_NOMEM;
+    bytes.len = protobuf_c_message_pack(&req.base, bytes.data);
+    wk_status st = {0};
+    const wk__method *m = wk__method_named(&simulation_interfaces__simulation_interfaces__descriptor,
+                                           "GetAvailableWorlds");
+    int rc = wk__api_dispatch(api, m, bytes.data, bytes.len, NULL, NULL, check ? expires : NULL,
+                              check, out, &st);
+    wk_buf_free(&bytes);
+    return rc;
+}
+
+static void sources_bounded(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    wk_buf out = {0};
+    CHECK_INT(available_worlds(api, WK_SOURCES_MAX + 1, NULL, &out), ==, WK_OK);
+    SimulationInterfaces__GetAvailableWorldsResponse *resp =
+        simulation_interfaces__get_available_worlds_response__unpack(NULL, out.len, out.data);
+    REQUIRE(resp && resp->result);
+    CHECK_INT(resp->result->result, ==, WK_RESULT_OPERATION_FAILED);
+    CHECK_STR(resp->result->error_message, "1001 additional_sources: at most 1000 per call");
+    CHECK_INT(resp->n_worlds, ==, 0);
+    simulation_interfaces__get_available_worlds_response__free_unpacked(resp, NULL);
+    /* The world folder walked once per source, until the deadline: the
+     * check before the call runs passes, the first in its loop does not. */
+    out.len = 0;
+    clock_check check = {.grace = 1};
+    CHECK_INT(available_worlds(api, WK_SOURCES_MAX, &check, &out), ==, WK_DEADLINE);
+    CHECK_INT(out.len, ==, 0);
+    CHECK_INT(check.asked, ==, 2);
+    /* Without a deadline the 1,000 walks share one budget of entries. */
+    CHECK_INT(available_worlds(api, WK_SOURCES_MAX, NULL, &out), ==, WK_OK);
+    CHECK(out.len > 0);
+    wk_buf_free(&out);
+    wk_api_free(api);
+}
+
+/* AreFootprintsCompatible of left by right empty footprints in "world". */
+static int footprints(wk_api *api, size_t left, size_t right, clock_check *check, wk_status *st)
+{
+    static IntrinsicProto__Skills__Footprint empty = INTRINSIC_PROTO__SKILLS__FOOTPRINT__INIT;
+    IntrinsicProto__Skills__Footprint **sets = malloc((left + right) * sizeof *sets);
+    if (!sets)
+        return WK_NOMEM;
+    for (size_t i = 0; i < left + right; i++)
+        sets[i] = &empty;
+    IntrinsicProto__World__AreFootprintsCompatibleRequest req =
+        INTRINSIC_PROTO__WORLD__ARE_FOOTPRINTS_COMPATIBLE_REQUEST__INIT;
+    req.world_id = "world";
+    req.n_left_set = left;
+    req.left_set = sets;
+    req.n_right_set = right;
+    req.right_set = sets + left;
+    wk_buf bytes = {0}, out = {0};
+    int rc = wk_buf_reserve(&bytes, protobuf_c_message_get_packed_size(&req.base));
+    bytes.len = rc ? 0 : protobuf_c_message_pack(&req.base, bytes.data);
+    rc = rc ? rc : wk__ows_call(api, "AreFootprintsCompatible", bytes.data, bytes.len, check ? expires : NULL, check, &out,
+                          st);
+    CHECK(rc != WK_OK || out.len > 0);
+    wk_buf_free(&bytes);
+    wk_buf_free(&out);
+    free(sets);
+    return rc;
+}
+
+static void footprint_pairs_bounded(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    wk_status st = {0};
+    CHECK_INT(footprints(api, 400, 400, NULL, &st), ==, WK_INVALID);
+    CHECK_STR(st.message, "AreFootprintsCompatible: left_set of 400 and right_set of 400 footprints make 160000 "
+                          "pairs; at most 100000 are checked per call");
+    CHECK_INT(footprints(api, 300, 300, NULL, &st), ==, WK_OK);
+    clock_check check = {.grace = 0};
+    CHECK_INT(footprints(api, 300, 300, &check, &st), ==, WK_DEADLINE);
+    CHECK_STR(st.message, "AreFootprintsCompatible: the deadline passed after 0 of 600 footprints resolved");
+    /* One ask per 64 rounds: the 600 footprints' take 10 (rounds 0 to
+     * 576), the 11th comes at round 640, the 40th pair. */
+    check = (clock_check){.grace = 10};
+    CHECK_INT(footprints(api, 300, 300, &check, &st), ==, WK_DEADLINE);
+    CHECK_STR(st.message, "AreFootprintsCompatible: the deadline passed after 40 of 90000 pairs");
+    CHECK_INT(wk_code_grpc(WK_DEADLINE), ==, WK_GRPC_DEADLINE_EXCEEDED);
+    wk_api_free(api);
+}
+
+static const wk_test_case cases[] = {
+    {"sources_bounded", sources_bounded},
+    {"footprint_pairs_bounded", footprint_pairs_bounded},
+};
+WK_TEST_MAIN(cases)
