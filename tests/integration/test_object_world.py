@@ -457,6 +457,36 @@ class ObjectWorldTest(ObjectWorldCalls, harness.ServerTest):
         self.assertStatus(C.NOT_FOUND, self.stub.DeleteFrame,
                           u.DeleteFrameRequest(world_id=w, frame=self.frame("robot", "flange")))
 
+    @needs("CreateWorld", "CreateObject", "CreateFrame", "GetTransform")
+    def test_create_frame_under_an_object_as_intrinsics_client_does(self):
+        # Intrinsic's ObjectWorldClient.create_frame names an object parent
+        # in parent_object_with_filter (field 8 of the oneof attach_to, as in
+        # Intrinsic's object_world_updates.proto), the root by id, and
+        # leaves the filter unset: the frame hangs from the base entity.
+        u = self.pb.updates
+        field = u.CreateFrameRequest.DESCRIPTOR.fields_by_name["parent_object_with_filter"]
+        self.assertEqual((field.number, field.containing_oneof.name), (8, "attach_to"))
+        w = self.new_world("it_frames_filter")
+        self.create_box(w, "robot", x=1)
+        req = u.CreateFrameRequest(world_id=w, new_frame_name="tcp", parent_t_new_frame=self.pose(0, 0, 0.5))
+        req.parent_object_with_filter.reference.CopyFrom(self.pb.refs.ObjectReference(id=self.get_object(w, "robot").id))
+        tcp = self.stub.CreateFrame(req, timeout=harness.CALL_SECONDS)
+        self.assertEqual((tcp.name, tcp.object.name), ("tcp", "robot"))
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("robot", "tcp")),
+                                   (1, 0, 0.5, 0, 0, 0, 1))
+        req = u.CreateFrameRequest(world_id=w, new_frame_name="mark", parent_t_new_frame=self.pose(2, 0, 0))
+        req.parent_object_with_filter.reference.id = "root"
+        self.assertEqual(self.stub.CreateFrame(req, timeout=harness.CALL_SECONDS).object.name, "root")
+        # A filter picks the entity; one that picks none is refused, naming it.
+        req = u.CreateFrameRequest(world_id=w, new_frame_name="top")
+        req.parent_object_with_filter.reference.CopyFrom(self.obj("robot"))
+        req.parent_object_with_filter.entity_filter.include_final_entity = True
+        self.assertEqual(self.stub.CreateFrame(req, timeout=harness.CALL_SECONDS).object.name, "robot")
+        req.new_frame_name = "side"
+        req.parent_object_with_filter.entity_filter.Clear()
+        req.parent_object_with_filter.entity_filter.entity_names.append("no_such_entity")
+        self.assertStatus(C.NOT_FOUND, self.stub.CreateFrame, req, culprit="no_such_entity")
+
     # ---- transforms ----
 
     @needs("CreateWorld", "CreateObject", "GetTransform", "UpdateTransform")
