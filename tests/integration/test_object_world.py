@@ -708,11 +708,24 @@ class ObjectWorldTest(ObjectWorldCalls, harness.ServerTest):
         tool = self.frame_node("robot", "tool")
         base = self.node("robot")
         before = self.transform(world, base, tool)
-        # Upstream's units: the request in degrees, the component in radians.
+        # Radians both ways, as Intrinsic's client sends them
+        # (ObjectWorldClient.update_joint_positions), whatever the request's
+        # comment upstream says: what is written is what GetObject reads.
         moved = self.stub.UpdateObjectJoints(u.UpdateObjectJointsRequest(
-            world_id=world, object=robot, joint_positions=[30.0], view=u.FULL), timeout=harness.CALL_SECONDS)
-        self.assertEqual(len(moved.kinematic_object_component.joint_positions), 1)
-        self.assertAlmostEqual(moved.kinematic_object_component.joint_positions[0], math.pi / 6, places=12)
+            world_id=world, object=robot, joint_positions=[math.pi / 6], view=u.BASIC), timeout=harness.CALL_SECONDS)
+        self.assertEqual(moved.name, "robot")
+        got = self.get_object(world, "robot", u.FULL).kinematic_object_component
+        self.assertEqual(len(got.joint_positions), 1)
+        self.assertAlmostEqual(got.joint_positions[0], math.pi / 6, places=12)
+        # A joint limit written straight back as a position is within it.
+        upper = got.joint_system_limits.max_position.values[0]
+        self.stub.UpdateObjectJoints(u.UpdateObjectJointsRequest(world_id=world, object=robot, joint_positions=[upper]),
+                                     timeout=harness.CALL_SECONDS)
+        self.assertAlmostEqual(self.get_object(world, "robot", u.FULL).kinematic_object_component.joint_positions[0],
+                               upper, places=12)
+        self.stub.UpdateObjectJoints(u.UpdateObjectJointsRequest(world_id=world, object=robot,
+                                                                 joint_positions=[math.pi / 6]),
+                                     timeout=harness.CALL_SECONDS)
         after = self.transform(world, base, tool)
         # Turning about the elbow's z keeps the tool's height and its
         # distance from the elbow's axis, and moves it.
@@ -722,7 +735,7 @@ class ObjectWorldTest(ObjectWorldCalls, harness.ServerTest):
         self.assertStatus(C.INVALID_ARGUMENT, self.stub.UpdateObjectJoints, u.UpdateObjectJointsRequest(
             world_id=world, object=robot, joint_positions=[0.1, 0.2]), culprit="robot")
         self.assertStatus(C.OUT_OF_RANGE, self.stub.UpdateObjectJoints, u.UpdateObjectJointsRequest(
-            world_id=world, object=robot, joint_positions=[180.0]), culprit="elbow")
+            world_id=world, object=robot, joint_positions=[math.pi]), culprit="elbow")
         self.assertPoseAlmostEqual(self.transform(world, base, tool), after)
 
         named = self.stub.UpdateKinematicObjectProperties(u.UpdateKinematicObjectPropertiesRequest(
