@@ -834,3 +834,85 @@ class ObjectWorldTest(ObjectWorldCalls, harness.ServerTest):
         for w in worlds:
             self.assertEqual(len(self.list_objects(w).objects), 11)
         self.assertEqual(len(self.list_objects(shared).objects), 41)
+
+
+class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
+    """The entity filters Intrinsic's ObjectWorldClient sends, on a world
+    whose kinematic object has visual and collision entities: hinge, whose
+    revolute joint pivot turns the link door (a visual, a collision and a
+    second visual) about the link post."""
+    SERVICE = SERVICE_NAME
+    SERVER_ARGS = ("--world", harness.world("shapes_to_joint.sdf"))
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.m = cls.pb.ows
+        cls.stub = cls.pb.ows_grpc.ObjectWorldServiceStub(cls.channel)
+
+    def clone(self, world_id):
+        self.stub.CloneWorld(self.m.CloneWorldRequest(world_id="world", cloned_world_id=world_id),
+                             timeout=harness.CALL_SECONDS)
+        self.addCleanup(self.drop_world, world_id)
+        return world_id
+
+    def with_filter(self, name, **flags):
+        return self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj(name),
+                                                            entity_filter=self.pb.refs.ObjectEntityFilter(**flags))
+
+    def entity_named(self, world, object_name, entity_name):
+        obj = self.get_object(world, object_name, self.pb.updates.FULL)
+        return next(k for k, e in obj.entities.items() if e.name == entity_name)
+
+    def turn_pivot(self, world, q):
+        self.stub.UpdateObjectJoints(self.pb.updates.UpdateObjectJointsRequest(
+            world_id=world, object=self.obj("hinge"), joint_positions=[q]), timeout=harness.CALL_SECONDS)
+
+    def test_final_entity_is_the_last_link(self):
+        # reparent_object_to_final_entity: the door, not one of its visuals
+        # or its collision ("3 final entities, not one" before).
+        w = self.clone("it_final_entity")
+        u = self.pb.updates
+        self.create_box(w, "sign", x=2)
+        moved = self.stub.ReparentObject(u.ReparentObjectRequest(
+            world_id=w, object=self.obj("sign"), parent_object=self.with_filter("hinge", include_final_entity=True),
+            view=u.FULL), timeout=harness.CALL_SECONDS)
+        self.assertEqual(moved.parent.name, "hinge")
+        self.assertEqual(moved.parent_entity.id, self.entity_named(w, "hinge", "door"))
+        # The sign rides on the door.
+        before = self.transform(w, self.node("root"), self.node("sign"))
+        self.turn_pivot(w, 0.5)
+        self.assertGreater(math.dist(self.transform(w, self.node("root"), self.node("sign"))[:3], before[:3]), 0.1)
+        # GetTransform's node filters pick the same entity.
+        door = self.stub.GetTransform(self.m.GetTransformRequest(
+            world_id=w, node_a=self.node("root"), node_b=self.node("hinge"),
+            node_b_filter=self.pb.refs.ObjectEntityFilter(include_final_entity=True)), timeout=harness.CALL_SECONDS)
+        by_name = self.stub.GetTransform(self.m.GetTransformRequest(
+            world_id=w, node_a=self.node("root"), node_b=self.node("hinge"),
+            node_b_filter=self.pb.refs.ObjectEntityFilter(entity_names=["door"])), timeout=harness.CALL_SECONDS)
+        self.assertEqual(door.a_t_b, by_name.a_t_b)
+
+    def test_reparent_frame_to_an_object(self):
+        # ObjectWorldClient.reparent_frame(frame, object) hangs the frame
+        # from the object's final entity, keeping its world pose.
+        w = self.clone("it_reparent_frame_final")
+        u = self.pb.updates
+        req = u.CreateFrameRequest(world_id=w, new_frame_name="mark", parent_t_new_frame=self.pose(1, 2, 3))
+        req.parent_object_with_filter.reference.id = "root"
+        self.stub.CreateFrame(req, timeout=harness.CALL_SECONDS)
+        moved = self.stub.ReparentFrame(u.ReparentFrameRequest(
+            world_id=w, frame=self.frame("root", "mark"), parent_object=self.with_filter("hinge",
+                                                                                          include_final_entity=True)),
+            timeout=harness.CALL_SECONDS)
+        self.assertEqual(moved.object.name, "hinge")
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("hinge", "mark")),
+                                   (1, 2, 3, 0, 0, 0, 1))
+        door_t_mark = self.stub.GetTransform(self.m.GetTransformRequest(
+            world_id=w, node_a=self.node("hinge"), node_b=self.frame_node("hinge", "mark"),
+            node_a_filter=self.pb.refs.ObjectEntityFilter(entity_names=["door"])), timeout=harness.CALL_SECONDS).a_t_b
+        self.turn_pivot(w, -0.7)
+        after = self.stub.GetTransform(self.m.GetTransformRequest(
+            world_id=w, node_a=self.node("hinge"), node_b=self.frame_node("hinge", "mark"),
+            node_a_filter=self.pb.refs.ObjectEntityFilter(entity_names=["door"])), timeout=harness.CALL_SECONDS).a_t_b
+        for axis in "xyz":
+            self.assertAlmostEqual(getattr(after.position, axis), getattr(door_t_mark.position, axis), places=12)
