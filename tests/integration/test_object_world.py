@@ -916,3 +916,21 @@ class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
             node_a_filter=self.pb.refs.ObjectEntityFilter(entity_names=["door"])), timeout=harness.CALL_SECONDS).a_t_b
         for axis in "xyz":
             self.assertAlmostEqual(getattr(after.position, axis), getattr(door_t_mark.position, axis), places=12)
+
+    def test_toggle_collisions_with_all_entities(self):
+        # ObjectWorldClient.disable_collisions' default filters pick every
+        # entity, the hinge's frame latch too: frames do not collide and
+        # are skipped, where the call was refused before.
+        w = self.clone("it_toggle_all")
+        u = self.pb.updates
+        self.create_box(w, "crate", x=3)
+        toggled = self.stub.ToggleCollisions(u.ToggleCollisionsRequest(
+            world_id=w, toggle_mode=u.TOGGLE_MODE_DISABLE,
+            object_a=self.with_filter("hinge", include_all_entities=True),
+            object_b=self.with_filter("crate", include_all_entities=True), view=u.BASIC),
+            timeout=harness.CALL_SECONDS)
+        self.assertEqual(sorted(o.name for o in toggled.objects), ["crate", "hinge"])
+        rules = self.stub.GetCollisionSettings(self.m.GetCollisionSettingsRequest(world_id=w),
+                                               timeout=harness.CALL_SECONDS).collision_rules
+        self.assertEqual(len(rules), 1)
+        self.assertTrue(rules[0].collision_action.is_excluded)
