@@ -262,14 +262,14 @@ static void kinematic_properties(void)
     OWS_EXPECT(api, "UpdateKinematicObjectProperties",
                "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'cartesianLimits':{},"
                "'namedJointConfigurationsToRemove':['reach']}",
-               WK_GRPC_UNIMPLEMENTED, "UpdateKinematicObjectProperties 'arm': cartesian_limits is not supported");
+               WK_GRPC_INVALID_ARGUMENT, "UpdateKinematicObjectProperties 'arm': cartesian_limits is not supported");
     OWS_EXPECT(api, "UpdateKinematicObjectProperties",
                "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'mountedPayload':{'massKg':2}}",
-               WK_GRPC_UNIMPLEMENTED, "mounted_payload is not supported");
+               WK_GRPC_INVALID_ARGUMENT, "mounted_payload is not supported");
     OWS_EXPECT(api, "UpdateKinematicObjectProperties",
                "{'worldId':'w','object':{'byName':{'objectName':'arm'}},"
                "'robotKinematicsUpdate':{'robotEntityUpdates':{'entities':[{'entityName':'l1'}]}}}",
-               WK_GRPC_UNIMPLEMENTED, "robot_kinematics_update.robot_entity_updates is not supported");
+               WK_GRPC_INVALID_ARGUMENT, "robot_kinematics_update.robot_entity_updates is not supported");
     OWS_EXPECT(api, "UpdateKinematicObjectProperties",
                "{'worldId':'w','object':{'byName':{'objectName':'crate'}},"
                "'namedJointConfigurationsToSet':[{'name':'home','jointPositions':[]}]}",

@@ -100,7 +100,7 @@ static void create_object(void)
                WK_GRPC_INVALID_ARGUMENT, "CreateObject 'bare': create_single_entity_object has no geometry_component");
     OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'none'}", WK_GRPC_INVALID_ARGUMENT,
                "CreateObject 'none': object_spec is not set");
-    OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'scene','createFromSceneObject':{}}", WK_GRPC_UNIMPLEMENTED,
+    OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'scene','createFromSceneObject':{}}", WK_GRPC_INVALID_ARGUMENT,
                "CreateObject 'scene': create_from_scene_object is not supported");
     OWS_EXPECT(api, "CreateObject",
                "{'worldId':'w','name':'lost','parentObject':{'reference':{'byName':{'objectName':'attic'}}},"

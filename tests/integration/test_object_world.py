@@ -934,3 +934,25 @@ class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
                                                timeout=harness.CALL_SECONDS).collision_rules
         self.assertEqual(len(rules), 1)
         self.assertTrue(rules[0].collision_action.is_excluded)
+
+    def test_unsupported_features_are_not_retried(self):
+        # Intrinsic's client retries UNAVAILABLE, UNIMPLEMENTED and
+        # RESOURCE_EXHAUSTED for about a minute; what worldkit does not
+        # support answers at once, with a code it does not retry and a
+        # message naming the feature.
+        w = self.clone("it_unsupported")
+        u = self.pb.updates
+        retried = (C.UNAVAILABLE, C.UNIMPLEMENTED, C.RESOURCE_EXHAUSTED)
+        scene = u.CreateObjectRequest(world_id=w, name="from_scene")
+        scene.create_from_scene_object.scene_object.SetInParent()
+        scene.parent_object.reference.id = "root"
+        scene.parent_object.entity_filter.include_final_entity = True
+        payload = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
+        payload.mounted_payload.mass_kg = 1.5
+        limits = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
+        limits.cartesian_limits.max_rotational_velocity = 2.0
+        for call, req, feature in ((self.stub.CreateObject, scene, "create_from_scene_object"),
+                                   (self.stub.UpdateKinematicObjectProperties, payload, "mounted_payload"),
+                                   (self.stub.UpdateKinematicObjectProperties, limits, "cartesian_limits")):
+            err = self.assertStatus(C.INVALID_ARGUMENT, call, req, culprit=feature, timeout=1.0)
+            self.assertNotIn(err.code(), retried)
