@@ -129,6 +129,7 @@ typedef struct wk_api wk_api;
 /* Options of an endpoint; zero is the default. */
 typedef struct wk_api_desc {
     bool levels;     /* worlds load and unload their levels around performers */
+    wk_physics_engine physics; /* what steps every world's simulation (wk_sim_desc's) */
     wk_store *store; /* ObjectWorldService's worlds, taken (also on failure);
                         NULL: a new store in memory */
     /* The folders whose files the services read (LoadWorld, SpawnEntity,

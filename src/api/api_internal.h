@@ -30,6 +30,7 @@ struct wk_api {
     wk_scene *initial;    /* owned: the world as its simulation began, which a reset puts back */
     wk_store *store;      /* every world, by id (the endpoint's, shared by its bindings) */
     bool levels;          /* worlds run their levels (wk_api_desc) */
+    wk_physics_engine physics; /* what steps them (wk_api_desc) */
     const char *const *roots; /* the folders read from (wk_api_desc), or NULL */
     wk_world *open;       /* the current world while a call has it open, else NULL */
     /* Checkpoints of the PLAYING world's motion (play.c): every

@@ -72,7 +72,11 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
     wk_sim *sim = NULL;
     rc = wk_sim_new(desc,
                     &(wk_sim_desc){
-                        .scene = scene, .levels = api->levels, .restore = restore_initial, .restore_ctx = api},
+                        .scene = scene,
+                        .levels = api->levels,
+                        .physics = api->physics,
+                        .restore = restore_initial,
+                        .restore_ctx = api},
                     &sim, st);
     if (rc == WK_OK)
         rc = wk_scene_objects_init(scene, wk_sim_world(sim), st);
@@ -105,7 +109,10 @@ int wk__api_bind(wk_api *api, bool create, wk_status *st)
     int rc = read_empty(&desc, st);
     if (rc == WK_OK)
         rc = wk_sim_new(desc,
-                        &(wk_sim_desc){.scene = wk_world_scene(w), .restore = restore_initial, .restore_ctx = api},
+                        &(wk_sim_desc){.scene = wk_world_scene(w),
+                                       .physics = api->physics,
+                                       .restore = restore_initial,
+                                       .restore_ctx = api},
                         &sim, st);
     if (rc == WK_OK)
         use_sim(api, sim); /* with the world open: its initial copy is taken */
@@ -157,6 +164,7 @@ static int binding_new(wk_api *endpoint, const char *id, wk_api **out, wk_status
     snprintf(b->world_id, sizeof b->world_id, "%s", id);
     b->store = endpoint->store;
     b->levels = endpoint->levels;
+    b->physics = endpoint->physics;
     b->roots = endpoint->roots;
     b->checkpoint_s = endpoint->checkpoint_s;
     b->bounds_type = endpoint->bounds_type;

@@ -41,6 +41,14 @@ bool wk_cli_rtf(const char *s, double *out)
     return wk_cli_finite(s, out) && wk_rtf_valid(*out);
 }
 
+bool wk_cli_physics(const char *s, wk_physics_engine *out)
+{
+    if (strcmp(s, "mujoco") && strcmp(s, "none"))
+        return false;
+    *out = strcmp(s, "mujoco") ? WK_PHYSICS_NONE : WK_PHYSICS_MUJOCO;
+    return true;
+}
+
 bool wk_cli_count(const char *s, unsigned long long *out)
 {
     char *end;

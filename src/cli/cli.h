@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 
+#include "worldkit/wk_sim.h"
+
 int wk_cli_load(int argc, char **argv);
 int wk_cli_poses(int argc, char **argv);
 int wk_cli_run(int argc, char **argv);
@@ -29,6 +31,9 @@ bool wk_cli_count(const char *s, unsigned long long *out);
 /* What wk_rtf_valid takes, for messages. */
 #define WK_CLI_RTF_TEXT "0 (as fast as possible) or a real-time factor from 1e-6 to 1e9"
 bool wk_cli_rtf(const char *s, double *out);
+/* --physics ENGINE: "mujoco" or "none". */
+#define WK_CLI_PHYSICS_TEXT "mujoco (dynamics) or none (kinematic motion)"
+bool wk_cli_physics(const char *s, wk_physics_engine *out);
 /* A HOST:PORT (or unix:PATH) address gRPC can take: not empty, the port,
  * if any, 0 to 65535. False with the reason, naming option, printed. */
 bool wk_cli_address_ok(const char *option, const char *addr);

@@ -10,7 +10,9 @@
 #include "cli.h"
 #include "worldkit/wk_sim.h"
 
-#define USAGE "run WORLD [--levels] [--steps N] [--rtf X] [--velocity NAME vx vy vz] [--performer NAME]"
+#define USAGE                                                                                                 \
+    "run WORLD [--levels] [--steps N] [--rtf X] [--physics mujoco|none] [--velocity NAME vx vy vz]\n"          \
+    "           [--performer NAME]"
 #define MAX_ITEMS 16
 
 typedef struct velocity_arg {
@@ -23,6 +25,7 @@ typedef struct run_args {
     bool levels;
     unsigned long long steps;
     double rtf; /* negative: the world's */
+    wk_physics_engine physics;
     velocity_arg velocities[MAX_ITEMS];
     int velocity_count;
     const char *performers[MAX_ITEMS];
@@ -40,7 +43,7 @@ static int values_after(const char *o)
 {
     if (!strcmp(o, "--velocity"))
         return 4;
-    return !strcmp(o, "--steps") || !strcmp(o, "--rtf") || !strcmp(o, "--performer");
+    return !strcmp(o, "--steps") || !strcmp(o, "--rtf") || !strcmp(o, "--performer") || !strcmp(o, "--physics");
 }
 
 /* 0 when parsed, else 2 with the mistake printed. */
@@ -57,6 +60,9 @@ static int parse(int argc, char **argv, run_args *a)
         } else if (!strcmp(o, "--steps")) {
             if (!wk_cli_count(argv[++i], &a->steps))
                 return wk_cli_usage_error(USAGE, "--steps takes a count, not '%s'", argv[i]);
+        } else if (!strcmp(o, "--physics")) {
+            if (!wk_cli_physics(argv[++i], &a->physics))
+                return wk_cli_usage_error(USAGE, "--physics takes " WK_CLI_PHYSICS_TEXT ", not '%s'", argv[i]);
         } else if (!strcmp(o, "--rtf")) {
             if (!wk_cli_rtf(argv[++i], &a->rtf))
                 return wk_cli_usage_error(USAGE, "--rtf takes " WK_CLI_RTF_TEXT ", not '%s'", argv[i]);
@@ -112,6 +118,21 @@ static void report_start(wk_sim *sim)
             printf("t=0 add %s\n", wk_scene_name(s, e));
 }
 
+/* Where the dynamics left each top-level model, and how fast it still goes. */
+static void report_rest(wk_sim *sim)
+{
+    wk_scene *s = wk_sim_scene(sim);
+    for (wk_entity e = wk_ecm_first_child(wk_scene_ecm(s), wk_sim_world(sim)); e;
+         e = wk_ecm_next_sibling(wk_scene_ecm(s), e)) {
+        const uint8_t *kind = wk_ecm_get(wk_scene_ecm(s), e, wk_scene_types_of(s)->kind);
+        if (!kind || *kind != WK_NODE_MODEL)
+            continue;
+        wk_motion m = wk_sim_motion(sim, e);
+        printf("t=%.6g %s at %.4f %.4f %.4f, %.4f m/s\n", wk_sim_time(sim), wk_scene_name(s, e), m.pose.p.x, m.pose.p.y,
+               m.pose.p.z, wk_vec3_norm(m.linear));
+    }
+}
+
 static int setup(wk_sim *sim, const run_args *a, wk_query **names)
 {
     wk_scene *s = wk_sim_scene(sim);
@@ -149,7 +170,7 @@ int wk_cli_run(int argc, char **argv)
     wk_sim *sim = NULL;
     wk_status st = {0};
     if (wk_desc_read(&(wk_read_desc){.uri = a.world}, &d, &st) ||
-        wk_sim_new(d, &(wk_sim_desc){.levels = a.levels}, &sim, &st)) {
+        wk_sim_new(d, &(wk_sim_desc){.levels = a.levels, .physics = a.physics}, &sim, &st)) {
         fprintf(stderr, "worldkit: %s: %s\n", wk_code_name(st.code), st.message);
         return 1;
     }
@@ -164,6 +185,8 @@ int wk_cli_run(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (rc == 0 && a.physics != WK_PHYSICS_NONE)
+        report_rest(sim);
     if (rc == 0)
         printf("steps %llu, sim time %.6g s, wall time %.6g s, real-time factor %.3g\n",
                (unsigned long long)wk_sim_iterations(sim), wk_sim_time(sim), wall,

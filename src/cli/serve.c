@@ -16,7 +16,8 @@
 #include "worldkit/wk_store.h"
 
 #define USAGE                                                                                         \
-    "serve [--listen ADDR] [--world FILE] [--root DIR]... [--levels] [--rtf X] [--workers N]\n"     \
+    "serve [--listen ADDR] [--world FILE] [--root DIR]... [--levels] [--physics ENGINE] [--rtf X]\n"  \
+    "                       [--workers N]\n"                                                         \
     "                       [--max-request-mib N]\n"                                                  \
     "                       [--data DIR [--compact-entries N] [--checkpoint-seconds S] | --memory]\n" \
     "                       [--verbose]\n"                                                            \
@@ -39,6 +40,8 @@ static const char help[] =
     "                         SDF_PATH) and the --world file's folder. Default: the working folder.\n"
     "                         Other files are answered as missing\n"
     "  --levels               load and unload levels around performers\n"
+    "  --physics ENGINE       what steps the worlds: mujoco (gravity, contacts, joints) or none\n"
+    "                         (kinematic motion of set velocities; the default)\n"
     "  --rtf X                real-time factor of a PLAYING world (default: the world's own,\n"
     "                         1 unless the file says; 0: as fast as possible)\n"
     "  --workers N            calls served at once (default: the CPU count, at least 4)\n"
@@ -70,6 +73,7 @@ typedef struct serve_args {
     const char *data; /* NULL: worlds in memory only */
     uint32_t compact_entries;
     double checkpoint_seconds; /* 0: the api's default */
+    wk_physics_engine physics;
     bool levels;
     bool verbose;
 } serve_args;
@@ -152,6 +156,9 @@ static int parse(int argc, char **argv, serve_args *a)
         if (numeric(o, v, a, &status)) {
             if (status)
                 return status;
+        } else if (!strcmp(o, "--physics")) {
+            if (!wk_cli_physics(v, &a->physics))
+                return wk_cli_usage_error(USAGE, "--physics takes " WK_CLI_PHYSICS_TEXT ", not '%s'", v);
         } else if (!strcmp(o, "--rtf")) {
             double x;
             if (!wk_cli_rtf(v, &x))
@@ -269,7 +276,11 @@ int wk_cli_serve(int argc, char **argv)
     if (a.world && store && wk_store_meta(store, "world", &meta, NULL) == WK_OK)
         fprintf(stderr, "worldkit: %s replaces the stored world 'world' of %s\n", a.world, a.data);
     wk_api *api = wk_api_new_desc(&(wk_api_desc){
-        .levels = a.levels, .store = store, .roots = a.roots, .checkpoint_seconds = a.checkpoint_seconds});
+        .levels = a.levels,
+        .physics = a.physics,
+        .store = store,
+        .roots = a.roots,
+        .checkpoint_seconds = a.checkpoint_seconds});
     if (!api) {
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;
