@@ -123,6 +123,7 @@ extern "C" {
 #define WK_FEATURE_WORLD_UNLOADING 43
 #define WK_FEATURE_WORLD_INFO_GETTING 44
 #define WK_FEATURE_AVAILABLE_WORLDS 45
+#define WK_FEATURE_SPAWNING_ENTITIES 50
 
 typedef struct wk_api wk_api;
 
@@ -140,6 +141,13 @@ typedef struct wk_api_desc {
      * written to the store this often (and when it stops playing): 0 means
      * every 5 s. */
     double checkpoint_seconds;
+    /* SetSimulationState to QUITTING ends the application: quit is called
+     * (from the call's thread, holding the world) once the state is
+     * QUITTING, and the process that serves the endpoint is to shut down as
+     * it does at SIGTERM; the call itself is answered first. NULL: nothing
+     * here can quit, and QUITTING is refused (STATE_TRANSITION_ERROR). */
+    void (*quit)(void *ctx);
+    void *quit_ctx;
 } wk_api_desc;
 
 /* A new service endpoint holding an empty world named "default"; NULL when

@@ -131,6 +131,8 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
     api->levels = desc && desc->levels;
     api->roots = desc ? desc->roots : NULL;
     api->checkpoint_s = desc && desc->checkpoint_seconds > 0 ? desc->checkpoint_seconds : 5;
+    api->quit = desc ? desc->quit : NULL;
+    api->quit_ctx = desc ? desc->quit_ctx : NULL;
     if (pthread_mutex_init(&api->lock, NULL))
         goto fail_free_api;
     if (pthread_mutex_init(&api->bindings_lock, NULL))

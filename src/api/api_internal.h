@@ -42,6 +42,8 @@ struct wk_api {
     bool unloaded;           /* UnloadWorld left no world: most services refuse */
     char world_uri[4096];    /* the uri the current world was loaded from ("" for a string) */
     uint32_t bounds_type;    /* what GetEntityBounds answers (wk_api_set_bounds_type); 0: TYPE_BOX */
+    void (*quit)(void *ctx); /* the endpoint's only: wk_api_desc's, or NULL */
+    void *quit_ctx;
     /* The endpoint's only: the bindings of the other worlds called so far,
      * kept for the endpoint's life so that the PLAYING loop can index them. */
     pthread_mutex_t bindings_lock;

@@ -11,7 +11,8 @@
  *   step N                       SimulationInterfaces/StepSimulation
  *
  * For the simulation_interfaces methods the exit status also reflects the
- * response's Result: 1 when it is not OK, with its message on stderr. */
+ * response's Result: 1 when it is not OK, with its message on stderr (but
+ * `state X` when the simulation is in state X already exits 0). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,8 +65,10 @@ static void report_inner_results(const wk_json_method *m, const ProtobufCMessage
     }
 }
 
-/* A non-zero Result in the response's `result` field, reported. */
-static int check_result(const wk_json_method *m, const wk_buf *response)
+/* A Result in the response's `result` field other than OK, reported; it
+ * fails the command unless it is fine, the outcome the command wants
+ * reached another way (WK_RESULT_OK when there is none). */
+static int check_result(const wk_json_method *m, const wk_buf *response, uint32_t fine)
 {
     ProtobufCMessage *r = protobuf_c_message_unpack(m->output, NULL, response->len, response->data);
     if (!r)
@@ -76,14 +79,15 @@ static int check_result(const wk_json_method *m, const wk_buf *response)
         fprintf(stderr, "worldkit: %s: result %u: %s\n", m->name, (unsigned)result->result,
                 result->error_message ? result->error_message : "");
         report_inner_results(m, r);
-        rc = 1;
+        rc = result->result != fine;
     }
     protobuf_c_message_free_unpacked(r, NULL);
     return rc;
 }
 
-/* Calls the method at path with request, printing the response. */
-static int call(const wk_client *c, const char *path, const ProtobufCMessage *request)
+/* Calls the method at path with request, printing the response; fine is
+ * a Result that does not fail the command (check_result). */
+static int call_accepting(const wk_client *c, const char *path, const ProtobufCMessage *request, uint32_t fine)
 {
     wk_json_method m;
     wk_status st = {0};
@@ -100,10 +104,15 @@ static int call(const wk_client *c, const char *path, const ProtobufCMessage *re
     bytes.len = protobuf_c_message_pack(request, bytes.data);
     int rc = wk_client_call(c, &m, bytes.data, bytes.len, &response);
     if (rc == 0 && response.data)
-        rc = check_result(&m, &response);
+        rc = check_result(&m, &response, fine);
     wk_buf_free(&bytes);
     wk_buf_free(&response);
     return rc;
+}
+
+static int call(const wk_client *c, const char *path, const ProtobufCMessage *request)
+{
+    return call_accepting(c, path, request, WK_RESULT_OK);
 }
 
 int wk_cli_worlds(int argc, char **argv)
@@ -283,7 +292,10 @@ int wk_cli_state(int argc, char **argv)
             SimulationInterfaces__SetSimulationStateRequest set =
                 SIMULATION_INTERFACES__SET_SIMULATION_STATE_REQUEST__INIT;
             set.state = &state;
-            return call(&c, "simulation_interfaces.SimulationInterfaces/SetSimulationState", &set.base);
+            /* A script that wants the simulation paused has it so when it
+             * was paused already: said on stderr, not a failure. */
+            return call_accepting(&c, "simulation_interfaces.SimulationInterfaces/SetSimulationState", &set.base,
+                                  WK_SET_STATE_ALREADY_IN_TARGET_STATE);
         }
     return wk_cli_usage_error(STATE_USAGE, "'%s' is not a state: playing, paused or stopped", argv[1]);
 }

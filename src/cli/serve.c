@@ -5,10 +5,12 @@
  * world "world" (replacing one kept in --data), which ObjectWorldService
  * and the simulation share, with its initial state kept as "init_world". */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
@@ -27,8 +29,8 @@ static const char help[] =
     "\n"
     "Serves simulation_interfaces.SimulationInterfaces, intrinsic_proto.world.ObjectWorldService\n"
     "and grpc.health.v1.Health over gRPC\n"
-    "until SIGINT or SIGTERM; calls in flight then finish, new ones are refused, and the\n"
-    "process exits 0. Prints \"worldkit: serving on HOST:PORT\" once it takes calls.\n"
+    "until SIGINT or SIGTERM, or a client's SetSimulationState to QUITTING; calls in flight then\n"
+    "finish, new ones are refused, and the process exits 0. Prints \"worldkit: serving on HOST:PORT\" once it takes calls.\n"
     "\n"
     "  --listen ADDR          host:port to listen on (default 127.0.0.1:50051; port 0 picks a\n"
     "                         free one). Other than loopback or unix:, only with TLS or a token\n"
@@ -225,6 +227,20 @@ static void log_call(const wk_server_call *call, void *ctx)
             call->seconds * 1e3);
 }
 
+/* Set once a client asked the simulation to quit: the signal that then
+ * ends the wait below is our own. */
+static atomic_bool quitting;
+
+/* SetSimulationState to QUITTING: the shutdown of SIGTERM, asked for
+ * through the signal that the main thread waits for, so that it runs there
+ * as it always does, after the call in flight has been answered. */
+static void quit(void *ctx)
+{
+    (void)ctx;
+    atomic_store(&quitting, true);
+    kill(getpid(), SIGTERM);
+}
+
 /* Loads path through LoadWorld; 0 when its Result is OK. */
 static int load(wk_api *api, const char *path)
 {
@@ -269,7 +285,7 @@ int wk_cli_serve(int argc, char **argv)
     if (a.world && store && wk_store_meta(store, "world", &meta, NULL) == WK_OK)
         fprintf(stderr, "worldkit: %s replaces the stored world 'world' of %s\n", a.world, a.data);
     wk_api *api = wk_api_new_desc(&(wk_api_desc){
-        .levels = a.levels, .store = store, .roots = a.roots, .checkpoint_seconds = a.checkpoint_seconds});
+        .levels = a.levels, .store = store, .roots = a.roots, .checkpoint_seconds = a.checkpoint_seconds, .quit = quit});
     if (!api) {
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;
@@ -292,7 +308,8 @@ int wk_cli_serve(int argc, char **argv)
     printf("worldkit: serving on %s\n", wk_server_address(server));
     fflush(stdout);
     int sig = wk_server_wait_signal();
-    fprintf(stderr, "worldkit: %s: finishing the calls in flight\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    fprintf(stderr, "worldkit: %s: finishing the calls in flight\n",
+            atomic_load(&quitting) ? "SetSimulationState QUITTING" : sig == SIGINT ? "SIGINT" : "SIGTERM");
     wk_server_free(server);
     wk_api_free(api);
     return 0;

@@ -64,6 +64,9 @@ run 0 call SpawnEntity '{"name": "intruder", "entityResource": {"uri": "/etc/hos
 has out 'no such file in the folders worlds are read from'
 
 run 0 state paused
+# Paused already: what a script asking for it wants, said on stderr.
+run 0 state paused
+has err 'paused already'
 run 0 step 3
 run 0 state
 has out '"state": 2'
