@@ -125,6 +125,18 @@ extern "C" {
 #define WK_FEATURE_AVAILABLE_WORLDS 45
 #define WK_FEATURE_SPAWNING_ENTITIES 50
 
+/* The standard's names of its numbers (src/api/names.c), for people to
+ * read next to them. wk_api_result_name: a result code as method (its name,
+ * "SpawnEntity") answers it ("NOT_FOUND", "NAME_NOT_UNIQUE"), the codes
+ * from 101 on meaning different things in different services; method NULL
+ * names only msg/Result's own (0 to 4). wk_api_state_name: a
+ * SimulationState ("PAUSED"). wk_api_feature_name: a msg/SimulatorFeatures
+ * constant ("SPAWNING_ENTITIES"). Each is NULL for a number it does not
+ * define; the strings are static. */
+const char *wk_api_result_name(const char *method, uint32_t code);
+const char *wk_api_state_name(uint32_t state);
+const char *wk_api_feature_name(uint32_t feature);
+
 typedef struct wk_api wk_api;
 
 /* Options of an endpoint; zero is the default. */
@@ -223,6 +235,10 @@ typedef struct wk_api_sink {
      * Each world has a simulation of its own, made at its first call. */
     const char *world_id;
     int status;                      /* out: a gRPC status, WK_GRPC_OK when the method ran */
+    /* out: the code of the Result a simulation_interfaces method answered
+     * (a stream's last message), whose failures travel with status OK; -1
+     * when it answered none. */
+    int result;
     char message[WK_STATUS_MSG_MAX]; /* out: why, when status is not OK */
 } wk_api_sink;
 

@@ -171,10 +171,11 @@ SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *c
  * held. check (may be NULL) is asked under the lock before each batch: a
  * non-zero answer (a gRPC status, positive) is returned as it is, nothing
  * more having run. Otherwise returns as wk_api_call, with st (may be NULL)
- * saying why. */
+ * saying why, and *result (result may be NULL) the code of the Result
+ * answered, -1 for none. */
 int wk__api_dispatch(wk_api *api, const struct wk__method *m, const uint8_t *request, size_t len,
                      wk_api_feedback_fn fn, void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out,
-                     wk_status *st);
+                     int *result, wk_status *st);
 
 /* Whether every string of the message of type desc packed in data (len
  * bytes, which protobuf-c unpacked) is free of NUL bytes, which protobuf-c's

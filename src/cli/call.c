@@ -94,18 +94,25 @@ static bool print_response(const wk_json_method *m, grpc_byte_buffer *bb, wk_buf
     grpc_byte_buffer_reader_destroy(&reader);
     const uint8_t *bytes = GRPC_SLICE_START_PTR(all);
     size_t len = GRPC_SLICE_LENGTH(all);
-    wk_buf json = {0};
+    wk_buf json = {0}, named = {0};
     wk_status st = {0};
     bool ok = wk_json_from_bytes(m->output, bytes, len, &(wk_json_desc){.indent = true}, &json, &st) == WK_OK;
-    if (ok)
-        printf("%s\n", (const char *)json.data);
-    else
+    /* simulation_interfaces' numbers are read by their names. */
+    bool names = !strcmp(m->service, "simulation_interfaces.SimulationInterfaces");
+    if (!ok) {
         fprintf(stderr, "worldkit: %s: the response is not JSON: %s\n", m->name, st.message);
+    } else if (names && wk_cli_json_names(m->name, (const char *)json.data, &named)) {
+        fprintf(stderr, "worldkit: %s: out of memory\n", m->name);
+        ok = false;
+    } else {
+        printf("%s\n", (const char *)(names ? named.data : json.data));
+    }
     if (ok && last) {
         last->len = 0;
         ok = wk_buf_append(last, bytes, len) == WK_OK;
     }
     wk_buf_free(&json);
+    wk_buf_free(&named);
     grpc_slice_unref(all);
     return ok;
 }

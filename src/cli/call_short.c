@@ -44,6 +44,19 @@ static const SimulationInterfaces__Result *result_of(const ProtobufCMessage *msg
     return *(const SimulationInterfaces__Result **)((const char *)msg + f->offset);
 }
 
+/* One line on stderr for a Result that is not OK: its code, its name and
+ * its message, after the field and index of an entry's (field NULL for the
+ * response's own). */
+static void report(const wk_json_method *m, const char *field, size_t index, const SimulationInterfaces__Result *r)
+{
+    const char *name = wk_api_result_name(m->name, r->result);
+    fprintf(stderr, "worldkit: %s: ", m->name);
+    if (field)
+        fprintf(stderr, "%s[%zu]: ", field, index);
+    fprintf(stderr, "result %u %s: %s\n", (unsigned)r->result, name ? name : "(unnamed)",
+            r->error_message ? r->error_message : "");
+}
+
 /* Reports the Results inside the response's repeated messages that are not
  * OK (SpawnEntities' per-entity results), which say what went wrong where
  * the top-level one only counts the failures. */
@@ -59,8 +72,7 @@ static void report_inner_results(const wk_json_method *m, const ProtobufCMessage
         for (size_t k = 0; k < n; k++) {
             const SimulationInterfaces__Result *inner = result_of(items[k]);
             if (inner && inner->result != WK_RESULT_OK)
-                fprintf(stderr, "worldkit: %s: %s[%zu]: result %u: %s\n", m->name, f->name, k,
-                        (unsigned)inner->result, inner->error_message ? inner->error_message : "");
+                report(m, f->name, k, inner);
         }
     }
 }
@@ -76,8 +88,7 @@ static int check_result(const wk_json_method *m, const wk_buf *response, uint32_
     const SimulationInterfaces__Result *result = result_of(r);
     int rc = 0;
     if (result && result->result != WK_RESULT_OK) {
-        fprintf(stderr, "worldkit: %s: result %u: %s\n", m->name, (unsigned)result->result,
-                result->error_message ? result->error_message : "");
+        report(m, NULL, 0, result);
         report_inner_results(m, r);
         rc = result->result != fine;
     }

@@ -53,7 +53,8 @@ static const char help[] =
     "  --checkpoint-seconds S write a PLAYING world's motion to DIR every S seconds (default 5)\n"
     "                         and when it stops playing; changes clients make are on disk at once\n"
     "  --memory               keep worlds in memory only, nothing on disk\n"
-    "  --verbose              print a line per call: method, status, milliseconds\n"
+    "  --verbose              print a line per call: method, status (or the Result by name when a\n"
+    "                         simulation_interfaces call failed in band), milliseconds\n"
     "  --tls-cert FILE        serve over TLS with this PEM certificate chain ...\n"
     "  --tls-key FILE         ... and its PEM private key\n"
     "  --tls-client-ca FILE   and take only clients with a certificate this CA signed (mutual TLS)\n"
@@ -216,15 +217,24 @@ static const char *const status_names[] = {
     "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
 };
 
+/* A line per call: its gRPC status, or for a simulation_interfaces call
+ * that failed in band (status OK, a Result other than OK), that Result by
+ * the name its method gives it. */
 static void log_call(const wk_server_call *call, void *ctx)
 {
     (void)ctx;
     if (!call->done)
         return;
     unsigned n = sizeof status_names / sizeof status_names[0];
-    fprintf(stderr, "worldkit: %s %s %.3f ms\n", call->method,
-            call->status >= 0 && (unsigned)call->status < n ? status_names[call->status] : "UNKNOWN",
-            call->seconds * 1e3);
+    const char *status = call->status >= 0 && (unsigned)call->status < n ? status_names[call->status] : "UNKNOWN";
+    if (call->result >= 0 && call->result != WK_RESULT_OK) {
+        const char *method = strrchr(call->method, '/');
+        const char *name = wk_api_result_name(method ? method + 1 : call->method, (uint32_t)call->result);
+        fprintf(stderr, "worldkit: %s result %d %s %.3f ms\n", call->method, call->result, name ? name : "(unnamed)",
+                call->seconds * 1e3);
+        return;
+    }
+    fprintf(stderr, "worldkit: %s %s %.3f ms\n", call->method, status, call->seconds * 1e3);
 }
 
 /* Set once a client asked the simulation to quit: the signal that then
