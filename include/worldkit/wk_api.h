@@ -160,6 +160,11 @@ typedef struct wk_api_desc {
      * here can quit, and QUITTING is refused (STATE_TRANSITION_ERROR). */
     void (*quit)(void *ctx);
     void *quit_ctx;
+    /* Called as a level of a simulated world loads or unloads (levels on),
+     * from the thread stepping it, holding that world: the store world's id,
+     * the level, which, and the simulated time. NULL: none. */
+    void (*on_level)(const char *world_id, const char *level, bool loaded, double sim_time, void *ctx);
+    void *level_ctx;
 } wk_api_desc;
 
 /* A new service endpoint holding an empty world named "default"; NULL when

@@ -103,11 +103,23 @@ wk_entity wk__api_entity(wk_api *api, const char *name)
     return wk_scene_scoped(wk_api_scene(api), wk_api_world(api), name);
 }
 
+uint32_t wk__api_no_entity(wk_api *api, const char *name, char *why, size_t cap)
+{
+    const char *level = wk_sim_unloaded_level_of(api->sim, name);
+    if (level)
+        snprintf(why, cap, "no entity named '%s': its level %s is unloaded (it loads while a performer is near)", name,
+                 level);
+    else
+        snprintf(why, cap, "no entity named '%s'", name);
+    return WK_RESULT_NOT_FOUND;
+}
+
 wk_entity wk__api_named(wk_api *api, wk__call *call, const char *name, SimulationInterfaces__Result **result)
 {
     wk_entity e = wk__api_entity(api, name);
+    char why[WK_STATUS_MSG_MAX];
     if (!e)
-        *result = wk__call_result(call, WK_RESULT_NOT_FOUND, "no entity named '%s'", name);
+        *result = wk__call_result(call, wk__api_no_entity(api, name, why, sizeof why), "%s", why);
     return e;
 }
 
@@ -133,6 +145,8 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
     api->checkpoint_s = desc && desc->checkpoint_seconds > 0 ? desc->checkpoint_seconds : 5;
     api->quit = desc ? desc->quit : NULL;
     api->quit_ctx = desc ? desc->quit_ctx : NULL;
+    api->on_level = desc ? desc->on_level : NULL;
+    api->level_ctx = desc ? desc->level_ctx : NULL;
     if (pthread_mutex_init(&api->lock, NULL))
         goto fail_free_api;
     if (pthread_mutex_init(&api->bindings_lock, NULL))

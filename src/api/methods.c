@@ -1,7 +1,7 @@
 /* methods.c — the registry: one row per RPC method of every service
- * worldkit serves (simulation_interfaces, ObjectWorldService, the health
- * check), holding its handler, what it is (flags) and the features it
- * brings. Request and response types come from the service descriptors
+ * worldkit serves (simulation_interfaces, ObjectWorldService, worldkit's
+ * levels, the health check), holding its handler, what it is (flags) and
+ * the features it brings. Request and response types come from the service descriptors
  * protoc-c generates from proto/, so a row names its method only. The
  * router (invoke.c), the lock a method takes (api.c), the answer without a
  * world (worlds.c) and GetSimulatorFeatures read these rows: a method is
@@ -11,10 +11,12 @@
 #include "api/methods.h"
 #include "api/ows.h"
 #include "grpc/health/v1/health.pb-c.h"
+#include "worldkit/levels.pb-c.h"
 
 #define SI &simulation_interfaces__simulation_interfaces__descriptor
 #define OWS &intrinsic_proto__world__object_world_service__descriptor
 #define HEALTH &grpc__health__v1__health__descriptor
+#define LEVELS &worldkit__levels__descriptor
 
 static const wk__method methods[] = {
     {SI, "LoadWorld", wk__load_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD,
@@ -90,6 +92,11 @@ static const wk__method methods[] = {
     {OWS, "UpdateCollisionSettings", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "ToggleCollisions", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "UpdateWorldResources", wk__ows_update_world_resources, WK__METHOD_WRITES, 0, {0}},
+
+    /* worldkit's own: levels and performers, on a simulation as above. */
+    {LEVELS, "SetPerformer", wk__set_performer, WK__METHOD_SIM, 0, {0}},
+    {LEVELS, "ListLevels", wk__list_levels, WK__METHOD_SIM, 0, {0}},
+    {LEVELS, "ListPerformers", wk__list_performers, WK__METHOD_SIM, 0, {0}},
 
     {HEALTH, "Check", NULL, WK__METHOD_TRANSPORT, 0, {0}},
     {HEALTH, "Watch", NULL, WK__METHOD_TRANSPORT | WK__METHOD_STREAMING, 0, {0}},

@@ -97,8 +97,10 @@ static bool print_response(const wk_json_method *m, grpc_byte_buffer *bb, wk_buf
     wk_buf json = {0}, named = {0};
     wk_status st = {0};
     bool ok = wk_json_from_bytes(m->output, bytes, len, &(wk_json_desc){.indent = true}, &json, &st) == WK_OK;
-    /* simulation_interfaces' numbers are read by their names. */
-    bool names = !strcmp(m->service, "simulation_interfaces.SimulationInterfaces");
+    /* simulation_interfaces' numbers are read by their names, in its
+     * answers and in worldkit's Levels', which carry its Result. */
+    bool names = !strcmp(m->service, "simulation_interfaces.SimulationInterfaces") ||
+                 !strcmp(m->service, "worldkit.Levels");
     if (!ok) {
         fprintf(stderr, "worldkit: %s: the response is not JSON: %s\n", m->name, st.message);
     } else if (names && wk_cli_json_names(m->name, (const char *)json.data, &named)) {

@@ -9,6 +9,8 @@
  *   state [playing|paused|stopped]
  *                                SimulationInterfaces/Get|SetSimulationState
  *   step N                       SimulationInterfaces/StepSimulation
+ *   levels                       worldkit.Levels/ListLevels
+ *   performer NAME               worldkit.Levels/SetPerformer
  *
  * For the simulation_interfaces methods the exit status also reflects the
  * response's Result: 1 when it is not OK, with its message on stderr (but
@@ -23,6 +25,7 @@
 #include "client.h"
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
+#include "worldkit/levels.pb-c.h"
 #include "worldkit/wk_math.h"
 #include "worldkit/wk_sim.h"
 
@@ -33,6 +36,8 @@
     "\n       (A, B: OBJECT or OBJECT/FRAME; ID defaults to 'world'; prints a_t_b)"
 #define STATE_USAGE "state [playing|paused|stopped] " WK_CLIENT_USAGE
 #define STEP_USAGE "step N " WK_CLIENT_USAGE "\n       (N >= 1)"
+#define LEVELS_USAGE "levels " WK_CLIENT_USAGE
+#define PERFORMER_USAGE "performer NAME " WK_CLIENT_USAGE "\n       (NAME: an entity directly under the world)"
 
 /* The message's `result` field when it is a simulation_interfaces Result. */
 static const SimulationInterfaces__Result *result_of(const ProtobufCMessage *msg)
@@ -325,4 +330,27 @@ int wk_cli_step(int argc, char **argv)
     req.has_steps = 1;
     req.steps = steps;
     return call(&c, "simulation_interfaces.SimulationInterfaces/StepSimulation", &req.base);
+}
+
+int wk_cli_levels(int argc, char **argv)
+{
+    wk_client c;
+    if (!wk_client_options(&argc, argv, &c))
+        return 2;
+    if (argc != 1)
+        return wk_cli_usage_error(LEVELS_USAGE, "levels takes no argument, not '%s'", argv[1]);
+    Worldkit__ListLevelsRequest req = WORLDKIT__LIST_LEVELS_REQUEST__INIT;
+    return call(&c, "worldkit.Levels/ListLevels", &req.base);
+}
+
+int wk_cli_performer(int argc, char **argv)
+{
+    wk_client c;
+    if (!wk_client_options(&argc, argv, &c))
+        return 2;
+    if (argc != 2 || argv[1][0] == '-')
+        return wk_cli_usage_error(PERFORMER_USAGE, "performer takes one entity NAME");
+    Worldkit__SetPerformerRequest req = WORLDKIT__SET_PERFORMER_REQUEST__INIT;
+    req.name = argv[1];
+    return call(&c, "worldkit.Levels/SetPerformer", &req.base);
 }

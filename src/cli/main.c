@@ -45,6 +45,11 @@ static const struct command {
               "                       get or set the simulation state", wk_cli_state, TAKES_CLIENT_OPTIONS},
     {"step", "step N                step a paused simulation N times (StepSimulation)", wk_cli_step,
      TAKES_CLIENT_OPTIONS},
+    {"levels", "levels                list the levels: box, buffer, loaded or not, entities (worldkit.Levels)",
+     wk_cli_levels, TAKES_CLIENT_OPTIONS},
+    {"performer", "performer NAME        make entity NAME a performer, which loads the levels it nears\n"
+                  "                       (worldkit.Levels/SetPerformer; serve --levels)",
+     wk_cli_performer, TAKES_CLIENT_OPTIONS},
 };
 
 static int usage(FILE *to)

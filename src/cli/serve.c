@@ -54,7 +54,8 @@ static const char help[] =
     "                         and when it stops playing; changes clients make are on disk at once\n"
     "  --memory               keep worlds in memory only, nothing on disk\n"
     "  --verbose              print a line per call: method, status (or the Result by name when a\n"
-    "                         simulation_interfaces call failed in band), milliseconds\n"
+    "                         simulation_interfaces call failed in band), milliseconds; and a line\n"
+    "                         per level loaded or unloaded: world, simulated time, load or unload, level\n"
     "  --tls-cert FILE        serve over TLS with this PEM certificate chain ...\n"
     "  --tls-key FILE         ... and its PEM private key\n"
     "  --tls-client-ca FILE   and take only clients with a certificate this CA signed (mutual TLS)\n"
@@ -251,6 +252,14 @@ static void quit(void *ctx)
     kill(getpid(), SIGTERM);
 }
 
+/* --verbose: a level loaded or unloaded, as `run` prints it, with the
+ * world it belongs to. */
+static void log_level(const char *world_id, const char *level, bool loaded, double sim_time, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "worldkit: %s: t=%.6g %s %s\n", world_id, sim_time, loaded ? "load" : "unload", level);
+}
+
 /* Loads path through LoadWorld; 0 when its Result is OK. */
 static int load(wk_api *api, const char *path)
 {
@@ -294,8 +303,12 @@ int wk_cli_serve(int argc, char **argv)
     wk_world_meta meta;
     if (a.world && store && wk_store_meta(store, "world", &meta, NULL) == WK_OK)
         fprintf(stderr, "worldkit: %s replaces the stored world 'world' of %s\n", a.world, a.data);
-    wk_api *api = wk_api_new_desc(&(wk_api_desc){
-        .levels = a.levels, .store = store, .roots = a.roots, .checkpoint_seconds = a.checkpoint_seconds, .quit = quit});
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.levels = a.levels,
+                                                 .store = store,
+                                                 .roots = a.roots,
+                                                 .checkpoint_seconds = a.checkpoint_seconds,
+                                                 .quit = quit,
+                                                 .on_level = a.verbose ? log_level : NULL});
     if (!api) {
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;

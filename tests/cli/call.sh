@@ -4,38 +4,14 @@
 # exit status and output of each run. Usage: call.sh WORLDKIT MODEL_FILE
 set -u
 . "$(dirname "$0")/wait_serving.sh"
+. "$(dirname "$0")/checks.sh"
 wk=$1
 model=$2
 dir=$(mktemp -d)
 "$wk" serve --listen 127.0.0.1:0 --memory --verbose --root "$(dirname "$model")" >"$dir/serve.out" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
 wait_serving "$dir/serve.out" $pid
-
-# run STATUS COMMAND...: runs `worldkit COMMAND...`, which must exit with
-# STATUS; its output is in $dir/out and $dir/err.
-run() {
-    want=$1
-    shift
-    "$wk" "$@" >"$dir/out" 2>"$dir/err"
-    got=$?
-    if [ $got -ne "$want" ]; then
-        fail "worldkit $* exited $got, not $want"
-        cat "$dir/out" "$dir/err"
-    fi
-}
-
-# has FILE TEXT: the file holds the fixed text.
-has() {
-    grep -qF -- "$2" "$dir/$1" || { fail "no '$2' in the $1 of the last run:"; cat "$dir/$1"; }
-}
 
 run 0 call GetSimulationState '{}'
 has out '"state": 0'
