@@ -30,7 +30,9 @@
 #include "worldkit/wk_sim.h"
 
 #define WORLDS_USAGE "worlds " WK_CLIENT_USAGE
-#define SPAWN_USAGE "spawn FILE [--name NAME] [--pose x y z roll pitch yaw] " WK_CLIENT_USAGE
+#define SPAWN_USAGE                                                      \
+    "spawn FILE [--name NAME] [--pose x y z roll pitch yaw] " WK_CLIENT_USAGE \
+    "\n       (--pose: metres and radians, as SDFormat's <pose>)"
 #define TF_USAGE                     \
     "tf A B " WK_CLIENT_USAGE \
     "\n       (A, B: OBJECT or OBJECT/FRAME; ID defaults to 'world'; prints a_t_b)"

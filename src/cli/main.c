@@ -22,7 +22,8 @@ static const struct command {
               "                       print the world pose of every model, link, joint, frame, visual, collision",
      wk_cli_poses, 0},
     {"run", "run WORLD [--levels] [--steps N] [--rtf X] [--velocity NAME vx vy vz] [--performer NAME]\n"
-            "                       run the simulation loop, printing level and entity events", wk_cli_run, 0},
+            "                       run the simulation loop, printing level and entity events; it stops\n"
+            "                       after N steps, 1,000 unless --steps says", wk_cli_run, 0},
     {"serve", "serve [--listen ADDR] [--world FILE] [--levels] [--data DIR] [--verbose] [...]\n"
               "                       serve the services over gRPC until SIGINT or SIGTERM (serve --help)",
      wk_cli_serve, OWN_HELP},
@@ -36,7 +37,8 @@ static const struct command {
     {"worlds", "worlds                list the worlds (ObjectWorldService/ListWorlds)", wk_cli_worlds,
      TAKES_CLIENT_OPTIONS},
     {"spawn", "spawn FILE [--name N] [--pose x y z roll pitch yaw]\n"
-              "                       spawn the model of FILE (SimulationInterfaces/SpawnEntities)",
+              "                       spawn the model of FILE (SimulationInterfaces/SpawnEntities);\n"
+              "                       --pose in metres and radians, as SDFormat's <pose>",
      wk_cli_spawn, TAKES_CLIENT_OPTIONS},
     {"tf", "tf A B [--world ID]   the pose of B in A; A, B: OBJECT or OBJECT/FRAME; ID defaults to 'world'\n"
            "                       (ObjectWorldService/GetTransform)",

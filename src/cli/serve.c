@@ -32,8 +32,9 @@ static const char help[] =
     "until SIGINT or SIGTERM, or a client's SetSimulationState to QUITTING; calls in flight then\n"
     "finish, new ones are refused, and the process exits 0. Prints \"worldkit: serving on HOST:PORT\" once it takes calls.\n"
     "\n"
-    "  --listen ADDR          host:port to listen on (default 127.0.0.1:50051; port 0 picks a\n"
-    "                         free one). Other than loopback or unix:, only with TLS or a token\n"
+    "  --listen ADDR          host:port to listen on (default 127.0.0.1:50051; a host alone listens on\n"
+    "                         port 50051; port 0 picks a free one). Other than loopback or unix:, only\n"
+    "                         with TLS or a token\n"
     "  --world FILE           a world (SDFormat, URDF, MJCF) to load, as LoadWorld would\n"
     "  --root DIR             a folder whose files clients may load and spawn (LoadWorld, SpawnEntity,\n"
     "                         the sources of GetAvailableWorlds and GetSpawnables); repeatable. Also\n"
@@ -71,6 +72,7 @@ typedef struct serve_args {
     const char *roots[MAX_ROOTS + 3]; /* --root's, ".", the world's folder, NULL */
     size_t root_count;
     char world_folder[4096];
+    char listen[512]; /* --listen HOST with the default port */
     const char *data; /* NULL: worlds in memory only */
     uint32_t compact_entries;
     double checkpoint_seconds; /* 0: the api's default */
@@ -164,7 +166,12 @@ static int parse(int argc, char **argv, serve_args *a)
         } else if (!strcmp(o, "--listen")) {
             if (!wk_cli_address_ok("--listen", v))
                 return 2;
-            a->server.listen = v;
+            /* A host alone ("127.0.0.1", "localhost") listens on the default
+             * port, as a client without one dials it. */
+            bool port = strchr(v, ':') != NULL;
+            if (!port && (size_t)snprintf(a->listen, sizeof a->listen, "%s:50051", v) >= sizeof a->listen)
+                return wk_cli_usage_error(USAGE, "--listen %.40s...: the address is too long", v);
+            a->server.listen = port ? v : a->listen;
         } else if (!strcmp(o, "--world")) {
             if (!v[0])
                 return wk_cli_usage_error(USAGE, "--world needs a file name, not ''");

@@ -68,11 +68,22 @@ run 2 call StepSimulation '{"steps": "x"}'
 has err 'simulation_interfaces.StepSimulationRequest request: (steps): invalid value "x"'
 run 2 call NoSuchMethod
 has err 'NoSuchMethod: no such method'
+run 2 call GetEntityStat
+has err 'did you mean simulation_interfaces.SimulationInterfaces/GetEntityState?'
+# The health service is listed and called as any other.
+run 0 call --list
+has out 'grpc.health.v1.Health/Check'
+run 0 call grpc.health.v1.Health/Check
+has out '"status": "SERVING"'
+# A unary request read from standard input.
+echo '{"entity": "box"}' | "$wk" call GetEntityState - >"$dir/out" 2>"$dir/err" || fail "GetEntityState from stdin"
+has out '"resultName": "OK"'
 run 2 state sideways
 run 0 call --list
 has out 'intrinsic_proto.world.ObjectWorldService/GetTransform  intrinsic_proto.world.GetTransformRequest'
 run 1 call --server 127.0.0.1:1 GetSimulationState
 has err 'GetSimulationState: UNAVAILABLE'
+has err 'no server answers at 127.0.0.1:1'
 
 [ $failures -eq 0 ] && echo "all client checks passed"
 exit $failures
