@@ -123,6 +123,19 @@ extern "C" {
 #define WK_FEATURE_WORLD_UNLOADING 43
 #define WK_FEATURE_WORLD_INFO_GETTING 44
 #define WK_FEATURE_AVAILABLE_WORLDS 45
+#define WK_FEATURE_SPAWNING_ENTITIES 50
+
+/* The standard's names of its numbers (src/api/names.c), for people to
+ * read next to them. wk_api_result_name: a result code as method (its name,
+ * "SpawnEntity") answers it ("NOT_FOUND", "NAME_NOT_UNIQUE"), the codes
+ * from 101 on meaning different things in different services; method NULL
+ * names only msg/Result's own (0 to 4). wk_api_state_name: a
+ * SimulationState ("PAUSED"). wk_api_feature_name: a msg/SimulatorFeatures
+ * constant ("SPAWNING_ENTITIES"). Each is NULL for a number it does not
+ * define; the strings are static. */
+const char *wk_api_result_name(const char *method, uint32_t code);
+const char *wk_api_state_name(uint32_t state);
+const char *wk_api_feature_name(uint32_t feature);
 
 typedef struct wk_api wk_api;
 
@@ -141,6 +154,18 @@ typedef struct wk_api_desc {
      * written to the store this often (and when it stops playing): 0 means
      * every 5 s. */
     double checkpoint_seconds;
+    /* SetSimulationState to QUITTING ends the application: quit is called
+     * (from the call's thread, holding the world) once the state is
+     * QUITTING, and the process that serves the endpoint is to shut down as
+     * it does at SIGTERM; the call itself is answered first. NULL: nothing
+     * here can quit, and QUITTING is refused (STATE_TRANSITION_ERROR). */
+    void (*quit)(void *ctx);
+    void *quit_ctx;
+    /* Called as a level of a simulated world loads or unloads (levels on),
+     * from the thread stepping it, holding that world: the store world's id,
+     * the level, which, and the simulated time. NULL: none. */
+    void (*on_level)(const char *world_id, const char *level, bool loaded, double sim_time, void *ctx);
+    void *level_ctx;
 } wk_api_desc;
 
 /* A new service endpoint holding an empty world named "default"; NULL when
@@ -216,6 +241,10 @@ typedef struct wk_api_sink {
      * Each world has a simulation of its own, made at its first call. */
     const char *world_id;
     int status;                      /* out: a gRPC status, WK_GRPC_OK when the method ran */
+    /* out: the code of the Result a simulation_interfaces method answered
+     * (a stream's last message), whose failures travel with status OK; -1
+     * when it answered none. */
+    int result;
     char message[WK_STATUS_MSG_MAX]; /* out: why, when status is not OK */
 } wk_api_sink;
 

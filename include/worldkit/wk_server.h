@@ -33,6 +33,9 @@ typedef struct wk_server_call {
     const char *method; /* its full path, borrowed for the hook's call */
     bool done;          /* false as it starts, true once its status is sent */
     int status;         /* the gRPC status sent, when done */
+    /* The code of the Result a simulation_interfaces method answered with
+     * status OK (its in-band outcome, wk_api_sink.result); -1 for none. */
+    int result;
     double seconds;     /* from start to status, when done */
 } wk_server_call;
 

@@ -159,6 +159,28 @@ size_t wk_sim_level_count(const wk_sim *sim);
 const char *wk_sim_level_name(const wk_sim *sim, size_t i);
 /* Whether the named level is loaded now; false for an unknown name. */
 bool wk_sim_level_loaded(const wk_sim *sim, const char *level);
+/* The i-th level as the world file describes it, and whether it is loaded
+ * now; false past the end. Its strings are borrowed for the simulation's
+ * life. */
+typedef struct wk_level_info {
+    const char *name;
+    wk_vec3 center, size;          /* its box, in the world frame (its orientation is ignored) */
+    double buffer;                 /* how far the box is inflated to make its zone */
+    bool loaded;
+    const char *const *entities;   /* the top-level entities it holds, by name */
+    size_t entity_count;
+} wk_level_info;
+bool wk_sim_level_info(const wk_sim *sim, size_t i, wk_level_info *out);
+/* The level holding the top-level entity called name (or the top-level
+ * entity of a scoped name, "M1::body") while none holding it is loaded, so
+ * that it is absent from the world; NULL when no level holds it or one that
+ * does is loaded. Borrowed for the simulation's life. */
+const char *wk_sim_unloaded_level_of(const wk_sim *sim, const char *name);
+/* The performers (the world file's, then those added), in that order: how
+ * many, and the i-th's entity name and box size (NULL past the end),
+ * borrowed until the next wk_sim_set_performer. */
+size_t wk_sim_performer_count(const wk_sim *sim);
+const char *wk_sim_performer(const wk_sim *sim, size_t i, wk_vec3 *size);
 /* Makes the top-level entity called name a performer (with a 1 m box), as
  * Gazebo's set_performer service: 1 when added, 0 when no such entity exists
  * or it is a performer already, or a negative code. */

@@ -103,11 +103,23 @@ wk_entity wk__api_entity(wk_api *api, const char *name)
     return wk_scene_scoped(wk_api_scene(api), wk_api_world(api), name);
 }
 
+uint32_t wk__api_no_entity(wk_api *api, const char *name, char *why, size_t cap)
+{
+    const char *level = wk_sim_unloaded_level_of(api->sim, name);
+    if (level)
+        snprintf(why, cap, "no entity named '%s': its level %s is unloaded (it loads while a performer is near)", name,
+                 level);
+    else
+        snprintf(why, cap, "no entity named '%s'", name);
+    return WK_RESULT_NOT_FOUND;
+}
+
 wk_entity wk__api_named(wk_api *api, wk__call *call, const char *name, SimulationInterfaces__Result **result)
 {
     wk_entity e = wk__api_entity(api, name);
+    char why[WK_STATUS_MSG_MAX];
     if (!e)
-        *result = wk__call_result(call, WK_RESULT_NOT_FOUND, "no entity named '%s'", name);
+        *result = wk__call_result(call, wk__api_no_entity(api, name, why, sizeof why), "%s", why);
     return e;
 }
 
@@ -132,6 +144,10 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
     api->physics = desc ? desc->physics : WK_PHYSICS_NONE;
     api->roots = desc ? desc->roots : NULL;
     api->checkpoint_s = desc && desc->checkpoint_seconds > 0 ? desc->checkpoint_seconds : 5;
+    api->quit = desc ? desc->quit : NULL;
+    api->quit_ctx = desc ? desc->quit_ctx : NULL;
+    api->on_level = desc ? desc->on_level : NULL;
+    api->level_ctx = desc ? desc->level_ctx : NULL;
     if (pthread_mutex_init(&api->lock, NULL))
         goto fail_free_api;
     if (pthread_mutex_init(&api->bindings_lock, NULL))
@@ -196,8 +212,20 @@ wk_entity wk_api_world(const wk_api *api)
  * packs the response unless more batches follow. A batch that leaves steps
  * for the next does not commit: the steps' motion is committed with the
  * last. */
+/* The code of the Result in the response's `result` field; -1 when it has
+ * none. */
+static int result_code(const ProtobufCMessage *response)
+{
+    const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field_by_name(response->descriptor, "result");
+    if (!f || f->descriptor != &simulation_interfaces__result__descriptor || f->label == PROTOBUF_C_LABEL_REPEATED)
+        return -1;
+    const SimulationInterfaces__Result *r = *(SimulationInterfaces__Result *const *)(const void *)(
+        (const char *)response + f->offset);
+    return r && r->has_result ? (int)r->result : -1;
+}
+
 static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *req, wk__progress *progress,
-                     int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st)
+                     int (*check)(void *), void *check_ctx, wk_buf *out, int *result, wk_status *st)
 {
     wk__call call = {.status = st, .progress = progress, .check = check, .check_ctx = check_ctx};
     ProtobufCMessage *response = NULL;
@@ -221,6 +249,8 @@ static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *r
         rc = wk_buf_reserve(out, size);
         if (rc == WK_OK)
             out->len += protobuf_c_message_pack(response, out->data + out->len);
+        if (result)
+            *result = result_code(response);
     }
     pthread_mutex_unlock(&api->lock);
     for (size_t i = 0; i < call.count; i++)
@@ -233,7 +263,7 @@ static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *r
  * the steps' feedback between them. Parsing needs no world, so it comes
  * before the lock. */
 int wk__api_dispatch(wk_api *api, const wk__method *m, const uint8_t *request, size_t len, wk_api_feedback_fn fn,
-                     void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out, wk_status *st)
+                     void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out, int *result, wk_status *st)
 {
     const ProtobufCMessageDescriptor *type = wk__method_request(m);
     ProtobufCMessage *req = protobuf_c_message_unpack(type, NULL, len, request);
@@ -245,7 +275,7 @@ int wk__api_dispatch(wk_api *api, const wk__method *m, const uint8_t *request, s
     wk__progress progress = {.feedback = fn, .ctx = ctx};
     int rc;
     do {
-        rc = run_batch(api, m, req, &progress, check, check_ctx, out, st);
+        rc = run_batch(api, m, req, &progress, check, check_ctx, out, result, st);
         /* The last batch's feedback goes out before its result. */
         if (rc == WK_OK)
             wk__progress_report(&progress);
@@ -257,12 +287,12 @@ int wk__api_dispatch(wk_api *api, const wk__method *m, const uint8_t *request, s
 int wk_api_call(wk_api *api, const char *service, const uint8_t *request, size_t len, wk_buf *out)
 {
     const wk__method *m = wk__method_named(&simulation_interfaces__simulation_interfaces__descriptor, service);
-    return m ? wk__api_dispatch(api, m, request, len, NULL, NULL, NULL, NULL, out, NULL) : WK_NOT_FOUND;
+    return m ? wk__api_dispatch(api, m, request, len, NULL, NULL, NULL, NULL, out, NULL, NULL) : WK_NOT_FOUND;
 }
 
 int wk_api_simulate_steps(wk_api *api, const uint8_t *goal, size_t len, wk_api_feedback_fn fn, void *ctx,
                           wk_buf *out)
 {
     const wk__method *m = wk__method_named(&simulation_interfaces__simulation_interfaces__descriptor, "SimulateSteps");
-    return wk__api_dispatch(api, m, goal, len, fn, ctx, NULL, NULL, out, NULL);
+    return wk__api_dispatch(api, m, goal, len, fn, ctx, NULL, NULL, out, NULL, NULL);
 }

@@ -43,6 +43,11 @@ struct wk_api {
     bool unloaded;           /* UnloadWorld left no world: most services refuse */
     char world_uri[4096];    /* the uri the current world was loaded from ("" for a string) */
     uint32_t bounds_type;    /* what GetEntityBounds answers (wk_api_set_bounds_type); 0: TYPE_BOX */
+    /* The endpoint's only: wk_api_desc's hooks, or NULL. */
+    void (*quit)(void *ctx);
+    void *quit_ctx;
+    void (*on_level)(const char *world_id, const char *level, bool loaded, double sim_time, void *ctx);
+    void *level_ctx;
     /* The endpoint's only: the bindings of the other worlds called so far,
      * kept for the endpoint's life so that the PLAYING loop can index them. */
     pthread_mutex_t bindings_lock;
@@ -148,6 +153,10 @@ WK__HANDLER(wk__set_entity_info);
 WK__HANDLER(wk__get_entity_bounds);
 WK__HANDLER(wk__get_named_poses);
 WK__HANDLER(wk__get_named_pose_bounds);
+/* worldkit.Levels' handlers (levels.c). */
+WK__HANDLER(wk__set_performer);
+WK__HANDLER(wk__list_levels);
+WK__HANDLER(wk__list_performers);
 
 struct wk__method;
 
@@ -170,10 +179,11 @@ SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *c
  * held. check (may be NULL) is asked under the lock before each batch: a
  * non-zero answer (a gRPC status, positive) is returned as it is, nothing
  * more having run. Otherwise returns as wk_api_call, with st (may be NULL)
- * saying why. */
+ * saying why, and *result (result may be NULL) the code of the Result
+ * answered, -1 for none. */
 int wk__api_dispatch(wk_api *api, const struct wk__method *m, const uint8_t *request, size_t len,
                      wk_api_feedback_fn fn, void *ctx, int (*check)(void *), void *check_ctx, wk_buf *out,
-                     wk_status *st);
+                     int *result, wk_status *st);
 
 /* Whether every string of the message of type desc packed in data (len
  * bytes, which protobuf-c unpacked) is free of NUL bytes, which protobuf-c's
@@ -207,6 +217,10 @@ void wk__api_checkpoint(wk_api *api);
 /* The entity a name gives: a model, or a scoped `model::link::...`, as
  * SpawnEntities names them; WK_NULL_ENTITY when unknown or empty. */
 wk_entity wk__api_entity(wk_api *api, const char *name);
+/* The NOT_FOUND of a name the world lacks, its message in why: naming the
+ * level it belongs to when that is unloaded, since a client that found it
+ * there a moment ago would otherwise not know where it went. */
+uint32_t wk__api_no_entity(wk_api *api, const char *name, char *why, size_t cap);
 /* As wk__api_entity; when there is no such entity, *result is a NOT_FOUND
  * Result naming it, for the services that answer about one entity. */
 wk_entity wk__api_named(wk_api *api, wk__call *call, const char *name, SimulationInterfaces__Result **result);

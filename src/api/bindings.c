@@ -11,11 +11,14 @@
 
 #include "api/api_internal.h"
 
-/* Notes that a level loaded or unloaded, for the next checkpoint. */
+/* Notes that a level loaded or unloaded, for the next checkpoint, and
+ * tells the endpoint's hook. */
 static void level_changed(wk_sim *sim, const char *level, bool loaded, void *ctx)
 {
-    (void)sim, (void)level, (void)loaded;
-    ((wk_api *)ctx)->levels_changed = true;
+    wk_api *api = ctx;
+    api->levels_changed = true;
+    if (api->endpoint->on_level)
+        api->endpoint->on_level(api->world_id, level, loaded, wk_sim_time(sim), api->endpoint->level_ctx);
 }
 
 static int read_empty(wk_world_desc **out, wk_status *st)
@@ -31,6 +34,12 @@ static void use_sim(wk_api *api, wk_sim *sim)
     wk_sim_free(api->sim);
     api->sim = sim;
     wk_sim_on_level_event(sim, level_changed, api);
+    /* The levels a simulation starts with loaded were loaded before it
+     * had the hook: the hook hears of them now, as of time 0. */
+    wk_level_info level;
+    for (size_t i = 0; api->endpoint->on_level && wk_sim_level_info(sim, i, &level); i++)
+        if (level.loaded)
+            api->endpoint->on_level(api->world_id, level.name, true, wk_sim_time(sim), api->endpoint->level_ctx);
     wk_scene_free(api->initial);
     api->initial = wk_scene_clone(wk_sim_scene(sim));
 }

@@ -13,7 +13,7 @@ static uint32_t delete_entity(wk_api *api, const char *name, char *why, size_t c
     wk_scene *s = wk_api_scene(api);
     wk_entity e = wk__api_entity(api, name);
     if (!e)
-        return snprintf(why, cap, "no entity named '%s'", name), WK_RESULT_NOT_FOUND;
+        return wk__api_no_entity(api, name, why, cap);
     const uint8_t *kind = wk_ecm_get(wk_scene_ecm(s), e, wk_scene_types_of(s)->kind);
     if (wk_ecm_parent(wk_scene_ecm(s), e) != wk_api_world(api) || !kind || *kind != WK_NODE_MODEL)
         return snprintf(why, cap, "'%s' is part of a model, not an entity of its own: delete its model", name),

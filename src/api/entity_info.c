@@ -56,7 +56,7 @@ static uint32_t set_info(wk_api *api, const SimulationInterfaces__SetEntityInfoR
     const char *name = req->entity ? req->entity : "";
     wk_entity e = wk__api_entity(api, name);
     if (!e)
-        return snprintf(why, cap, "no entity named '%s'", name), WK_RESULT_NOT_FOUND;
+        return wk__api_no_entity(api, name, why, cap);
     const SimulationInterfaces__EntityInfo *msg = req->info;
     /* An absent category is ROS's default: 0, CATEGORY_OBJECT. */
     uint32_t category = msg && msg->category ? msg->category->category : WK_CATEGORY_OBJECT;

@@ -122,7 +122,7 @@ static uint32_t set_state(wk_api *api, const SimulationInterfaces__SetEntityStat
     const char *frame_name = s && s->header && s->header->frame_id ? s->header->frame_id : "";
     wk_entity e = wk__api_entity(api, name), frame = wk__api_frame(api, frame_name);
     if (!e)
-        return snprintf(why, cap, "no entity named '%s'", name), WK_RESULT_NOT_FOUND;
+        return wk__api_no_entity(api, name, why, cap);
     if (!frame)
         return snprintf(why, cap, "entity '%s': reference frame '%s' is not known to the world", name, frame_name),
                WK_RESULT_NOT_FOUND;

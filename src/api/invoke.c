@@ -99,7 +99,8 @@ static int run_sim(wk_api *api, const wk__method *m, const char *path, const uin
         return answer(sink, wk_code_grpc(rc), "%s: %s", path, st.message);
     bool stream = m->flags & WK__METHOD_STREAMING;
     wk_buf out = {0};
-    rc = wk__api_dispatch(world, m, request, len, stream ? feedback : NULL, sink, sink->check, sink->ctx, &out, &st);
+    rc = wk__api_dispatch(world, m, request, len, stream ? feedback : NULL, sink, sink->check, sink->ctx, &out,
+                          &sink->result, &st);
     /* A receiver that is gone has nothing left to tell: the status is the
      * method's all the same. */
     if (rc == WK_OK && stream)
@@ -131,6 +132,7 @@ static int run_ows(wk_api *api, const char *path, const uint8_t *request, size_t
 int wk_api_invoke(wk_api *api, const char *method, const uint8_t *request, size_t len, wk_api_sink *sink)
 {
     const wk__method *m = wk__method_find(method);
+    sink->result = -1;
     if (!m || !m->handle)
         return answer(sink, WK_GRPC_UNIMPLEMENTED, "no method %.200s", method ? method : "(null)");
     if (m->flags & WK__METHOD_SIM)

@@ -3,13 +3,17 @@
  * generates. A new service is one line of the table. */
 #include <string.h>
 
+#include "grpc/health/v1/health.pb-c.h"
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
+#include "worldkit/levels.pb-c.h"
 #include "worldkit/wk_api.h"
 
 static const ProtobufCServiceDescriptor *const services[] = {
     &simulation_interfaces__simulation_interfaces__descriptor,
     &intrinsic_proto__world__object_world_service__descriptor,
+    &worldkit__levels__descriptor,
+    &grpc__health__v1__health__descriptor,
 };
 #define SERVICE_COUNT (sizeof services / sizeof services[0])
 

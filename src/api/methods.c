@@ -1,7 +1,7 @@
 /* methods.c — the registry: one row per RPC method of every service
- * worldkit serves (simulation_interfaces, ObjectWorldService, the health
- * check), holding its handler, what it is (flags) and the features it
- * brings. Request and response types come from the service descriptors
+ * worldkit serves (simulation_interfaces, ObjectWorldService, worldkit's
+ * levels, the health check), holding its handler, what it is (flags) and
+ * the features it brings. Request and response types come from the service descriptors
  * protoc-c generates from proto/, so a row names its method only. The
  * router (invoke.c), the lock a method takes (api.c), the answer without a
  * world (worlds.c) and GetSimulatorFeatures read these rows: a method is
@@ -11,16 +11,17 @@
 #include "api/methods.h"
 #include "api/ows.h"
 #include "grpc/health/v1/health.pb-c.h"
+#include "worldkit/levels.pb-c.h"
 
 #define SI &simulation_interfaces__simulation_interfaces__descriptor
 #define OWS &intrinsic_proto__world__object_world_service__descriptor
 #define HEALTH &grpc__health__v1__health__descriptor
+#define LEVELS &worldkit__levels__descriptor
 
 static const wk__method methods[] = {
     {SI, "LoadWorld", wk__load_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD,
      2, {WK_FEATURE_WORLD_LOADING, WK_FEATURE_WORLD_RESOURCE_STRING}},
-    {SI, "SpawnEntities", wk__spawn_entities, WK__METHOD_SIM | WK__METHOD_WRITES,
-     2, {WK_FEATURE_SPAWNING, WK_FEATURE_SPAWNING_RESOURCE_STRING}},
+    {SI, "SpawnEntities", wk__spawn_entities, WK__METHOD_SIM | WK__METHOD_WRITES, 1, {WK_FEATURE_SPAWNING_ENTITIES}},
     {SI, "GetSimulatorFeatures", wk__get_simulator_features, WK__METHOD_SIM | WK__METHOD_ANY_WORLD, 0, {0}},
     {SI, "GetSimulationState", wk__get_simulation_state, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_SIMULATION_STATE_GETTING}},
@@ -36,7 +37,8 @@ static const wk__method methods[] = {
     {SI, "GetEntityState", wk__get_entity_state, WK__METHOD_SIM, 1, {WK_FEATURE_ENTITY_STATE_GETTING}},
     {SI, "SetEntityState", wk__set_entity_state, WK__METHOD_SIM | WK__METHOD_WRITES,
      1, {WK_FEATURE_ENTITY_STATE_SETTING}},
-    {SI, "SpawnEntity", wk__spawn_entity, WK__METHOD_SIM | WK__METHOD_WRITES, 0, {0}},
+    {SI, "SpawnEntity", wk__spawn_entity, WK__METHOD_SIM | WK__METHOD_WRITES,
+     2, {WK_FEATURE_SPAWNING, WK_FEATURE_SPAWNING_RESOURCE_STRING}},
     {SI, "DeleteEntity", wk__delete_entity, WK__METHOD_SIM | WK__METHOD_WRITES, 1, {WK_FEATURE_DELETING}},
     {SI, "GetEntities", wk__get_entities, WK__METHOD_SIM,
      4, {WK_FEATURE_ENTITY_TAGS, WK_FEATURE_ENTITY_BOUNDS_BOX, WK_FEATURE_ENTITY_BOUNDS_CONVEX,
@@ -47,12 +49,14 @@ static const wk__method methods[] = {
      1, {WK_FEATURE_ENTITY_INFO_SETTING}},
     {SI, "GetEntityBounds", wk__get_entity_bounds, WK__METHOD_SIM, 1, {WK_FEATURE_ENTITY_BOUNDS}},
     {SI, "GetNamedPoses", wk__get_named_poses, WK__METHOD_SIM, 1, {WK_FEATURE_NAMED_POSES}},
+    /* No POSE_BOUNDS: it answers every pose unbounded (named_poses.c). */
     {SI, "GetNamedPoseBounds", wk__get_named_pose_bounds, WK__METHOD_SIM, 0, {0}},
     {SI, "GetSpawnables", wk__get_spawnables, WK__METHOD_SIM | WK__METHOD_ANY_WORLD, 1, {WK_FEATURE_SPAWNABLES}},
     {SI, "UnloadWorld", wk__unload_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_WORLD_UNLOADING}},
     {SI, "GetCurrentWorld", wk__get_current_world, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_WORLD_INFO_GETTING}},
+    /* No WORLD_TAGS: worlds carry none (worlds.c). */
     {SI, "GetAvailableWorlds", wk__get_available_worlds, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_AVAILABLE_WORLDS}},
 
@@ -88,6 +92,11 @@ static const wk__method methods[] = {
     {OWS, "UpdateCollisionSettings", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "ToggleCollisions", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "UpdateWorldResources", wk__ows_update_world_resources, WK__METHOD_WRITES, 0, {0}},
+
+    /* worldkit's own: levels and performers, on a simulation as above. */
+    {LEVELS, "SetPerformer", wk__set_performer, WK__METHOD_SIM, 0, {0}},
+    {LEVELS, "ListLevels", wk__list_levels, WK__METHOD_SIM, 0, {0}},
+    {LEVELS, "ListPerformers", wk__list_performers, WK__METHOD_SIM, 0, {0}},
 
     {HEALTH, "Check", NULL, WK__METHOD_TRANSPORT, 0, {0}},
     {HEALTH, "Watch", NULL, WK__METHOD_TRANSPORT | WK__METHOD_STREAMING, 0, {0}},

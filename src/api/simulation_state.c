@@ -1,8 +1,13 @@
 /* simulation_state.c — GetSimulationState and SetSimulationState: the
  * simulation's SimulationState and moves between STOPPED, PLAYING, PAUSED
  * and QUITTING as wk_sim_set_state allows them. Stopping is pausing plus a
- * reset of everything; QUITTING is final; NO_WORLD and LOADING_WORLD are
- * states worldkit reports, never ones a client may ask for. */
+ * reset of everything. QUITTING ends the application, as the standard says
+ * (its interfaces are gone after it): the endpoint's quit hook shuts the
+ * server down as SIGTERM does, the world kept as it is rather than reset, so
+ * that a server keeping its worlds on disk finds them again; an endpoint
+ * without a hook has no application to end and refuses it. NO_WORLD and
+ * LOADING_WORLD are states worldkit reports, never ones a client may ask
+ * for. */
 #include "api/api_internal.h"
 
 static const wk__code_map transition_codes[] = {
@@ -38,11 +43,17 @@ static SimulationInterfaces__Result *set_state(wk_api *api, wk__call *call, uint
 {
     if (target > WK_SIM_LOADING_WORLD)
         return wk__call_result(call, WK_SET_STATE_INCORRECT_TRANSITION, "%u is not a SimulationState (0 to 5)", target);
+    wk_api *endpoint = api->endpoint;
+    if (target == WK_SIM_QUITTING && !endpoint->quit)
+        return wk__call_result(call, WK_SET_STATE_STATE_TRANSITION_ERROR, "%s",
+                               "QUITTING: this endpoint serves no application that could quit");
     wk_status st = {0};
     bool was_playing = wk_sim_state_of(api->sim) == WK_SIM_PLAYING;
     int rc = wk_sim_set_state(api->sim, (wk_sim_state)target, &st);
     if (rc == WK_OK && was_playing && api->open)
         wk__api_checkpoint(api);
+    if (rc == WK_OK && target == WK_SIM_QUITTING)
+        endpoint->quit(endpoint->quit_ctx);
     return rc ? wk__call_result(call, wk__map_code(transition_codes, rc), "%s", st.message)
               : wk__call_result(call, WK_RESULT_OK, "%s", "");
 }

@@ -9,7 +9,9 @@
 #include <grpc/grpc_security.h>
 #include <grpc/support/alloc.h>
 #include <grpc/support/time.h>
+#include <ctype.h>
 #include <protobuf-c/protobuf-c.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,18 +96,27 @@ static bool print_response(const wk_json_method *m, grpc_byte_buffer *bb, wk_buf
     grpc_byte_buffer_reader_destroy(&reader);
     const uint8_t *bytes = GRPC_SLICE_START_PTR(all);
     size_t len = GRPC_SLICE_LENGTH(all);
-    wk_buf json = {0};
+    wk_buf json = {0}, named = {0};
     wk_status st = {0};
     bool ok = wk_json_from_bytes(m->output, bytes, len, &(wk_json_desc){.indent = true}, &json, &st) == WK_OK;
-    if (ok)
-        printf("%s\n", (const char *)json.data);
-    else
+    /* simulation_interfaces' numbers are read by their names, in its
+     * answers and in worldkit's Levels', which carry its Result. */
+    bool names = !strcmp(m->service, "simulation_interfaces.SimulationInterfaces") ||
+                 !strcmp(m->service, "worldkit.Levels");
+    if (!ok) {
         fprintf(stderr, "worldkit: %s: the response is not JSON: %s\n", m->name, st.message);
+    } else if (names && wk_cli_json_names(m->name, (const char *)json.data, &named)) {
+        fprintf(stderr, "worldkit: %s: out of memory\n", m->name);
+        ok = false;
+    } else {
+        printf("%s\n", (const char *)(names ? named.data : json.data));
+    }
     if (ok && last) {
         last->len = 0;
         ok = wk_buf_append(last, bytes, len) == WK_OK;
     }
     wk_buf_free(&json);
+    wk_buf_free(&named);
     grpc_slice_unref(all);
     return ok;
 }
@@ -113,7 +124,7 @@ static bool print_response(const wk_json_method *m, grpc_byte_buffer *bb, wk_buf
 /* The call's batches: the request out and the initial metadata in, then a
  * message at a time until there is none, then the status. */
 static int exchange(grpc_call *call, grpc_completion_queue *cq, const wk_json_method *m, const uint8_t *request,
-                    size_t len, grpc_metadata *metadata, size_t metadata_count, wk_buf *last)
+                    size_t len, grpc_metadata *metadata, size_t metadata_count, const char *server, wk_buf *last)
 {
     grpc_slice body = grpc_slice_from_copied_buffer(len ? (const char *)request : "", len);
     grpc_byte_buffer *send = grpc_raw_byte_buffer_create(&body, 1);
@@ -127,7 +138,7 @@ static int exchange(grpc_call *call, grpc_completion_queue *cq, const wk_json_me
                       {.op = GRPC_OP_SEND_CLOSE_FROM_CLIENT},
                       {.op = GRPC_OP_RECV_INITIAL_METADATA, .data.recv_initial_metadata.recv_initial_metadata = &initial}};
     /* A failed batch is not the end: the status below says why. */
-    bool streaming = run_batch(call, cq, ops, 4, (void *)1);
+    bool connected = run_batch(call, cq, ops, 4, (void *)1), streaming = connected;
     grpc_byte_buffer_destroy(send);
     int rc = 0;
     while (streaming) {
@@ -154,6 +165,10 @@ static int exchange(grpc_call *call, grpc_completion_queue *cq, const wk_json_me
     } else if (status != GRPC_STATUS_OK) {
         fprintf(stderr, "worldkit: %s: %s: %.*s\n", m->name, status_name(status), (int)GRPC_SLICE_LENGTH(details),
                 (const char *)GRPC_SLICE_START_PTR(details));
+        /* gRPC's words for a refused connection name no cause a user knows. */
+        if (status == GRPC_STATUS_UNAVAILABLE && !connected)
+            fprintf(stderr, "worldkit: no server answers at %s (is `worldkit serve` running there? --server or "
+                            "WORLDKIT_SERVER name another)\n", server);
         rc = 1;
     }
     grpc_slice_unref(details);
@@ -199,7 +214,7 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
     grpc_slice_unref(method);
     int rc = 1;
     if (call) {
-        rc = exchange(call, cq, m, request, len, metadata, metadata_count, last);
+        rc = exchange(call, cq, m, request, len, metadata, metadata_count, c->server, last);
         grpc_call_unref(call);
     } else {
         fprintf(stderr, "worldkit: %s: the call could not be made on %s\n", m->name, c->server);
@@ -238,6 +253,50 @@ static char *request_text(const char *arg, size_t *len)
     return (char *)in.data;
 }
 
+/* The edit distance of a and b (insertions, deletions, substitutions),
+ * case ignored; names past 63 bytes count as far from everything. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b), row[64];
+    if (n >= 64 || m >= 64)
+        return SIZE_MAX;
+    for (size_t j = 0; j <= m; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t up = row[j];
+            size_t best = diagonal + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+            best = up + 1 < best ? up + 1 : best;
+            row[j] = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            diagonal = up;
+        }
+    }
+    return row[m];
+}
+
+/* The method whose name is nearest the one path asks for, when it is near
+ * enough to be a slip (a third of the name's letters, at least 2); NULL
+ * else. */
+static const char *nearest_method(const char *path, wk_json_method *m)
+{
+    const char *slash = strrchr(path, '/');
+    const char *want = slash ? slash + 1 : path;
+    size_t best = SIZE_MAX, limit = strlen(want) / 3 > 2 ? strlen(want) / 3 : 2;
+    const char *found = NULL;
+    wk_json_method each;
+    for (size_t i = 0; wk_json_method_at(i, &each); i++) {
+        size_t d = distance(want, each.name);
+        if (d <= limit && d < best) {
+            best = d;
+            *m = each;
+            found = each.name;
+        }
+    }
+    return found;
+}
+
 static void list_methods(void)
 {
     wk_json_method m;
@@ -262,8 +321,14 @@ int wk_cli_call(int argc, char **argv)
         return wk_cli_usage_error(USAGE, "unexpected argument '%s'", argv[argc > 3 ? 3 : 1]);
     wk_json_method m;
     wk_status st = {0};
-    if (wk_json_find_method(argv[1], &m, &st)) {
-        fprintf(stderr, "worldkit: %s (worldkit call --list lists them)\n", st.message);
+    int found = wk_json_find_method(argv[1], &m, &st);
+    if (found) {
+        wk_json_method near;
+        if (found == WK_NOT_FOUND && nearest_method(argv[1], &near))
+            fprintf(stderr, "worldkit: %s; did you mean %s/%s? (worldkit call --list lists them)\n", st.message,
+                    near.service, near.name);
+        else
+            fprintf(stderr, "worldkit: %s (worldkit call --list lists them)\n", st.message);
         return 2;
     }
     size_t len = 0;

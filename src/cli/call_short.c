@@ -9,9 +9,12 @@
  *   state [playing|paused|stopped]
  *                                SimulationInterfaces/Get|SetSimulationState
  *   step N                       SimulationInterfaces/StepSimulation
+ *   levels                       worldkit.Levels/ListLevels
+ *   performer NAME               worldkit.Levels/SetPerformer
  *
  * For the simulation_interfaces methods the exit status also reflects the
- * response's Result: 1 when it is not OK, with its message on stderr. */
+ * response's Result: 1 when it is not OK, with its message on stderr (but
+ * `state X` when the simulation is in state X already exits 0). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,16 +25,21 @@
 #include "client.h"
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
+#include "worldkit/levels.pb-c.h"
 #include "worldkit/wk_math.h"
 #include "worldkit/wk_sim.h"
 
 #define WORLDS_USAGE "worlds " WK_CLIENT_USAGE
-#define SPAWN_USAGE "spawn FILE [--name NAME] [--pose x y z roll pitch yaw] " WK_CLIENT_USAGE
+#define SPAWN_USAGE                                                      \
+    "spawn FILE [--name NAME] [--pose x y z roll pitch yaw] " WK_CLIENT_USAGE \
+    "\n       (--pose: metres and radians, as SDFormat's <pose>)"
 #define TF_USAGE                     \
     "tf A B " WK_CLIENT_USAGE \
     "\n       (A, B: OBJECT or OBJECT/FRAME; ID defaults to 'world'; prints a_t_b)"
 #define STATE_USAGE "state [playing|paused|stopped] " WK_CLIENT_USAGE
 #define STEP_USAGE "step N " WK_CLIENT_USAGE "\n       (N >= 1)"
+#define LEVELS_USAGE "levels " WK_CLIENT_USAGE
+#define PERFORMER_USAGE "performer NAME " WK_CLIENT_USAGE "\n       (NAME: an entity directly under the world)"
 
 /* The message's `result` field when it is a simulation_interfaces Result. */
 static const SimulationInterfaces__Result *result_of(const ProtobufCMessage *msg)
@@ -41,6 +49,19 @@ static const SimulationInterfaces__Result *result_of(const ProtobufCMessage *msg
         f->label == PROTOBUF_C_LABEL_REPEATED)
         return NULL;
     return *(const SimulationInterfaces__Result **)((const char *)msg + f->offset);
+}
+
+/* One line on stderr for a Result that is not OK: its code, its name and
+ * its message, after the field and index of an entry's (field NULL for the
+ * response's own). */
+static void report(const wk_json_method *m, const char *field, size_t index, const SimulationInterfaces__Result *r)
+{
+    const char *name = wk_api_result_name(m->name, r->result);
+    fprintf(stderr, "worldkit: %s: ", m->name);
+    if (field)
+        fprintf(stderr, "%s[%zu]: ", field, index);
+    fprintf(stderr, "result %u %s: %s\n", (unsigned)r->result, name ? name : "(unnamed)",
+            r->error_message ? r->error_message : "");
 }
 
 /* Reports the Results inside the response's repeated messages that are not
@@ -58,14 +79,15 @@ static void report_inner_results(const wk_json_method *m, const ProtobufCMessage
         for (size_t k = 0; k < n; k++) {
             const SimulationInterfaces__Result *inner = result_of(items[k]);
             if (inner && inner->result != WK_RESULT_OK)
-                fprintf(stderr, "worldkit: %s: %s[%zu]: result %u: %s\n", m->name, f->name, k,
-                        (unsigned)inner->result, inner->error_message ? inner->error_message : "");
+                report(m, f->name, k, inner);
         }
     }
 }
 
-/* A non-zero Result in the response's `result` field, reported. */
-static int check_result(const wk_json_method *m, const wk_buf *response)
+/* A Result in the response's `result` field other than OK, reported; it
+ * fails the command unless it is fine, the outcome the command wants
+ * reached another way (WK_RESULT_OK when there is none). */
+static int check_result(const wk_json_method *m, const wk_buf *response, uint32_t fine)
 {
     ProtobufCMessage *r = protobuf_c_message_unpack(m->output, NULL, response->len, response->data);
     if (!r)
@@ -73,17 +95,17 @@ static int check_result(const wk_json_method *m, const wk_buf *response)
     const SimulationInterfaces__Result *result = result_of(r);
     int rc = 0;
     if (result && result->result != WK_RESULT_OK) {
-        fprintf(stderr, "worldkit: %s: result %u: %s\n", m->name, (unsigned)result->result,
-                result->error_message ? result->error_message : "");
+        report(m, NULL, 0, result);
         report_inner_results(m, r);
-        rc = 1;
+        rc = result->result != fine;
     }
     protobuf_c_message_free_unpacked(r, NULL);
     return rc;
 }
 
-/* Calls the method at path with request, printing the response. */
-static int call(const wk_client *c, const char *path, const ProtobufCMessage *request)
+/* Calls the method at path with request, printing the response; fine is
+ * a Result that does not fail the command (check_result). */
+static int call_accepting(const wk_client *c, const char *path, const ProtobufCMessage *request, uint32_t fine)
 {
     wk_json_method m;
     wk_status st = {0};
@@ -100,10 +122,15 @@ static int call(const wk_client *c, const char *path, const ProtobufCMessage *re
     bytes.len = protobuf_c_message_pack(request, bytes.data);
     int rc = wk_client_call(c, &m, bytes.data, bytes.len, &response);
     if (rc == 0 && response.data)
-        rc = check_result(&m, &response);
+        rc = check_result(&m, &response, fine);
     wk_buf_free(&bytes);
     wk_buf_free(&response);
     return rc;
+}
+
+static int call(const wk_client *c, const char *path, const ProtobufCMessage *request)
+{
+    return call_accepting(c, path, request, WK_RESULT_OK);
 }
 
 int wk_cli_worlds(int argc, char **argv)
@@ -283,7 +310,10 @@ int wk_cli_state(int argc, char **argv)
             SimulationInterfaces__SetSimulationStateRequest set =
                 SIMULATION_INTERFACES__SET_SIMULATION_STATE_REQUEST__INIT;
             set.state = &state;
-            return call(&c, "simulation_interfaces.SimulationInterfaces/SetSimulationState", &set.base);
+            /* A script that wants the simulation paused has it so when it
+             * was paused already: said on stderr, not a failure. */
+            return call_accepting(&c, "simulation_interfaces.SimulationInterfaces/SetSimulationState", &set.base,
+                                  WK_SET_STATE_ALREADY_IN_TARGET_STATE);
         }
     return wk_cli_usage_error(STATE_USAGE, "'%s' is not a state: playing, paused or stopped", argv[1]);
 }
@@ -302,4 +332,27 @@ int wk_cli_step(int argc, char **argv)
     req.has_steps = 1;
     req.steps = steps;
     return call(&c, "simulation_interfaces.SimulationInterfaces/StepSimulation", &req.base);
+}
+
+int wk_cli_levels(int argc, char **argv)
+{
+    wk_client c;
+    if (!wk_client_options(&argc, argv, &c))
+        return 2;
+    if (argc != 1)
+        return wk_cli_usage_error(LEVELS_USAGE, "levels takes no argument, not '%s'", argv[1]);
+    Worldkit__ListLevelsRequest req = WORLDKIT__LIST_LEVELS_REQUEST__INIT;
+    return call(&c, "worldkit.Levels/ListLevels", &req.base);
+}
+
+int wk_cli_performer(int argc, char **argv)
+{
+    wk_client c;
+    if (!wk_client_options(&argc, argv, &c))
+        return 2;
+    if (argc != 2 || argv[1][0] == '-')
+        return wk_cli_usage_error(PERFORMER_USAGE, "performer takes one entity NAME");
+    Worldkit__SetPerformerRequest req = WORLDKIT__SET_PERFORMER_REQUEST__INIT;
+    req.name = argv[1];
+    return call(&c, "worldkit.Levels/SetPerformer", &req.base);
 }

@@ -40,6 +40,13 @@ bool wk_client_credentials(const wk_client *c, grpc_channel_credentials **out);
 bool wk_client_metadata(const wk_client *c, grpc_metadata *md, size_t *count);
 void wk_client_metadata_free(grpc_metadata *md, size_t count);
 
+/* json_names.c: json, the JSON of a response of method (its name,
+ * "SpawnEntity") of simulation_interfaces, with the names of its result
+ * codes, states and features added after them (resultName, stateName,
+ * featureNames), appended to out, which is also NUL-terminated past its
+ * length. WK_OK or WK_NOMEM. */
+int wk_cli_json_names(const char *method, const char *json, wk_buf *out);
+
 /* Calls method with a serialized request and prints every response message
  * as JSON on stdout, one after the other (a server stream writes many).
  * Returns the exit status: 0 when the call ends with status OK, else 1 with

@@ -22,7 +22,8 @@ static const struct command {
               "                       print the world pose of every model, link, joint, frame, visual, collision",
      wk_cli_poses, 0},
     {"run", "run WORLD [--levels] [--steps N] [--rtf X] [--velocity NAME vx vy vz] [--performer NAME]\n"
-            "                       run the simulation loop, printing level and entity events", wk_cli_run, 0},
+            "                       run the simulation loop, printing level and entity events; it stops\n"
+            "                       after N steps, 1,000 unless --steps says", wk_cli_run, 0},
     {"serve", "serve [--listen ADDR] [--world FILE] [--levels] [--data DIR] [--verbose] [...]\n"
               "                       serve the services over gRPC until SIGINT or SIGTERM (serve --help)",
      wk_cli_serve, OWN_HELP},
@@ -36,7 +37,8 @@ static const struct command {
     {"worlds", "worlds                list the worlds (ObjectWorldService/ListWorlds)", wk_cli_worlds,
      TAKES_CLIENT_OPTIONS},
     {"spawn", "spawn FILE [--name N] [--pose x y z roll pitch yaw]\n"
-              "                       spawn the model of FILE (SimulationInterfaces/SpawnEntities)",
+              "                       spawn the model of FILE (SimulationInterfaces/SpawnEntities);\n"
+              "                       --pose in metres and radians, as SDFormat's <pose>",
      wk_cli_spawn, TAKES_CLIENT_OPTIONS},
     {"tf", "tf A B [--world ID]   the pose of B in A; A, B: OBJECT or OBJECT/FRAME; ID defaults to 'world'\n"
            "                       (ObjectWorldService/GetTransform)",
@@ -45,6 +47,11 @@ static const struct command {
               "                       get or set the simulation state", wk_cli_state, TAKES_CLIENT_OPTIONS},
     {"step", "step N                step a paused simulation N times (StepSimulation)", wk_cli_step,
      TAKES_CLIENT_OPTIONS},
+    {"levels", "levels                list the levels: box, buffer, loaded or not, entities (worldkit.Levels)",
+     wk_cli_levels, TAKES_CLIENT_OPTIONS},
+    {"performer", "performer NAME        make entity NAME a performer, which loads the levels it nears\n"
+                  "                       (worldkit.Levels/SetPerformer; serve --levels)",
+     wk_cli_performer, TAKES_CLIENT_OPTIONS},
 };
 
 static int usage(FILE *to)

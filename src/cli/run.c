@@ -10,9 +10,10 @@
 #include "cli.h"
 #include "worldkit/wk_sim.h"
 
-#define USAGE                                                                                                 \
-    "run WORLD [--levels] [--steps N] [--rtf X] [--physics mujoco|none] [--velocity NAME vx vy vz]\n"          \
-    "           [--performer NAME]"
+#define USAGE                                                                                        \
+    "run WORLD [--levels] [--steps N] [--rtf X] [--physics mujoco|none] [--velocity NAME vx vy vz]\n" \
+    "           [--performer NAME]\n"                                                               \
+    "       (stops after N steps: 1,000 unless --steps says)"
 #define MAX_ITEMS 16
 
 typedef struct velocity_arg {

@@ -5,10 +5,12 @@
  * world "world" (replacing one kept in --data), which ObjectWorldService
  * and the simulation share, with its initial state kept as "init_world". */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
@@ -28,11 +30,12 @@ static const char help[] =
     "\n"
     "Serves simulation_interfaces.SimulationInterfaces, intrinsic_proto.world.ObjectWorldService\n"
     "and grpc.health.v1.Health over gRPC\n"
-    "until SIGINT or SIGTERM; calls in flight then finish, new ones are refused, and the\n"
-    "process exits 0. Prints \"worldkit: serving on HOST:PORT\" once it takes calls.\n"
+    "until SIGINT or SIGTERM, or a client's SetSimulationState to QUITTING; calls in flight then\n"
+    "finish, new ones are refused, and the process exits 0. Prints \"worldkit: serving on HOST:PORT\" once it takes calls.\n"
     "\n"
-    "  --listen ADDR          host:port to listen on (default 127.0.0.1:50051; port 0 picks a\n"
-    "                         free one). Other than loopback or unix:, only with TLS or a token\n"
+    "  --listen ADDR          host:port to listen on (default 127.0.0.1:50051; a host alone listens on\n"
+    "                         port 50051; port 0 picks a free one). Other than loopback or unix:, only\n"
+    "                         with TLS or a token\n"
     "  --world FILE           a world (SDFormat, URDF, MJCF) to load, as LoadWorld would\n"
     "  --root DIR             a folder whose files clients may load and spawn (LoadWorld, SpawnEntity,\n"
     "                         the sources of GetAvailableWorlds and GetSpawnables); repeatable. Also\n"
@@ -54,7 +57,9 @@ static const char help[] =
     "  --checkpoint-seconds S write a PLAYING world's motion to DIR every S seconds (default 5)\n"
     "                         and when it stops playing; changes clients make are on disk at once\n"
     "  --memory               keep worlds in memory only, nothing on disk\n"
-    "  --verbose              print a line per call: method, status, milliseconds\n"
+    "  --verbose              print a line per call: method, status (or the Result by name when a\n"
+    "                         simulation_interfaces call failed in band), milliseconds; and a line\n"
+    "                         per level loaded or unloaded: world, simulated time, load or unload, level\n"
     "  --tls-cert FILE        serve over TLS with this PEM certificate chain ...\n"
     "  --tls-key FILE         ... and its PEM private key\n"
     "  --tls-client-ca FILE   and take only clients with a certificate this CA signed (mutual TLS)\n"
@@ -70,6 +75,7 @@ typedef struct serve_args {
     const char *roots[MAX_ROOTS + 3]; /* --root's, ".", the world's folder, NULL */
     size_t root_count;
     char world_folder[4096];
+    char listen[512]; /* --listen HOST with the default port */
     const char *data; /* NULL: worlds in memory only */
     uint32_t compact_entries;
     double checkpoint_seconds; /* 0: the api's default */
@@ -167,7 +173,12 @@ static int parse(int argc, char **argv, serve_args *a)
         } else if (!strcmp(o, "--listen")) {
             if (!wk_cli_address_ok("--listen", v))
                 return 2;
-            a->server.listen = v;
+            /* A host alone ("127.0.0.1", "localhost") listens on the default
+             * port, as a client without one dials it. */
+            bool port = strchr(v, ':') != NULL;
+            if (!port && (size_t)snprintf(a->listen, sizeof a->listen, "%s:50051", v) >= sizeof a->listen)
+                return wk_cli_usage_error(USAGE, "--listen %.40s...: the address is too long", v);
+            a->server.listen = port ? v : a->listen;
         } else if (!strcmp(o, "--world")) {
             if (!v[0])
                 return wk_cli_usage_error(USAGE, "--world needs a file name, not ''");
@@ -221,15 +232,46 @@ static const char *const status_names[] = {
     "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
 };
 
+/* A line per call: its gRPC status, or for a simulation_interfaces call
+ * that failed in band (status OK, a Result other than OK), that Result by
+ * the name its method gives it. */
 static void log_call(const wk_server_call *call, void *ctx)
 {
     (void)ctx;
     if (!call->done)
         return;
     unsigned n = sizeof status_names / sizeof status_names[0];
-    fprintf(stderr, "worldkit: %s %s %.3f ms\n", call->method,
-            call->status >= 0 && (unsigned)call->status < n ? status_names[call->status] : "UNKNOWN",
-            call->seconds * 1e3);
+    const char *status = call->status >= 0 && (unsigned)call->status < n ? status_names[call->status] : "UNKNOWN";
+    if (call->result >= 0 && call->result != WK_RESULT_OK) {
+        const char *method = strrchr(call->method, '/');
+        const char *name = wk_api_result_name(method ? method + 1 : call->method, (uint32_t)call->result);
+        fprintf(stderr, "worldkit: %s result %d %s %.3f ms\n", call->method, call->result, name ? name : "(unnamed)",
+                call->seconds * 1e3);
+        return;
+    }
+    fprintf(stderr, "worldkit: %s %s %.3f ms\n", call->method, status, call->seconds * 1e3);
+}
+
+/* Set once a client asked the simulation to quit: the signal that then
+ * ends the wait below is our own. */
+static atomic_bool quitting;
+
+/* SetSimulationState to QUITTING: the shutdown of SIGTERM, asked for
+ * through the signal that the main thread waits for, so that it runs there
+ * as it always does, after the call in flight has been answered. */
+static void quit(void *ctx)
+{
+    (void)ctx;
+    atomic_store(&quitting, true);
+    kill(getpid(), SIGTERM);
+}
+
+/* --verbose: a level loaded or unloaded, as `run` prints it, with the
+ * world it belongs to. */
+static void log_level(const char *world_id, const char *level, bool loaded, double sim_time, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "worldkit: %s: t=%.6g %s %s\n", world_id, sim_time, loaded ? "load" : "unload", level);
 }
 
 /* Loads path through LoadWorld; 0 when its Result is OK. */
@@ -275,12 +317,13 @@ int wk_cli_serve(int argc, char **argv)
     wk_world_meta meta;
     if (a.world && store && wk_store_meta(store, "world", &meta, NULL) == WK_OK)
         fprintf(stderr, "worldkit: %s replaces the stored world 'world' of %s\n", a.world, a.data);
-    wk_api *api = wk_api_new_desc(&(wk_api_desc){
-        .levels = a.levels,
-        .physics = a.physics,
-        .store = store,
-        .roots = a.roots,
-        .checkpoint_seconds = a.checkpoint_seconds});
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.levels = a.levels,
+                                                 .physics = a.physics,
+                                                 .store = store,
+                                                 .roots = a.roots,
+                                                 .checkpoint_seconds = a.checkpoint_seconds,
+                                                 .quit = quit,
+                                                 .on_level = a.verbose ? log_level : NULL});
     if (!api) {
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;
@@ -303,7 +346,8 @@ int wk_cli_serve(int argc, char **argv)
     printf("worldkit: serving on %s\n", wk_server_address(server));
     fflush(stdout);
     int sig = wk_server_wait_signal();
-    fprintf(stderr, "worldkit: %s: finishing the calls in flight\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    fprintf(stderr, "worldkit: %s: finishing the calls in flight\n",
+            atomic_load(&quitting) ? "SetSimulationState QUITTING" : sig == SIGINT ? "SIGINT" : "SIGTERM");
     wk_server_free(server);
     wk_api_free(api);
     return 0;

@@ -211,11 +211,12 @@ static bool write_message(void *ctx, const uint8_t *bytes, size_t len)
     return c->streaming ? !gone(c) : !c->broken;
 }
 
-static void report(const call *c, bool done, int status, double seconds)
+static void report(const call *c, bool done, int status, int result, double seconds)
 {
     const wk_server_desc *d = &c->worker->server->desc;
     if (d->on_call)
-        d->on_call(&(wk_server_call){.method = c->method, .done = done, .status = status, .seconds = seconds},
+        d->on_call(&(wk_server_call){.method = c->method, .done = done, .status = status, .result = result,
+                                     .seconds = seconds},
                    d->ctx);
 }
 
@@ -265,7 +266,7 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
     bool refused_for_shutdown = atomic_load(&w->server->stopping);
     double t0 = wk__monotonic_s();
     call c = {.worker = w, .slot = slot, .method = grpc_slice_to_c_string(slot->details.method), .started = t0};
-    report(&c, false, 0, 0);
+    report(&c, false, 0, -1, 0);
 
     grpc_byte_buffer *payload = NULL;
     grpc_op recv_op = {.op = GRPC_OP_RECV_MESSAGE, .data.recv_message.recv_message = &payload};
@@ -279,7 +280,7 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
 
     char world[WK_WORLD_ID_MAX];
     world_of(&slot->metadata, world, sizeof world);
-    wk_api_sink sink = {.write = write_message, .check = check, .ctx = &c, .world_id = world};
+    wk_api_sink sink = {.write = write_message, .check = check, .ctx = &c, .world_id = world, .result = -1};
     if (refused_for_shutdown && !local_method(c.method)) {
         /* The health check still answers: NOT_SERVING. */
         sink.status = GRPC_STATUS_UNAVAILABLE;
@@ -322,7 +323,7 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
            c.ended                                  ? c.ended
            : c.broken && status == GRPC_STATUS_OK ? GRPC_STATUS_CANCELLED
                                                     : status,
-           wk__monotonic_s() - t0);
+           status == GRPC_STATUS_OK ? sink.result : -1, wk__monotonic_s() - t0);
 
     if (payload)
         grpc_byte_buffer_destroy(payload);

@@ -581,6 +581,52 @@ const char *wk_sim_level_name(const wk_sim *sim, size_t i)
     return i < sim->level_count ? wk_desc_node(sim->desc, sim->levels[i].node)->name : NULL;
 }
 
+bool wk_sim_level_info(const wk_sim *sim, size_t i, wk_level_info *out)
+{
+    if (i >= sim->level_count)
+        return false;
+    const wk_node *n = wk_desc_node(sim->desc, sim->levels[i].node);
+    *out = (wk_level_info){.name = n->name,
+                           .center = n->world.p,
+                           .size = n->region.size,
+                           .buffer = n->region.buffer,
+                           .loaded = sim->levels[i].loaded,
+                           .entities = n->region.refs,
+                           .entity_count = n->region.ref_count};
+    return true;
+}
+
+const char *wk_sim_unloaded_level_of(const wk_sim *sim, const char *name)
+{
+    /* Asked only for a name the world lacks: a walk of the levels' refs
+     * costs nothing a lookup would save. */
+    const char *scope = strstr(name, "::");
+    size_t len = scope ? (size_t)(scope - name) : strlen(name);
+    for (size_t i = 0; i < sim->level_count; i++) {
+        const wk__level *l = &sim->levels[i];
+        for (size_t r = 0; r < l->ref_count; r++) {
+            const char *held = wk_desc_node(sim->desc, l->refs[r])->name;
+            if (strlen(held) == len && !strncmp(held, name, len))
+                return sim->holders[l->refs[r]] ? NULL : wk_desc_node(sim->desc, l->node)->name;
+        }
+    }
+    return NULL;
+}
+
+size_t wk_sim_performer_count(const wk_sim *sim)
+{
+    return sim->performer_count;
+}
+
+const char *wk_sim_performer(const wk_sim *sim, size_t i, wk_vec3 *size)
+{
+    if (i >= sim->performer_count)
+        return NULL;
+    if (size)
+        *size = sim->performers[i].size;
+    return sim->performers[i].name;
+}
+
 int wk_sim_set_performer(wk_sim *sim, const char *name)
 {
     if (!wk_scene_child(sim->scene, sim->world, name))

@@ -37,7 +37,7 @@ static int available_worlds(wk_api *api, size_t sources, clock_check *check, wk_
     const wk__method *m = wk__method_named(&simulation_interfaces__simulation_interfaces__descriptor,
                                            "GetAvailableWorlds");
     int rc = wk__api_dispatch(api, m, bytes.data, bytes.len, NULL, NULL, check ? expires : NULL,
-                              check, out, &st);
+                              check, out, NULL, &st);
     wk_buf_free(&bytes);
     return rc;
 }

@@ -14,6 +14,8 @@
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
 #include "worldkit/ecs_state.pb-c.h"
 #include "wk_test.h"
+#include "worldkit/levels.pb-c.h"
+#include "grpc/health/v1/health.pb-c.h"
 #include "worldkit/wk_api.h"
 
 
@@ -631,7 +633,8 @@ static void methods(void)
         n++;
     CHECK_U64(n, ==,
               simulation_interfaces__simulation_interfaces__descriptor.n_methods +
-                  intrinsic_proto__world__object_world_service__descriptor.n_methods);
+                  intrinsic_proto__world__object_world_service__descriptor.n_methods +
+                  worldkit__levels__descriptor.n_methods + grpc__health__v1__health__descriptor.n_methods);
 }
 
 /* Messages of our own protos, read from JSON in the mapping's own form:

@@ -8,15 +8,17 @@
 #include "grpc/health/v1/health.pb-c.h"
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "wk_test.h"
+#include "worldkit/levels.pb-c.h"
 
 static const ProtobufCServiceDescriptor *const services[] = {
     &simulation_interfaces__simulation_interfaces__descriptor,
     &intrinsic_proto__world__object_world_service__descriptor,
     &grpc__health__v1__health__descriptor,
+    &worldkit__levels__descriptor,
 };
 
-/* Every method of the three services has exactly one row, and nothing else
- * has one. */
+/* Every method of the four services has exactly one row, and nothing else
+ * has one; simulation_interfaces' and worldkit.Levels' run on a simulation. */
 static void one_row_per_method(void)
 {
     size_t described = 0, rows = 0;
@@ -29,7 +31,7 @@ static void one_row_per_method(void)
     for (const wk__method *m; (m = wk__method_at(rows)); rows++) {
         CHECK(wk__method_request(m) != NULL);
         CHECK(wk__method_response(m) != NULL);
-        CHECK_INT(!!(m->flags & WK__METHOD_SIM), ==, m->service == services[0]);
+        CHECK_INT(!!(m->flags & WK__METHOD_SIM), ==, m->service == services[0] || m->service == services[3]);
         CHECK_INT(!m->handle, ==, m->service == services[2]);
     }
     CHECK_INT(rows, ==, described);

@@ -1,6 +1,7 @@
 /* test_simulation_state.c — GetSimulationState and SetSimulationState: the
  * state a new endpoint and a loaded world start in, the whole transition
- * table with its result codes, stopping as a reset of everything, and
+ * table with its result codes, quitting through the endpoint's hook,
+ * stopping as a reset of everything, and
  * requests without a state or with one the standard does not define. */
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +11,20 @@
 
 enum { STOPPED, PLAYING, PAUSED, QUITTING, NO_WORLD, LOADING_WORLD, BOGUS = 9 };
 
-/* An endpoint brought to state from its start (STOPPED), or NULL. */
+/* How often the endpoints' quit hook was called. */
+static int quits;
+
+static void count_quit(void *ctx)
+{
+    (void)ctx;
+    quits++;
+}
+
+/* An endpoint that can quit, brought to state from its start (STOPPED), or
+ * NULL. */
 static wk_api *api_in(uint32_t state)
 {
-    wk_api *api = wk_api_new();
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.quit = count_quit});
     char msg[256];
     if (api && state != STOPPED && set_state(api, state, msg) != WK_RESULT_OK) {
         fprintf(stderr, "    cannot reach state %u: %s\n", state, msg);
@@ -65,6 +76,28 @@ static void transition_table(void)
         }
 }
 
+/* QUITTING ends the application through the hook, once; an endpoint
+ * without one has nothing to end and refuses it. */
+static void quitting_calls_the_hook(void)
+{
+    quits = 0;
+    wk_api *api = api_in(PLAYING);
+    REQUIRE(api);
+    CHECK_INT(set_state(api, QUITTING, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(quits, ==, 1);
+    CHECK_INT(set_state(api, QUITTING, NULL), ==, WK_SET_STATE_ALREADY_IN_TARGET_STATE);
+    CHECK_INT(quits, ==, 1);
+    wk_api_free(api);
+
+    api = wk_api_new();
+    REQUIRE(api);
+    char msg[256];
+    CHECK_INT(set_state(api, QUITTING, msg), ==, WK_SET_STATE_STATE_TRANSITION_ERROR);
+    CHECK(strstr(msg, "QUITTING") != NULL);
+    CHECK_INT(get_state(api), ==, STOPPED);
+    wk_api_free(api);
+}
+
 static void stopping_resets_everything(void)
 {
     wk_api *api = wk_api_new();
@@ -103,6 +136,7 @@ static void requests_without_a_state(void)
 static const wk_test_case cases[] = {
     {"starts_stopped", starts_stopped},
     {"transition_table", transition_table},
+    {"quitting_calls_the_hook", quitting_calls_the_hook},
     {"stopping_resets_everything", stopping_resets_everything},
     {"requests_without_a_state", requests_without_a_state},
 };

@@ -47,6 +47,7 @@ static void lists_what_worldkit_does(void)
         WK_FEATURE_WORLD_UNLOADING,
         WK_FEATURE_WORLD_INFO_GETTING,
         WK_FEATURE_AVAILABLE_WORLDS,
+        WK_FEATURE_SPAWNING_ENTITIES,
     };
     const SimulationInterfaces__SimulatorFeatures *f = resp->features;
     REQUIRE_INT(f->n_features, ==, sizeof want / sizeof want[0]);

@@ -7,9 +7,15 @@
 #include "api/api_call.h"
 #include "wk_test.h"
 
+/* A quit hook that lets the endpoint reach QUITTING and stay. */
+static void stay(void *ctx)
+{
+    (void)ctx;
+}
+
 static void refused_unless_paused(void)
 {
-    wk_api *api = wk_api_new();
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.quit = stay});
     REQUIRE(api);
     REQUIRE_INT(load_string(api, BOX_WORLD), ==, WK_RESULT_OK);
     const struct {

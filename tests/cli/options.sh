@@ -32,7 +32,7 @@ check() {
     fi
 }
 
-for command in load poses run call worlds spawn tf state step; do
+for command in load poses run call worlds spawn tf state step levels performer; do
     check 0 "usage: worldkit $command" $command --help
 done
 check 0 "usage: worldkit spawn" spawn x.sdf --name n --help

@@ -151,9 +151,41 @@ static void runtime_performer(void)
     CHECK_INT(wk_sim_set_performer(sim, "R3"), ==, 0); /* already one */
     CHECK_INT(wk_sim_set_performer(sim, "R1"), ==, 0); /* from the file */
     CHECK_INT(wk_sim_set_performer(sim, "nobody"), ==, 0);
+    REQUIRE_INT(wk_sim_performer_count(sim), ==, 2);
+    wk_vec3 size;
+    CHECK_STR(wk_sim_performer(sim, 0, &size), "R1");
+    CHECK(size.x == 2 && size.y == 2 && size.z == 2);
+    CHECK_STR(wk_sim_performer(sim, 1, &size), "R3");
+    CHECK(size.x == 1 && size.y == 1 && size.z == 1);
+    CHECK(wk_sim_performer(sim, 2, NULL) == NULL);
     wk_sim_step(sim, 1);
     CHECK(wk_sim_level_loaded(sim, "L2"));
     CHECK(present(sim, "M2"));
+    wk_sim_free(sim);
+}
+
+/* What a client lists of the levels, and where an absent entity went. */
+static void level_info_and_unloaded_entities(void)
+{
+    wk_sim *sim = start("levels_one_performer.sdf", true);
+    REQUIRE(sim);
+    wk_level_info l;
+    REQUIRE(wk_sim_level_info(sim, 1, &l));
+    CHECK_STR(l.name, "L2");
+    CHECK(l.center.x == 5 && l.center.y == 5 && l.center.z == 5);
+    CHECK(l.size.x == 10 && l.buffer == 2 && !l.loaded);
+    REQUIRE_INT(l.entity_count, ==, 2);
+    CHECK_STR(l.entities[0], "M2");
+    CHECK_STR(l.entities[1], "M3");
+    CHECK(wk_sim_level_info(sim, 0, &l) && l.loaded);
+    CHECK(!wk_sim_level_info(sim, 3, &l));
+    /* M2 is L2's alone; M3 is L1's too, which is loaded; M6 and R1 are
+     * global; a scoped name is its model's. */
+    CHECK_STR(wk_sim_unloaded_level_of(sim, "M2"), "L2");
+    CHECK_STR(wk_sim_unloaded_level_of(sim, "M2::body"), "L2");
+    CHECK(wk_sim_unloaded_level_of(sim, "M3") == NULL);
+    CHECK(wk_sim_unloaded_level_of(sim, "M6") == NULL);
+    CHECK(wk_sim_unloaded_level_of(sim, "M") == NULL);
     wk_sim_free(sim);
 }
 
@@ -609,6 +641,7 @@ static const wk_test_case cases[] = {
     {"without_levels_everything_loads", without_levels_everything_loads},
     {"tunnel", tunnel},
     {"runtime_performer", runtime_performer},
+    {"level_info_and_unloaded_entities", level_info_and_unloaded_entities},
     {"unknown_ref_refused", unknown_ref_refused},
     {"box_edge_on_zone_edge", box_edge_on_zone_edge},
     {"teleported_far", teleported_far},

@@ -1,0 +1,82 @@
+"""test_levels.py — worldkit.Levels (proto/worldkit/levels.proto) over gRPC
+against `worldkit serve --levels` of the levels tutorial's world
+(tests/formats/worlds/levels_one_performer.sdf: performer R1 in level L1;
+L2 holds M2 and M3, where R3 stands; L3 holds M3, M4 and M5).
+
+SetPerformer has the semantics of Gazebo's set_performer service: a name
+in, true when the performer was added. An entity of an unloaded level is
+NOT_FOUND with a message naming its level.
+"""
+from . import harness
+from .harness import OK, NOT_FOUND, OPERATION_FAILED, FEATURE_UNSUPPORTED, STATE_PAUSED
+
+WORLD = harness.world("levels_one_performer.sdf")
+
+
+class LevelsTest(harness.ServerTest):
+    SERVER_ARGS = ("--levels", "--world", WORLD)
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.lv = cls.pb.levels
+        cls.levels_stub = cls.pb.levels_grpc.LevelsStub(cls.channel)
+        cls.si = cls.pb.si
+        cls.stub = cls.pb.si_grpc.SimulationInterfacesStub(cls.channel)
+
+    def setUp(self):
+        # Afresh: the file's performers only, L1 alone loaded.
+        self.assertResult(OK, self.stub.LoadWorld(self.si.LoadWorldRequest(uri=WORLD), timeout=harness.CALL_SECONDS))
+
+    def levels(self):
+        reply = self.levels_stub.ListLevels(self.lv.ListLevelsRequest(), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply)
+        return {l.name: l for l in reply.levels}
+
+    def set_performer(self, name, want=OK, culprit=None):
+        reply = self.levels_stub.SetPerformer(self.lv.SetPerformerRequest(name=name), timeout=harness.CALL_SECONDS)
+        self.assertResult(want, reply, "SetPerformer " + name, culprit)
+        self.assertEqual(reply.added, want == OK)
+
+    def entity_state(self, name):
+        return self.stub.GetEntityState(self.si.GetEntityStateRequest(entity=name), timeout=harness.CALL_SECONDS)
+
+    def test_list_levels(self):
+        levels = self.levels()
+        self.assertEqual(list(levels), ["L1", "L2", "L3"])
+        l2 = levels["L2"]
+        self.assertEqual((l2.center.x, l2.center.y, l2.center.z), (5, 5, 5))
+        self.assertEqual((l2.size.x, l2.size.y, l2.size.z), (10, 10, 10))
+        self.assertEqual(l2.buffer, 2)
+        self.assertEqual(list(l2.entities), ["M2", "M3"])
+        self.assertEqual([n for n, l in levels.items() if l.loaded], ["L1"])
+
+    def test_set_performer_loads_its_level(self):
+        self.assertResult(NOT_FOUND, self.entity_state("M2"), culprit="its level L2 is unloaded")
+        self.set_performer("R3")
+        self.set_performer("R3", OPERATION_FAILED, culprit="R3")
+        self.set_performer("nobody", NOT_FOUND, culprit="nobody")
+        reply = self.levels_stub.ListPerformers(self.lv.ListPerformersRequest(), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply)
+        self.assertEqual([p.name for p in reply.performers], ["R1", "R3"])
+        self.assertEqual(reply.performers[1].size.x, 1)
+        state = self.si.SetSimulationStateRequest(state=self.si.SimulationState(state=STATE_PAUSED))
+        self.assertResult(OK, self.stub.SetSimulationState(state, timeout=harness.CALL_SECONDS))
+        self.assertResult(OK, self.stub.StepSimulation(self.si.StepSimulationRequest(steps=1),
+                                                       timeout=harness.CALL_SECONDS))
+        self.assertTrue(self.levels()["L2"].loaded)
+        self.assertResult(OK, self.entity_state("M2"))
+
+
+class WithoutLevelsTest(harness.ServerTest):
+    SERVER_ARGS = ("--world", WORLD)
+
+    def test_performers_need_levels(self):
+        lv = self.pb.levels
+        stub = self.pb.levels_grpc.LevelsStub(self.channel)
+        reply = stub.SetPerformer(lv.SetPerformerRequest(name="R3"), timeout=harness.CALL_SECONDS)
+        self.assertResult(FEATURE_UNSUPPORTED, reply, culprit="--levels")
+        self.assertFalse(reply.added)
+        reply = stub.ListLevels(lv.ListLevelsRequest(), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply)
+        self.assertEqual(len(reply.levels), 0)
