@@ -1,6 +1,6 @@
 /* server.c — a server's life: options and their defaults, the gRPC server
  * bound to its address (another machine's only with TLS or a token) with
- * its request size limit, the workers, the health watch's thread and the
+ * its request size limit, the workers, the health service's thread and the
  * simulation loop's, and the graceful shutdown: no new calls, those in
  * flight finish (or are cancelled once the grace has passed), the clients
  * read what they were sent, then the threads stop and the queues drain. */
@@ -85,7 +85,7 @@ static void destroy_grpc(wk_server *s)
     grpc_server_destroy(s->grpc);
     for (int i = 0; i < s->worker_count; i++)
         drain(s->workers[i].cq);
-    drain(s->watch.cq);
+    drain(s->health.cq);
     grpc_completion_queue_shutdown(s->shutdown_cq);
     grpc_completion_queue_destroy(s->shutdown_cq);
 }
@@ -172,7 +172,7 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
         *w = (wk__worker){.server = s, .index = s->worker_count, .cq = grpc_completion_queue_create_for_next(NULL)};
         grpc_server_register_completion_queue(s->grpc, w->cq, NULL);
     }
-    wk__watch_register(&s->watch, s);
+    wk__health_register(&s->health, s);
     rc = listen_on(s, &d, st);
     wk__grpc_log_release();
     if (rc) {
@@ -188,7 +188,7 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
             goto fail_shutdown;
         s->workers[i].started = true;
     }
-    if (wk__watch_start(&s->watch) || wk__loop_start(&s->loop, api, d.rtf))
+    if (wk__health_start(&s->health) || wk__loop_start(&s->loop, api, d.rtf))
         goto fail_shutdown;
     *out = s;
     return WK_OK;
@@ -254,7 +254,7 @@ void wk_server_shutdown(wk_server *s)
     for (int i = 0; i < s->worker_count; i++)
         if (s->workers[i].started)
             pthread_join(s->workers[i].thread, NULL);
-    wk__watch_join(&s->watch);
+    wk__health_join(&s->health);
     wk__loop_stop(&s->loop);
     destroy_grpc(s);
     s->down = true;
