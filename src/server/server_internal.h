@@ -88,6 +88,8 @@ struct wk_server {
     pthread_cond_t rest_wake; /* a worker took a call, or quit */
     pthread_mutex_t shutdown_lock;
     bool down; /* shutdown is complete */
+    bool notified;     /* gRPC's shutdown has notified */
+    bool left_running; /* a shutdown gave up on calls still running at its grace's end */
     int port;
     char address[256];
 };

@@ -3,11 +3,13 @@
  * messages (and one ObjectWorldService call): unary calls, the SimulateSteps stream and its cancellation,
  * the health check, the statuses of unknown methods, garbage, late
  * deadlines and oversized requests, the PLAYING loop, calls from several
- * threads at once, a shutdown that lets a call in flight finish, and the
- * health check answered while every worker is stuck. */
+ * threads at once, a shutdown that lets a call in flight finish, the health
+ * check answered while every worker is stuck, and a shutdown bounded by its
+ * grace even then. */
 #include <pthread.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "grpc/health/v1/health.pb-c.h"
 #include "server/client.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
@@ -631,6 +633,40 @@ static void health_beside_stuck_workers(void)
     down(&f);
 }
 
+/* Calls that wait for a world held past the shutdown grace see no cancel:
+ * the shutdown gives up on them at the grace's end (WK_DEADLINE), rather
+ * than wait; once the world is let go they end unanswered, and a second
+ * shutdown completes. */
+static void shutdown_bounded_with_stuck_calls(void)
+{
+    gate g = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+    fixture f;
+    REQUIRE(up(&f, &(wk_server_desc){.workers = 2, .shutdown_grace = 1.0, .on_call = on_call, .ctx = &g}));
+    g.api = f.api;
+    g.f = &f;
+    REQUIRE_INT(set_state(&f, WK_SIM_PAUSED), ==, WK_RESULT_OK);
+    pthread_t holder;
+    REQUIRE(pthread_create(&holder, NULL, holder_main, &g) == 0);
+    wait_until(&g, &g.holding);
+    gate_call held[2];
+    start_held_calls(&g, held, 2);
+    double t0 = wk__monotonic_s();
+    CHECK_INT(wk_server_shutdown(f.server), ==, WK_DEADLINE);
+    double took = wk__monotonic_s() - t0;
+    CHECK(took >= 0.9 && took < 1.5);
+    fprintf(stderr, "    shutdown gave up after %.3f s (grace 1 s)\n", took);
+    release(&g);
+    pthread_join(holder, NULL);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(held[i].thread, NULL);
+        /* Unanswered: cancelled, or cut off as the connection closed. */
+        CHECK(held[i].r.status == GRPC_STATUS_CANCELLED || held[i].r.status == GRPC_STATUS_UNAVAILABLE);
+        reply_free(&held[i].r);
+    }
+    CHECK_INT(wk_server_shutdown(f.server), ==, WK_OK);
+    down(&f);
+}
+
 static void refuses_remote_addresses(void)
 {
     wk_api *api = wk_api_new();
@@ -661,6 +697,7 @@ static const wk_test_case cases[] = {
     {"spare_worker_serves_beside_long_calls", spare_worker_serves_beside_long_calls},
     {"graceful_shutdown", graceful_shutdown},
     {"health_beside_stuck_workers", health_beside_stuck_workers},
+    {"shutdown_bounded_with_stuck_calls", shutdown_bounded_with_stuck_calls},
     {"refuses_remote_addresses", refuses_remote_addresses},
 };
 
