@@ -17,7 +17,11 @@
 extern "C" {
 #endif
 
-/* X(NAME, value, gRPC status the code answers with, default message) */
+/* X(NAME, value, gRPC status the code answers with, default message)
+ * A feature of a request that worldkit does not support (UNSUPPORTED)
+ * answers INVALID_ARGUMENT, not UNIMPLEMENTED: Intrinsic's clients take
+ * UNIMPLEMENTED for a server not there yet and retry it for about a minute,
+ * and the request will not be taken however often it comes. */
 #define WK_CODE_TABLE(X)                                                                      \
     X(OK, 0, OK, "success")                                                                   \
     X(NOMEM, -1, RESOURCE_EXHAUSTED, "out of memory")                                         \
@@ -29,7 +33,7 @@ extern "C" {
     X(PARSE, -7, INVALID_ARGUMENT, "malformed input")                                         \
     X(RANGE, -8, OUT_OF_RANGE, "value out of range")                                          \
     X(BUSY, -9, FAILED_PRECONDITION, "not allowed while an iteration is open")                \
-    X(UNSUPPORTED, -10, UNIMPLEMENTED, "unsupported")                                         \
+    X(UNSUPPORTED, -10, INVALID_ARGUMENT, "unsupported")                                      \
     X(NO_RESOURCE, -11, INVALID_ARGUMENT, "neither a uri nor a resource string")              \
     X(UNSUPPORTED_FORMAT, -12, INVALID_ARGUMENT, "unsupported format")                        \
     X(MISSING_ASSETS, -13, NOT_FOUND, "missing assets")                                       \

@@ -669,8 +669,8 @@ int wk_scene_update_geometry(wk_scene *s, wk_entity e, const wk_scene_geometry *
  * the joints' Kinematics only.
  *
  * Positions and position limits are in radians (revolute) or meters
- * (prismatic); the calls that set positions read revolute ones in degrees
- * when asked, as UpdateObjectJoint(s)Request sends them. Velocity,
+ * (prismatic), in every call and on the wire (what Intrinsic's clients
+ * send, whatever UpdateObjectJointsRequest's comment says). Velocity,
  * acceleration and jerk limits are symmetric, and +inf (like min -inf and
  * max +inf) means unlimited. Application limits are never more liberal than
  * system limits: a change that would make them so is refused, not clamped.
@@ -774,14 +774,13 @@ typedef struct wk_joints_update {
     const char *const *names;
     size_t count;
     const double *positions; /* NULL: unchanged */
-    bool degrees;            /* revolute positions are in degrees */
     const wk_joint_limits_update *system, *application; /* NULL: unchanged */
 } wk_joints_update;
 
 int wk_scene_update_joints(wk_scene *s, wk_entity object, const wk_joints_update *update, wk_status *st);
 /* Shorthands of wk_scene_update_joints. */
 int wk_scene_set_joint_positions(wk_scene *s, wk_entity object, const char *const *names, const double *positions,
-                                 size_t n, bool degrees_for_revolute, wk_status *st);
+                                 size_t n, wk_status *st);
 int wk_scene_set_joint_limits(wk_scene *s, wk_entity object, const char *const *names, size_t n,
                               const wk_joint_limits_update *system, const wk_joint_limits_update *application,
                               wk_status *st);

@@ -63,6 +63,12 @@ enum wk_motion_part {
     WK_MOTION_ACCELERATION = 4,
 };
 
+/* What moves the world's links each step. */
+typedef enum wk_physics_engine {
+    WK_PHYSICS_NONE,   /* kinematic motion only: Velocity and Acceleration integrated */
+    WK_PHYSICS_MUJOCO, /* dynamics on MuJoCo: gravity, contacts, joints, inertia */
+} wk_physics_engine;
+
 typedef struct wk_sim_desc {
     /* The scene to run on, borrowed for the simulation's life (or until
      * wk_sim_bind gives it another); NULL: a scene of its own. An empty
@@ -71,6 +77,10 @@ typedef struct wk_sim_desc {
      * the world, as wk_sim_bind takes it. */
     wk_scene *scene;
     bool levels;       /* load and unload levels around performers */
+    /* The engine that steps the links: with MUJOCO, links move under
+     * gravity, collide and are held by their joints, and the kinematic
+     * motion system no longer runs (the engine takes its place). */
+    wk_physics_engine physics;
     /* Puts the world back as it began, ids and all (a reset of STATE and
      * SPAWNED together, which stopping does too), binding the simulation to
      * the scene that holds it (wk_sim_bind); NULL: the file's entities are
@@ -129,6 +139,9 @@ int wk_sim_add_system(wk_sim *sim, wk_phase phase, wk_system_fn fn, void *ctx);
 
 /* Runs n steps of the world's step size, as fast as possible. */
 int wk_sim_step(wk_sim *sim, uint64_t n);
+/* Why the last step that failed in the physics engine failed ("" when none
+ * has); borrowed until the next step. */
+const char *wk_sim_error(const wk_sim *sim);
 /* Runs n steps paced so that simulated time advances rtf times as fast as
  * wall-clock time (sleeping when ahead); rtf <= 0 runs as fast as possible. */
 int wk_sim_run(wk_sim *sim, uint64_t n, double rtf);

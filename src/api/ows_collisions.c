@@ -117,21 +117,24 @@ int wk__ows_update_collision_settings(wk__ows_edit *e, const ProtobufCMessage *r
 }
 
 /* The entities one side of ToggleCollisions selects, in an array owned by
- * the call, and the object they belong to. */
+ * the call, and the object they belong to. Frames are left out: they are
+ * entities of the object but never collide, and a filter of all entities
+ * (Intrinsic's client's default) picks the object's frames too. */
 static int side_of(wk__ows_edit *e, const IntrinsicProto__World__ObjectReferenceWithEntityFilter *msg,
                    const char *what, wk_entity *object, wk_entity **out, size_t *count)
 {
     wk_entity_list list = {0};
     int rc = wk__ows_find_filtered(e->scene, e->call, msg, object, &list, e->st);
-    if (rc == WK_OK && !list.count)
-        rc = wk_fail(e->st, WK_INVALID, "the entity filter selects no entity of object '%s'",
-                     wk_scene_object_info(e->scene, *object)->name);
-    *count = list.count;
-    *out = list.count ? wk__call_alloc(e->call, list.count * sizeof **out) : NULL;
+    *count = 0;
+    *out = rc == WK_OK && list.count ? wk__call_alloc(e->call, list.count * sizeof **out) : NULL;
     if (rc == WK_OK && list.count && !*out)
         rc = wk_fail(e->st, WK_NOMEM, "out of memory toggling collisions");
     for (size_t i = 0; rc == WK_OK && i < list.count; i++)
-        (*out)[i] = list.items[i];
+        if (!wk_scene_is_frame(e->scene, list.items[i]))
+            (*out)[(*count)++] = list.items[i];
+    if (rc == WK_OK && !*count)
+        rc = wk_fail(e->st, WK_INVALID, "the entity filter selects no entity of object '%s' but frames",
+                     wk_scene_object_info(e->scene, *object)->name);
     wk_entity_list_free(&list);
     return rc ? wk__ows_context(e->st, rc, "ToggleCollisions: %s", what) : WK_OK;
 }

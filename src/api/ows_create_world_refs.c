@@ -72,7 +72,7 @@ static int make_joints(wk_scene *s, const wk__id_map *map, const IntrinsicProto_
     if (rc == WK_OK)
         rc = wk_scene_make_kinematic(s, object, joints, limits, limits + n, n, st);
     if (rc == WK_OK && k && k->n_joint_positions)
-        rc = wk_scene_set_joint_positions(s, object, NULL, k->joint_positions, k->n_joint_positions, false, st);
+        rc = wk_scene_set_joint_positions(s, object, NULL, k->joint_positions, k->n_joint_positions, st);
     free(joints);
     free(limits);
     return rc;

@@ -20,7 +20,7 @@
  *
  * Volume reservations name stored geometry (GeometryStorageRefs) that
  * worldkit does not hold, so a request with one outside a universe lock is
- * refused with WK_UNSUPPORTED (UNIMPLEMENTED) rather than answered wrongly.
+ * refused with WK_UNSUPPORTED (INVALID_ARGUMENT) rather than answered wrongly.
  * An object or frame the world does not have fails NOT_FOUND naming the
  * reservation. */
 #include <stdio.h>

@@ -33,8 +33,16 @@ int wk__ows_create_frame(wk__ows_edit *e, const ProtobufCMessage *request)
     case INTRINSIC_PROTO__WORLD__CREATE_FRAME_REQUEST__ATTACH_TO_PARENT_FRAME:
         rc = wk__ows_find_frame(e->scene, req->parent_frame, &desc.parent, e->st);
         break;
+    case INTRINSIC_PROTO__WORLD__CREATE_FRAME_REQUEST__ATTACH_TO_PARENT_OBJECT_WITH_FILTER:
+        /* The one entity the filter picks; without a filter, the base
+         * entity, as parent_object does. The pose stays relative to the
+         * object's base either way. */
+        rc = wk__ows_attach_parent(e, req->parent_object_with_filter, NULL, &desc.parent);
+        break;
     default:
-        return wk_fail(e->st, WK_INVALID, "CreateFrame '%s': attach_to is not set (parent_object or parent_frame)",
+        return wk_fail(e->st, WK_INVALID,
+                       "CreateFrame '%s': attach_to is not set (parent_object, parent_frame or "
+                       "parent_object_with_filter)",
                        name);
     }
     if (rc == WK_OK && req->parent_t_new_frame)

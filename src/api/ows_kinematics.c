@@ -1,5 +1,5 @@
 /* ows_kinematics.c — ObjectWorldService's updates of kinematic objects as
- * wk_scene calls: UpdateObjectJoints (positions in degrees for revolute
+ * wk_scene calls: UpdateObjectJoints (positions in radians for revolute
  * joints, limits, an order by joint names), UpdateObjectJoint, and
  * UpdateKinematicObjectProperties (named configurations and the IK solver
  * key; what worldkit does not keep is refused by name). Each runs inside its
@@ -68,7 +68,6 @@ int wk__ows_update_object_joints(wk__ows_edit *e, const ProtobufCMessage *reques
         .names = req->n_joint_names ? (const char *const *)req->joint_names : NULL,
         .count = count,
         .positions = req->n_joint_positions ? req->joint_positions : NULL,
-        .degrees = true,
         .system = req->joint_system_limits ? &system : NULL,
         .application = req->joint_application_limits ? &application : NULL,
     };
@@ -89,7 +88,7 @@ int wk__ows_update_object_joint(wk__ows_edit *e, const ProtobufCMessage *request
         return wk_fail(e->st, WK_INVALID, "UpdateObjectJoint '%s': joint_position of joint '%s' is not set", name,
                        req->joint_name);
     const char *names[1] = {req->joint_name};
-    return wk_scene_set_joint_positions(e->scene, e->node, names, &req->joint_position, 1, true, e->st);
+    return wk_scene_set_joint_positions(e->scene, e->node, names, &req->joint_position, 1, e->st);
 }
 
 /* RobotKinematicsUpdate.ik_solver_key: every IK solver of the object keeps

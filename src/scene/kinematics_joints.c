@@ -8,8 +8,6 @@
 
 #include "scene/kinematics_internal.h"
 
-static const double degree = 3.14159265358979323846 / 180.0;
-
 bool wk__joint_moves(uint32_t motion)
 {
     return motion == WK_JOINT_MOTION_REVOLUTE || motion == WK_JOINT_MOTION_PRISMATIC;
@@ -247,7 +245,7 @@ static int plan_positions(plan *p, const wk_joints_update *u, wk_status *st)
         if (!isfinite(q))
             return wk_fail(st, WK_INVALID, "joint '%s' of object '%s': position %g is not finite", joint_name(p, j),
                            wk__object_name(p->s, p->object), q);
-        p->position[j] = u->degrees && p->motion[j] == WK_JOINT_MOTION_REVOLUTE ? q * degree : q;
+        p->position[j] = q;
         p->check[j] = true;
     }
     for (uint32_t j = 0; j < p->k->joint_count; j++) {
@@ -304,11 +302,11 @@ int wk_scene_update_joints(wk_scene *s, wk_entity object, const wk_joints_update
 }
 
 int wk_scene_set_joint_positions(wk_scene *s, wk_entity object, const char *const *names, const double *positions,
-                                 size_t n, bool degrees_for_revolute, wk_status *st)
+                                 size_t n, wk_status *st)
 {
     if (!positions)
         return wk_fail(st, WK_INVALID, "no joint positions given for object '%s'", wk__object_name(s, object));
-    wk_joints_update u = {.names = names, .count = n, .positions = positions, .degrees = degrees_for_revolute};
+    wk_joints_update u = {.names = names, .count = n, .positions = positions};
     return wk_scene_update_joints(s, object, &u, st);
 }
 

@@ -231,17 +231,7 @@ typedef struct filter_walk {
     const wk_entity_filter *f;
     wk_entity_list *out;
     wk_entity object;
-    size_t finals;
-    wk_entity final;
 } filter_walk;
-
-static bool has_child_entity(const wk_scene *s, wk_entity e)
-{
-    for (wk_entity c = wk_ecm_first_child(s->ecm, e); c; c = wk_ecm_next_sibling(s->ecm, c))
-        if (!wk_scene_is_object(s, c) && !wk_scene_is_frame(s, c))
-            return true;
-    return false;
-}
 
 static bool listed(const char *const *list, size_t n, const char *s)
 {
@@ -256,10 +246,6 @@ static int filter_one(const wk_scene *s, wk_entity e, bool inside, void *ctx)
     filter_walk *w = ctx;
     if (!inside)
         return 0;
-    if (!wk_scene_is_frame(s, e) && !has_child_entity(s, e)) {
-        w->finals++;
-        w->final = e;
-    }
     char id[WK_ID_MAX];
     wk_scene_entity_id(s, e, id);
     bool take = w->f->all || (w->f->base && e == w->object) || listed(w->f->ids, w->f->id_count, id) ||
@@ -282,7 +268,7 @@ int wk_scene_filter(const wk_scene *s, wk_entity object, const wk_entity_filter 
     if (!filter || (!filter->base && !filter->final && !filter->all && !filter->id_count && !filter->name_count))
         filter = &base_only;
     size_t first = out->count;
-    filter_walk w = {filter, out, object, 0, 0};
+    filter_walk w = {filter, out, object};
     if (wk__walk_object(s, object, filter_one, &w))
         return wk_fail(st, WK_NOMEM, "out of memory filtering the entities of object '%s'", wk__object_name(s, object));
     /* Every id and name given must have matched. */
@@ -301,10 +287,16 @@ int wk_scene_filter(const wk_scene *s, wk_entity object, const wk_entity_filter 
                            filter->names[i] ? filter->names[i] : "");
     }
     if (filter->final && !filter->all) {
-        if (w.finals != 1)
-            return wk_fail(st, WK_INVALID, "object '%s' has %zu final entities, not one", wk__object_name(s, object),
-                           w.finals);
-        if (!contains(out, first, w.final) && wk_entity_list_push(out, w.final))
+        size_t finals;
+        wk_entity final;
+        int rc = wk__final_entity(s, object, &finals, &final, st);
+        if (rc)
+            return rc;
+        if (finals != 1)
+            return wk_fail(st, WK_INVALID,
+                           "object '%s' has %zu final entities (links no other link hangs from), not one",
+                           wk__object_name(s, object), finals);
+        if (!contains(out, first, final) && wk_entity_list_push(out, final))
             return wk_fail(st, WK_NOMEM, "out of memory");
     }
     return WK_OK;

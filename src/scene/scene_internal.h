@@ -107,6 +107,10 @@ int wk__name_free(const wk_scene *s, wk_entity object, const char *name, bool gl
 typedef int (*wk__walk_fn)(const wk_scene *s, wk_entity e, bool inside, void *ctx);
 int wk__walk_object(const wk_scene *s, wk_entity object, wk__walk_fn fn, void *ctx);
 
+/* The final entities of object (final_entity.c): how many in *count, the
+ * last found in *final. Fails only for want of memory. */
+int wk__final_entity(const wk_scene *s, wk_entity object, size_t *count, wk_entity *final, wk_status *st);
+
 /* parent_T_child for a child posed relative to the base of parent's object,
  * or to parent itself when it is a frame. */
 wk_pose wk__pose_under(const wk_scene *s, wk_entity parent, wk_pose base_T_child);

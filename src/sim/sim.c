@@ -63,6 +63,10 @@ int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_st
     sim->levels_on = opts && opts->levels;
     sim->naive_levels = opts && opts->naive_levels;
     sim->restore = opts ? opts->restore : NULL;
+    if (opts && opts->physics == WK_PHYSICS_MUJOCO && !(sim->physics = wk__physics_new())) {
+        wk_sim_free(sim);
+        return wk_fail(st, WK_NOMEM, "out of memory creating a simulation");
+    }
     sim->restore_ctx = opts ? opts->restore_ctx : NULL;
     sim->owns_scene = !(opts && opts->scene);
     sim->scene = sim->owns_scene ? wk_scene_new() : opts->scene;
@@ -104,6 +108,7 @@ void wk_sim_free(wk_sim *sim)
     if (!sim)
         return;
     wk__levels_free(sim);
+    wk__physics_free(sim->physics);
     for (int p = 0; p < WK_PHASE_COUNT; p++)
         free(sim->systems[p]);
     if (sim->owns_scene)
@@ -161,7 +166,10 @@ int wk_sim_step(wk_sim *sim, uint64_t n)
         if (rc)
             return rc;
         run_phase(sim, WK_PRE_UPDATE, &info);
-        wk__motion_update(sim, sim->dt);
+        if (!sim->physics)
+            wk__motion_update(sim, sim->dt);
+        else if ((rc = wk__physics_step(sim->physics, sim, sim->dt, &sim->physics_status)))
+            return rc;
         run_phase(sim, WK_UPDATE, &info);
         run_phase(sim, WK_POST_UPDATE, &info);
         if ((rc = wk_ecm_end_step(wk_scene_ecm(sim->scene))))
@@ -184,6 +192,11 @@ int wk_sim_run(wk_sim *sim, uint64_t n, double rtf)
             nanosleep(&(struct timespec){.tv_sec = ahead >= 1, .tv_nsec = ahead >= 1 ? 0 : (long)(ahead * 1e9)}, NULL);
     }
     return WK_OK;
+}
+
+const char *wk_sim_error(const wk_sim *sim)
+{
+    return sim->physics_status.message;
 }
 
 double wk_sim_default_rtf(const wk_sim *sim)

@@ -3,6 +3,7 @@
 #define WK_SIM_INTERNAL_H
 
 #include "sim/grid.h"
+#include "sim/physics.h"
 #include "worldkit/wk_sim.h"
 
 typedef struct wk__system {
@@ -54,6 +55,8 @@ struct wk_sim {
     wk_world_desc *desc;
     wk_entity world;
     wk_type velocity, acceleration;
+    wk__physics *physics; /* the engine, or NULL for kinematic motion */
+    wk_status physics_status; /* why the engine's last step failed */
     wk_query *moving;       /* ParentPose and Velocity, no Acceleration */
     wk_query *accelerating; /* ParentPose, Velocity and Acceleration */
     wk__system *systems[WK_PHASE_COUNT];

@@ -220,6 +220,27 @@ static void toggle_collisions(void)
     REQUIRE_INT(wk_store_open(wk_api_store(api), "w", false, &w, &st), ==, WK_OK);
     CHECK(!wk_scene_collisions_excluded(wk_world_scene(w), a, b));
     wk_store_close(w, false, false);
+    /* All entities, Intrinsic's client's default filter, with a frame on
+     * each object: the frames are skipped, not refused. */
+    OWS_EXPECT(api, "CreateFrame", "{'worldId':'w','newFrameName':'grip','parentObject':{'byName':{'objectName':'other'}}}",
+               WK_GRPC_OK, NULL);
+    OWS_EXPECT(api, "CreateFrame",
+               "{'worldId':'w','newFrameName':'mark','parentObject':{'byName':{'objectName':'first_name'}}}", WK_GRPC_OK,
+               NULL);
+    OWS_EXPECT(api, "ToggleCollisions",
+               "{'worldId':'w','toggleMode':'TOGGLE_MODE_DISABLE',"
+               "'objectA':{'reference':{'byName':{'objectName':'first_name'}},'entityFilter':{'includeAllEntities':true}},"
+               "'objectB':{'reference':{'byName':{'objectName':'other'}},'entityFilter':{'includeAllEntities':true}}}",
+               WK_GRPC_OK, "'name':'other'");
+    REQUIRE_INT(wk_store_open(wk_api_store(api), "w", false, &w, &st), ==, WK_OK);
+    CHECK(wk_scene_collisions_excluded(wk_world_scene(w), a, b));
+    wk_store_close(w, false, false);
+    /* A filter that picks a frame alone picks nothing that collides. */
+    OWS_EXPECT(api, "ToggleCollisions",
+               "{'worldId':'w','toggleMode':'TOGGLE_MODE_ENABLE',"
+               "'objectA':{'reference':{'byName':{'objectName':'first_name'}},'entityFilter':{'entityNames':['mark']}},"
+               "'objectB':{'reference':{'byName':{'objectName':'other'}}}}",
+               WK_GRPC_INVALID_ARGUMENT, "selects no entity of object 'first_name' but frames");
     wk_api_free(api);
 }
 

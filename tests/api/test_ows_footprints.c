@@ -207,7 +207,7 @@ static void refusals(void)
                      "{'worldId':'w','leftSet':[{'objectReservation':[{'type':'READ'}]}],'rightSet':[{}]}",
                      WK_GRPC_INVALID_ARGUMENT, "neither an object nor a frame"));
     CHECK(OWS_EXPECT(api, "AreFootprintsCompatible",
-                     "{'worldId':'w','leftSet':[{}],'rightSet':[{'volume':[{'shape':{}}]}]}", WK_GRPC_UNIMPLEMENTED,
+                     "{'worldId':'w','leftSet':[{}],'rightSet':[{'volume':[{'shape':{}}]}]}", WK_GRPC_INVALID_ARGUMENT,
                      "right_set[0].volume[0]: volume reservations are not checked"));
     CHECK(OWS_EXPECT(api, "AreFootprintsCompatible", "{'worldId':'nowhere','leftSet':[{}],'rightSet':[{}]}",
                      WK_GRPC_NOT_FOUND, "nowhere"));

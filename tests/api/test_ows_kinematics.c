@@ -1,5 +1,5 @@
 /* test_ows_kinematics.c — ObjectWorldService's updates of kinematic objects:
- * UpdateObjectJoints (revolute positions in degrees stored in radians,
+ * UpdateObjectJoints (revolute positions in radians, as Intrinsic's clients send them,
  * prismatic ones in metres, an order by joint_names, application and system
  * limits, counts that do not match, positions outside the limits, objects
  * that are not kinematic), UpdateObjectJoint through UpdateWorldResources,
@@ -87,9 +87,11 @@ static void joint_positions(void)
     wk_api *api = arm_world();
     REQUIRE(api);
     double q[2];
-    /* In order: 90 degrees and 0.1 m; the reply in FULL shows radians. */
+    /* In order: a quarter turn and 0.1 m, read and shown in radians (not
+     * in degrees, as the request's comment upstream says). */
     OWS_EXPECT(api, "UpdateObjectJoints",
-               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[90,0.1],'view':'FULL'}",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[1.5707963267948966,0.1],"
+               "'view':'FULL'}",
                WK_GRPC_OK, "'jointPositions':[1.5707963267948");
     positions(api, q);
     CHECK_NEAR(q[0], M_PI / 2, 1e-12);
@@ -97,7 +99,7 @@ static void joint_positions(void)
     /* By name, in another order. */
     OWS_EXPECT(api, "UpdateObjectJoints",
                "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointNames':['j2','j1'],"
-               "'jointPositions':[0.25,-45]}",
+               "'jointPositions':[0.25,-0.7853981633974483]}",
                WK_GRPC_OK, "'name':'arm'");
     positions(api, q);
     CHECK_NEAR(q[0], -M_PI / 4, 1e-12);
@@ -113,9 +115,9 @@ static void joint_positions(void)
     OWS_EXPECT(api, "UpdateObjectJoints",
                "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointNames':['j9'],'jointPositions':[1]}",
                WK_GRPC_NOT_FOUND, "j9");
-    /* 180 degrees is past j1's 2 rad. */
+    /* pi is past j1's 2 rad. */
     OWS_EXPECT(api, "UpdateObjectJoints",
-               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[180,0]}",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[3.14159,0]}",
                WK_GRPC_OUT_OF_RANGE, "j1");
     OWS_EXPECT(api, "UpdateObjectJoints", "{'worldId':'w','object':{'byName':{'objectName':'arm'}}}",
                WK_GRPC_INVALID_ARGUMENT, "none of joint_positions, joint_application_limits and joint_system_limits");
@@ -145,9 +147,9 @@ static void joint_limits(void)
     CHECK_NEAR(k->application_limits[0].max_position, 1, 0);
     CHECK_NEAR(k->system_limits[0].max_position, 2, 0);
     wk_store_close(w, false, false);
-    /* 80 degrees is within the system limits, not the application ones. */
+    /* 1.4 rad is within the system limits, not the application ones. */
     OWS_EXPECT(api, "UpdateObjectJoints",
-               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[80,0]}",
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[1.4,0]}",
                WK_GRPC_OUT_OF_RANGE, "j1");
     /* Wider application limits than the system's are refused; a list of
      * the wrong length too. */
@@ -164,13 +166,13 @@ static void joint_limits(void)
     /* System and application limits together, positions checked against
      * the new ones. */
     OWS_EXPECT(api, "UpdateObjectJoints",
-               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[150,0.2],"
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[2.6,0.2],"
                "'jointSystemLimits':{'maxPosition':{'values':[3,0.5]}},"
                "'jointApplicationLimits':{'maxPosition':{'values':[3,0.5]}}}",
                WK_GRPC_OK, NULL);
     double q[2];
     positions(api, q);
-    CHECK_NEAR(q[0], 150 * M_PI / 180, 1e-12);
+    CHECK_NEAR(q[0], 2.6, 1e-12);
     wk_api_free(api);
 }
 
@@ -183,7 +185,7 @@ static void structure_hash(void)
     wk_status st;
     REQUIRE_INT(wk_store_meta(wk_api_store(api), "w", &m0, &st), ==, WK_OK);
     OWS_EXPECT(api, "UpdateObjectJoints",
-               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[30,0.3]}", WK_GRPC_OK, NULL);
+               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'jointPositions':[0.5,0.3]}", WK_GRPC_OK, NULL);
     REQUIRE_INT(wk_store_meta(wk_api_store(api), "w", &m1, &st), ==, WK_OK);
     CHECK_STR(m1.structure_hash, m0.structure_hash);
     OWS_EXPECT(api, "UpdateObjectJoints",
@@ -202,11 +204,11 @@ static void one_joint(void)
     REQUIRE(api);
     OWS_EXPECT(api, "UpdateWorldResources",
                "{'worldId':'w','worldUpdates':{'updates':[{'updateObjectJoint':{'object':{'byName':{'objectName':'arm'}},"
-               "'jointName':'j1','jointPosition':-30}}]}}",
+               "'jointName':'j1','jointPosition':-0.5}}]}}",
                WK_GRPC_OK, "'name':'arm'");
     double q[2];
     positions(api, q);
-    CHECK_NEAR(q[0], -M_PI / 6, 1e-12);
+    CHECK_NEAR(q[0], -0.5, 1e-12);
     CHECK_NEAR(q[1], 0, 0);
     OWS_EXPECT(api, "UpdateWorldResources",
                "{'worldId':'w','worldUpdates':{'updates':[{'updateObjectJoint':{'object':{'byName':{'objectName':'arm'}},"
@@ -260,14 +262,14 @@ static void kinematic_properties(void)
     OWS_EXPECT(api, "UpdateKinematicObjectProperties",
                "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'cartesianLimits':{},"
                "'namedJointConfigurationsToRemove':['reach']}",
-               WK_GRPC_UNIMPLEMENTED, "UpdateKinematicObjectProperties 'arm': cartesian_limits is not supported");
+               WK_GRPC_INVALID_ARGUMENT, "UpdateKinematicObjectProperties 'arm': cartesian_limits is not supported");
     OWS_EXPECT(api, "UpdateKinematicObjectProperties",
                "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'mountedPayload':{'massKg':2}}",
-               WK_GRPC_UNIMPLEMENTED, "mounted_payload is not supported");
+               WK_GRPC_INVALID_ARGUMENT, "mounted_payload is not supported");
     OWS_EXPECT(api, "UpdateKinematicObjectProperties",
                "{'worldId':'w','object':{'byName':{'objectName':'arm'}},"
                "'robotKinematicsUpdate':{'robotEntityUpdates':{'entities':[{'entityName':'l1'}]}}}",
-               WK_GRPC_UNIMPLEMENTED, "robot_kinematics_update.robot_entity_updates is not supported");
+               WK_GRPC_INVALID_ARGUMENT, "robot_kinematics_update.robot_entity_updates is not supported");
     OWS_EXPECT(api, "UpdateKinematicObjectProperties",
                "{'worldId':'w','object':{'byName':{'objectName':'crate'}},"
                "'namedJointConfigurationsToSet':[{'name':'home','jointPositions':[]}]}",
@@ -341,7 +343,7 @@ static void file_frames_follow_joints(void)
             above0 = wk_scene_pose(s, above);
     wk_store_close(w, false, false);
     OWS_EXPECT(api, "UpdateObjectJoints",
-               "{'worldId':'f','object':{'byName':{'objectName':'robot'}},'jointNames':['elbow'],'jointPositions':[30]}",
+               "{'worldId':'f','object':{'byName':{'objectName':'robot'}},'jointNames':['elbow'],'jointPositions':[0.5]}",
                WK_GRPC_OK, "'name':'robot'");
     REQUIRE_INT(wk_store_open(wk_api_store(api), "f", false, &w, &st), ==, WK_OK);
     s = wk_world_scene(w);

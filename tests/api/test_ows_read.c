@@ -117,7 +117,7 @@ static bool build(wk_api *api, const char *id, bool kinematic, fixture *f)
         ok = !wk_scene_create_kinematic_object(
                  s, &(wk_kinematic_object_desc){.name = "arm", .pose = make_pose(0, -1, 0, 0), .joints = joints, .joint_count = 2},
                  &f->arm, &st) &&
-             !wk_scene_set_joint_positions(s, f->arm, NULL, (double[]){0.4, 0.1}, 2, false, &st);
+             !wk_scene_set_joint_positions(s, f->arm, NULL, (double[]){0.4, 0.1}, 2, &st);
         f->l2 = ok ? wk_scene_child(s, wk_scene_child(s, wk_scene_child(s, wk_scene_child(s, f->arm, "j1"), "l1"), "j2"), "l2")
                    : WK_NULL_ENTITY;
         ok = ok && f->l2;

@@ -100,7 +100,7 @@ static void create_object(void)
                WK_GRPC_INVALID_ARGUMENT, "CreateObject 'bare': create_single_entity_object has no geometry_component");
     OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'none'}", WK_GRPC_INVALID_ARGUMENT,
                "CreateObject 'none': object_spec is not set");
-    OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'scene','createFromSceneObject':{}}", WK_GRPC_UNIMPLEMENTED,
+    OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'scene','createFromSceneObject':{}}", WK_GRPC_INVALID_ARGUMENT,
                "CreateObject 'scene': create_from_scene_object is not supported");
     OWS_EXPECT(api, "CreateObject",
                "{'worldId':'w','name':'lost','parentObject':{'reference':{'byName':{'objectName':'attic'}}},"
@@ -351,6 +351,37 @@ static void frames(void)
                "CreateFrame 'loose': attach_to is not set");
     OWS_EXPECT(api, "CreateFrame", "{'worldId':'w','newFrameName':'up','parentObject':{'byName':{'objectName':'attic'}}}",
                WK_GRPC_NOT_FOUND, "CreateFrame 'up': ");
+    /* parent_object_with_filter, as Intrinsic's client sends it: without a
+     * filter the frame hangs from the base entity, with one from the entity
+     * it picks; the pose is relative to the object's base either way. */
+    OWS_EXPECT(api, "CreateFrame",
+               "{'worldId':'w','newFrameName':'edge','parentObjectWithFilter':{'reference':{'byName':{'objectName':"
+               "'table'}}},'parentTNewFrame':{'position':{'y':0.5}}}",
+               WK_GRPC_OK, "'object':{'id':");
+    OWS_EXPECT(api, "CreateFrame",
+               "{'worldId':'w','newFrameName':'rim','parentObjectWithFilter':{'reference':{'byName':{'objectName':"
+               "'cup'}},'entityFilter':{'includeFinalEntity':true}}}",
+               WK_GRPC_OK, "'name':'rim'");
+    OWS_EXPECT(api, "CreateFrame", "{'worldId':'w','newFrameName':'mark','parentObjectWithFilter':{'reference':{'id':'root'}}}",
+               WK_GRPC_OK, "'name':'mark'");
+    OWS_EXPECT(api, "CreateFrame",
+               "{'worldId':'w','newFrameName':'lip','parentObjectWithFilter':{'reference':{'byName':{'objectName':"
+               "'cup'}},'entityFilter':{'entityNames':['handle']}}}",
+               WK_GRPC_NOT_FOUND, "handle");
+    {
+        wk_scene *fs;
+        wk_world *fw = peek(api, &fs);
+        REQUIRE(fw);
+        wk_entity edge, rim;
+        wk_status fst;
+        CHECK_INT(wk_scene_find_frame(fs, &(wk_ref){.object_name = "table", .frame_name = "edge"}, &edge, &fst), ==,
+                  WK_OK);
+        CHECK_NEAR(wk_scene_pose(fs, edge).p.x, 1, 1e-12);
+        CHECK_NEAR(wk_scene_pose(fs, edge).p.y, 0.5, 1e-12);
+        CHECK_INT(wk_scene_find_frame(fs, &(wk_ref){.object_name = "cup", .frame_name = "rim"}, &rim, &fst), ==, WK_OK);
+        CHECK_NEAR(wk_scene_pose(fs, rim).p.x, 1.5, 1e-12);
+        wk_store_close(fw, false, false);
+    }
     OWS_EXPECT(api, "UpdateFrameName",
                "{'worldId':'w','frame':{'byName':{'objectName':'root','frameName':'slot'}},'name':'groove'}",
                WK_GRPC_OK, "'name':'groove'");

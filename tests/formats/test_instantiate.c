@@ -178,8 +178,7 @@ static void frames_follow_what_they_are_attached_to(void)
         link_T[i] = wk_pose_compose(wk_pose_inverse(forearm_before), wk_scene_pose(s, on_link[i]));
     for (size_t i = 0; i < FIXED; i++)
         fixed_before[i] = wk_scene_pose(s, fixed[i]);
-    REQUIRE_INT(wk_scene_set_joint_positions(s, robot, (const char *const[]){"elbow"}, (const double[]){0.5}, 1, false,
-                                             &st),
+    REQUIRE_INT(wk_scene_set_joint_positions(s, robot, (const char *const[]){"elbow"}, (const double[]){0.5}, 1, &st),
                 ==, WK_OK);
     wk_pose forearm_after = wk_scene_pose(s, forearm);
     CHECK(!same_pose(forearm_after, forearm_before, 1e-3));

@@ -457,6 +457,36 @@ class ObjectWorldTest(ObjectWorldCalls, harness.ServerTest):
         self.assertStatus(C.NOT_FOUND, self.stub.DeleteFrame,
                           u.DeleteFrameRequest(world_id=w, frame=self.frame("robot", "flange")))
 
+    @needs("CreateWorld", "CreateObject", "CreateFrame", "GetTransform")
+    def test_create_frame_under_an_object_as_intrinsics_client_does(self):
+        # Intrinsic's ObjectWorldClient.create_frame names an object parent
+        # in parent_object_with_filter (field 8 of the oneof attach_to, as in
+        # Intrinsic's object_world_updates.proto), the root by id, and
+        # leaves the filter unset: the frame hangs from the base entity.
+        u = self.pb.updates
+        field = u.CreateFrameRequest.DESCRIPTOR.fields_by_name["parent_object_with_filter"]
+        self.assertEqual((field.number, field.containing_oneof.name), (8, "attach_to"))
+        w = self.new_world("it_frames_filter")
+        self.create_box(w, "robot", x=1)
+        req = u.CreateFrameRequest(world_id=w, new_frame_name="tcp", parent_t_new_frame=self.pose(0, 0, 0.5))
+        req.parent_object_with_filter.reference.CopyFrom(self.pb.refs.ObjectReference(id=self.get_object(w, "robot").id))
+        tcp = self.stub.CreateFrame(req, timeout=harness.CALL_SECONDS)
+        self.assertEqual((tcp.name, tcp.object.name), ("tcp", "robot"))
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("robot", "tcp")),
+                                   (1, 0, 0.5, 0, 0, 0, 1))
+        req = u.CreateFrameRequest(world_id=w, new_frame_name="mark", parent_t_new_frame=self.pose(2, 0, 0))
+        req.parent_object_with_filter.reference.id = "root"
+        self.assertEqual(self.stub.CreateFrame(req, timeout=harness.CALL_SECONDS).object.name, "root")
+        # A filter picks the entity; one that picks none is refused, naming it.
+        req = u.CreateFrameRequest(world_id=w, new_frame_name="top")
+        req.parent_object_with_filter.reference.CopyFrom(self.obj("robot"))
+        req.parent_object_with_filter.entity_filter.include_final_entity = True
+        self.assertEqual(self.stub.CreateFrame(req, timeout=harness.CALL_SECONDS).object.name, "robot")
+        req.new_frame_name = "side"
+        req.parent_object_with_filter.entity_filter.Clear()
+        req.parent_object_with_filter.entity_filter.entity_names.append("no_such_entity")
+        self.assertStatus(C.NOT_FOUND, self.stub.CreateFrame, req, culprit="no_such_entity")
+
     # ---- transforms ----
 
     @needs("CreateWorld", "CreateObject", "GetTransform", "UpdateTransform")
@@ -678,11 +708,24 @@ class ObjectWorldTest(ObjectWorldCalls, harness.ServerTest):
         tool = self.frame_node("robot", "tool")
         base = self.node("robot")
         before = self.transform(world, base, tool)
-        # Upstream's units: the request in degrees, the component in radians.
+        # Radians both ways, as Intrinsic's client sends them
+        # (ObjectWorldClient.update_joint_positions), whatever the request's
+        # comment upstream says: what is written is what GetObject reads.
         moved = self.stub.UpdateObjectJoints(u.UpdateObjectJointsRequest(
-            world_id=world, object=robot, joint_positions=[30.0], view=u.FULL), timeout=harness.CALL_SECONDS)
-        self.assertEqual(len(moved.kinematic_object_component.joint_positions), 1)
-        self.assertAlmostEqual(moved.kinematic_object_component.joint_positions[0], math.pi / 6, places=12)
+            world_id=world, object=robot, joint_positions=[math.pi / 6], view=u.BASIC), timeout=harness.CALL_SECONDS)
+        self.assertEqual(moved.name, "robot")
+        got = self.get_object(world, "robot", u.FULL).kinematic_object_component
+        self.assertEqual(len(got.joint_positions), 1)
+        self.assertAlmostEqual(got.joint_positions[0], math.pi / 6, places=12)
+        # A joint limit written straight back as a position is within it.
+        upper = got.joint_system_limits.max_position.values[0]
+        self.stub.UpdateObjectJoints(u.UpdateObjectJointsRequest(world_id=world, object=robot, joint_positions=[upper]),
+                                     timeout=harness.CALL_SECONDS)
+        self.assertAlmostEqual(self.get_object(world, "robot", u.FULL).kinematic_object_component.joint_positions[0],
+                               upper, places=12)
+        self.stub.UpdateObjectJoints(u.UpdateObjectJointsRequest(world_id=world, object=robot,
+                                                                 joint_positions=[math.pi / 6]),
+                                     timeout=harness.CALL_SECONDS)
         after = self.transform(world, base, tool)
         # Turning about the elbow's z keeps the tool's height and its
         # distance from the elbow's axis, and moves it.
@@ -692,7 +735,7 @@ class ObjectWorldTest(ObjectWorldCalls, harness.ServerTest):
         self.assertStatus(C.INVALID_ARGUMENT, self.stub.UpdateObjectJoints, u.UpdateObjectJointsRequest(
             world_id=world, object=robot, joint_positions=[0.1, 0.2]), culprit="robot")
         self.assertStatus(C.OUT_OF_RANGE, self.stub.UpdateObjectJoints, u.UpdateObjectJointsRequest(
-            world_id=world, object=robot, joint_positions=[180.0]), culprit="elbow")
+            world_id=world, object=robot, joint_positions=[math.pi]), culprit="elbow")
         self.assertPoseAlmostEqual(self.transform(world, base, tool), after)
 
         named = self.stub.UpdateKinematicObjectProperties(u.UpdateKinematicObjectPropertiesRequest(
@@ -791,3 +834,125 @@ class ObjectWorldTest(ObjectWorldCalls, harness.ServerTest):
         for w in worlds:
             self.assertEqual(len(self.list_objects(w).objects), 11)
         self.assertEqual(len(self.list_objects(shared).objects), 41)
+
+
+class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
+    """The entity filters Intrinsic's ObjectWorldClient sends, on a world
+    whose kinematic object has visual and collision entities: hinge, whose
+    revolute joint pivot turns the link door (a visual, a collision and a
+    second visual) about the link post."""
+    SERVICE = SERVICE_NAME
+    SERVER_ARGS = ("--world", harness.world("shapes_to_joint.sdf"))
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.m = cls.pb.ows
+        cls.stub = cls.pb.ows_grpc.ObjectWorldServiceStub(cls.channel)
+
+    def clone(self, world_id):
+        self.stub.CloneWorld(self.m.CloneWorldRequest(world_id="world", cloned_world_id=world_id),
+                             timeout=harness.CALL_SECONDS)
+        self.addCleanup(self.drop_world, world_id)
+        return world_id
+
+    def with_filter(self, name, **flags):
+        return self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj(name),
+                                                            entity_filter=self.pb.refs.ObjectEntityFilter(**flags))
+
+    def entity_named(self, world, object_name, entity_name):
+        obj = self.get_object(world, object_name, self.pb.updates.FULL)
+        return next(k for k, e in obj.entities.items() if e.name == entity_name)
+
+    def turn_pivot(self, world, q):
+        self.stub.UpdateObjectJoints(self.pb.updates.UpdateObjectJointsRequest(
+            world_id=world, object=self.obj("hinge"), joint_positions=[q]), timeout=harness.CALL_SECONDS)
+
+    def test_final_entity_is_the_last_link(self):
+        # reparent_object_to_final_entity: the door, not one of its visuals
+        # or its collision ("3 final entities, not one" before).
+        w = self.clone("it_final_entity")
+        u = self.pb.updates
+        self.create_box(w, "sign", x=2)
+        moved = self.stub.ReparentObject(u.ReparentObjectRequest(
+            world_id=w, object=self.obj("sign"), parent_object=self.with_filter("hinge", include_final_entity=True),
+            view=u.FULL), timeout=harness.CALL_SECONDS)
+        self.assertEqual(moved.parent.name, "hinge")
+        self.assertEqual(moved.parent_entity.id, self.entity_named(w, "hinge", "door"))
+        # The sign rides on the door.
+        before = self.transform(w, self.node("root"), self.node("sign"))
+        self.turn_pivot(w, 0.5)
+        self.assertGreater(math.dist(self.transform(w, self.node("root"), self.node("sign"))[:3], before[:3]), 0.1)
+        # GetTransform's node filters pick the same entity.
+        door = self.stub.GetTransform(self.m.GetTransformRequest(
+            world_id=w, node_a=self.node("root"), node_b=self.node("hinge"),
+            node_b_filter=self.pb.refs.ObjectEntityFilter(include_final_entity=True)), timeout=harness.CALL_SECONDS)
+        by_name = self.stub.GetTransform(self.m.GetTransformRequest(
+            world_id=w, node_a=self.node("root"), node_b=self.node("hinge"),
+            node_b_filter=self.pb.refs.ObjectEntityFilter(entity_names=["door"])), timeout=harness.CALL_SECONDS)
+        self.assertEqual(door.a_t_b, by_name.a_t_b)
+
+    def test_reparent_frame_to_an_object(self):
+        # ObjectWorldClient.reparent_frame(frame, object) hangs the frame
+        # from the object's final entity, keeping its world pose.
+        w = self.clone("it_reparent_frame_final")
+        u = self.pb.updates
+        req = u.CreateFrameRequest(world_id=w, new_frame_name="mark", parent_t_new_frame=self.pose(1, 2, 3))
+        req.parent_object_with_filter.reference.id = "root"
+        self.stub.CreateFrame(req, timeout=harness.CALL_SECONDS)
+        moved = self.stub.ReparentFrame(u.ReparentFrameRequest(
+            world_id=w, frame=self.frame("root", "mark"), parent_object=self.with_filter("hinge",
+                                                                                          include_final_entity=True)),
+            timeout=harness.CALL_SECONDS)
+        self.assertEqual(moved.object.name, "hinge")
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("hinge", "mark")),
+                                   (1, 2, 3, 0, 0, 0, 1))
+        door_t_mark = self.stub.GetTransform(self.m.GetTransformRequest(
+            world_id=w, node_a=self.node("hinge"), node_b=self.frame_node("hinge", "mark"),
+            node_a_filter=self.pb.refs.ObjectEntityFilter(entity_names=["door"])), timeout=harness.CALL_SECONDS).a_t_b
+        self.turn_pivot(w, -0.7)
+        after = self.stub.GetTransform(self.m.GetTransformRequest(
+            world_id=w, node_a=self.node("hinge"), node_b=self.frame_node("hinge", "mark"),
+            node_a_filter=self.pb.refs.ObjectEntityFilter(entity_names=["door"])), timeout=harness.CALL_SECONDS).a_t_b
+        for axis in "xyz":
+            self.assertAlmostEqual(getattr(after.position, axis), getattr(door_t_mark.position, axis), places=12)
+
+    def test_toggle_collisions_with_all_entities(self):
+        # ObjectWorldClient.disable_collisions' default filters pick every
+        # entity, the hinge's frame latch too: frames do not collide and
+        # are skipped, where the call was refused before.
+        w = self.clone("it_toggle_all")
+        u = self.pb.updates
+        self.create_box(w, "crate", x=3)
+        toggled = self.stub.ToggleCollisions(u.ToggleCollisionsRequest(
+            world_id=w, toggle_mode=u.TOGGLE_MODE_DISABLE,
+            object_a=self.with_filter("hinge", include_all_entities=True),
+            object_b=self.with_filter("crate", include_all_entities=True), view=u.BASIC),
+            timeout=harness.CALL_SECONDS)
+        self.assertEqual(sorted(o.name for o in toggled.objects), ["crate", "hinge"])
+        rules = self.stub.GetCollisionSettings(self.m.GetCollisionSettingsRequest(world_id=w),
+                                               timeout=harness.CALL_SECONDS).collision_rules
+        self.assertEqual(len(rules), 1)
+        self.assertTrue(rules[0].collision_action.is_excluded)
+
+    def test_unsupported_features_are_not_retried(self):
+        # Intrinsic's client retries UNAVAILABLE, UNIMPLEMENTED and
+        # RESOURCE_EXHAUSTED for about a minute; what worldkit does not
+        # support answers at once, with a code it does not retry and a
+        # message naming the feature.
+        w = self.clone("it_unsupported")
+        u = self.pb.updates
+        retried = (C.UNAVAILABLE, C.UNIMPLEMENTED, C.RESOURCE_EXHAUSTED)
+        scene = u.CreateObjectRequest(world_id=w, name="from_scene")
+        scene.create_from_scene_object.scene_object.SetInParent()
+        scene.parent_object.reference.id = "root"
+        scene.parent_object.entity_filter.include_final_entity = True
+        payload = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
+        payload.mounted_payload.mass_kg = 1.5
+        limits = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
+        limits.cartesian_limits.max_rotational_velocity = 2.0
+        for call, req, feature in ((self.stub.CreateObject, scene, "create_from_scene_object"),
+                                   (self.stub.UpdateKinematicObjectProperties, payload, "mounted_payload"),
+                                   (self.stub.UpdateKinematicObjectProperties, limits, "cartesian_limits")):
+            err = self.assertStatus(C.INVALID_ARGUMENT, call, req, culprit=feature, timeout=1.0)
+            self.assertNotIn(err.code(), retried)

@@ -167,6 +167,53 @@ static void entity_filters(void)
     wk_scene_free(s);
 }
 
+/* An entity of kind under parent, posed like add_link's. */
+static wk_entity add_kind(wk_scene *s, wk_entity parent, const char *name, wk_node_kind kind)
+{
+    wk_entity e = add_link(s, parent, name);
+    uint8_t k = (uint8_t)kind;
+    if (e && wk_ecm_set(wk_scene_ecm(s), e, wk_scene_types_of(s)->kind, &k) < 0)
+        return WK_NULL_ENTITY;
+    return e;
+}
+
+/* The final entity is the end of the chain of links: collisions, visuals,
+ * sensors and frames hanging from links do not count, joints between links
+ * are passed through, and a joint joining links side by side (a model's
+ * fixed joint) makes its parent link no end. */
+static void final_entity_is_the_end_of_the_chain(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_entity arm = object_at(s, "arm", 0, wk_pose_identity());
+    wk_entity base = add_kind(s, arm, "base", WK_NODE_LINK);
+    wk_entity elbow = add_kind(s, base, "elbow", WK_NODE_JOINT);
+    wk_entity forearm = add_kind(s, elbow, "forearm", WK_NODE_LINK);
+    REQUIRE(base && elbow && forearm);
+    REQUIRE(add_kind(s, base, "base_collision", WK_NODE_COLLISION) && add_kind(s, base, "base_visual", WK_NODE_VISUAL));
+    REQUIRE(add_kind(s, forearm, "forearm_collision", WK_NODE_COLLISION));
+    REQUIRE(add_kind(s, forearm, "camera", WK_NODE_SENSOR));
+    REQUIRE(frame_at(s, "tool", forearm, wk_pose_identity()));
+    wk_entity e = 0;
+    wk_status st;
+    CHECK_INT(wk_scene_filter_one(s, arm, &(wk_entity_filter){.final = true}, &e, &st), ==, WK_OK);
+    CHECK_U64(e, ==, forearm);
+
+    /* Links side by side under the model, joined by a joint beside them. */
+    wk_entity crate = object_at(s, "crate", 0, wk_pose_identity());
+    wk_entity body = add_kind(s, crate, "body", WK_NODE_LINK), lid = add_kind(s, crate, "lid", WK_NODE_LINK);
+    wk_entity hinge = add_kind(s, crate, "hinge", WK_NODE_JOINT);
+    REQUIRE(body && lid && hinge && add_kind(s, body, "body_collision", WK_NODE_COLLISION));
+    CHECK_INT(wk_scene_filter_one(s, crate, &(wk_entity_filter){.final = true}, &e, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "2 final") != NULL);
+    REQUIRE_INT(wk_ecm_set(wk_scene_ecm(s), hinge, wk_scene_types_of(s)->joint_links,
+                           &(wk_scene_joint_links){.parent = body, .child = lid}),
+                >=, 0);
+    CHECK_INT(wk_scene_filter_one(s, crate, &(wk_entity_filter){.final = true}, &e, &st), ==, WK_OK);
+    CHECK_U64(e, ==, lid);
+    wk_scene_free(s);
+}
+
 /* A refusal names an object as clients know it, by its object name, not by
  * the name of its base entity. */
 static void refusals_name_objects(void)
@@ -328,6 +375,7 @@ static const wk_test_case cases[] = {
     {"refusals_name_objects", refusals_name_objects},
     {"update_through_an_ancestor", update_through_an_ancestor},
     {"entity_filters", entity_filters},
+    {"final_entity_is_the_end_of_the_chain", final_entity_is_the_end_of_the_chain},
     {"find_nodes_in_order", find_nodes_in_order},
     {"deleted_ids_stop_resolving", deleted_ids_stop_resolving},
     {"ids_follow_the_ecm", ids_follow_the_ecm},

@@ -288,7 +288,7 @@ static void compare_kinematic_joint_moved(void)
     wk_scene *b = wk_scene_clone(a);
     REQUIRE(b);
     const char *slide[] = {"slide"};
-    CHECK_INT(wk_scene_set_joint_positions(b, arm, slide, (double[]){0.25}, 1, false, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_set_joint_positions(b, arm, slide, (double[]){0.25}, 1, &st), ==, WK_OK);
     wk_world_diff d;
     REQUIRE_INT(wk_scene_compare(a, b, WK_COMPARE_BY_ID, &d, &st), ==, WK_OK);
     CHECK_INT(d.added_objects.count + d.removed_objects.count + d.modified_frame_count, ==, 0);

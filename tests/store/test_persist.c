@@ -328,7 +328,7 @@ static void build_cell(wk_store *store, const char *id)
 
     REQUIRE(s = open_w(store, id, &w));
     const char *names[] = {"shoulder", "elbow"};
-    CHECK_INT(wk_scene_set_joint_positions(s, arm, names, (double[]){30, -45}, 2, true, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_set_joint_positions(s, arm, names, (double[]){0.5, -0.75}, 2, &st), ==, WK_OK);
     REQUIRE_INT(done(w, false), ==, WK_OK);
 
     REQUIRE(s = open_w(store, id, &w));

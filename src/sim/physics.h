@@ -1,0 +1,22 @@
+/* physics.h — dynamics behind a small interface of the sim layer, so that
+ * another engine could sit where MuJoCo sits (physics_mujoco.c). The
+ * entities and components stay the truth: each step the engine takes the
+ * poses clients set, steps, and writes every moving link's pose back. */
+#ifndef WK_SIM_PHYSICS_H
+#define WK_SIM_PHYSICS_H
+
+#include "worldkit/wk_sim.h"
+
+typedef struct wk__physics wk__physics;
+
+/* An engine for the simulation's world, built from its entities at its
+ * first step; NULL when out of memory. */
+wk__physics *wk__physics_new(void);
+void wk__physics_free(wk__physics *p);
+/* One step of dt seconds: the model is (re)built when the world's links
+ * changed (a spawn, a delete, a level), poses set since the last step are
+ * taken (a teleport: the body's velocity is zeroed), the engine steps, and
+ * every moving link's ParentPose is written back. */
+int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st);
+
+#endif

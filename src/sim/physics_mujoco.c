@@ -1,0 +1,478 @@
+/* physics_mujoco.c — the physics engine on MuJoCo's C API. MuJoCo 2.2.2
+ * compiles models from MJCF and cannot edit one, so the world's links are
+ * written as MJCF (one body a link, nested along the joints that join them;
+ * a free joint for the root link of a model that is not static; the
+ * collision shapes as geoms; inertials as the file gave them), compiled
+ * from memory, and compiled again at the step boundary when the set of
+ * links changes, carrying each body's velocity over. Poses are the
+ * entities': the model is written at the links' current world poses, and
+ * after each step every moving link's ParentPose is written back. */
+#include <math.h>
+#include <mujoco/mujoco.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/physics.h"
+#include "sim/sim_internal.h"
+
+/* A link and the body it is. */
+typedef struct body {
+    wk_entity link;
+    wk_entity joint;   /* joining it to its parent body; WK_NULL_ENTITY for none */
+    int parent;        /* index of its parent body here, or -1 for the world */
+    bool moves;        /* not welded to the world */
+    int id;            /* MuJoCo's body id */
+    int qpos, dof;     /* its free joint's (root bodies) or its joint's first addresses; -1: none */
+    wk_entity carries; /* the model it carries (a free root link right below its model), or WK_NULL_ENTITY */
+    wk_pose written;   /* its world pose as last written to the entities */
+    wk_velocity twist; /* the carried model's Velocity as last written */
+} body;
+
+struct wk__physics {
+    mjModel *m;
+    mjData *d;
+    body *bodies;
+    size_t count, cap;
+    size_t *of_id; /* MuJoCo's body id to its index in bodies (nbody of them; 0, the world's, unused) */
+};
+
+wk__physics *wk__physics_new(void)
+{
+    return calloc(1, sizeof(wk__physics));
+}
+
+static void drop_model(wk__physics *p)
+{
+    mj_deleteData(p->d);
+    mj_deleteModel(p->m);
+    p->d = NULL;
+    p->m = NULL;
+}
+
+void wk__physics_free(wk__physics *p)
+{
+    if (!p)
+        return;
+    drop_model(p);
+    free(p->bodies);
+    free(p->of_id);
+    free(p);
+}
+
+/* ---- writing the model --------------------------------------------------- */
+
+static int add(wk_buf *xml, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int add(wk_buf *xml, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || wk_buf_reserve(xml, (size_t)n + 1))
+        return WK_NOMEM;
+    va_start(ap, fmt);
+    vsnprintf((char *)xml->data + xml->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    xml->len += (size_t)n;
+    return WK_OK;
+}
+
+static int add_pose(wk_buf *xml, wk_pose p)
+{
+    return add(xml, " pos='%.17g %.17g %.17g' quat='%.17g %.17g %.17g %.17g'", p.p.x, p.p.y, p.p.z, p.q.w, p.q.x,
+               p.q.y, p.q.z);
+}
+
+static uint8_t kind_of(const wk_scene *s, wk_entity e)
+{
+    const uint8_t *kind = wk_ecm_get(wk_scene_ecm((wk_scene *)s), e, wk_scene_types_of(s)->kind);
+    return kind ? *kind : WK_NODE_KIND_COUNT;
+}
+
+/* Whether a model that holds e is static. */
+static bool in_static_model(wk_scene *s, wk_entity e)
+{
+    for (; e; e = wk_ecm_parent(wk_scene_ecm(s), e))
+        if (kind_of(s, e) == WK_NODE_MODEL && wk_ecm_has(wk_scene_ecm(s), e, wk_scene_types_of(s)->is_static))
+            return true;
+    return false;
+}
+
+/* The turn that takes the z axis onto n: a plane's normal is its z axis. */
+static wk_quat z_onto(wk_vec3 n)
+{
+    double len = wk_vec3_norm(n);
+    wk_vec3 axis = {-n.y, n.x, 0}; /* z x n */
+    wk_quat q;
+    if (len == 0 || wk_vec3_norm(axis) < 1e-12 * len ||
+        wk_quat_from_axis_angle(axis, acos(fmax(-1, fmin(1, n.z / len))), &q))
+        return n.z < 0 ? (wk_quat){0, 1, 0, 0} : wk_quat_identity();
+    return q;
+}
+
+/* The geom of a collision shape, at pose in its body; nothing for the
+ * shapes MuJoCo has no primitive for. */
+static int add_geom(wk_buf *xml, const wk_scene_geometry *g, wk_pose pose, const wk_physics *ph)
+{
+    char size[160];
+    const char *type;
+    switch (g->type) {
+    case WK_GEOMETRY_BOX:
+        type = "box";
+        snprintf(size, sizeof size, "%.17g %.17g %.17g", g->size.x / 2, g->size.y / 2, g->size.z / 2);
+        break;
+    case WK_GEOMETRY_SPHERE:
+        type = "sphere";
+        snprintf(size, sizeof size, "%.17g", g->radius);
+        break;
+    case WK_GEOMETRY_CYLINDER:
+    case WK_GEOMETRY_CAPSULE:
+        type = g->type == WK_GEOMETRY_CYLINDER ? "cylinder" : "capsule";
+        snprintf(size, sizeof size, "%.17g %.17g", g->radius, g->length / 2);
+        break;
+    case WK_GEOMETRY_ELLIPSOID:
+        type = "ellipsoid";
+        snprintf(size, sizeof size, "%.17g %.17g %.17g", g->size.x, g->size.y, g->size.z);
+        break;
+    case WK_GEOMETRY_PLANE:
+        type = "plane";
+        snprintf(size, sizeof size, "0 0 1");
+        pose.q = wk_quat_mul(pose.q, z_onto(g->normal));
+        break;
+    default:
+        return WK_OK;
+    }
+    int rc = add(xml, "<geom type='%s' size='%s'", type, size);
+    if (rc == WK_OK)
+        rc = add_pose(xml, pose);
+    if (rc == WK_OK && ph && ph->friction.mu > 0)
+        rc = add(xml, " friction='%.17g 0.005 0.0001'", ph->friction.mu);
+    return rc ? rc : add(xml, "/>");
+}
+
+/* The joint element that joins body b to its parent, in b's frame. */
+static int add_joint(wk_buf *xml, wk_scene *s, const body *b, wk_pose world_T_link)
+{
+    const wk_scene_joint *j = wk_ecm_get(wk_scene_ecm(s), b->joint, wk_scene_types_of(s)->joint);
+    if (!j)
+        return WK_OK;
+    const char *type = j->type == WK_JOINT_REVOLUTE || j->type == WK_JOINT_CONTINUOUS ? "hinge"
+                       : j->type == WK_JOINT_PRISMATIC                               ? "slide"
+                       : j->type == WK_JOINT_BALL                                    ? "ball"
+                                                                                     : NULL;
+    if (!type) /* fixed, and what MuJoCo has no joint for: welded */
+        return WK_OK;
+    wk_pose link_T_joint = wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, b->joint));
+    wk_vec3 axis = wk_quat_rotate(link_T_joint.q, j->axis);
+    int rc = add(xml, "<joint type='%s' pos='%.17g %.17g %.17g' axis='%.17g %.17g %.17g'", type, link_T_joint.p.x,
+                 link_T_joint.p.y, link_T_joint.p.z, axis.x, axis.y, axis.z);
+    if (rc == WK_OK && j->type != WK_JOINT_CONTINUOUS && j->type != WK_JOINT_BALL && isfinite(j->lower) &&
+        isfinite(j->upper) && j->lower < j->upper)
+        rc = add(xml, " limited='true' range='%.17g %.17g'", j->lower, j->upper);
+    return rc ? rc : add(xml, "/>");
+}
+
+/* The inertial of a moving body: the link's, or SDFormat's default of 1 kg
+ * and a unit inertia where the file gave none. */
+static int add_inertial(wk_buf *xml, const wk_physics *ph)
+{
+    if (!ph || ph->mass_kg <= 0)
+        return add(xml, "<inertial pos='0 0 0' mass='1' diaginertia='1 1 1'/>");
+    /* MJCF takes a full inertia in the body's axes only: R I R^T, R the
+     * centre of mass frame's turn, column by column from turned axes. */
+    double R[3][3], I[3][3] = {{0}};
+    for (int c = 0; c < 3; c++) {
+        wk_vec3 axis = wk_quat_rotate(ph->this_T_com.q, (wk_vec3){c == 0, c == 1, c == 2});
+        R[0][c] = axis.x, R[1][c] = axis.y, R[2][c] = axis.z;
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++)
+                for (int l = 0; l < 3; l++)
+                    I[i][j] += R[i][k] * ph->inertia[k][l] * R[j][l];
+    wk_vec3 c = ph->this_T_com.p;
+    return add(xml, "<inertial pos='%.17g %.17g %.17g' mass='%.17g' fullinertia='%.17g %.17g %.17g %.17g %.17g %.17g'/>",
+               c.x, c.y, c.z, ph->mass_kg, I[0][0], I[1][1], I[2][2], I[0][1], I[0][2], I[1][2]);
+}
+
+/* Body i and the bodies below it, in world_T_parent's frame. */
+static int add_body(wk__physics *p, wk_scene *s, size_t i, wk_pose world_T_parent, wk_buf *xml)
+{
+    body *b = &p->bodies[i];
+    wk_ecm *ecm = wk_scene_ecm(s);
+    const wk_scene_types *t = wk_scene_types_of(s);
+    wk_pose world_T_link = wk_scene_world_pose(s, b->link);
+    int rc = add(xml, "<body name='b%zu'", i);
+    if (rc == WK_OK)
+        rc = add_pose(xml, wk_pose_compose(wk_pose_inverse(world_T_parent), world_T_link));
+    if (rc == WK_OK)
+        rc = add(xml, ">");
+    const wk_physics *ph = wk_ecm_get(ecm, b->link, t->physics);
+    if (rc == WK_OK && b->moves)
+        rc = b->parent < 0 && !b->joint ? add(xml, "<freejoint/>") : add_joint(xml, s, b, world_T_link);
+    if (rc == WK_OK && b->moves)
+        rc = add_inertial(xml, ph);
+    for (wk_entity c = wk_ecm_first_child(ecm, b->link); rc == WK_OK && c; c = wk_ecm_next_sibling(ecm, c)) {
+        const wk_scene_geometry *g = wk_ecm_get(ecm, c, t->geometry);
+        if (g && kind_of(s, c) == WK_NODE_COLLISION)
+            rc = add_geom(xml, g, wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, c)), ph);
+    }
+    for (size_t k = 0; rc == WK_OK && k < p->count; k++)
+        if (p->bodies[k].parent == (int)i)
+            rc = add_body(p, s, k, world_T_link, xml);
+    return rc ? rc : add(xml, "</body>");
+}
+
+/* The links of the world and the joints between them, as bodies. */
+static int gather(wk__physics *p, wk_scene *s)
+{
+    wk_ecm *ecm = wk_scene_ecm(s);
+    const wk_scene_types *t = wk_scene_types_of(s);
+    uint8_t link = WK_NODE_LINK, joint = WK_NODE_JOINT;
+    wk_entity_list links = {0}, joints = {0};
+    int rc = wk_ecm_find(ecm, &(wk_match){t->kind, &link}, 1, &links);
+    if (rc == WK_OK)
+        rc = wk_ecm_find(ecm, &(wk_match){t->kind, &joint}, 1, &joints);
+    body *bodies = rc == WK_OK ? calloc(links.count ? links.count : 1, sizeof *bodies) : NULL;
+    if (!bodies)
+        rc = WK_NOMEM;
+    for (size_t i = 0; rc == WK_OK && i < links.count; i++)
+        bodies[i] = (body){.link = links.items[i], .parent = -1, .qpos = -1, .dof = -1,
+                           .moves = !in_static_model(s, links.items[i])};
+    for (size_t k = 0; rc == WK_OK && k < joints.count; k++) {
+        const wk_scene_joint_links *jl = wk_ecm_get(ecm, joints.items[k], t->joint_links);
+        for (size_t i = 0; jl && i < links.count; i++)
+            if (bodies[i].link == jl->child && !bodies[i].joint) {
+                bodies[i].joint = joints.items[k];
+                for (size_t j = 0; jl->parent && j < links.count; j++)
+                    if (bodies[j].link == jl->parent && j != i)
+                        bodies[i].parent = (int)j;
+            }
+    }
+    size_t count = links.count;
+    wk_entity_list_free(&links);
+    wk_entity_list_free(&joints);
+    if (rc) {
+        free(bodies);
+        return rc;
+    }
+    free(p->bodies);
+    p->bodies = bodies;
+    p->count = p->cap = count;
+    return WK_OK;
+}
+
+/* The model body i carries: its model, when it is the model's first free
+ * root link right below it and the model is a top-level one, so that the
+ * model's pose and twist follow the link as Gazebo's follow a canonical
+ * link; else none, and the link moves within its model. */
+static wk_entity carrier_of(const wk__physics *p, wk_scene *s, size_t i)
+{
+    const body *b = &p->bodies[i];
+    wk_ecm *ecm = wk_scene_ecm(s);
+    wk_entity model = wk_ecm_parent(ecm, b->link);
+    if (!b->moves || b->parent >= 0 || b->joint || kind_of(s, model) != WK_NODE_MODEL ||
+        kind_of(s, wk_ecm_parent(ecm, model)) != WK_NODE_WORLD)
+        return WK_NULL_ENTITY;
+    for (size_t k = 0; k < i; k++)
+        if (p->bodies[k].carries == model)
+            return WK_NULL_ENTITY;
+    return model;
+}
+
+/* Compiles the world as it is now; the velocities of the bodies of the
+ * model it replaces carry over. */
+static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
+{
+    wk__physics old = *p;
+    p->bodies = NULL;
+    p->m = NULL;
+    p->d = NULL;
+    wk_scene *s = sim->scene;
+    const wk_world_settings *w = wk_ecm_get(wk_scene_ecm(s), sim->world, wk_scene_types_of(s)->world_settings);
+    wk_vec3 g = w ? w->gravity : (wk_vec3){0, 0, -9.8};
+    wk_buf xml = {0};
+    int rc = gather(p, s);
+    if (rc == WK_OK)
+        rc = add(&xml,
+                 "<mujoco><compiler angle='radian' inertiafromgeom='false'/>"
+                 "<option timestep='%.17g' gravity='%.17g %.17g %.17g'/><worldbody>",
+                 dt, g.x, g.y, g.z);
+    for (size_t i = 0; rc == WK_OK && i < p->count; i++)
+        if (p->bodies[i].parent < 0)
+            rc = add_body(p, s, i, wk_pose_identity(), &xml);
+    if (rc == WK_OK)
+        rc = add(&xml, "</worldbody></mujoco>");
+    mjVFS *vfs = rc == WK_OK ? malloc(sizeof *vfs) : NULL;
+    char error[1024] = "";
+    if (vfs) {
+        mj_defaultVFS(vfs);
+        if (mj_makeEmptyFileVFS(vfs, "world.xml", (int)xml.len) == 0) {
+            memcpy(vfs->filedata[mj_findFileVFS(vfs, "world.xml")], xml.data, xml.len);
+            p->m = mj_loadXML("world.xml", vfs, error, sizeof error);
+        }
+        mj_deleteVFS(vfs);
+        free(vfs);
+    }
+    wk_buf_free(&xml);
+    p->d = p->m ? mj_makeData(p->m) : NULL;
+    p->of_id = p->d ? calloc((size_t)p->m->nbody, sizeof *p->of_id) : NULL;
+    if (!p->of_id) {
+        drop_model(p);
+        free(p->bodies);
+        *p = old;
+        return wk_fail(st, rc ? rc : WK_INVALID, "physics: the world does not compile for MuJoCo: %s",
+                       error[0] ? error : "out of memory");
+    }
+    char name[32];
+    for (size_t i = 0; i < p->count; i++) {
+        body *b = &p->bodies[i];
+        snprintf(name, sizeof name, "b%zu", i);
+        b->id = mj_name2id(p->m, mjOBJ_BODY, name);
+        int jnt = p->m->body_jntnum[b->id] ? p->m->body_jntadr[b->id] : -1;
+        b->qpos = jnt >= 0 ? p->m->jnt_qposadr[jnt] : -1;
+        b->dof = jnt >= 0 ? p->m->jnt_dofadr[jnt] : -1;
+        p->of_id[b->id] = i;
+        b->written = wk_scene_world_pose(s, b->link);
+        b->carries = carrier_of(p, s, i);
+        /* The velocity it had in the model replaced, when it was there. */
+        for (size_t k = 0; old.d && k < old.count; k++) {
+            const body *was = &old.bodies[k];
+            if (was->link != b->link)
+                continue;
+            b->twist = was->twist;
+            if (b->dof >= 0 && was->dof >= 0 && old.m->body_dofnum[was->id] == p->m->body_dofnum[b->id])
+                memcpy(&p->d->qvel[b->dof], &old.d->qvel[was->dof], (size_t)p->m->body_dofnum[b->id] * sizeof(mjtNum));
+        }
+    }
+    mj_forward(p->m, p->d);
+    mj_deleteData(old.d);
+    mj_deleteModel(old.m);
+    free(old.bodies);
+    free(old.of_id);
+    return WK_OK;
+}
+
+/* Whether the world's links are those the model was built from. */
+static bool same_links(const wk__physics *p, wk_scene *s)
+{
+    if (!p->m)
+        return false;
+    uint8_t link = WK_NODE_LINK;
+    wk_entity_list links = {0};
+    const wk_scene_types *t = wk_scene_types_of(s);
+    bool same = wk_ecm_find(wk_scene_ecm(s), &(wk_match){t->kind, &link}, 1, &links) == WK_OK &&
+                links.count == p->count;
+    for (size_t i = 0; same && i < p->count; i++)
+        same = wk_ecm_exists(wk_scene_ecm(s), p->bodies[i].link);
+    wk_entity_list_free(&links);
+    return same;
+}
+
+static bool moved(wk_pose a, wk_pose b)
+{
+    return fabs(a.p.x - b.p.x) + fabs(a.p.y - b.p.y) + fabs(a.p.z - b.p.z) + fabs(a.q.w - b.q.w) +
+               fabs(a.q.x - b.q.x) + fabs(a.q.y - b.q.y) + fabs(a.q.z - b.q.z) >
+           1e-12;
+}
+
+static bool twist_set(const wk_velocity *a, const wk_velocity *b)
+{
+    return memcmp(&a->linear, &b->linear, sizeof a->linear) || memcmp(&a->angular, &b->angular, sizeof a->angular);
+}
+
+/* What clients changed since the last step goes to the engine: a free body
+ * whose link was moved (itself or its model) goes where it was put, at
+ * rest (a teleport); a twist set on a carried model is the body's. */
+static void take_changes(wk__physics *p, wk_sim *sim)
+{
+    wk_scene *s = sim->scene;
+    for (size_t i = 0; i < p->count; i++) {
+        body *b = &p->bodies[i];
+        if (b->parent >= 0 || b->joint || !b->moves || b->qpos < 0)
+            continue;
+        wk_pose now = wk_scene_world_pose(s, b->link);
+        mjtNum *q = &p->d->qpos[b->qpos], *v = &p->d->qvel[b->dof];
+        if (moved(now, b->written)) {
+            q[0] = now.p.x, q[1] = now.p.y, q[2] = now.p.z;
+            q[3] = now.q.w, q[4] = now.q.x, q[5] = now.q.y, q[6] = now.q.z;
+            memset(v, 0, 6 * sizeof(mjtNum));
+        }
+        const wk_velocity *twist = b->carries ? wk_ecm_get(wk_scene_ecm(s), b->carries, sim->velocity) : NULL;
+        if (!twist || !twist_set(twist, &b->twist))
+            continue;
+        /* In the world's axes (the model's parent is the world); MuJoCo
+         * takes a free body's angular velocity in the body's own axes. */
+        wk_vec3 w = wk_quat_rotate(wk_quat_conjugate(now.q), twist->angular);
+        v[0] = twist->linear.x, v[1] = twist->linear.y, v[2] = twist->linear.z;
+        v[3] = w.x, v[4] = w.y, v[5] = w.z;
+    }
+}
+
+/* A carried model's pose and twist from its body's: the model where the
+ * link, at its place in the model, is where the engine put it. */
+static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
+{
+    wk_scene *s = sim->scene;
+    wk_ecm *ecm = wk_scene_ecm(s);
+    const wk_pose *model_T_link = wk_ecm_get(ecm, b->link, wk_scene_types_of(s)->parent_pose);
+    wk_pose model = wk_pose_compose(world_T_link, wk_pose_inverse(model_T_link ? *model_T_link : wk_pose_identity()));
+    mjtNum vel[6]; /* angular then linear, in the world's axes */
+    mj_objectVelocity(p->m, p->d, mjOBJ_BODY, b->id, vel, 0);
+    b->twist = (wk_velocity){{vel[3], vel[4], vel[5]}, {vel[0], vel[1], vel[2]}, false};
+    if (wk_ecm_set(ecm, b->carries, wk_scene_types_of(s)->parent_pose, &model) < 0 ||
+        wk_ecm_set(ecm, b->carries, sim->velocity, &b->twist) < 0)
+        return WK_NOMEM;
+    wk_scene_pose_written(s, b->carries);
+    return WK_OK;
+}
+
+/* Every moving link's pose from its body's, parents first (MuJoCo numbers
+ * bodies so): a carried model's, or the link's ParentPose. */
+static int give_changes(wk__physics *p, wk_sim *sim)
+{
+    wk_scene *s = sim->scene;
+    wk_ecm *ecm = wk_scene_ecm(s);
+    wk_type parent_pose = wk_scene_types_of(s)->parent_pose;
+    for (int id = 1; id < p->m->nbody; id++) {
+        body *b = &p->bodies[p->of_id[id]];
+        if (!b->moves)
+            continue;
+        const mjtNum *x = &p->d->xpos[3 * id], *q = &p->d->xquat[4 * id];
+        wk_pose world = {{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
+        int rc;
+        if (b->carries) {
+            rc = carry(p, sim, b, world);
+        } else {
+            wk_pose local =
+                wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(s, wk_ecm_parent(ecm, b->link))), world);
+            rc = wk_ecm_set(ecm, b->link, parent_pose, &local) < 0 ? WK_NOMEM : WK_OK;
+            wk_scene_pose_written(s, b->link);
+        }
+        if (rc)
+            return rc;
+        b->written = wk_scene_world_pose(s, b->link);
+    }
+    return WK_OK;
+}
+
+int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
+{
+    wk_scene *s = sim->scene;
+    if (!same_links(p, s)) {
+        int rc = build(p, sim, dt, st);
+        if (rc)
+            return rc;
+    }
+    take_changes(p, sim);
+    mj_step(p->m, p->d);
+    /* mj_step leaves the bodies' poses and velocities as they were before
+     * it integrated: those of the new positions are what gets written. */
+    mj_kinematics(p->m, p->d);
+    mj_comPos(p->m, p->d);
+    mj_comVel(p->m, p->d);
+    return give_changes(p, sim) ? wk_fail(st, WK_NOMEM, "physics: out of memory writing poses") : WK_OK;
+}

@@ -1,0 +1,157 @@
+/* test_physics.c — the MuJoCo engine behind wk_sim, checked against
+ * physics, not against itself: free fall against z0 - g t^2 / 2, a box
+ * coming to rest on a ground plane at half its height, a pendulum's period
+ * against 2 pi sqrt(L / g), a body coasting in zero gravity, and a pose set
+ * between steps taken by the engine (a teleport). */
+#include <math.h>
+#include <stdio.h>
+
+#include "math/math_check.h"
+#include "wk_test.h"
+#include "worldkit/wk_sim.h"
+
+#define WORLD_OPEN(gravity)                                                                                     \
+    "<sdf version='1.9'><world name='w'><physics name='p' type='ode'><max_step_size>0.001</max_step_size>"    \
+    "</physics><gravity>" gravity "</gravity>"
+
+/* A static ground plane, and a 1 kg box of side 0.2 m at height 2 m. */
+#define BOX_DROP                                                                                               \
+    WORLD_OPEN("0 0 -9.8")                                                                                     \
+    "<model name='ground'><static>true</static><link name='l'><collision name='c'><geometry><plane>"          \
+    "<normal>0 0 1</normal><size>100 100</size></plane></geometry></collision></link></model>"                \
+    "<model name='box'><pose>0 0 2 0 0 0</pose><link name='body'><inertial><mass>1</mass><inertia>"            \
+    "<ixx>0.00667</ixx><iyy>0.00667</iyy><izz>0.00667</izz></inertia></inertial><collision name='c'>"        \
+    "<geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model></world></sdf>"
+
+static wk_sim *physics_sim(const char *text)
+{
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    wk_sim *sim = NULL;
+    if (wk_desc_read(&(wk_read_desc){.resource_string = text}, &d, &st) ||
+        wk_sim_new(d, &(wk_sim_desc){.physics = WK_PHYSICS_MUJOCO}, &sim, &st))
+        fprintf(stderr, "    %s\n", st.message);
+    return sim;
+}
+
+/* n steps, the engine's complaint printed when they fail. */
+static int steps(wk_sim *sim, uint64_t n)
+{
+    int rc = wk_sim_step(sim, n);
+    if (rc)
+        fprintf(stderr, "    %s\n", wk_sim_error(sim));
+    return rc;
+}
+
+static wk_entity link_of(wk_sim *sim, const char *scoped)
+{
+    return wk_scene_scoped(wk_sim_scene(sim), wk_sim_world(sim), scoped);
+}
+
+static double height(wk_sim *sim, const char *scoped)
+{
+    return wk_scene_world_pose(wk_sim_scene(sim), link_of(sim, scoped)).p.z;
+}
+
+/* The box model itself, which follows its link. */
+static double model_height(wk_sim *sim, const char *model)
+{
+    return wk_sim_motion(sim, wk_scene_scoped(wk_sim_scene(sim), wk_sim_world(sim), model)).pose.p.z;
+}
+
+/* Before contact the box falls freely. Semi-implicit Euler with step h
+ * gives z_n = z0 - g h^2 n (n + 1) / 2, which is the exact z0 - g t^2 / 2
+ * less g h t / 2: 1.47 mm at t = 0.3 s, so the bound is 1.5 mm. */
+static void free_fall(void)
+{
+    wk_sim *sim = physics_sim(BOX_DROP);
+    REQUIRE(sim);
+    REQUIRE_INT(steps(sim, 300), ==, WK_OK);
+    double want = 2 - 9.8 * 0.3 * 0.3 / 2;
+    CHECK_NEAR(height(sim, "box::body"), want, 1.5e-3);
+    /* The model falls with it, at g t. */
+    CHECK_NEAR(model_height(sim, "box"), height(sim, "box::body"), 1e-12);
+    CHECK_NEAR(wk_sim_motion(sim, wk_scene_scoped(wk_sim_scene(sim), wk_sim_world(sim), "box")).linear.z, -9.8 * 0.3,
+               0.01);
+    wk_sim_free(sim);
+}
+
+/* After 3 s the box rests on the plane, its centre at half its height. */
+static void comes_to_rest(void)
+{
+    wk_sim *sim = physics_sim(BOX_DROP);
+    REQUIRE(sim);
+    REQUIRE_INT(steps(sim, 3000), ==, WK_OK);
+    CHECK_NEAR(height(sim, "box::body"), 0.1, 2e-3);
+    /* The static ground stays where it was. */
+    CHECK_NEAR(height(sim, "ground::l"), 0, 1e-12);
+    wk_sim_free(sim);
+}
+
+/* A point-like bob on a light rod of length 1 m, hinged at 2 m height and
+ * let go at 0.05 rad: period 2 pi sqrt(L / g) within 0.5 %. The bob's
+ * inertia about its centre is tiny, so the rod's pivot sees m L^2. */
+#define PENDULUM                                                                                                 \
+    WORLD_OPEN("0 0 -9.8")                                                                                       \
+    "<model name='pendulum'><static>false</static><link name='base'><pose>0 0 2 0 0 0</pose><inertial><mass>10" \
+    "</mass></inertial></link><joint name='fix' type='fixed'><parent>world</parent><child>base</child></joint>"  \
+    "<link name='bob'><pose>0.04998 0 0.99875 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>1e-6</ixx>"     \
+    "<iyy>1e-6</iyy><izz>1e-6</izz></inertia></inertial></link><joint name='swing' type='revolute'>"             \
+    "<pose relative_to='base'>0 0 0 0 0 0</pose><parent>base</parent><child>bob</child><axis><xyz>0 1 0</xyz>" \
+    "</axis></joint></model></world></sdf>"
+
+static void pendulum_period(void)
+{
+    wk_sim *sim = physics_sim(PENDULUM);
+    REQUIRE(sim);
+    /* Times of the bob's upward crossings of x = 0, from below. */
+    double crossings[4];
+    int n = 0;
+    double last_x = wk_scene_world_pose(wk_sim_scene(sim), link_of(sim, "pendulum::bob")).p.x;
+    for (int k = 1; k <= 8000 && n < 4; k++) {
+        REQUIRE_INT(steps(sim, 1), ==, WK_OK);
+        double x = wk_scene_world_pose(wk_sim_scene(sim), link_of(sim, "pendulum::bob")).p.x;
+        if (last_x < 0 && x >= 0) /* interpolated within the step */
+            crossings[n++] = (k - 1 + (-last_x) / (x - last_x)) * 0.001;
+        last_x = x;
+    }
+    REQUIRE_INT(n, ==, 4);
+    double period = (crossings[3] - crossings[0]) / 3, want = 2 * M_PI * sqrt(1 / 9.8);
+    CHECK_NEAR(period, want, 0.005 * want);
+    wk_sim_free(sim);
+}
+
+/* In zero gravity a body set moving keeps its speed: a straight line, to
+ * 1e-9 per step. The model follows its link, as Gazebo's follows its
+ * canonical link, so its pose and twist are the body's. */
+static void coasting(void)
+{
+    wk_sim *sim = physics_sim(WORLD_OPEN("0 0 0") "<model name='puck'><link name='l'><inertial><mass>2</mass>"
+                                                  "</inertial></link></model></world></sdf>");
+    REQUIRE(sim);
+    wk_entity puck = wk_scene_scoped(wk_sim_scene(sim), wk_sim_world(sim), "puck");
+    REQUIRE_INT(steps(sim, 1), ==, WK_OK);
+    /* A pose and twist set between steps are taken: the teleport. */
+    wk_motion m = wk_sim_motion(sim, puck);
+    m.pose.p = (wk_vec3){1, 2, 3};
+    m.linear = (wk_vec3){0.5, -0.25, 0};
+    REQUIRE_INT(wk_sim_set_motion(sim, puck, &m, WK_MOTION_POSE | WK_MOTION_TWIST), ==, WK_OK);
+    REQUIRE_INT(steps(sim, 1000), ==, WK_OK);
+    wk_motion got = wk_sim_motion(sim, puck);
+    CHECK_NEAR(got.pose.p.x, 1.5, 1000 * 1e-9);
+    CHECK_NEAR(got.pose.p.y, 1.75, 1000 * 1e-9);
+    CHECK_NEAR(got.pose.p.z, 3, 1000 * 1e-9);
+    CHECK_NEAR(got.linear.x, 0.5, 1e-9);
+    CHECK_NEAR(got.linear.y, -0.25, 1e-9);
+    wk_pose link = wk_scene_world_pose(wk_sim_scene(sim), link_of(sim, "puck::l"));
+    CHECK_NEAR(link.p.x, got.pose.p.x, 1e-12);
+    wk_sim_free(sim);
+}
+
+static const wk_test_case cases[] = {
+    {"free_fall", free_fall},
+    {"comes_to_rest", comes_to_rest},
+    {"pendulum_period", pendulum_period},
+    {"coasting", coasting},
+};
+WK_TEST_MAIN(cases)
