@@ -3,10 +3,10 @@
  * A server listens on one address with HTTP/2 (gRPC's core C library) and
  * answers every method of wk_api_invoke's table, plus the standard health
  * service grpc.health.v1.Health (Check and Watch). Each call runs on one of
- * a small pool of worker threads (Watch streams on a thread of their own); a
- * further thread runs the current world's simulation loop while it is
- * PLAYING, paced at its real-time factor. Shutting down refuses new calls
- * and lets those in flight finish.
+ * a small pool of worker threads, the health service's on a thread of its
+ * own; a further thread runs the current world's simulation loop while it
+ * is PLAYING, paced at its real-time factor. Shutting down refuses new
+ * calls and lets those in flight finish, within a bound.
  *
  * Security. A server listens on a loopback address (127.0.0.0/8, ::1,
  * localhost) or a unix socket unless it is given TLS (a certificate and
