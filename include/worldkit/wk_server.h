@@ -3,10 +3,10 @@
  * A server listens on one address with HTTP/2 (gRPC's core C library) and
  * answers every method of wk_api_invoke's table, plus the standard health
  * service grpc.health.v1.Health (Check and Watch). Each call runs on one of
- * a small pool of worker threads (Watch streams on a thread of their own); a
- * further thread runs the current world's simulation loop while it is
- * PLAYING, paced at its real-time factor. Shutting down refuses new calls
- * and lets those in flight finish.
+ * a small pool of worker threads, the health service's on a thread of its
+ * own; a further thread runs the current world's simulation loop while it
+ * is PLAYING, paced at its real-time factor. Shutting down refuses new
+ * calls and lets those in flight finish, within a bound.
  *
  * Security. A server listens on a loopback address (127.0.0.0/8, ::1,
  * localhost) or a unix socket unless it is given TLS (a certificate and
@@ -47,8 +47,9 @@ typedef struct wk_server_desc {
     double rtf;               /* real-time factor of a PLAYING world: 0 for the world's own
                                  (its real_time_factor, 1 unless the file says), negative
                                  for as fast as possible */
-    double shutdown_grace;    /* seconds calls in flight get to finish at shutdown before they
-                                 are cancelled. Default 30 */
+    double shutdown_grace;    /* seconds a shutdown waits at most: calls in flight finish, and
+                                 those still running a second before its end (halfway, for a
+                                 grace under 2 s) are cancelled. Default 30 */
     /* PEM files, read by wk_server_start. A certificate chain and its key
      * together make the server speak TLS; a client CA also makes it require
      * a client certificate signed by that CA (mutual TLS). NULL: none. */
@@ -94,11 +95,18 @@ int wk_server_read_pem(const char *what, const char *path, wk_buf *out, wk_statu
 int wk_server_port(const wk_server *server);
 const char *wk_server_address(const wk_server *server);
 
-/* Stops taking calls, waits for those in flight (cancelling them once the
- * shutdown grace has passed), and stops the threads. Safe to call more than
- * once, and from any thread but the server's own. */
-void wk_server_shutdown(wk_server *server);
-/* Shuts down (if not yet) and frees. NULL is a no-op. */
+/* Stops taking calls, waits for those in flight (cancelling them shortly
+ * before the shutdown grace ends), and stops the threads: WK_OK. Returns
+ * within the grace even when calls run on, such as one waiting for a
+ * world's lock, which sees no cancel: then it answers WK_DEADLINE and
+ * leaves the server as it is, threads and all, for the process to exit
+ * without it (its calls' work unanswered; what was answered is in the
+ * store) or for a later wk_server_shutdown or wk_server_free to wait for
+ * those calls, without bound. Safe to call more than once, and from any
+ * thread but the server's own. */
+int wk_server_shutdown(wk_server *server);
+/* Shuts down (if not yet; waiting as long as its calls run) and frees.
+ * NULL is a no-op. */
 void wk_server_free(wk_server *server);
 
 /* Signals for a process that is a server: wk_server_block_signals blocks

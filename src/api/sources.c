@@ -1,6 +1,8 @@
 /* sources.c — the folders GetAvailableWorlds and GetSpawnables search:
  * the resource path, the sources of a request, and a walk through a folder
- * that cannot run away (depth and entry limits, hidden entries skipped). */
+ * that cannot run away (depth and entry limits, hidden entries skipped)
+ * nor out of the roots (links out skipped: one exposed an outside world's
+ * name and an outside model.config's description). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +91,8 @@ static int walk_dir(walk *w, const char *dir, int depth)
         const char *name = entries[i]->d_name;
         char path[4096];
         if (rc == 0 && name[0] != '.' && w->walks->left && !(rc = wk__walks_over(w->walks)) &&
-            snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path) {
+            snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path &&
+            (!w->walks->roots || wk_path_under_roots(path, w->walks->roots))) {
             w->walks->left--;
             bool is_dir = wk__is_dir(path);
             rc = w->fn(path, is_dir, w->ctx);

@@ -23,12 +23,15 @@ wk__source wk__source_path(const wk_api *api, const char *uri, char *out, size_t
 const char *wk__source_refusal(wk__source why);
 
 /* What the walks of one call share: the entries they may still visit
- * (WK__WALK_MAX in all, however many sources the request names), and the
- * call, whose deadline they check at each entry; over says they stopped
- * for it. */
+ * (WK__WALK_MAX in all, however many sources the request names), the
+ * call, whose deadline they check at each entry (over says they stopped
+ * for it), and the api's roots (NULL for none): an entry whose real path
+ * lies outside them and the resource path, a link out, is skipped, as if
+ * it were not there. */
 #define WK__WALK_MAX 20000
 typedef struct wk__walks {
     wk__call *call;
+    const char *const *roots;
     size_t left;
     bool over;
 } wk__walks;
@@ -37,7 +40,8 @@ typedef struct wk__walks {
 bool wk__walks_over(wk__walks *walks);
 
 /* Calls fn for every file and folder below root (not root itself), folders
- * before what they hold, names starting with '.' skipped, at most
+ * before what they hold, names starting with '.' and links out of the
+ * roots skipped, at most
  * WK__WALK_DEPTH levels down, within the walks' budget; stops at fn's first
  * nonzero answer and returns it, or returns 1 when the call should give up
  * (walks->over). 0 when root is not a folder. */

@@ -121,13 +121,12 @@ static int search(const char *dir, void *ctx)
 
 int wk__get_spawnables(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
-    (void)api;
     const SimulationInterfaces__GetSpawnablesRequest *req = (const void *)request;
     SimulationInterfaces__GetSpawnablesResponse *resp =
         wk__call_response(call, &simulation_interfaces__get_spawnables_response__descriptor, response);
     if (!resp)
         return WK_NOMEM;
-    found f = {.call = call, .walks = {.call = call, .left = WK__WALK_MAX}};
+    found f = {.call = call, .walks = {.call = call, .roots = api->roots, .left = WK__WALK_MAX}};
     if (req->n_sources > WK_SOURCES_MAX) {
         resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED, "%zu sources: at most %d per call",
                                        req->n_sources, WK_SOURCES_MAX);

@@ -222,13 +222,12 @@ static int named_source(search *s, const char *uri)
 int wk__get_available_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *request,
                              ProtobufCMessage **response)
 {
-    (void)api;
     const SimulationInterfaces__GetAvailableWorldsRequest *req = (const void *)request;
     SimulationInterfaces__GetAvailableWorldsResponse *resp =
         wk__call_response(call, &simulation_interfaces__get_available_worlds_response__descriptor, response);
     if (!resp)
         return WK_NOMEM;
-    search s = {.api = api, .call = call, .walks = {.call = call, .left = WK__WALK_MAX}, .req = req};
+    search s = {.api = api, .call = call, .walks = {.call = call, .roots = api->roots, .left = WK__WALK_MAX}, .req = req};
     if (req->n_additional_sources > WK_SOURCES_MAX) {
         resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED,
                                        "%zu additional_sources: at most %d per call", req->n_additional_sources,

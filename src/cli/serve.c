@@ -1,5 +1,6 @@
 /* serve.c — `worldkit serve`: the api's services over gRPC until SIGINT or
- * SIGTERM, after which calls in flight finish and the process exits 0. The
+ * SIGTERM, after which calls in flight finish and the process exits 0 (1
+ * when calls still ran at the shutdown grace's end, left unanswered). The
  * world given with --world loads through LoadWorld, the service a client
  * would call, so that it loads exactly as a client's would: as the store's
  * world "world" (replacing one kept in --data), which ObjectWorldService
@@ -19,8 +20,7 @@
 
 #define USAGE                                                                                         \
     "serve [--listen ADDR] [--world FILE] [--root DIR]... [--levels] [--physics ENGINE] [--rtf X]\n"  \
-    "                       [--workers N]\n"                                                         \
-    "                       [--max-request-mib N]\n"                                                  \
+    "                       [--workers N] [--max-request-mib N] [--shutdown-seconds S]\n"              \
     "                       [--data DIR [--compact-entries N] [--checkpoint-seconds S] | --memory]\n" \
     "                       [--verbose]\n"                                                            \
     "                       [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--token-file FILE]"
@@ -31,7 +31,8 @@ static const char help[] =
     "Serves simulation_interfaces.SimulationInterfaces, intrinsic_proto.world.ObjectWorldService\n"
     "and grpc.health.v1.Health over gRPC\n"
     "until SIGINT or SIGTERM, or a client's SetSimulationState to QUITTING; calls in flight then\n"
-    "finish, new ones are refused, and the process exits 0. Prints \"worldkit: serving on HOST:PORT\" once it takes calls.\n"
+    "finish, new ones are refused, and the process exits 0 (1 when calls were still running at\n"
+    "--shutdown-seconds' end). Prints \"worldkit: serving on HOST:PORT\" once it takes calls.\n"
     "\n"
     "  --listen ADDR          host:port to listen on (default 127.0.0.1:50051; a host alone listens on\n"
     "                         port 50051; port 0 picks a free one). Other than loopback or unix:, only\n"
@@ -49,6 +50,9 @@ static const char help[] =
     "                         1 unless the file says; 0: as fast as possible)\n"
     "  --workers N            calls served at once (default: the CPU count, at least 4)\n"
     "  --max-request-mib N    larger requests fail RESOURCE_EXHAUSTED (default 16)\n"
+    "  --shutdown-seconds S   at SIGINT or SIGTERM, exit within S seconds (default 30): calls in\n"
+    "                         flight finish, or are cancelled; those still running are left and\n"
+    "                         the process exits 1\n"
     "  --data DIR             keep ObjectWorldService's worlds in DIR/worlds.db (SQLite): every\n"
     "                         change answered OK is on disk, and a restart brings them back\n"
     "                         (default ./worldkit-data; --data '' is --memory)\n"
@@ -106,6 +110,10 @@ static void set_max_request(serve_args *a, unsigned long long x)
 {
     a->server.max_request_bytes = (size_t)x * 1048576;
 }
+static void set_grace(serve_args *a, unsigned long long x)
+{
+    a->server.shutdown_grace = (double)x;
+}
 static void set_compact(serve_args *a, unsigned long long x)
 {
     a->compact_entries = (uint32_t)x;
@@ -128,6 +136,7 @@ static bool numeric(const char *o, const char *v, serve_args *a, int *status)
     } options[] = {
         {"--workers", 1, 256, set_workers, "a count from 1 to 256"},
         {"--max-request-mib", 1, 2047, set_max_request, "a count of MiB from 1 to 2047"},
+        {"--shutdown-seconds", 1, 3600, set_grace, "a count of seconds from 1 to 3600"},
         {"--compact-entries", 1, 1000000000, set_compact, "a count from 1 to 1e9"},
         {"--checkpoint-seconds", 1, 86400, set_checkpoint, "a count of seconds from 1 to 86400"},
     };
@@ -348,6 +357,16 @@ int wk_cli_serve(int argc, char **argv)
     int sig = wk_server_wait_signal();
     fprintf(stderr, "worldkit: %s: finishing the calls in flight\n",
             atomic_load(&quitting) ? "SetSimulationState QUITTING" : sig == SIGINT ? "SIGINT" : "SIGTERM");
+    if (wk_server_shutdown(server)) {
+        /* Calls still run, cancelled, in work that does not look at its
+         * call; waiting for them would break the bound a supervisor relies
+         * on. What was answered is in the store; the rest is left, as a
+         * SIGKILL would leave it, without freeing what those calls use. */
+        fputs("worldkit: calls still running at the shutdown's end (--shutdown-seconds) are left unanswered\n",
+              stderr);
+        fflush(stderr);
+        _exit(1);
+    }
     wk_server_free(server);
     wk_api_free(api);
     return 0;

@@ -1,8 +1,12 @@
 /* assets.c — resolving asset and model URIs to files; see assets.h.
  *
- * A resolved file must lie inside the referring file's folder or a folder of
- * the resource path: a world file cannot make worldkit read anything else
- * on the machine. */
+ * A resolved file must lie inside the referring file's folder, a root or a
+ * folder of the resource path: a world file cannot make worldkit read
+ * anything else on the machine, nor learn what is there. A path outside is
+ * answered in the very words of a missing one, and its real path is
+ * checked before anything under it is opened (an outside folder's
+ * model.config was parsed, and /etc/shadow was "outside" where a missing
+ * file was "not found"). */
 #include "formats/assets.h"
 
 #include <limits.h>
@@ -14,7 +18,7 @@
 
 #include "formats/xml.h"
 
-#define OUTSIDE "outside the file's folder, the roots and the resource path"
+#define MISSING "not found in the file's folder, the roots or the resource path"
 
 static const char *const path_vars[] = {"WORLDKIT_RESOURCE_PATH", "GZ_SIM_RESOURCE_PATH", "SDF_PATH"};
 
@@ -146,11 +150,11 @@ int wk__asset_resolve(wk_world_desc *d, const wk_read_desc *opts, const char *fr
     bool remote;
     *path = NULL;
     folder_of(from_file, folder, sizeof folder);
-    if (!locate(uri, folder, candidate, sizeof candidate, &remote))
-        return remote ? problem(d, opts, WK_UNSUPPORTED_ASSETS, st, from_file, line, uri, "remote URIs are not fetched")
-                      : problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, "not found");
-    if (!wk__path_allowed(candidate, own_folder(opts, from_file, folder), opts->roots))
-        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, OUTSIDE);
+    bool found = locate(uri, folder, candidate, sizeof candidate, &remote);
+    if (remote)
+        return problem(d, opts, WK_UNSUPPORTED_ASSETS, st, from_file, line, uri, "remote URIs are not fetched");
+    if (!found || !wk__path_allowed(candidate, own_folder(opts, from_file, folder), opts->roots))
+        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, MISSING);
     if (is_mesh && !known_mesh(candidate))
         return problem(d, opts, WK_UNSUPPORTED_ASSETS, st, from_file, line, uri,
                        "not a mesh format worldkit knows (dae, stl, obj, gltf, glb, fbx)");
@@ -158,13 +162,17 @@ int wk__asset_resolve(wk_world_desc *d, const wk_read_desc *opts, const char *fr
     return *path ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory");
 }
 
-/* The SDFormat file a model.config names: the highest version worldkit reads. */
-static bool config_sdf(wk_world_desc *d, const char *dir, char *out, size_t cap)
+/* The SDFormat file the model.config of dir names (the highest version
+ * worldkit reads) into out, unchecked; false when there is no config that
+ * may be read or it names none. */
+static bool config_sdf(wk_world_desc *d, const char *dir, const char *from, const wk_read_desc *opts, char *out,
+                       size_t cap)
 {
     char config[PATH_MAX];
     snprintf(config, sizeof config, "%s/model.config", dir);
     wk_status ignored;
-    xmlDocPtr doc = exists(config) ? wk__xml_parse(config, NULL, &ignored) : NULL;
+    /* The config may be a link out of the folders too. */
+    xmlDocPtr doc = wk__path_allowed(config, from, opts->roots) ? wk__xml_parse(config, NULL, &ignored) : NULL;
     if (!doc)
         return false;
     const char *best = NULL;
@@ -177,7 +185,7 @@ static bool config_sdf(wk_world_desc *d, const char *dir, char *out, size_t cap)
             best = wk__xml_text(d, c);
         }
     }
-    bool found = best && best[0] && snprintf(out, cap, "%s/%s", dir, best) < (int)cap && exists(out);
+    bool found = best && best[0] && snprintf(out, cap, "%s/%s", dir, best) < (int)cap;
     xmlFreeDoc(doc);
     return found;
 }
@@ -189,18 +197,22 @@ int wk__model_resolve(wk_world_desc *d, const wk_read_desc *opts, const char *fr
     bool remote;
     *path = NULL;
     folder_of(from_file, folder, sizeof folder);
-    if (!locate(uri, folder, candidate, sizeof candidate, &remote))
-        return remote ? problem(d, opts, WK_UNSUPPORTED_ASSETS, st, from_file, line, uri, "remote URIs are not fetched")
-                      : problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, "model not found");
+    const char *from = own_folder(opts, from_file, folder);
+    bool found = locate(uri, folder, candidate, sizeof candidate, &remote);
+    if (remote)
+        return problem(d, opts, WK_UNSUPPORTED_ASSETS, st, from_file, line, uri, "remote URIs are not fetched");
+    if (!found || !wk__path_allowed(candidate, from, opts->roots))
+        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, MISSING);
     if (is_dir(candidate)) {
-        if (!config_sdf(d, candidate, file, sizeof file))
+        if (!config_sdf(d, candidate, from, opts, file, sizeof file))
             return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri,
                            "the model folder has no model.config naming an SDFormat file");
     } else {
         snprintf(file, sizeof file, "%s", candidate);
     }
-    if (!wk__path_allowed(file, own_folder(opts, from_file, folder), opts->roots))
-        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, OUTSIDE);
+    /* The file a config names may be missing, or lie outside. */
+    if (!wk__path_allowed(file, from, opts->roots))
+        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, MISSING);
     *path = wk__desc_strdup(d, file);
     return *path ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory");
 }

@@ -14,6 +14,7 @@
  * generated from the specification's description files, says which
  * versions define each element and attribute. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats/assets.h"
@@ -165,6 +166,47 @@ static int merge_model(sdf_reader *r, xmlNodePtr el, uint32_t node)
     return WK_OK;
 }
 
+/* The parsed tree of an included file, from the read's includes, parsed
+ * and kept there at its first include; NULL when it does not parse (r->st
+ * says why). */
+static xmlDocPtr included_doc(sdf_reader *r, const char *path)
+{
+    sdf_includes *in = r->includes;
+    uint64_t hash = wk__hash(path, strlen(path), 0);
+    size_t cursor = 0;
+    for (uint64_t v; (v = wk__index_next(&in->by_path, hash, &cursor));)
+        if (!strcmp(in->files[v - 1].path, path))
+            return in->files[v - 1].doc;
+    if (in->count == in->cap) {
+        size_t cap = in->cap ? 2 * in->cap : 8;
+        sdf_included *files = realloc(in->files, cap * sizeof *files);
+        if (!files) {
+            wk__sdf_nomem(r);
+            return NULL;
+        }
+        in->files = files;
+        in->cap = cap;
+    }
+    xmlDocPtr doc = wk__xml_parse(path, NULL, r->st);
+    if (!doc)
+        return NULL;
+    if (wk__index_add(&in->by_path, hash, in->count + 1)) {
+        xmlFreeDoc(doc);
+        wk__sdf_nomem(r);
+        return NULL;
+    }
+    in->files[in->count++] = (sdf_included){.path = path, .doc = doc};
+    return doc;
+}
+
+static void free_includes(sdf_includes *in)
+{
+    for (size_t i = 0; i < in->count; i++)
+        xmlFreeDoc(in->files[i].doc);
+    free(in->files);
+    wk__index_free(&in->by_path);
+}
+
 /* <include>: reads the model file the uri names and places it under parent,
  * with the include's name, pose, static and placement_frame overriding the
  * file's, or merges it into parent (merge="true"). */
@@ -183,7 +225,7 @@ static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent)
     rc = wk__model_resolve(r->d, r->opts, r->file, uri, wk__xml_line(el), &path, r->st);
     if (rc || !path)
         return rc; /* missing and ignored: a warning is recorded */
-    xmlDocPtr doc = wk__xml_parse(path, NULL, r->st);
+    xmlDocPtr doc = included_doc(r, path);
     if (!doc)
         return r->st->code;
     sdf_reader inner = *r;
@@ -218,7 +260,6 @@ static int read_include(sdf_reader *r, xmlNodePtr el, uint32_t parent)
     }
     if (rc == WK_OK && merge && (!strcmp(merge, "true") || !strcmp(merge, "1")))
         rc = merge_model(r, el, node);
-    xmlFreeDoc(doc);
     return rc;
 }
 
@@ -395,7 +436,8 @@ static int read_sdf_version(sdf_reader *r, xmlNodePtr root)
 
 int wk__sdf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, xmlDocPtr doc, wk_status *st)
 {
-    sdf_reader r = {.d = d, .opts = opts, .st = st, .file = wk__desc_strdup(d, path)};
+    sdf_includes includes = {0};
+    sdf_reader r = {.d = d, .opts = opts, .st = st, .file = wk__desc_strdup(d, path), .includes = &includes};
     xmlNodePtr root = xmlDocGetRootElement(doc);
     int rc = read_sdf_version(&r, root);
     xmlNodePtr world = rc ? NULL : wk__xml_child(root, "world");
@@ -411,5 +453,6 @@ int wk__sdf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, x
         rc = wk__sdf_check_attrs(&r, world);
     if (rc == WK_OK)
         rc = world ? wk__sdf_read_children(&r, world, w, world_rules) : read_model(&r, model, w);
+    free_includes(&includes);
     return rc;
 }

@@ -1,8 +1,7 @@
-/* call.c — one call's life on its worker: check its bearer token (unless
- * the method is the server's own health check), receive the request, check
- * the deadline, run the method (the server's own health check, or any other
- * through wk_api_invoke), then send the initial metadata, the response
- * message(s) and the status. Every batch is waited for on the worker's
+/* call.c — one call's life on its worker: check its bearer token, receive
+ * the request, check the deadline, run the method through wk_api_invoke
+ * (the health service is health.c's, never a worker's), then send the
+ * initial metadata, the response message(s) and the status. Every batch is waited for on the worker's
  * queue before the next starts. A GRPC_OP_RECV_CLOSE_ON_SERVER batch
  * completes early only when the call is cancelled (client gone, deadline
  * passed), which is how a call that waited for the world's lock, or a
@@ -24,22 +23,6 @@
 
 #include "base/clock.h"
 #include "server/server_internal.h"
-
-/* The methods the server answers itself, looked up before the api's. */
-static const struct local_method {
-    const char *path;
-    int (*serve)(wk_server *server, const uint8_t *request, size_t len, wk_api_sink *sink);
-} local_methods[] = {
-    {"/grpc.health.v1.Health/Check", wk__health_check},
-};
-
-static const struct local_method *local_method(const char *path)
-{
-    for (size_t i = 0; i < sizeof local_methods / sizeof local_methods[0]; i++)
-        if (!strcmp(local_methods[i].path, path))
-            return &local_methods[i];
-    return NULL;
-}
 
 /* How long a stream's message may wait for its client's HTTP/2 flow
  * control, which holds it back once the client has stopped reading and
@@ -233,13 +216,7 @@ static void run(call *c, grpc_byte_buffer *payload, wk_api_sink *sink)
     grpc_byte_buffer_reader_destroy(&reader);
     const uint8_t *bytes = GRPC_SLICE_START_PTR(request);
     size_t len = GRPC_SLICE_LENGTH(request);
-    wk_server *s = c->worker->server;
-    const struct local_method *local = local_method(c->method);
-    if (local) {
-        local->serve(s, bytes, len, sink);
-    } else {
-        wk_api_invoke(s->api, c->method, bytes, len, sink);
-    }
+    wk_api_invoke(c->worker->server->api, c->method, bytes, len, sink);
     grpc_slice_unref(request);
 }
 
@@ -274,15 +251,14 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
     if (c.streaming)
         start_close(&c);
     /* A call without the token is refused before its request is read. */
-    bool allowed = local_method(c.method) || wk__auth_allows(w->server, &slot->metadata);
+    bool allowed = wk__auth_allows(w->server, &slot->metadata);
     bool received = allowed && grpc_call_start_batch(slot->call, &recv_op, 1, &tag_recv, NULL) == GRPC_CALL_OK &&
                     wait_for(&c, &tag_recv);
 
     char world[WK_WORLD_ID_MAX];
     world_of(&slot->metadata, world, sizeof world);
     wk_api_sink sink = {.write = write_message, .check = check, .ctx = &c, .world_id = world, .result = -1};
-    if (refused_for_shutdown && !local_method(c.method)) {
-        /* The health check still answers: NOT_SERVING. */
+    if (refused_for_shutdown) {
         sink.status = GRPC_STATUS_UNAVAILABLE;
         snprintf(sink.message, sizeof sink.message, "%s: the server is shutting down", c.method);
     } else if (!allowed) {

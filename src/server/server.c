@@ -1,6 +1,6 @@
 /* server.c — a server's life: options and their defaults, the gRPC server
  * bound to its address (another machine's only with TLS or a token) with
- * its request size limit, the workers, the health watch's thread and the
+ * its request size limit, the workers, the health service's thread and the
  * simulation loop's, and the graceful shutdown: no new calls, those in
  * flight finish (or are cancelled once the grace has passed), the clients
  * read what they were sent, then the threads stop and the queues drain. */
@@ -85,7 +85,7 @@ static void destroy_grpc(wk_server *s)
     grpc_server_destroy(s->grpc);
     for (int i = 0; i < s->worker_count; i++)
         drain(s->workers[i].cq);
-    drain(s->watch.cq);
+    drain(s->health.cq);
     grpc_completion_queue_shutdown(s->shutdown_cq);
     grpc_completion_queue_destroy(s->shutdown_cq);
 }
@@ -172,7 +172,7 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
         *w = (wk__worker){.server = s, .index = s->worker_count, .cq = grpc_completion_queue_create_for_next(NULL)};
         grpc_server_register_completion_queue(s->grpc, w->cq, NULL);
     }
-    wk__watch_register(&s->watch, s);
+    wk__health_register(&s->health, s);
     rc = listen_on(s, &d, st);
     wk__grpc_log_release();
     if (rc) {
@@ -188,7 +188,7 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
             goto fail_shutdown;
         s->workers[i].started = true;
     }
-    if (wk__watch_start(&s->watch) || wk__loop_start(&s->loop, api, d.rtf))
+    if (wk__health_start(&s->health) || wk__loop_start(&s->loop, api, d.rtf))
         goto fail_shutdown;
     *out = s;
     return WK_OK;
@@ -222,6 +222,32 @@ static void wait_for_calls(const wk_server *s, gpr_timespec deadline)
         gpr_sleep_until(gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(2, GPR_TIMESPAN)));
 }
 
+/* When, of the grace, calls in flight are cancelled: most of it is theirs
+ * to finish in, and the rest lets those that look at their call (between
+ * steps, in the loops a request lengthens) see the cancel and stop. */
+static double cancel_after(double grace)
+{
+    return grace > 2 ? grace - 1 : grace / 2;
+}
+
+static gpr_timespec seconds_after(gpr_timespec t, double seconds)
+{
+    return gpr_time_add(t, gpr_time_from_millis((int64_t)(seconds * 1e3), GPR_TIMESPAN));
+}
+
+/* Stops the threads and frees the queues, once gRPC's shutdown is done. */
+static void finish_shutdown(wk_server *s)
+{
+    wk__workers_quit(s);
+    for (int i = 0; i < s->worker_count; i++)
+        if (s->workers[i].started)
+            pthread_join(s->workers[i].thread, NULL);
+    wk__health_join(&s->health);
+    wk__loop_stop(&s->loop);
+    destroy_grpc(s);
+    s->down = true;
+}
+
 /* The shutdown goes in two steps. First the workers refuse new calls
  * (UNAVAILABLE) while those in flight finish, the connections still open:
  * once gRPC's shutdown has begun, a connection closes as soon as its last
@@ -231,41 +257,58 @@ static void wait_for_calls(const wk_server *s, gpr_timespec deadline)
  * sends every client a GOAWAY and a ping, fails the workers' requests for
  * a new call (each worker ends), tells the health watchers, and notifies
  * once every connection is closed, which gRPC does when its client has
- * answered the ping, so has read everything before it. Calls not done when
- * the grace has passed are cancelled. */
-void wk_server_shutdown(wk_server *s)
+ * answered the ping, so has read everything before it. Calls not done near
+ * the grace's end are cancelled; a call whose work does not look (a wait
+ * for a world's lock, one long load) still runs at its end, and is left
+ * to run: the shutdown gives up rather than wait past its bound. */
+int wk_server_shutdown(wk_server *s)
 {
     pthread_mutex_lock(&s->shutdown_lock);
     if (s->down) {
         pthread_mutex_unlock(&s->shutdown_lock);
-        return;
+        return WK_OK;
+    }
+    if (s->left_running) {
+        /* An earlier shutdown gave up on calls; now they are waited for. */
+        if (!s->notified)
+            grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);
+        wait_for_calls(s, gpr_inf_future(GPR_CLOCK_MONOTONIC));
+        finish_shutdown(s);
+        pthread_mutex_unlock(&s->shutdown_lock);
+        return WK_OK;
     }
     atomic_store(&s->stopping, true);
-    gpr_timespec deadline = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
-                                         gpr_time_from_millis((int64_t)(s->desc.shutdown_grace * 1e3), GPR_TIMESPAN));
-    wait_for_calls(s, deadline);
+    gpr_timespec now = gpr_now(GPR_CLOCK_MONOTONIC);
+    gpr_timespec cancel_at = seconds_after(now, cancel_after(s->desc.shutdown_grace));
+    gpr_timespec end = seconds_after(now, s->desc.shutdown_grace);
+    wait_for_calls(s, cancel_at);
     grpc_server_shutdown_and_notify(s->grpc, s->shutdown_cq, &shutdown_tag);
-    grpc_event ev = grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, deadline, NULL);
-    if (ev.type == GRPC_QUEUE_TIMEOUT) {
+    s->notified = grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, cancel_at, NULL).type == GRPC_OP_COMPLETE;
+    /* gRPC may notify while a worker still runs its cancelled call: the
+     * workers' own count says when they are done. */
+    if (!s->notified || atomic_load(&s->calls) > 0)
         grpc_server_cancel_all_calls(s->grpc);
-        grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, gpr_inf_future(GPR_CLOCK_MONOTONIC), NULL);
+    if (!s->notified)
+        s->notified = grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, end, NULL).type == GRPC_OP_COMPLETE;
+    wait_for_calls(s, end);
+    if (!s->notified || atomic_load(&s->calls) > 0) {
+        s->left_running = true;
+        pthread_mutex_unlock(&s->shutdown_lock);
+        return WK_DEADLINE;
     }
-    wk__workers_quit(s);
-    for (int i = 0; i < s->worker_count; i++)
-        if (s->workers[i].started)
-            pthread_join(s->workers[i].thread, NULL);
-    wk__watch_join(&s->watch);
-    wk__loop_stop(&s->loop);
-    destroy_grpc(s);
-    s->down = true;
+    finish_shutdown(s);
     pthread_mutex_unlock(&s->shutdown_lock);
+    return WK_OK;
 }
 
 void wk_server_free(wk_server *s)
 {
     if (!s)
         return;
-    wk_server_shutdown(s);
+    /* Freeing must wait for every call: a second shutdown waits for those
+     * the first left running. */
+    if (wk_server_shutdown(s))
+        wk_server_shutdown(s);
     explicit_bzero(s->token, sizeof s->token);
     destroy_locks(s);
     free(s->workers);

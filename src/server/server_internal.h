@@ -39,25 +39,26 @@ int wk__loop_start(wk__loop *loop, wk_api *api, double rtf);
 /* Stops the thread and frees what start made; a no-op when not started. */
 void wk__loop_stop(wk__loop *loop);
 
-/* The thread that serves grpc.health.v1.Health/Watch (health_watch.c).
- * Watch is a registered method with a completion queue of its own, so its
- * streams, which last as long as their clients watch, never hold a worker:
- * one thread serves them all, a batch at a time each. */
-typedef struct wk__watch {
+/* The thread that serves grpc.health.v1.Health, Check and Watch
+ * (health.c). Both are registered methods with a completion queue of
+ * their own, so that no worker serves them: a probe is answered while long
+ * world work holds every worker, and a watch, which lasts as long as its
+ * client watches, never holds one. */
+typedef struct wk__health {
     struct wk_server *server;
-    void *method; /* grpc_server_register_method's handle */
+    void *methods[2]; /* grpc_server_register_method's handles: Check, Watch */
     grpc_completion_queue *cq;
     pthread_t thread;
     bool started;
-} wk__watch;
+} wk__health;
 
-/* Registers the method and the queue; before grpc_server_start. */
-void wk__watch_register(wk__watch *watch, struct wk_server *server);
+/* Registers the methods and the queue; before grpc_server_start. */
+void wk__health_register(wk__health *health, struct wk_server *server);
 /* Starts the thread, after grpc_server_start. */
-int wk__watch_start(wk__watch *watch);
+int wk__health_start(wk__health *health);
 /* Waits for the thread, which ends once the server's shutdown has begun and
  * every watcher has been told NOT_SERVING; a no-op when not started. */
-void wk__watch_join(wk__watch *watch);
+void wk__health_join(wk__health *health);
 
 typedef struct wk__worker {
     struct wk_server *server;
@@ -78,7 +79,7 @@ struct wk_server {
     wk__worker *workers;
     int worker_count;
     wk__loop loop;
-    wk__watch watch;
+    wk__health health;
     char token[WK_SERVER_TOKEN_MAX]; /* the bearer token calls must carry; "" for none */
     atomic_bool stopping; /* shutdown has begun: health says NOT_SERVING, new calls are refused */
     atomic_int calls;     /* calls the workers are serving */
@@ -87,6 +88,8 @@ struct wk_server {
     pthread_cond_t rest_wake; /* a worker took a call, or quit */
     pthread_mutex_t shutdown_lock;
     bool down; /* shutdown is complete */
+    bool notified;     /* gRPC's shutdown has notified */
+    bool left_running; /* a shutdown gave up on calls still running at its grace's end */
     int port;
     char address[256];
 };
@@ -104,13 +107,6 @@ typedef struct wk__call_slot {
     grpc_metadata_array metadata;
 } wk__call_slot;
 void wk__call_serve(wk__worker *worker, wk__call_slot *slot);
-
-/* health.c: grpc.health.v1.Health/Check, answered through sink as
- * wk_api_invoke answers; and the status of a service by its name ("" for
- * the server), a HealthCheckResponse.ServingStatus: SERVICE_UNKNOWN for a
- * name the server does not serve. */
-int wk__health_check(wk_server *server, const uint8_t *request, size_t len, wk_api_sink *sink);
-int wk__health_status(const wk_server *server, const char *service);
 
 /* credentials.c: the server credentials desc asks for, insecure when it
  * names no TLS files; fails with st naming the file at fault. */

@@ -344,10 +344,11 @@ static void assets(void)
     wk_desc_free(d);
     sandbox_free(&s, "arm.xyz");
 
-    /* A file outside the world's folder and the resource path is refused. */
+    /* A file outside the world's folder and the resource path is refused,
+     * as a missing one is. */
     REQUIRE(sandbox_new(&s, "arm.stl", "/etc/hostname"));
     CHECK_INT(read_file(s.world, false, &st, &d), ==, WK_MISSING_ASSETS);
-    check_message(&st, "outside");
+    check_message(&st, "/etc/hostname: not found in the file's folder, the roots or the resource path");
     sandbox_free(&s, "arm.stl");
     REQUIRE(sandbox_new(&s, "arm.stl", "../../etc/hostname"));
     CHECK_INT(read_file(s.world, false, &st, &d), ==, WK_MISSING_ASSETS);

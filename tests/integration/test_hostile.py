@@ -1,6 +1,7 @@
 """test_hostile.py — hostile input over the wire against `worldkit serve`:
 malformed, oversized and deeply nested XML, entity expansion and external
-entities, paths escaping the allowed roots, NaN, infinite and too-far poses,
+entities, paths escaping the allowed roots (answered as missing files, and
+links out of them not followed), NaN, infinite and too-far poses,
 names with characters a name may not hold or a NUL byte, entity filters
 whose regular expressions would explode, compressed requests, and requests
 of 10^6 elements. Each must get its own error code with a message naming
@@ -12,6 +13,7 @@ import contextlib
 import importlib
 import math
 import os
+import tempfile
 import threading
 import time
 
@@ -221,7 +223,7 @@ class HostileTest(harness.ServerTest):
                                                    entity_resource=self.si.Resource(resource_string=mesh_model(uri)))
                 reply = self.sim.SpawnEntity(entry, timeout=harness.CALL_SECONDS)
                 self.assertResultRefused(SPAWN_MISSING_ASSETS, reply, uri, "SpawnEntity mesh " + uri)
-                self.assertIn("outside", reply.result.error_message)
+                self.assertIn("not found", reply.result.error_message)  # as a missing file
 
     # ---- poses ----
 
@@ -481,6 +483,80 @@ class HostileTest(harness.ServerTest):
         finally:
             self.sim.SetSimulationState(self.si.SetSimulationStateRequest(
                 state=self.si.SimulationState(state=harness.STATE_STOPPED)), timeout=harness.CALL_SECONDS)
+
+
+class PathsTest(harness.ServerTest):
+    """A server whose one root holds links to a folder outside it: the
+    folder's world and model are never listed, and meshes and includes
+    outside the root are answered in the very words of a missing file,
+    without being opened."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="wk_paths_")
+        cls.addClassCleanup(cls.tmp.cleanup)
+        cls.root = os.path.join(cls.tmp.name, "root")
+        cls.outside = os.path.join(cls.tmp.name, "outside")
+        for folder, world, model in ((cls.root, "inside_world", "inside_model"),
+                                     (cls.outside, "hidden_world", "hidden_model")):
+            os.makedirs(os.path.join(folder, model))
+            with open(os.path.join(folder, world + ".sdf"), "w") as f:
+                f.write("<sdf version='1.9'><world name='%s'/></sdf>" % world)
+            with open(os.path.join(folder, model, "model.sdf"), "w") as f:
+                f.write(sdf_model("<link name='l'/>", model))
+            with open(os.path.join(folder, model, "model.config"), "w") as f:
+                f.write("<model><name>%s</name><sdf version='1.9'>model.sdf</sdf>"
+                        "<description>%s described</description></model>" % (model, model))
+        with open(os.path.join(cls.outside, "secret.stl"), "w") as f:
+            f.write("solid secret\nendsolid secret\n")
+        # Opening a FIFO for reading waits for a writer: a server that
+        # opened this folder's model.config would hang the call.
+        os.makedirs(os.path.join(cls.outside, "fifo_model"))
+        os.mkfifo(os.path.join(cls.outside, "fifo_model", "model.config"))
+        for link, target in (("outside_link", cls.outside),
+                             ("model_link", os.path.join(cls.outside, "hidden_model")),
+                             ("world_link.sdf", os.path.join(cls.outside, "hidden_world.sdf"))):
+            os.symlink(target, os.path.join(cls.root, link))
+        cls.SERVER_ARGS = ("--root", cls.root)
+        super().setUpClass()
+        cls.si = cls.pb.si
+        cls.sim = cls.pb.si_grpc.SimulationInterfacesStub(cls.channel)
+
+    def test_walks_do_not_follow_links_out(self):
+        reply = self.sim.GetAvailableWorlds(self.si.GetAvailableWorldsRequest(additional_sources=[self.root]),
+                                            timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply, "GetAvailableWorlds")
+        names = sorted(w.name for w in reply.worlds)
+        self.assertIn("inside_world", names)  # the walk works
+        self.assertNotIn("hidden_world", names)
+        reply = self.sim.GetSpawnables(self.si.GetSpawnablesRequest(sources=[self.root]), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply, "GetSpawnables")
+        listed = " ".join(s.entity_resource.uri + " " + s.description for s in reply.spawnables)
+        self.assertIn("inside_model described", listed)
+        self.assertNotIn("hidden", listed)
+
+    def refusal(self, body, uri):
+        """The message a spawn of a model holding body (with URI for the uri)
+        is refused with, the uri written URI."""
+        entry = self.si.SpawnEntityRequest(name="intruder", entity_resource=self.si.Resource(
+            resource_string=sdf_model(body.replace("URI", uri))))
+        reply = self.sim.SpawnEntity(entry, timeout=harness.CALL_SECONDS)
+        self.assertResult(SPAWN_MISSING_ASSETS, reply, "SpawnEntity " + uri, culprit=uri)
+        return reply.result.error_message.replace(uri, "URI")
+
+    def test_outside_answered_as_missing(self):
+        mesh = "<link name='l'><visual name='v'><geometry><mesh><uri>URI</uri></mesh></geometry></visual></link>"
+        include = "<include><uri>URI</uri></include>"
+        outside = (os.path.join(self.outside, "secret.stl"), os.path.join(self.outside, "no_such.stl"),
+                   os.path.join(self.outside, "hidden_model"), os.path.join(self.outside, "fifo_model"),
+                   os.path.join(self.root, "outside_link", "secret.stl"), "/etc/passwd")
+        for body in (mesh, include):
+            missing = self.refusal(body, os.path.join(self.root, "no_such.stl"))
+            self.assertIn("not found", missing)
+            for uri in outside:
+                with self.subTest(body=body[:10], uri=uri):
+                    self.assertEqual(self.refusal(body, uri), missing)
+        self.assertEqual(self.health().status, self.pb.health.HealthCheckResponse.SERVING)
 
 
 if __name__ == "__main__":

@@ -3,10 +3,13 @@
  * messages (and one ObjectWorldService call): unary calls, the SimulateSteps stream and its cancellation,
  * the health check, the statuses of unknown methods, garbage, late
  * deadlines and oversized requests, the PLAYING loop, calls from several
- * threads at once, and a shutdown that lets a call in flight finish. */
+ * threads at once, a shutdown that lets a call in flight finish, the health
+ * check answered while every worker is stuck, and a shutdown bounded by its
+ * grace even then. */
 #include <pthread.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "grpc/health/v1/health.pb-c.h"
 #include "server/client.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
@@ -526,7 +529,8 @@ static void end_held_calls(gate_call *calls, int n)
 }
 
 /* Two calls waiting for the world hold two of three workers; the third,
- * which rests while the first is free, takes the health check. */
+ * which rests while the first is free, answers a call that needs no world
+ * (an unknown method's UNIMPLEMENTED). */
 static void spare_worker_serves_beside_long_calls(void)
 {
     gate g = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
@@ -541,7 +545,8 @@ static void spare_worker_serves_beside_long_calls(void)
     gate_call held[2];
     start_held_calls(&g, held, 2);
     reply r = {0};
-    CHECK_INT(client_call(f.ch, HEALTH, NULL, 0, client_deadline_ms(5000), &r), ==, GRPC_STATUS_OK);
+    CHECK_INT(client_call(f.ch, "/no.Such/Method", NULL, 0, client_deadline_ms(5000), &r), ==,
+              GRPC_STATUS_UNIMPLEMENTED);
     reply_free(&r);
     pthread_mutex_lock(&g.lock);
     CHECK_INT(g.calls_started, ==, 2); /* still waiting */
@@ -583,6 +588,85 @@ static void graceful_shutdown(void)
     down(&f);
 }
 
+/* The serving status a health check answers, -1 unless it answers OK
+ * within 1 s. */
+static int health_within_1s(fixture *f)
+{
+    reply r = {0};
+    int status = client_call(f->ch, HEALTH, NULL, 0, client_deadline_ms(1000), &r);
+    Grpc__Health__V1__HealthCheckResponse *resp =
+        status == GRPC_STATUS_OK ? grpc__health__v1__health_check_response__unpack(NULL, r.last.len, r.last.data)
+                                 : NULL;
+    if (status != GRPC_STATUS_OK)
+        fprintf(stderr, "    health check: status %d: %s\n", status, r.details);
+    int serving = resp ? (int)resp->status : -1;
+    if (resp)
+        grpc__health__v1__health_check_response__free_unpacked(resp, NULL);
+    reply_free(&r);
+    return serving;
+}
+
+/* Both workers wait for a world another thread holds, as they would behind
+ * long world work; the health check, answered on a thread of its own, is
+ * answered within 1 s all the same (it waited for a free worker). */
+static void health_beside_stuck_workers(void)
+{
+    gate g = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+    fixture f;
+    REQUIRE(up(&f, &(wk_server_desc){.workers = 2, .on_call = on_call, .ctx = &g}));
+    g.api = f.api;
+    g.f = &f;
+    REQUIRE_INT(set_state(&f, WK_SIM_PAUSED), ==, WK_RESULT_OK);
+    pthread_t holder;
+    REQUIRE(pthread_create(&holder, NULL, holder_main, &g) == 0);
+    wait_until(&g, &g.holding);
+    gate_call held[2];
+    start_held_calls(&g, held, 2);
+    for (int i = 0; i < 3; i++)
+        CHECK_INT(health_within_1s(&f), ==, GRPC__HEALTH__V1__HEALTH_CHECK_RESPONSE__SERVING_STATUS__SERVING);
+    pthread_mutex_lock(&g.lock);
+    CHECK_INT(g.calls_started, ==, 2); /* still waiting */
+    pthread_mutex_unlock(&g.lock);
+    release(&g);
+    pthread_join(holder, NULL);
+    end_held_calls(held, 2);
+    down(&f);
+}
+
+/* Calls that wait for a world held past the shutdown grace see no cancel:
+ * the shutdown gives up on them at the grace's end (WK_DEADLINE), rather
+ * than wait; once the world is let go they end unanswered, and a second
+ * shutdown completes. */
+static void shutdown_bounded_with_stuck_calls(void)
+{
+    gate g = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER};
+    fixture f;
+    REQUIRE(up(&f, &(wk_server_desc){.workers = 2, .shutdown_grace = 1.0, .on_call = on_call, .ctx = &g}));
+    g.api = f.api;
+    g.f = &f;
+    REQUIRE_INT(set_state(&f, WK_SIM_PAUSED), ==, WK_RESULT_OK);
+    pthread_t holder;
+    REQUIRE(pthread_create(&holder, NULL, holder_main, &g) == 0);
+    wait_until(&g, &g.holding);
+    gate_call held[2];
+    start_held_calls(&g, held, 2);
+    double t0 = wk__monotonic_s();
+    CHECK_INT(wk_server_shutdown(f.server), ==, WK_DEADLINE);
+    double took = wk__monotonic_s() - t0;
+    CHECK(took >= 0.9 && took < 1.5);
+    fprintf(stderr, "    shutdown gave up after %.3f s (grace 1 s)\n", took);
+    release(&g);
+    pthread_join(holder, NULL);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(held[i].thread, NULL);
+        /* Unanswered: cancelled, or cut off as the connection closed. */
+        CHECK(held[i].r.status == GRPC_STATUS_CANCELLED || held[i].r.status == GRPC_STATUS_UNAVAILABLE);
+        reply_free(&held[i].r);
+    }
+    CHECK_INT(wk_server_shutdown(f.server), ==, WK_OK);
+    down(&f);
+}
+
 static void refuses_remote_addresses(void)
 {
     wk_api *api = wk_api_new();
@@ -612,6 +696,8 @@ static const wk_test_case cases[] = {
     {"concurrent_calls", concurrent_calls},
     {"spare_worker_serves_beside_long_calls", spare_worker_serves_beside_long_calls},
     {"graceful_shutdown", graceful_shutdown},
+    {"health_beside_stuck_workers", health_beside_stuck_workers},
+    {"shutdown_bounded_with_stuck_calls", shutdown_bounded_with_stuck_calls},
     {"refuses_remote_addresses", refuses_remote_addresses},
 };
 
