@@ -17,6 +17,10 @@
 #include "sim/physics.h"
 #include "sim/sim_internal.h"
 
+/* Room for contacts: MuJoCo 2.2.2 allocates its contact and constraint
+ * buffers once, 100 contacts by default, and drops what does not fit. */
+#define CONTACTS_PER_BODY 8
+
 /* A link and the body it is. */
 typedef struct body {
     wk_entity link;
@@ -38,8 +42,17 @@ struct wk__physics {
     size_t *of_id; /* MuJoCo's body id to its index in bodies (nbody of them; 0, the world's, unused) */
 };
 
+/* MuJoCo's warnings (a full contact buffer, an unstable step) go to stderr
+ * as worldkit's lines, not to its stdout and a log file in the working
+ * folder. */
+static void warn(const char *message)
+{
+    fprintf(stderr, "worldkit: physics (MuJoCo): %s\n", message);
+}
+
 wk__physics *wk__physics_new(void)
 {
+    mju_user_warning = warn;
     return calloc(1, sizeof(wk__physics));
 }
 
@@ -299,8 +312,9 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
     if (rc == WK_OK)
         rc = add(&xml,
                  "<mujoco><compiler angle='radian' inertiafromgeom='false'/>"
-                 "<option timestep='%.17g' gravity='%.17g %.17g %.17g'/><worldbody>",
-                 dt, g.x, g.y, g.z);
+                 "<option timestep='%.17g' gravity='%.17g %.17g %.17g'/><size nconmax='%zu' njmax='%zu'/>"
+                 "<worldbody>",
+                 dt, g.x, g.y, g.z, CONTACTS_PER_BODY * p->count + 100, 4 * (CONTACTS_PER_BODY * p->count + 100));
     for (size_t i = 0; rc == WK_OK && i < p->count; i++)
         if (p->bodies[i].parent < 0)
             rc = add_body(p, s, i, wk_pose_identity(), &xml);
@@ -387,8 +401,9 @@ static bool twist_set(const wk_velocity *a, const wk_velocity *b)
 /* What clients changed since the last step goes to the engine: a free body
  * whose link was moved (itself or its model) goes where it was put, at
  * rest (a teleport); a twist set on a carried model is the body's. */
-static void take_changes(wk__physics *p, wk_sim *sim)
+static bool take_changes(wk__physics *p, wk_sim *sim)
 {
+    bool taken = false;
     wk_scene *s = sim->scene;
     for (size_t i = 0; i < p->count; i++) {
         body *b = &p->bodies[i];
@@ -400,6 +415,7 @@ static void take_changes(wk__physics *p, wk_sim *sim)
             q[0] = now.p.x, q[1] = now.p.y, q[2] = now.p.z;
             q[3] = now.q.w, q[4] = now.q.x, q[5] = now.q.y, q[6] = now.q.z;
             memset(v, 0, 6 * sizeof(mjtNum));
+            taken = true;
         }
         const wk_velocity *twist = b->carries ? wk_ecm_get(wk_scene_ecm(s), b->carries, sim->velocity) : NULL;
         if (!twist || !twist_set(twist, &b->twist))
@@ -409,7 +425,9 @@ static void take_changes(wk__physics *p, wk_sim *sim)
         wk_vec3 w = wk_quat_rotate(wk_quat_conjugate(now.q), twist->angular);
         v[0] = twist->linear.x, v[1] = twist->linear.y, v[2] = twist->linear.z;
         v[3] = w.x, v[4] = w.y, v[5] = w.z;
+        taken = true;
     }
+    return taken;
 }
 
 /* A carried model's pose and twist from its body's: the model where the
@@ -467,12 +485,13 @@ int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
         if (rc)
             return rc;
     }
-    take_changes(p, sim);
-    mj_step(p->m, p->d);
-    /* mj_step leaves the bodies' poses and velocities as they were before
-     * it integrated: those of the new positions are what gets written. */
-    mj_kinematics(p->m, p->d);
-    mj_comPos(p->m, p->d);
-    mj_comVel(p->m, p->d);
+    /* mj_step in its two halves, the first run after the second: so the
+     * bodies' poses and velocities are those of the positions just
+     * integrated, which is what gets written, at no extra cost; the first
+     * half runs again only when a client changed a state. */
+    if (take_changes(p, sim))
+        mj_step1(p->m, p->d);
+    mj_step2(p->m, p->d);
+    mj_step1(p->m, p->d);
     return give_changes(p, sim) ? wk_fail(st, WK_NOMEM, "physics: out of memory writing poses") : WK_OK;
 }

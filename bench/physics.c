@@ -1,0 +1,124 @@
+/* physics.c — what stepping through worldkit costs over stepping MuJoCo
+ * bare. A world of 100 free boxes piled over a ground plane runs through
+ * wk_sim (--physics mujoco: the entities synced in and out every step), and
+ * the same boxes, written by hand as MJCF, run by mj_step alone, in the
+ * same process, alternating rounds. Prints:
+ *   physics.step_us            one worldkit step,
+ *   physics.bare_step_us       one bare mj_step of the same world,
+ *   physics.step_overhead      their ratio (the target is 1.10 at most),
+ *   physics.rtf_100_boxes      worldkit's real-time factor, as fast as it goes. */
+#include <mujoco/mujoco.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BENCH_NAME "bench/physics"
+#include "bench.h"
+#include "worldkit/wk_sim.h"
+
+#define BOXES 100
+#define STEPS 2000
+#define ROUNDS 5
+
+/* The boxes in a 10 x 10 grid, 0.3 m apart in x and y and staggered in
+ * height, so that they fall onto the plane and some onto each other. */
+static void box_pose(int i, double p[3])
+{
+    p[0] = 0.25 * (i % 10), p[1] = 0.25 * (i / 10), p[2] = 0.5 + 0.15 * (i % 7);
+}
+
+static char *sdf_world(void)
+{
+    size_t cap = 1024 + BOXES * 512, n = 0;
+    char *s = malloc(cap);
+    if (!s)
+        die("out of memory");
+    n += (size_t)snprintf(s + n, cap - n,
+                          "<sdf version='1.9'><world name='boxes'><gravity>0 0 -9.8</gravity><model name='ground'>"
+                          "<static>true</static><link name='l'><collision name='c'><geometry><plane><normal>0 0 1"
+                          "</normal><size>10 10</size></plane></geometry></collision></link></model>");
+    for (int i = 0; i < BOXES; i++) {
+        double p[3];
+        box_pose(i, p);
+        n += (size_t)snprintf(s + n, cap - n,
+                              "<model name='b%d'><pose>%g %g %g 0 0 0</pose><link name='l'><inertial><mass>1</mass>"
+                              "<inertia><ixx>0.0067</ixx><iyy>0.0067</iyy><izz>0.0067</izz></inertia></inertial>"
+                              "<collision name='c'><geometry><box><size>0.2 0.2 0.2</size></box></geometry>"
+                              "</collision></link></model>",
+                              i, p[0], p[1], p[2]);
+    }
+    snprintf(s + n, cap - n, "</world></sdf>");
+    return s;
+}
+
+static mjModel *bare_model(void)
+{
+    size_t cap = 1024 + BOXES * 320, n = 0;
+    char *s = malloc(cap);
+    if (!s)
+        die("out of memory");
+    n += (size_t)snprintf(s + n, cap - n,
+                          "<mujoco><compiler angle='radian' inertiafromgeom='false'/><option timestep='0.001' "
+                          "gravity='0 0 -9.8'/><size nconmax='900' njmax='3600'/><worldbody><geom type='plane' size='0 0 1'/>");
+    for (int i = 0; i < BOXES; i++) {
+        double p[3];
+        box_pose(i, p);
+        n += (size_t)snprintf(s + n, cap - n,
+                              "<body pos='%g %g %g'><freejoint/><inertial pos='0 0 0' mass='1' "
+                              "diaginertia='0.0067 0.0067 0.0067'/><geom type='box' size='0.1 0.1 0.1'/></body>",
+                              p[0], p[1], p[2]);
+    }
+    snprintf(s + n, cap - n, "</worldbody></mujoco>");
+    mjVFS *vfs = malloc(sizeof *vfs);
+    if (!vfs)
+        die("out of memory");
+    mj_defaultVFS(vfs);
+    mj_makeEmptyFileVFS(vfs, "bare.xml", (int)strlen(s));
+    memcpy(vfs->filedata[mj_findFileVFS(vfs, "bare.xml")], s, strlen(s));
+    char error[512];
+    mjModel *m = mj_loadXML("bare.xml", vfs, error, sizeof error);
+    mj_deleteVFS(vfs);
+    free(vfs);
+    free(s);
+    if (!m)
+        die("the bare model does not compile: %s", error);
+    return m;
+}
+
+int main(void)
+{
+    char *sdf = sdf_world();
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    wk_sim *sim = NULL;
+    if (wk_desc_read(&(wk_read_desc){.resource_string = sdf}, &d, &st) ||
+        wk_sim_new(d, &(wk_sim_desc){.physics = WK_PHYSICS_MUJOCO}, &sim, &st))
+        die("%s", st.message);
+    free(sdf);
+    mjModel *m = bare_model();
+    mjData *data = mj_makeData(m);
+    if (wk_sim_step(sim, 1)) /* the model is built at the first step */
+        die("%s", wk_sim_error(sim));
+    double best = 1e9, best_bare = 1e9, total = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        double t = now_s();
+        if (wk_sim_step(sim, STEPS))
+            die("%s", wk_sim_error(sim));
+        double ours = (now_s() - t) / STEPS;
+        total += ours * STEPS;
+        t = now_s();
+        for (int k = 0; k < STEPS; k++)
+            mj_step(m, data);
+        double bare = (now_s() - t) / STEPS;
+        best = ours < best ? ours : best;
+        best_bare = bare < best_bare ? bare : best_bare;
+    }
+    printf("bench physics.step_us %.2f us\n", best * 1e6);
+    printf("bench physics.bare_step_us %.2f us\n", best_bare * 1e6);
+    printf("bench physics.step_overhead %.3f ratio\n", best / best_bare);
+    printf("bench physics.rtf_100_boxes %.1f x\n", ROUNDS * STEPS * 0.001 / total);
+    mj_deleteData(data);
+    mj_deleteModel(m);
+    wk_sim_free(sim);
+    return 0;
+}
