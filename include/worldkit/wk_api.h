@@ -166,7 +166,26 @@ typedef struct wk_api_desc {
      * the level, which, and the simulated time. NULL: none. */
     void (*on_level)(const char *world_id, const char *level, bool loaded, double sim_time, void *ctx);
     void *level_ctx;
+    /* Bounds on what clients can make the endpoint hold, so that one client
+     * cannot take the memory others need; each refusal is RESOURCE_EXHAUSTED
+     * (ObjectWorldService) or OPERATION_FAILED (simulation_interfaces),
+     * naming the bound and the serve flag that raises it.
+     * max_world_entities: the entities one world may hold (0: 1,000,000,
+     * WK_MAX_WORLD_ENTITIES); whatever would take a world past it (a spawn,
+     * a load, an object or frame created, a world created or cloned) is
+     * refused, the world left as it was.
+     * max_response_bytes: the largest answer (0: 16 MiB); a larger one (a
+     * ListObjects FULL of a big world) is refused instead.
+     * max_memory_bytes: while the process's resident memory is above it,
+     * methods that make the server hold more (spawns, loads, creations,
+     * clones) are refused; others, deletions among them, run (0: no bound). */
+    size_t max_world_entities;
+    size_t max_response_bytes;
+    size_t max_memory_bytes;
 } wk_api_desc;
+
+#define WK_MAX_WORLD_ENTITIES 1000000
+#define WK_MAX_RESPONSE_BYTES ((size_t)16 << 20)
 
 /* A new service endpoint holding an empty world named "default"; NULL when
  * out of memory. Free with wk_api_free. wk_api_new() is

@@ -68,6 +68,16 @@ int wk_store_open_desc(const wk_store_desc *desc, wk_store **out, wk_status *st)
  * the compaction under way and closes the database (what was committed is
  * on disk already). */
 void wk_store_free(wk_store *store);
+/* The most entities a world of the store may hold; 0, a new store's, is
+ * no bound. A world created, cloned or replaced with more is refused
+ * (WK_LIMIT) and not stored; a writer asks wk_store_room before keeping
+ * what it added. Set it before the store is shared between threads. */
+void wk_store_set_max_entities(wk_store *store, size_t max);
+/* WK_OK while the scene of w holds no more entities than its store allows;
+ * else WK_LIMIT naming the world, its count and the limit, so that the
+ * writer undoes what it added (a scene batch rolled back, an entity
+ * deleted) rather than keep it. */
+int wk_store_room(const wk_world *w, wk_status *st);
 /* Folds the journal of world id into a new snapshot now, as the background
  * thread does on its own; WK_OK at once in an in-memory store. */
 int wk_store_compact(wk_store *store, const char *id, wk_status *st);

@@ -154,6 +154,10 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
         goto fail_destroy_lock;
     if (!(api->store = desc && desc->store ? desc->store : wk_store_new()))
         goto fail_destroy_bindings_lock;
+    wk_store_set_max_entities(api->store, desc && desc->max_world_entities ? desc->max_world_entities
+                                                                           : WK_MAX_WORLD_ENTITIES);
+    api->max_response_bytes = desc && desc->max_response_bytes ? desc->max_response_bytes : WK_MAX_RESPONSE_BYTES;
+    api->max_memory_bytes = desc ? desc->max_memory_bytes : 0;
     if (wk__api_bind(api, true, &st))
         goto fail_free_store;
     return api;
@@ -207,11 +211,6 @@ wk_entity wk_api_world(const wk_api *api)
     return wk_sim_world(api->sim);
 }
 
-/* Runs the method, or one batch of its steps, under the binding's lock:
- * opens the world in the row's mode, runs the handler, commits, closes, and
- * packs the response unless more batches follow. A batch that leaves steps
- * for the next does not commit: the steps' motion is committed with the
- * last. */
 /* The code of the Result in the response's `result` field; -1 when it has
  * none. */
 static int result_code(const ProtobufCMessage *response)
@@ -224,6 +223,21 @@ static int result_code(const ProtobufCMessage *response)
     return r && r->has_result ? (int)r->result : -1;
 }
 
+/* Answers a simulation_interfaces method refused for a bound (limits.c)
+ * in its response's Result, OPERATION_FAILED, the standard's code for a
+ * call that could not be done. */
+static int refuse_limit(wk__call *call, const wk__method *m, ProtobufCMessage **response, const wk_status *why)
+{
+    return wk__call_reply(call, wk__method_response(m), response,
+                          wk__call_result(call, WK_RESULT_OPERATION_FAILED, "%s", why->message));
+}
+
+/* Runs the method, or one batch of its steps, under the binding's lock:
+ * opens the world in the row's mode, runs the handler, commits, closes, and
+ * packs the response unless more batches follow (a method refused
+ * for a bound answers a Result saying which). A batch that leaves steps
+ * for the next does not commit: the steps' motion is committed with the
+ * last. */
 static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *req, wk__progress *progress,
                      int (*check)(void *), void *check_ctx, wk_buf *out, int *result, wk_status *st)
 {
@@ -237,8 +251,13 @@ static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *r
     if (rc == 0 && wk__api_open_world(api, writes, NULL))
         api->unloaded = true;
     progress->more = false;
-    if (rc == 0)
-        rc = wk__api_refuse_without_world(api, &call, m, &response) ? WK_OK : m->handle(api, &call, req, &response);
+    wk_status limit = {0};
+    if (rc == 0 && wk__api_refuse_without_world(api, &call, m, &response))
+        rc = WK_OK;
+    else if (rc == 0 && wk__api_memory_room(api->endpoint, m, &limit))
+        rc = refuse_limit(&call, m, &response, &limit);
+    else if (rc == 0)
+        rc = m->handle(api, &call, req, &response);
     if (rc == WK_OK && (call.failed || !response))
         rc = WK_NOMEM;
     /* What the call changed is on disk before it is answered. */
@@ -246,7 +265,12 @@ static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *r
     rc = rc ? rc : closed;
     if (rc == WK_OK && !progress->more) {
         size_t size = protobuf_c_message_get_packed_size(response);
-        rc = wk_buf_reserve(out, size);
+        if (wk__api_response_room(api->endpoint, m, size, &limit)) {
+            rc = refuse_limit(&call, m, &response, &limit);
+            size = rc ? 0 : protobuf_c_message_get_packed_size(response);
+        }
+        if (rc == WK_OK)
+            rc = wk_buf_reserve(out, size);
         if (rc == WK_OK)
             out->len += protobuf_c_message_pack(response, out->data + out->len);
         if (result)

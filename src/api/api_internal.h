@@ -48,6 +48,7 @@ struct wk_api {
     void *quit_ctx;
     void (*on_level)(const char *world_id, const char *level, bool loaded, double sim_time, void *ctx);
     void *level_ctx;
+    size_t max_response_bytes, max_memory_bytes; /* wk_api_desc's, defaults applied */
     /* The endpoint's only: the bindings of the other worlds called so far,
      * kept for the endpoint's life so that the PLAYING loop can index them. */
     pthread_mutex_t bindings_lock;

@@ -19,9 +19,10 @@
 #define LEVELS &worldkit__levels__descriptor
 
 static const wk__method methods[] = {
-    {SI, "LoadWorld", wk__load_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD,
+    {SI, "LoadWorld", wk__load_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD | WK__METHOD_GROWS,
      2, {WK_FEATURE_WORLD_LOADING, WK_FEATURE_WORLD_RESOURCE_STRING}},
-    {SI, "SpawnEntities", wk__spawn_entities, WK__METHOD_SIM | WK__METHOD_WRITES, 1, {WK_FEATURE_SPAWNING_ENTITIES}},
+    {SI, "SpawnEntities", wk__spawn_entities, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_GROWS,
+     1, {WK_FEATURE_SPAWNING_ENTITIES}},
     {SI, "GetSimulatorFeatures", wk__get_simulator_features, WK__METHOD_SIM | WK__METHOD_ANY_WORLD, 0, {0}},
     {SI, "GetSimulationState", wk__get_simulation_state, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_SIMULATION_STATE_GETTING}},
@@ -37,7 +38,7 @@ static const wk__method methods[] = {
     {SI, "GetEntityState", wk__get_entity_state, WK__METHOD_SIM, 1, {WK_FEATURE_ENTITY_STATE_GETTING}},
     {SI, "SetEntityState", wk__set_entity_state, WK__METHOD_SIM | WK__METHOD_WRITES,
      1, {WK_FEATURE_ENTITY_STATE_SETTING}},
-    {SI, "SpawnEntity", wk__spawn_entity, WK__METHOD_SIM | WK__METHOD_WRITES,
+    {SI, "SpawnEntity", wk__spawn_entity, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_GROWS,
      2, {WK_FEATURE_SPAWNING, WK_FEATURE_SPAWNING_RESOURCE_STRING}},
     {SI, "DeleteEntity", wk__delete_entity, WK__METHOD_SIM | WK__METHOD_WRITES, 1, {WK_FEATURE_DELETING}},
     {SI, "GetEntities", wk__get_entities, WK__METHOD_SIM,
@@ -62,8 +63,8 @@ static const wk__method methods[] = {
 
     {OWS, "GetWorld", wk__ows_get_world, 0, 0, {0}},
     {OWS, "ListWorlds", wk__ows_list_worlds, 0, 0, {0}},
-    {OWS, "CreateWorld", wk__ows_create_world, WK__METHOD_WRITES, 0, {0}},
-    {OWS, "CloneWorld", wk__ows_clone_world, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "CreateWorld", wk__ows_create_world, WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
+    {OWS, "CloneWorld", wk__ows_clone_world, WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
     {OWS, "DeleteWorld", wk__ows_delete_world, WK__METHOD_WRITES, 0, {0}},
     {OWS, "SwapWorld", wk__ows_swap_world, WK__METHOD_WRITES, 0, {0}},
     {OWS, "GetObject", wk__ows_get_object, 0, 0, {0}},
@@ -73,9 +74,9 @@ static const wk__method methods[] = {
     {OWS, "GetTransform", wk__ows_get_transform, 0, 0, {0}},
     {OWS, "GetCollisionSettings", wk__ows_get_collision_settings, 0, 0, {0}},
     {OWS, "CompareWorlds", wk__ows_compare_worlds, 0, 0, {0}},
-    {OWS, "SyncObject", wk__ows_sync_object, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "SyncObject", wk__ows_sync_object, WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
     {OWS, "AreFootprintsCompatible", wk__ows_are_footprints_compatible, 0, 0, {0}},
-    {OWS, "CreateObject", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "CreateObject", wk__ows_mutate, WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
     {OWS, "DeleteObject", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "UpdateObjectName", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "ReparentObject", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
@@ -83,7 +84,7 @@ static const wk__method methods[] = {
     {OWS, "UpdateKinematicObjectProperties", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "UpdateObjectProperties", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "UpdateEntityProperties", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
-    {OWS, "CreateFrame", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "CreateFrame", wk__ows_mutate, WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
     {OWS, "DeleteFrame", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "UpdateFrameName", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "ReparentFrame", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
@@ -91,7 +92,7 @@ static const wk__method methods[] = {
     {OWS, "UpdateTransform", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "UpdateCollisionSettings", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
     {OWS, "ToggleCollisions", wk__ows_mutate, WK__METHOD_WRITES, 0, {0}},
-    {OWS, "UpdateWorldResources", wk__ows_update_world_resources, WK__METHOD_WRITES, 0, {0}},
+    {OWS, "UpdateWorldResources", wk__ows_update_world_resources, WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
 
     /* worldkit's own: levels and performers, on a simulation as above. */
     {LEVELS, "SetPerformer", wk__set_performer, WK__METHOD_SIM, 0, {0}},

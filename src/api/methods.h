@@ -23,6 +23,10 @@ enum wk__method_flags {
     WK__METHOD_STREAMING = 8,
     /* The transport's own (the health service): no handler here. */
     WK__METHOD_TRANSPORT = 16,
+    /* Makes the server hold more (a world loaded, created or cloned,
+     * entities added): refused while the process is past its memory bound
+     * (limits.c), as Redis refuses its commands flagged denyoom. */
+    WK__METHOD_GROWS = 32,
 };
 
 typedef struct wk__method {
@@ -45,6 +49,13 @@ const wk__method *wk__method_at(size_t i);
  * SimulateSteps, the SimulateStepsResult its stream ends with). */
 const ProtobufCMessageDescriptor *wk__method_request(const wk__method *m);
 const ProtobufCMessageDescriptor *wk__method_response(const wk__method *m);
+
+/* limits.c: WK_OK, or WK_LIMIT with st naming the bound and the serve flag
+ * that raises it: for m, a method that grows what the server holds, while
+ * the process's resident memory is past api's bound; for an answer of
+ * size bytes to m, past api's bound on answers. */
+int wk__api_memory_room(const wk_api *api, const wk__method *m, wk_status *st);
+int wk__api_response_room(const wk_api *api, const wk__method *m, size_t size, wk_status *st);
 
 /* The features of every row (msg/SimulatorFeatures codes), ascending:
  * writes up to cap to out and returns how many there are. */

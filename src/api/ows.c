@@ -27,11 +27,13 @@ int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t
     wk__call call = {.status = st, .check = check, .check_ctx = check_ctx};
     ProtobufCMessage *response = NULL;
     wk_status_clear(st);
-    int rc = m->handle(api, &call, req, &response);
+    int rc = wk__api_memory_room(api, m, st);
+    if (rc == WK_OK)
+        rc = m->handle(api, &call, req, &response);
     if (rc == WK_OK && (call.failed || !response))
         rc = wk_fail(st, WK_NOMEM, "%s: out of memory building the response", m->name);
-    if (rc == WK_OK) {
-        size_t size = protobuf_c_message_get_packed_size(response);
+    size_t size = rc == WK_OK ? protobuf_c_message_get_packed_size(response) : 0;
+    if (rc == WK_OK && (rc = wk__api_response_room(api, m, size, st)) == WK_OK) {
         rc = wk_buf_reserve(out, size);
         if (rc == WK_OK)
             out->len += protobuf_c_message_pack(response, out->data + out->len);

@@ -217,7 +217,8 @@ static int run_begin(wk_api *api, const char *world_id, run *r, wk_status *st)
     return WK_OK;
 }
 
-/* Ends the batch: when rc is WK_OK keeps its changes and makes them durable
+/* Ends the batch: when rc is WK_OK and the world holds no more entities
+ * than its store allows, keeps its changes and makes them durable
  * (wk_store_commit: structural unless only poses or joint positions
  * changed), else rolls them back. A batch that changed nothing commits
  * nothing: the ECM's version also moves when an earlier batch was rolled
@@ -227,6 +228,9 @@ static int run_begin(wk_api *api, const char *world_id, run *r, wk_status *st)
  * has put the world back as it was before them). */
 static int run_keep(run *r, int rc, bool pose_only, wk_status *st)
 {
+    /* Asked of every batch, as every kind of update could add entities. */
+    if (rc == WK_OK)
+        rc = wk_store_room(r->world, st);
     if (rc == WK_OK && (rc = wk_scene_batch_commit(r->scene)))
         rc = wk_fail(st, rc, "world '%s': the batch could not be committed", wk_world_id(r->world));
     if (rc) {

@@ -394,6 +394,8 @@ int wk__ows_create_world(wk_api *api, wk__call *call, const ProtobufCMessage *re
         rc = wk_store_open(api->store, id, true, &w, st);
         if (rc == WK_OK) {
             rc = apply_snapshot(wk_world_scene(w), call, world, st);
+            if (rc == WK_OK)
+                rc = wk_store_room(w, st);
             wk_store_close(w, true, true);
         }
         if (rc) {

@@ -2,7 +2,9 @@
  * (SDFormat, URDF or MJCF, by uri or string) and adds it to the world under
  * a unique name, at its initial pose in its reference frame, under its
  * namespace. Entries are independent: one that fails changes nothing and
- * reports its own result; the call's result is OK only when all succeed. */
+ * reports its own result (one that would take the world past the entities
+ * its store allows is taken out again); the call's result is OK only when
+ * all succeed. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <math.h>
@@ -195,8 +197,9 @@ static uint32_t spawn_one(wk_api *api, const SimulationInterfaces__SpawnEntityRe
         wk_ecm_destroy(ecm, entity, true);
         return refuse(o, WK_RESULT_OPERATION_FAILED, "%s", wk_ecm_errmsg(ecm));
     }
-    /* An object of the object world from now on, for ObjectWorldService. */
-    if (wk_scene_objects_add(wk_api_scene(api), entity, &st)) {
+    /* An object of the object world from now on, for ObjectWorldService;
+     * kept only while the world holds no more entities than it may. */
+    if (wk_scene_objects_add(wk_api_scene(api), entity, &st) || wk_store_room(api->open, &st)) {
         wk_scene_delete_object(wk_api_scene(api), entity, true, NULL);
         return refuse(o, WK_RESULT_OPERATION_FAILED, "%s", st.message);
     }

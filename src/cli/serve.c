@@ -21,11 +21,13 @@
 #define USAGE                                                                                         \
     "serve [--listen ADDR] [--world FILE] [--root DIR]... [--levels] [--physics ENGINE] [--rtf X]\n"  \
     "                       [--workers N] [--max-request-mib N] [--shutdown-seconds S]\n"              \
+    "                       [--max-world-entities N] [--max-response-mib N] [--max-memory-mib N]\n"      \
     "                       [--data DIR [--compact-entries N] [--checkpoint-seconds S] | --memory]\n" \
     "                       [--verbose]\n"                                                            \
     "                       [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--token-file FILE]"
 
-static const char help[] =
+/* In two strings: a C compiler need take none longer than 4095 bytes. */
+static const char *const help[] = {
     "usage: worldkit " USAGE "\n"
     "\n"
     "Serves simulation_interfaces.SimulationInterfaces, intrinsic_proto.world.ObjectWorldService\n"
@@ -50,6 +52,14 @@ static const char help[] =
     "                         1 unless the file says; 0: as fast as possible)\n"
     "  --workers N            calls served at once (default: the CPU count, at least 4)\n"
     "  --max-request-mib N    larger requests fail RESOURCE_EXHAUSTED (default 16)\n"
+    "  --max-world-entities N refuse what would take a world past N entities (a spawn, a load,\n"
+    "                         an object or world created), leaving it as it was (default 1000000)\n"
+    "  --max-response-mib N   refuse answers past N MiB, as ListObjects FULL of a large world\n"
+    "                         (default 16)\n"
+    "  --max-memory-mib N     while the process holds more than N MiB, refuse calls that add to\n"
+    "                         it (spawns, loads, creations, clones); deletions run (default: none).\n"
+    "                         Each refusal is RESOURCE_EXHAUSTED, OPERATION_FAILED in a\n"
+    "                         simulation_interfaces Result, naming the limit\n",
     "  --shutdown-seconds S   at SIGINT or SIGTERM, exit within S seconds (default 30): calls in\n"
     "                         flight finish, or are cancelled; those still running are left and\n"
     "                         the process exits 1\n"
@@ -69,12 +79,14 @@ static const char help[] =
     "  --tls-client-ca FILE   and take only clients with a certificate this CA signed (mutual TLS)\n"
     "  --token-file FILE      every call must carry 'authorization: Bearer TOKEN', TOKEN being the\n"
     "                         file's one line; the file must not be readable by every user.\n"
-    "                         Health checks need no token. Without TLS the token is sent in clear\n";
+    "                         Health checks need no token. Without TLS the token is sent in clear\n",
+};
 
 #define MAX_ROOTS 16
 
 typedef struct serve_args {
     wk_server_desc server;
+    wk_api_desc limits; /* its max_ fields only */
     const char *world;
     const char *roots[MAX_ROOTS + 3]; /* --root's, ".", the world's folder, NULL */
     size_t root_count;
@@ -110,6 +122,18 @@ static void set_max_request(serve_args *a, unsigned long long x)
 {
     a->server.max_request_bytes = (size_t)x * 1048576;
 }
+static void set_max_entities(serve_args *a, unsigned long long x)
+{
+    a->limits.max_world_entities = (size_t)x;
+}
+static void set_max_response(serve_args *a, unsigned long long x)
+{
+    a->limits.max_response_bytes = (size_t)x * 1048576;
+}
+static void set_max_memory(serve_args *a, unsigned long long x)
+{
+    a->limits.max_memory_bytes = (size_t)x * 1048576;
+}
 static void set_grace(serve_args *a, unsigned long long x)
 {
     a->server.shutdown_grace = (double)x;
@@ -136,6 +160,9 @@ static bool numeric(const char *o, const char *v, serve_args *a, int *status)
     } options[] = {
         {"--workers", 1, 256, set_workers, "a count from 1 to 256"},
         {"--max-request-mib", 1, 2047, set_max_request, "a count of MiB from 1 to 2047"},
+        {"--max-world-entities", 1, 1000000000, set_max_entities, "a count from 1 to 1e9"},
+        {"--max-response-mib", 1, 4095, set_max_response, "a count of MiB from 1 to 4095"},
+        {"--max-memory-mib", 1, 1 << 24, set_max_memory, "a count of MiB from 1 to 16777216"},
         {"--shutdown-seconds", 1, 3600, set_grace, "a count of seconds from 1 to 3600"},
         {"--compact-entries", 1, 1000000000, set_compact, "a count from 1 to 1e9"},
         {"--checkpoint-seconds", 1, 86400, set_checkpoint, "a count of seconds from 1 to 86400"},
@@ -310,7 +337,8 @@ int wk_cli_serve(int argc, char **argv)
     serve_args a;
     int parsed = parse(argc, argv, &a);
     if (parsed == 1) {
-        fputs(help, stdout);
+        for (size_t i = 0; i < sizeof help / sizeof help[0]; i++)
+            fputs(help[i], stdout);
         return 0;
     }
     if (parsed)
@@ -332,7 +360,10 @@ int wk_cli_serve(int argc, char **argv)
                                                  .roots = a.roots,
                                                  .checkpoint_seconds = a.checkpoint_seconds,
                                                  .quit = quit,
-                                                 .on_level = a.verbose ? log_level : NULL});
+                                                 .on_level = a.verbose ? log_level : NULL,
+                                                 .max_world_entities = a.limits.max_world_entities,
+                                                 .max_response_bytes = a.limits.max_response_bytes,
+                                                 .max_memory_bytes = a.limits.max_memory_bytes});
     if (!api) {
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;

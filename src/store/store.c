@@ -116,6 +116,30 @@ void wk_store_free(wk_store *store)
     free(store);
 }
 
+void wk_store_set_max_entities(wk_store *store, size_t max)
+{
+    store->max_entities = max;
+}
+
+/* WK_LIMIT when scene, to be world id of store, holds more entities than
+ * the store allows. The flag named is the one a user of the server raises
+ * it with. */
+static int check_size(const wk_store *store, const char *id, wk_scene *scene, wk_status *st)
+{
+    size_t n = wk_ecm_count(wk_scene_ecm(scene));
+    if (!store->max_entities || n <= store->max_entities)
+        return WK_OK;
+    return wk_fail(st, WK_LIMIT,
+                   "world '%s' would hold %zu entities, past the limit of %zu a world may hold "
+                   "(serve --max-world-entities)",
+                   id && *id ? id : "(new)", n, store->max_entities);
+}
+
+int wk_store_room(const wk_world *w, wk_status *st)
+{
+    return check_size(w->store, w->id, w->scene, st);
+}
+
 size_t wk__find_world(const wk_store *store, const char *id)
 {
     size_t i = 0;
@@ -241,6 +265,10 @@ int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_
     int rc = scene_from(desc, &scene, st);
     if (rc)
         return rc;
+    if ((rc = check_size(store, desc->id, scene, st))) {
+        wk_scene_free(scene);
+        return rc;
+    }
     wk_buf snap[2] = {{0}, {0}};
     if (store->db && wk__scene_save(scene, &snap[0], &snap[1])) {
         wk_scene_free(scene);
@@ -353,6 +381,10 @@ int wk_store_clone(wk_store *store, const char *id, const char *clone_id, bool a
     char tag_copy[sizeof source->user_tag];
     snprintf(tag_copy, sizeof tag_copy, "%s", tag ? tag : "");
     wk_store_close(source, false, false);
+    if (copy && (rc = check_size(store, clone_id && *clone_id ? clone_id : id, copy, st))) {
+        wk_scene_free(copy);
+        return rc;
+    }
     wk_buf snap[2] = {{0}, {0}};
     if (copy && store->db && wk__scene_save(copy, &snap[0], &snap[1])) {
         wk_scene_free(copy);

@@ -44,6 +44,7 @@ struct wk_store {
     wk_world **worlds;
     size_t count, cap;
     wk__db *db; /* NULL: in memory */
+    size_t max_entities; /* per world; 0: no bound (wk_store_set_max_entities) */
 };
 
 int64_t wk__now_ns(void);

@@ -3,8 +3,9 @@ malformed, oversized and deeply nested XML, entity expansion and external
 entities, paths escaping the allowed roots (answered as missing files, and
 links out of them not followed), NaN, infinite and too-far poses,
 names with characters a name may not hold or a NUL byte, entity filters
-whose regular expressions would explode, compressed requests, and requests
-of 10^6 elements. Each must get its own error code with a message naming
+whose regular expressions would explode, compressed requests, requests
+of 10^6 elements, and growth past the limits on a world's entities, an
+answer's size and the server's memory. Each must get its own error code with a message naming
 the culprit; afterwards the server still answers, and the worlds read the
 same as before, field for field (the simulation's entities and states, and
 the store world's metadata, objects and frames in the FULL view).
@@ -66,7 +67,11 @@ BAD_XML = (
 )
 
 
-class HostileTest(harness.ServerTest):
+class Worlds(harness.ServerTest):
+    """A server with a world loaded and a store world "hostile" (a table, a
+    cup on it, a frame on the table), and what the hostile tests ask of
+    them: that they read the same after an attack, and that others are
+    answered during one."""
     SERVER_ARGS = ("--world", harness.world("frames.sdf"))
 
     @classmethod
@@ -187,6 +192,8 @@ class HostileTest(harness.ServerTest):
         self.assertIn(culprit, reply.result.error_message)
         self.assertLess(len(reply.result.error_message), 4096)
 
+
+class HostileTest(Worlds):
     # ---- XML ----
 
     def test_bad_xml_load_world(self):
@@ -483,6 +490,100 @@ class HostileTest(harness.ServerTest):
         finally:
             self.sim.SetSimulationState(self.si.SetSimulationStateRequest(
                 state=self.si.SimulationState(state=harness.STATE_STOPPED)), timeout=harness.CALL_SECONDS)
+
+
+def many_links(count, name="big"):
+    return sdf_model("".join("<link name='l%d'/>" % i for i in range(count)), name)
+
+
+class LimitsTest(Worlds):
+    """A server whose worlds may hold at most 300 entities and whose answers
+    at most 1 MiB: what would pass either is refused, naming the limit and
+    the flag that raises it, and nothing changes."""
+    SERVER_ARGS = Worlds.SERVER_ARGS + ("--max-world-entities", "300", "--max-response-mib", "1")
+
+    def test_spawn_past_the_entity_limit(self):
+        big = self.si.SpawnEntityRequest(name="big", entity_resource=self.si.Resource(resource_string=many_links(400)))
+        with self.unchanged():
+            reply = self.sim.SpawnEntity(big, timeout=harness.CALL_SECONDS)
+        self.assertResultRefused(harness.OPERATION_FAILED, reply, "limit of 300", "SpawnEntity 400 links")
+        self.assertIn("--max-world-entities", reply.result.error_message)
+        # Entries are independent: the small one is kept, the big one not.
+        small = self.si.SpawnEntityRequest(name="small", entity_resource=self.si.Resource(
+            resource_string=many_links(2, "small")))
+        reply = self.sim.SpawnEntities(self.si.SpawnEntitiesRequest(spawn_requests=[small, big]),
+                                       timeout=harness.CALL_SECONDS)
+        self.assertResult(harness.SPAWN_ENTITIES_FAILED, reply, "SpawnEntities")
+        self.assertEqual([r.result.result for r in reply.results], [OK, harness.OPERATION_FAILED])
+        self.assertIn("--max-world-entities", reply.results[1].result.error_message)
+        self.assertResult(OK, self.sim.DeleteEntity(self.si.DeleteEntityRequest(entity="small"),
+                                                    timeout=harness.CALL_SECONDS), "DeleteEntity small")
+
+    def test_load_past_the_entity_limit(self):
+        world = ("<sdf version='1.9'><world name='crowd'>"
+                 + "".join("<model name='m%d'><link name='l'/></model>" % i for i in range(400))
+                 + "</world></sdf>")
+        with self.unchanged():
+            reply = self.sim.LoadWorld(self.si.LoadWorldRequest(resource_string=world), timeout=harness.CALL_SECONDS)
+        self.assertResultRefused(harness.OPERATION_FAILED, reply, "--max-world-entities", "LoadWorld 400 models")
+
+    def objects(self, count):
+        """A World of count single-entity objects."""
+        world = self.m.World(world_metadata=self.m.WorldMetadata(id="crowd"))
+        root = world.objects.add(id="root", name="root", type=self.m.ROOT)
+        for i in range(count):
+            world.objects.add(id="o%d" % i, name="o%d" % i, type=self.m.PHYSICAL_OBJECT,
+                              parent=self.m.IdAndName(id=root.id, name=root.name))
+        return world
+
+    def test_object_world_past_the_entity_limit(self):
+        updates = self.pb.updates.ObjectWorldUpdates()
+        for i in range(400):
+            updates.updates.add().create_frame.CopyFrom(self.pb.updates.CreateFrameRequest(
+                parent_object=self.obj("table"), new_frame_name="f%d" % i))
+        req = self.m.UpdateWorldResourcesRequest(world_id=self.world, world_updates=updates)
+        self.assertRefused(C.RESOURCE_EXHAUSTED, self.ows.UpdateWorldResources, req, "--max-world-entities",
+                           "limit of 300")
+        worlds = self.ows.ListWorlds(self.m.ListWorldsRequest(), timeout=harness.CALL_SECONDS)
+        self.assertRefused(C.RESOURCE_EXHAUSTED, self.ows.CreateWorld,
+                           self.m.CreateWorldRequest(world=self.objects(400)), "--max-world-entities")
+        self.assertEqual(worlds, self.ows.ListWorlds(self.m.ListWorldsRequest(), timeout=harness.CALL_SECONDS))
+
+    def test_answer_past_the_response_limit(self):
+        # Two objects of 600 KB of user data each: 1.2 MB in the FULL view.
+        wid = self.ows.CreateWorld(self.m.CreateWorldRequest(world=self.m.World(
+            world_metadata=self.m.WorldMetadata(id="heavy"))), timeout=harness.CALL_SECONDS).id
+        self.addCleanup(self.ows.DeleteWorld, self.m.DeleteWorldRequest(world_id=wid), timeout=harness.CALL_SECONDS)
+        for name in ("a", "b"):
+            req = self.pb.updates.CreateObjectRequest(world_id=wid, name=name)
+            req.create_single_entity_object.geometry_component.CopyFrom(self.box)
+            req.user_data["blob"].value = b"x" * 600000
+            self.ows.CreateObject(req, timeout=harness.CALL_SECONDS)
+        full = self.m.ListObjectsRequest(world_id=wid, view=self.pb.updates.FULL)
+        e = self.assertStatus(C.RESOURCE_EXHAUSTED, self.ows.ListObjects, full, culprit="--max-response-mib")
+        self.assertIn("ListObjects", e.details())
+        basic = self.ows.ListObjects(self.m.ListObjectsRequest(world_id=wid), timeout=harness.CALL_SECONDS)
+        self.assertEqual(sorted(o.name for o in basic.objects), ["a", "b", "root"])
+
+
+class MemoryTest(harness.ServerTest):
+    """A server bounded to 1 MiB of memory, which it holds more than from
+    the start: what would make it hold more is refused, naming the bound
+    and the flag; reads and what frees memory still run."""
+    SERVER_ARGS = ("--max-memory-mib", "1")
+
+    def test_growth_refused_past_the_memory_bound(self):
+        si, sim = self.pb.si, self.pb.si_grpc.SimulationInterfacesStub(self.channel)
+        ows = self.pb.ows_grpc.ObjectWorldServiceStub(self.channel)
+        reply = sim.SpawnEntity(si.SpawnEntityRequest(name="m", entity_resource=si.Resource(
+            resource_string=many_links(1, "m"))), timeout=harness.CALL_SECONDS)
+        self.assertResult(harness.OPERATION_FAILED, reply, "SpawnEntity", culprit="--max-memory-mib")
+        self.assertStatus(C.RESOURCE_EXHAUSTED, ows.CreateWorld, self.pb.ows.CreateWorldRequest(),
+                          culprit="--max-memory-mib")
+        worlds = ows.ListWorlds(self.pb.ows.ListWorldsRequest(), timeout=harness.CALL_SECONDS)
+        self.assertEqual(sorted(w.id for w in worlds.world_metadatas), ["init_world", "world"])
+        reply = sim.UnloadWorld(si.UnloadWorldRequest(), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply, "UnloadWorld")
 
 
 class PathsTest(harness.ServerTest):

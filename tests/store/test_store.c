@@ -1,7 +1,7 @@
 /* test_store.c — the set of worlds: creating (empty and from a file) with
  * ids picked as CreateWorld says (within 100 bytes), listing, metadata and
  * the structure hash, cloning with and without overwrite, deleting while
- * open, swapping. */
+ * open, swapping, and the bound on a world's entities. */
 #include <stdlib.h>
 
 #include "scene/object_world.h"
@@ -200,7 +200,38 @@ static void longest_ids(void)
     wk_store_free(store);
 }
 
+/* The bound on a world's entities: a clone, a world created with a scene
+ * and a writer's wk_store_room each hold to it, naming it and its flag;
+ * a world just at the bound passes. */
+static void max_entities(void)
+{
+    wk_store *store = wk_store_new();
+    REQUIRE(store);
+    char id[WK_WORLD_ID_MAX];
+    wk_status st;
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = "a"}, id, &st), ==, WK_OK);
+    REQUIRE(add_object(store, "a", "box") && add_object(store, "a", "cup"));
+    wk_world *w;
+    REQUIRE_INT(wk_store_open(store, "a", true, &w, &st), ==, WK_OK);
+    size_t held = wk_ecm_count(wk_scene_ecm(wk_world_scene(w)));
+    wk_store_set_max_entities(store, held - 1);
+    CHECK_INT(wk_store_room(w, &st), ==, WK_LIMIT);
+    CHECK(strstr(st.message, "world 'a'") && strstr(st.message, "--max-world-entities"));
+    wk_scene *copy = wk_scene_clone(wk_world_scene(w));
+    wk_store_close(w, false, false);
+    CHECK_INT(wk_store_create(store, &(wk_world_create_desc){.id = "b", .scene = copy}, id, &st), ==, WK_LIMIT);
+    CHECK_INT(wk_store_clone(store, "a", "c", false, NULL, id, &st), ==, WK_LIMIT);
+    CHECK(strstr(st.message, "world 'c'") != NULL);
+    wk_world_meta meta;
+    CHECK_INT(wk_store_meta(store, "b", &meta, NULL), ==, WK_NOT_FOUND);
+    CHECK_INT(wk_store_meta(store, "c", &meta, NULL), ==, WK_NOT_FOUND);
+    wk_store_set_max_entities(store, held);
+    CHECK_INT(wk_store_clone(store, "a", "c", false, NULL, id, &st), ==, WK_OK);
+    wk_store_free(store);
+}
+
 static const wk_test_case cases[] = {
+    {"max_entities", max_entities},
     {"create_and_list", create_and_list},
     {"longest_ids", longest_ids},
     {"create_from_a_file", create_from_a_file},
