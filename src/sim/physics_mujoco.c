@@ -27,6 +27,7 @@ typedef struct body {
     wk_entity joint;   /* joining it to its parent body; WK_NULL_ENTITY for none */
     int parent;        /* index of its parent body here, or -1 for the world */
     bool moves;        /* not welded to the world */
+    bool free;         /* on a free joint: a pose and twist of its own */
     int id;            /* MuJoCo's body id */
     int qpos, dof;     /* its free joint's (root bodies) or its joint's first addresses; -1: none */
     wk_entity carries; /* the model it carries (a free root link right below its model), or WK_NULL_ENTITY */
@@ -176,6 +177,8 @@ static int add_joint(wk_buf *xml, wk_scene *s, const body *b, wk_pose world_T_li
                        : j->type == WK_JOINT_PRISMATIC                               ? "slide"
                        : j->type == WK_JOINT_BALL                                    ? "ball"
                                                                                      : NULL;
+    if (j->type == WK_JOINT_FLOATING)
+        return add(xml, "<freejoint/>");
     if (!type) /* fixed, and what MuJoCo has no joint for: welded */
         return WK_OK;
     wk_pose link_T_joint = wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, b->joint));
@@ -239,8 +242,26 @@ static int add_body(wk__physics *p, wk_scene *s, size_t i, wk_pose world_T_paren
     return rc ? rc : add(xml, "</body>");
 }
 
+/* The collision shapes of models rather than links (MJCF's world body's
+ * geoms): the world's, fixed where they are. */
+static int add_world_geoms(wk_scene *s, wk_buf *xml)
+{
+    wk_ecm *ecm = wk_scene_ecm(s);
+    const wk_scene_types *t = wk_scene_types_of(s);
+    uint8_t collision = WK_NODE_COLLISION;
+    wk_entity_list shapes = {0};
+    int rc = wk_ecm_find(ecm, &(wk_match){t->kind, &collision}, 1, &shapes);
+    for (size_t i = 0; rc == WK_OK && i < shapes.count; i++) {
+        const wk_scene_geometry *g = wk_ecm_get(ecm, shapes.items[i], t->geometry);
+        if (g && kind_of(s, wk_ecm_parent(ecm, shapes.items[i])) == WK_NODE_MODEL)
+            rc = add_geom(xml, g, wk_scene_world_pose(s, shapes.items[i]), NULL);
+    }
+    wk_entity_list_free(&shapes);
+    return rc;
+}
+
 /* The links of the world and the joints between them, as bodies. */
-static int gather(wk__physics *p, wk_scene *s)
+static int gather(wk__physics *p, wk_scene *s, bool mjcf)
 {
     wk_ecm *ecm = wk_scene_ecm(s);
     const wk_scene_types *t = wk_scene_types_of(s);
@@ -266,6 +287,10 @@ static int gather(wk__physics *p, wk_scene *s)
             }
     }
     size_t count = links.count;
+    /* MJCF welds a body without a joint to its parent, the world's too;
+     * SDFormat lets a link without one float. */
+    for (size_t i = 0; rc == WK_OK && mjcf && i < links.count; i++)
+        bodies[i].moves &= bodies[i].joint != WK_NULL_ENTITY || bodies[i].parent >= 0;
     wk_entity_list_free(&links);
     wk_entity_list_free(&joints);
     if (rc) {
@@ -278,8 +303,8 @@ static int gather(wk__physics *p, wk_scene *s)
     return WK_OK;
 }
 
-/* The model body i carries: its model, when it is the model's first free
- * root link right below it and the model is a top-level one, so that the
+/* The model body i carries: its model, when it is the model's one root
+ * link, free, right below it, and the model is a top-level one, so that the
  * model's pose and twist follow the link as Gazebo's follow a canonical
  * link; else none, and the link moves within its model. */
 static wk_entity carrier_of(const wk__physics *p, wk_scene *s, size_t i)
@@ -287,11 +312,12 @@ static wk_entity carrier_of(const wk__physics *p, wk_scene *s, size_t i)
     const body *b = &p->bodies[i];
     wk_ecm *ecm = wk_scene_ecm(s);
     wk_entity model = wk_ecm_parent(ecm, b->link);
-    if (!b->moves || b->parent >= 0 || b->joint || kind_of(s, model) != WK_NODE_MODEL ||
-        kind_of(s, wk_ecm_parent(ecm, model)) != WK_NODE_WORLD)
+    if (!b->free || kind_of(s, model) != WK_NODE_MODEL || kind_of(s, wk_ecm_parent(ecm, model)) != WK_NODE_WORLD)
         return WK_NULL_ENTITY;
-    for (size_t k = 0; k < i; k++)
-        if (p->bodies[k].carries == model)
+    /* Only the model's one root body carries it (MJCF puts a whole world's
+     * bodies, free and welded, in one model). */
+    for (size_t k = 0; k < p->count; k++)
+        if (k != i && p->bodies[k].parent < 0 && wk_ecm_parent(ecm, p->bodies[k].link) == model)
             return WK_NULL_ENTITY;
     return model;
 }
@@ -308,13 +334,15 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
     const wk_world_settings *w = wk_ecm_get(wk_scene_ecm(s), sim->world, wk_scene_types_of(s)->world_settings);
     wk_vec3 g = w ? w->gravity : (wk_vec3){0, 0, -9.8};
     wk_buf xml = {0};
-    int rc = gather(p, s);
+    int rc = gather(p, s, wk_desc_format(sim->desc) == WK_FORMAT_MJCF);
     if (rc == WK_OK)
         rc = add(&xml,
                  "<mujoco><compiler angle='radian' inertiafromgeom='false'/>"
                  "<option timestep='%.17g' gravity='%.17g %.17g %.17g'/><size nconmax='%zu' njmax='%zu'/>"
                  "<worldbody>",
                  dt, g.x, g.y, g.z, CONTACTS_PER_BODY * p->count + 100, 4 * (CONTACTS_PER_BODY * p->count + 100));
+    if (rc == WK_OK)
+        rc = add_world_geoms(s, &xml);
     for (size_t i = 0; rc == WK_OK && i < p->count; i++)
         if (p->bodies[i].parent < 0)
             rc = add_body(p, s, i, wk_pose_identity(), &xml);
@@ -348,6 +376,7 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
         b->id = mj_name2id(p->m, mjOBJ_BODY, name);
         int jnt = p->m->body_jntnum[b->id] ? p->m->body_jntadr[b->id] : -1;
         b->qpos = jnt >= 0 ? p->m->jnt_qposadr[jnt] : -1;
+        b->free = jnt >= 0 && p->m->jnt_type[jnt] == mjJNT_FREE;
         b->dof = jnt >= 0 ? p->m->jnt_dofadr[jnt] : -1;
         p->of_id[b->id] = i;
         b->written = wk_scene_world_pose(s, b->link);
@@ -407,7 +436,7 @@ static bool take_changes(wk__physics *p, wk_sim *sim)
     wk_scene *s = sim->scene;
     for (size_t i = 0; i < p->count; i++) {
         body *b = &p->bodies[i];
-        if (b->parent >= 0 || b->joint || !b->moves || b->qpos < 0)
+        if (!b->free)
             continue;
         wk_pose now = wk_scene_world_pose(s, b->link);
         mjtNum *q = &p->d->qpos[b->qpos], *v = &p->d->qvel[b->dof];
