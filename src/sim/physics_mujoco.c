@@ -387,8 +387,13 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
             if (was->link != b->link)
                 continue;
             b->twist = was->twist;
-            if (b->dof >= 0 && was->dof >= 0 && old.m->body_dofnum[was->id] == p->m->body_dofnum[b->id])
-                memcpy(&p->d->qvel[b->dof], &old.d->qvel[was->dof], (size_t)p->m->body_dofnum[b->id] * sizeof(mjtNum));
+            size_t n = (size_t)p->m->body_dofnum[b->id];
+            if (b->dof < 0 || was->dof < 0 || (size_t)old.m->body_dofnum[was->id] != n)
+                continue;
+            /* And the solver's warm start, so that the bodies' next steps
+             * are those they would have had. */
+            memcpy(&p->d->qvel[b->dof], &old.d->qvel[was->dof], n * sizeof(mjtNum));
+            memcpy(&p->d->qacc_warmstart[b->dof], &old.d->qacc_warmstart[was->dof], n * sizeof(mjtNum));
         }
     }
     mj_forward(p->m, p->d);
