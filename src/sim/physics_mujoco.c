@@ -420,6 +420,19 @@ static bool same_links(const wk__physics *p, wk_scene *s)
     return same;
 }
 
+static bool moved(wk_pose a, wk_pose b);
+
+/* Whether a client moved a body welded to the world (a static model):
+ * where it is is part of the compiled model. */
+static bool welded_moved(const wk__physics *p, wk_scene *s)
+{
+    for (size_t i = 0; i < p->count; i++)
+        if (!p->bodies[i].moves && p->bodies[i].parent < 0 &&
+            moved(wk_scene_world_pose(s, p->bodies[i].link), p->bodies[i].written))
+            return true;
+    return false;
+}
+
 static bool moved(wk_pose a, wk_pose b)
 {
     return fabs(a.p.x - b.p.x) + fabs(a.p.y - b.p.y) + fabs(a.p.z - b.p.z) + fabs(a.q.w - b.q.w) +
@@ -514,7 +527,7 @@ static int give_changes(wk__physics *p, wk_sim *sim)
 int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
 {
     wk_scene *s = sim->scene;
-    if (!same_links(p, s)) {
+    if (!same_links(p, s) || welded_moved(p, s)) {
         int rc = build(p, sim, dt, st);
         if (rc)
             return rc;

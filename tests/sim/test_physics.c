@@ -88,6 +88,13 @@ static void comes_to_rest(void)
     CHECK_NEAR(height(sim, "box::body"), 0.1, 2e-3);
     /* The static ground stays where it was. */
     CHECK_NEAR(height(sim, "ground::l"), 0, 1e-12);
+    /* Moved by a client, the box follows it down. */
+    wk_entity ground = wk_scene_scoped(wk_sim_scene(sim), wk_sim_world(sim), "ground");
+    wk_motion m = wk_sim_motion(sim, ground);
+    m.pose.p.z = -1;
+    REQUIRE_INT(wk_sim_set_motion(sim, ground, &m, WK_MOTION_POSE), ==, WK_OK);
+    REQUIRE_INT(steps(sim, 2000), ==, WK_OK);
+    CHECK_NEAR(height(sim, "box::body"), -0.9, 2e-3);
     wk_sim_free(sim);
 }
 
