@@ -18,8 +18,10 @@
 #include "sim/sim_internal.h"
 
 /* Room for contacts: MuJoCo 2.2.2 allocates its contact and constraint
- * buffers once, 100 contacts by default, and drops what does not fit. */
-#define CONTACTS_PER_BODY 8
+ * buffers once, 100 contacts by default, and drops what does not fit; a
+ * constraint buffer per contact row (4 for a pyramidal cone of condim 3). */
+#define CONTACTS_PER_GEOM 8
+#define ROWS_PER_CONTACT 4
 
 /* A link and the body it is. */
 typedef struct body {
@@ -322,6 +324,16 @@ static wk_entity carrier_of(const wk__physics *p, wk_scene *s, size_t i)
     return model;
 }
 
+/* How many geoms the model written so far holds. */
+static size_t geoms_in(const wk_buf *xml)
+{
+    size_t n = 0;
+    /* add() keeps the text NUL-terminated. */
+    for (const char *at = xml->len ? (const char *)xml->data : ""; (at = strstr(at, "<geom ")); at += 6)
+        n++;
+    return n;
+}
+
 /* Compiles the world as it is now; the velocities of the bodies of the
  * model it replaces carry over. */
 static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
@@ -338,16 +350,17 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
     if (rc == WK_OK)
         rc = add(&xml,
                  "<mujoco><compiler angle='radian' inertiafromgeom='false'/>"
-                 "<option timestep='%.17g' gravity='%.17g %.17g %.17g'/><size nconmax='%zu' njmax='%zu'/>"
-                 "<worldbody>",
-                 dt, g.x, g.y, g.z, CONTACTS_PER_BODY * p->count + 100, 4 * (CONTACTS_PER_BODY * p->count + 100));
+                 "<option timestep='%.17g' gravity='%.17g %.17g %.17g'/><worldbody>",
+                 dt, g.x, g.y, g.z);
     if (rc == WK_OK)
         rc = add_world_geoms(s, &xml);
     for (size_t i = 0; rc == WK_OK && i < p->count; i++)
         if (p->bodies[i].parent < 0)
             rc = add_body(p, s, i, wk_pose_identity(), &xml);
+    size_t contacts = CONTACTS_PER_GEOM * geoms_in(&xml) + 100;
     if (rc == WK_OK)
-        rc = add(&xml, "</worldbody></mujoco>");
+        rc = add(&xml, "</worldbody><size nconmax='%zu' njmax='%zu'/></mujoco>", contacts,
+                 ROWS_PER_CONTACT * contacts);
     mjVFS *vfs = rc == WK_OK ? malloc(sizeof *vfs) : NULL;
     char error[1024] = "";
     if (vfs) {
