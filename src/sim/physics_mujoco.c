@@ -34,6 +34,7 @@ typedef struct body {
     int qpos, dof;     /* its free joint's (root bodies) or its joint's first addresses; -1: none */
     wk_entity carries; /* the model it carries (a free root link right below its model), or WK_NULL_ENTITY */
     wk_pose written;   /* its world pose as last written to the entities */
+    double at_build;   /* its joint's position (a kinematic object's) when the model was compiled */
     wk_velocity twist; /* the carried model's Velocity as last written */
 } body;
 
@@ -394,6 +395,8 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
         p->of_id[b->id] = i;
         b->written = wk_scene_world_pose(s, b->link);
         b->carries = carrier_of(p, s, i);
+        const wk_kinematics *k = b->joint ? wk_scene_kinematics(s, b->joint) : NULL;
+        b->at_build = k ? k->position : 0;
         /* The velocity it had in the model replaced, when it was there. */
         for (size_t k = 0; old.d && k < old.count; k++) {
             const body *was = &old.bodies[k];
@@ -508,6 +511,22 @@ static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
     return WK_OK;
 }
 
+/* The position of a kinematic object's joint (ObjectWorldService reads it)
+ * from its body's: the one it had when the model was compiled, where the
+ * body's joint stood at zero, plus the joint's travel since. A position
+ * the object's limits refuse (MuJoCo's are soft) is left as it was: the
+ * link's pose is written relative to the joint's either way. */
+static void move_joint(wk__physics *p, wk_scene *s, const body *b)
+{
+    const wk_kinematics *k = wk_scene_kinematics(s, b->joint);
+    int type = p->m->jnt_type[p->m->body_jntadr[b->id]];
+    if (!k || (type != mjJNT_HINGE && type != mjJNT_SLIDE))
+        return;
+    double position = b->at_build + p->d->qpos[b->qpos];
+    const char *name = wk_scene_name(s, b->joint);
+    (void)wk_scene_set_joint_positions(s, wk_scene_object_of(s, b->joint), &name, &position, 1, NULL);
+}
+
 /* Every moving link's pose from its body's, parents first (MuJoCo numbers
  * bodies so): a carried model's, or the link's ParentPose. */
 static int give_changes(wk__physics *p, wk_sim *sim)
@@ -522,6 +541,8 @@ static int give_changes(wk__physics *p, wk_sim *sim)
         const mjtNum *x = &p->d->xpos[3 * id], *q = &p->d->xquat[4 * id];
         wk_pose world = {{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
         int rc;
+        if (b->joint && b->qpos >= 0 && !b->free)
+            move_joint(p, s, b);
         if (b->carries) {
             rc = carry(p, sim, b, world);
         } else {

@@ -105,7 +105,7 @@ static void comes_to_rest(void)
     WORLD_OPEN("0 0 -9.8")                                                                                       \
     "<model name='pendulum'><static>false</static><link name='base'><pose>0 0 2 0 0 0</pose><inertial><mass>10" \
     "</mass></inertial></link><joint name='fix' type='fixed'><parent>world</parent><child>base</child></joint>"  \
-    "<link name='bob'><pose>0.04998 0 0.99875 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>1e-6</ixx>"     \
+    "<link name='bob'><pose>0.04998 0 1.00125 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>1e-6</ixx>"     \
     "<iyy>1e-6</iyy><izz>1e-6</izz></inertia></inertial></link><joint name='swing' type='revolute'>"             \
     "<pose relative_to='base'>0 0 0 0 0 0</pose><parent>base</parent><child>bob</child><axis><xyz>0 1 0</xyz>" \
     "</axis></joint></model></world></sdf>"
