@@ -28,6 +28,9 @@
  * builds of the server under the same client). A failed call, a server
  * that does not start or does not stop cleanly ends the program non-zero.
  *
+ * `server --hostile` runs GetTransform's load while one stream sends
+ * requests that once held the server, and prints server.p99_under_attack_ms.
+ *
  * `server --soak [SECONDS]` runs the soak instead: the three loads at once
  * for SECONDS (default 600) while the server's RSS is read every 2 s, and
  * prints soak.rss_growth_mb (RSS at the end minus RSS after the warm-up)
@@ -329,7 +332,8 @@ static figure measure(const server *s, const char *name, const options *o, const
             name, f.calls, f.seconds, f.p50_ms, f.p99_ms, f.max_ms, f.server_cpu_s / f.calls * 1e6,
             f.client_cpu_s / f.calls * 1e6);
     if (f.delete_p99_ms > 0)
-        fprintf(stderr, "bench/server: %s: DeleteEntity p99 %.3f ms (CPU above: per spawn and delete)\n", name,
+        fprintf(stderr, "bench/server: %s: %s p99 %.3f ms\n", name,
+                strcmp(name, "hostile") ? "DeleteEntity (CPU above: per spawn and delete)" : "the attacks'",
                 f.delete_p99_ms);
     return f;
 }
@@ -418,12 +422,24 @@ static void soak(const server *s, const options *o, const char *model)
     printf("bench soak.rss_peak_mb %.1f MB\n", peak);
 }
 
+/* --hostile: GetTransform's load while one stream attacks (grpc_load's
+ * hostile figure): the p99 of GetTransform, which the attacks must not
+ * move (the target is 50 ms at most), and of the attacks' answers. */
+static void under_attack(const server *s, const options *o)
+{
+    figure f = measure(s, "hostile", o, NULL);
+    printf("bench server.p99_under_attack_ms %.3f ms\n", f.p99_ms);
+    printf("bench server.attack_p99_ms %.3f ms\n", f.delete_p99_ms);
+}
+
 int main(int argc, char **argv)
 {
-    /* --soak [SECONDS]: the soak alone, SECONDS (default 600) long. */
+    /* --soak [SECONDS]: the soak alone, SECONDS (default 600) long;
+     * --hostile: GetTransform under attack alone. */
     bool soaking = argc > 1 && !strcmp(argv[1], "--soak");
-    if (argc > 3 || (argc > 1 && !soaking))
-        die("usage: server [--soak [SECONDS]]");
+    bool hostile = argc == 2 && !strcmp(argv[1], "--hostile");
+    if (argc > 3 || (argc > 1 && !soaking && !hostile))
+        die("usage: server [--soak [SECONDS] | --hostile]");
     char *end = NULL;
     double soak_s = argc == 3 ? strtod(argv[2], &end) : 600;
     if (end && (*end || soak_s <= 0))
@@ -468,6 +484,8 @@ int main(int argc, char **argv)
 
     if (soaking)
         soak(&s, &o, model);
+    else if (hostile)
+        under_attack(&s, &o);
     else
         run_figures(&s, &o, model);
     stop_server(&s);

@@ -13,6 +13,10 @@
 //                  object, cycling through 64 pairs
 //   get_transform_floor  GetTransform requests of the same shape, sent to
 //                  bench/helpers/grpc_floor, whose empty answers are taken
+//   hostile        get_transform's calls on all streams but the last, which
+//                  sends requests that once held the server (GetEntities
+//                  filters regcomp could not bound, 200,000 sources); the
+//                  latencies are GetTransform's, the attacker's are extra
 //   list_objects   world "bench_1k" (1,000 objects), then ListObjects
 //   spawn          SpawnEntities of MODEL (an SDFormat file) under a name
 //                  unique to the stream and call, then DeleteEntity of it
@@ -622,6 +626,64 @@ Figure spawn(const Load &load, const std::string &model)
     return drive(streams, load.threads, load.seconds);
 }
 
+// An attacker: GetEntities with filters whose cost glibc's regcomp did not
+// bound (nested counted repetitions, back-references) and
+// GetAvailableWorlds with 200,000 sources, in turn, each refused at once;
+// whatever the server answers is taken, and its latency goes to extra_ms.
+class AttackStream final : public Stream {
+  public:
+    explicit AttackStream(si::SimulationInterfaces::Stub &stub) : stub_(stub)
+    {
+        for (int i = 0; i < 200000; i++)
+            worlds_req_.add_additional_sources(".");
+    }
+
+    void start(grpc::CompletionQueue *cq) override
+    {
+        static const char *const filters[] = {"a{1,255}{1,255}{1,255}", "(a{1,255}){1,255}{1,8}",
+                                              "^(.*)(.*)(.*)(.*)(.*)\\1\\2\\3\\4\\5b"};
+        if (i_ % 4 == 3) {
+            start_call(stub_, &SiStub::PrepareAsyncGetAvailableWorlds, worlds_req_, worlds_resp_, worlds_reader_, cq);
+        } else {
+            entities_req_.mutable_filters()->set_filter(filters[i_ % 4]);
+            start_call(stub_, &SiStub::PrepareAsyncGetEntities, entities_req_, entities_resp_, entities_reader_, cq);
+        }
+        i_++;
+    }
+
+    Next done(grpc::CompletionQueue *, bool ok) override
+    {
+        finish_call("attack", ok, extra_ms);
+        error.clear(); /* a refusal is the expected answer */
+        return Next::kIterationDone;
+    }
+
+  private:
+    using SiStub = si::SimulationInterfaces::Stub;
+    SiStub &stub_;
+    uint64_t i_ = 0;
+    si::GetEntitiesRequest entities_req_;
+    si::GetEntitiesResponse entities_resp_;
+    si::GetAvailableWorldsRequest worlds_req_;
+    si::GetAvailableWorldsResponse worlds_resp_;
+    std::unique_ptr<grpc::ClientAsyncResponseReader<si::GetEntitiesResponse>> entities_reader_;
+    std::unique_ptr<grpc::ClientAsyncResponseReader<si::GetAvailableWorldsResponse>> worlds_reader_;
+};
+
+// GetTransform's load with the last stream attacking: the figure's
+// latencies are GetTransform's alone (the attacker's are extra_ms).
+Figure hostile(const Load &load)
+{
+    auto ows_stubs = stubs<ows::ObjectWorldService>(load.target, load.streams, load.channels);
+    auto si_stubs = stubs<si::SimulationInterfaces>(load.target, load.streams, load.channels);
+    auto reqs = transform_world(*ows_stubs[0]);
+    std::vector<std::unique_ptr<Stream>> streams;
+    for (size_t s = 0; s + 1 < ows_stubs.size(); s++)
+        streams.push_back(transform_stream(*ows_stubs[s], reqs, s));
+    streams.push_back(std::make_unique<AttackStream>(*si_stubs.back()));
+    return drive(streams, load.threads, load.seconds);
+}
+
 // The three loads at once, for a soak: stream s runs GetTransform, spawn
 // and delete, or ListObjects as s % 3 says, on worlds built once, so that
 // the server's state stays the same size however long the run.
@@ -648,8 +710,8 @@ Figure mixed(const Load &load, const std::string &model)
 int main(int argc, char **argv)
 {
     if (argc < 7 || argc > 8) {
-        std::fprintf(stderr, "usage: grpc_load TARGET get_transform|get_transform_floor|list_objects|spawn|mixed SECONDS STREAMS "
-                             "CHANNELS "
+        std::fprintf(stderr, "usage: grpc_load TARGET get_transform|get_transform_floor|hostile|list_objects|spawn|"
+                             "mixed SECONDS STREAMS CHANNELS "
                              "THREADS [MODEL]\n");
         return 2;
     }
@@ -663,6 +725,8 @@ int main(int argc, char **argv)
         f = get_transform(load);
     } else if (figure == "get_transform_floor") {
         f = get_transform_floor(load);
+    } else if (figure == "hostile") {
+        f = hostile(load);
     } else if (figure == "list_objects") {
         f = list_objects(load);
     } else if (figure == "spawn" || figure == "mixed") {

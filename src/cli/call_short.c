@@ -35,7 +35,7 @@
     "\n       (--pose: metres and radians, as SDFormat's <pose>)"
 #define TF_USAGE                     \
     "tf A B " WK_CLIENT_USAGE \
-    "\n       (A, B: OBJECT or OBJECT/FRAME; ID defaults to 'world'; prints a_t_b)"
+    "\n       (A, B: OBJECT, OBJECT/FRAME or a scoped OBJECT::LINK; ID defaults to 'world'; prints a_t_b)"
 #define STATE_USAGE "state [playing|paused|stopped] " WK_CLIENT_USAGE
 #define STEP_USAGE "step N " WK_CLIENT_USAGE "\n       (N >= 1)"
 #define LEVELS_USAGE "levels " WK_CLIENT_USAGE
@@ -223,6 +223,8 @@ typedef struct node_ref {
     IntrinsicProto__World__FrameReferenceByName frame;
     IntrinsicProto__World__TransformNodeReferenceByName by_name;
     IntrinsicProto__World__TransformNodeReference ref;
+    IntrinsicProto__World__ObjectEntityFilter filter; /* a link's, for OBJECT::ENTITY */
+    char *entity;
 } node_ref;
 
 static void node_by_name(node_ref *n, char *name)
@@ -232,6 +234,23 @@ static void node_by_name(node_ref *n, char *name)
     n->by_name = (IntrinsicProto__World__TransformNodeReferenceByName)
         INTRINSIC_PROTO__WORLD__TRANSFORM_NODE_REFERENCE_BY_NAME__INIT;
     n->ref = (IntrinsicProto__World__TransformNodeReference)INTRINSIC_PROTO__WORLD__TRANSFORM_NODE_REFERENCE__INIT;
+    n->filter = (IntrinsicProto__World__ObjectEntityFilter)INTRINSIC_PROTO__WORLD__OBJECT_ENTITY_FILTER__INIT;
+    /* A scoped name, as SDFormat and `poses` write it (model::link, or
+     * model::nested::link): the last part is an entity of the object the
+     * part before it names (nested models are objects of their own). */
+    char *scope = NULL;
+    for (char *sep = strstr(name, "::"); sep; sep = strstr(sep + 2, "::"))
+        scope = sep;
+    if (scope) {
+        *scope = '\0';
+        n->entity = scope + 2;
+        n->filter.n_entity_names = 1;
+        n->filter.entity_names = &n->entity;
+        char *object = strstr(name, "::");
+        while (object && strstr(object + 2, "::"))
+            object = strstr(object + 2, "::");
+        name = object ? object + 2 : name;
+    }
     char *slash = strchr(name, '/');
     if (slash) {
         *slash = '\0';
@@ -251,10 +270,13 @@ static void node_by_name(node_ref *n, char *name)
     n->ref.by_name = &n->by_name;
 }
 
-/* "OBJECT" or "OBJECT/FRAME", neither name empty. */
+/* "OBJECT", "OBJECT/FRAME" or a scoped "OBJECT::ENTITY", no name empty. */
 static bool node_name_ok(const char *name)
 {
-    const char *slash = strchr(name, '/');
+    const char *slash = strchr(name, '/'), *scope = strstr(name, "::");
+    if (scope)
+        return !slash && name != scope && scope[2] && !strstr(name, "::::") &&
+               strcmp(name + strlen(name) - 2, "::") != 0;
     return name[0] && name[0] != '/' && (!slash || (slash[1] && !strchr(slash + 1, '/')));
 }
 
@@ -276,7 +298,7 @@ int wk_cli_tf(int argc, char **argv)
         return wk_cli_usage_error(TF_USAGE, "tf takes two nodes, A and B");
     for (int i = 0; i < 2; i++)
         if (!node_name_ok(names[i]))
-            return wk_cli_usage_error(TF_USAGE, "'%s' is not OBJECT or OBJECT/FRAME", names[i]);
+            return wk_cli_usage_error(TF_USAGE, "'%s' is not OBJECT, OBJECT/FRAME or OBJECT::LINK", names[i]);
     node_ref a, b;
     node_by_name(&a, names[0]);
     node_by_name(&b, names[1]);
@@ -284,6 +306,8 @@ int wk_cli_tf(int argc, char **argv)
     req.world_id = (char *)world;
     req.node_a = &a.ref;
     req.node_b = &b.ref;
+    req.node_a_filter = a.filter.n_entity_names ? &a.filter : NULL;
+    req.node_b_filter = b.filter.n_entity_names ? &b.filter : NULL;
     return call(&c, "intrinsic_proto.world.ObjectWorldService/GetTransform", &req.base);
 }
 

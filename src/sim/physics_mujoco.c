@@ -18,8 +18,10 @@
 #include "sim/sim_internal.h"
 
 /* Room for contacts: MuJoCo 2.2.2 allocates its contact and constraint
- * buffers once, 100 contacts by default, and drops what does not fit. */
-#define CONTACTS_PER_BODY 8
+ * buffers once, 100 contacts by default, and drops what does not fit; a
+ * constraint buffer per contact row (4 for a pyramidal cone of condim 3). */
+#define CONTACTS_PER_GEOM 8
+#define ROWS_PER_CONTACT 4
 
 /* A link and the body it is. */
 typedef struct body {
@@ -27,10 +29,12 @@ typedef struct body {
     wk_entity joint;   /* joining it to its parent body; WK_NULL_ENTITY for none */
     int parent;        /* index of its parent body here, or -1 for the world */
     bool moves;        /* not welded to the world */
+    bool free;         /* on a free joint: a pose and twist of its own */
     int id;            /* MuJoCo's body id */
     int qpos, dof;     /* its free joint's (root bodies) or its joint's first addresses; -1: none */
     wk_entity carries; /* the model it carries (a free root link right below its model), or WK_NULL_ENTITY */
     wk_pose written;   /* its world pose as last written to the entities */
+    double at_build;   /* its joint's position (a kinematic object's) when the model was compiled */
     wk_velocity twist; /* the carried model's Velocity as last written */
 } body;
 
@@ -176,6 +180,8 @@ static int add_joint(wk_buf *xml, wk_scene *s, const body *b, wk_pose world_T_li
                        : j->type == WK_JOINT_PRISMATIC                               ? "slide"
                        : j->type == WK_JOINT_BALL                                    ? "ball"
                                                                                      : NULL;
+    if (j->type == WK_JOINT_FLOATING)
+        return add(xml, "<freejoint/>");
     if (!type) /* fixed, and what MuJoCo has no joint for: welded */
         return WK_OK;
     wk_pose link_T_joint = wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, b->joint));
@@ -239,8 +245,26 @@ static int add_body(wk__physics *p, wk_scene *s, size_t i, wk_pose world_T_paren
     return rc ? rc : add(xml, "</body>");
 }
 
+/* The collision shapes of models rather than links (MJCF's world body's
+ * geoms): the world's, fixed where they are. */
+static int add_world_geoms(wk_scene *s, wk_buf *xml)
+{
+    wk_ecm *ecm = wk_scene_ecm(s);
+    const wk_scene_types *t = wk_scene_types_of(s);
+    uint8_t collision = WK_NODE_COLLISION;
+    wk_entity_list shapes = {0};
+    int rc = wk_ecm_find(ecm, &(wk_match){t->kind, &collision}, 1, &shapes);
+    for (size_t i = 0; rc == WK_OK && i < shapes.count; i++) {
+        const wk_scene_geometry *g = wk_ecm_get(ecm, shapes.items[i], t->geometry);
+        if (g && kind_of(s, wk_ecm_parent(ecm, shapes.items[i])) == WK_NODE_MODEL)
+            rc = add_geom(xml, g, wk_scene_world_pose(s, shapes.items[i]), NULL);
+    }
+    wk_entity_list_free(&shapes);
+    return rc;
+}
+
 /* The links of the world and the joints between them, as bodies. */
-static int gather(wk__physics *p, wk_scene *s)
+static int gather(wk__physics *p, wk_scene *s, bool mjcf)
 {
     wk_ecm *ecm = wk_scene_ecm(s);
     const wk_scene_types *t = wk_scene_types_of(s);
@@ -266,6 +290,10 @@ static int gather(wk__physics *p, wk_scene *s)
             }
     }
     size_t count = links.count;
+    /* MJCF welds a body without a joint to its parent, the world's too;
+     * SDFormat lets a link without one float. */
+    for (size_t i = 0; rc == WK_OK && mjcf && i < links.count; i++)
+        bodies[i].moves &= bodies[i].joint != WK_NULL_ENTITY || bodies[i].parent >= 0;
     wk_entity_list_free(&links);
     wk_entity_list_free(&joints);
     if (rc) {
@@ -278,8 +306,8 @@ static int gather(wk__physics *p, wk_scene *s)
     return WK_OK;
 }
 
-/* The model body i carries: its model, when it is the model's first free
- * root link right below it and the model is a top-level one, so that the
+/* The model body i carries: its model, when it is the model's one root
+ * link, free, right below it, and the model is a top-level one, so that the
  * model's pose and twist follow the link as Gazebo's follow a canonical
  * link; else none, and the link moves within its model. */
 static wk_entity carrier_of(const wk__physics *p, wk_scene *s, size_t i)
@@ -287,13 +315,24 @@ static wk_entity carrier_of(const wk__physics *p, wk_scene *s, size_t i)
     const body *b = &p->bodies[i];
     wk_ecm *ecm = wk_scene_ecm(s);
     wk_entity model = wk_ecm_parent(ecm, b->link);
-    if (!b->moves || b->parent >= 0 || b->joint || kind_of(s, model) != WK_NODE_MODEL ||
-        kind_of(s, wk_ecm_parent(ecm, model)) != WK_NODE_WORLD)
+    if (!b->free || kind_of(s, model) != WK_NODE_MODEL || kind_of(s, wk_ecm_parent(ecm, model)) != WK_NODE_WORLD)
         return WK_NULL_ENTITY;
-    for (size_t k = 0; k < i; k++)
-        if (p->bodies[k].carries == model)
+    /* Only the model's one root body carries it (MJCF puts a whole world's
+     * bodies, free and welded, in one model). */
+    for (size_t k = 0; k < p->count; k++)
+        if (k != i && p->bodies[k].parent < 0 && wk_ecm_parent(ecm, p->bodies[k].link) == model)
             return WK_NULL_ENTITY;
     return model;
+}
+
+/* How many geoms the model written so far holds. */
+static size_t geoms_in(const wk_buf *xml)
+{
+    size_t n = 0;
+    /* add() keeps the text NUL-terminated. */
+    for (const char *at = xml->len ? (const char *)xml->data : ""; (at = strstr(at, "<geom ")); at += 6)
+        n++;
+    return n;
 }
 
 /* Compiles the world as it is now; the velocities of the bodies of the
@@ -308,18 +347,21 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
     const wk_world_settings *w = wk_ecm_get(wk_scene_ecm(s), sim->world, wk_scene_types_of(s)->world_settings);
     wk_vec3 g = w ? w->gravity : (wk_vec3){0, 0, -9.8};
     wk_buf xml = {0};
-    int rc = gather(p, s);
+    int rc = gather(p, s, wk_desc_format(sim->desc) == WK_FORMAT_MJCF);
     if (rc == WK_OK)
         rc = add(&xml,
                  "<mujoco><compiler angle='radian' inertiafromgeom='false'/>"
-                 "<option timestep='%.17g' gravity='%.17g %.17g %.17g'/><size nconmax='%zu' njmax='%zu'/>"
-                 "<worldbody>",
-                 dt, g.x, g.y, g.z, CONTACTS_PER_BODY * p->count + 100, 4 * (CONTACTS_PER_BODY * p->count + 100));
+                 "<option timestep='%.17g' gravity='%.17g %.17g %.17g'/><worldbody>",
+                 dt, g.x, g.y, g.z);
+    if (rc == WK_OK)
+        rc = add_world_geoms(s, &xml);
     for (size_t i = 0; rc == WK_OK && i < p->count; i++)
         if (p->bodies[i].parent < 0)
             rc = add_body(p, s, i, wk_pose_identity(), &xml);
+    size_t contacts = CONTACTS_PER_GEOM * geoms_in(&xml) + 100;
     if (rc == WK_OK)
-        rc = add(&xml, "</worldbody></mujoco>");
+        rc = add(&xml, "</worldbody><size nconmax='%zu' njmax='%zu'/></mujoco>", contacts,
+                 ROWS_PER_CONTACT * contacts);
     mjVFS *vfs = rc == WK_OK ? malloc(sizeof *vfs) : NULL;
     char error[1024] = "";
     if (vfs) {
@@ -348,18 +390,26 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
         b->id = mj_name2id(p->m, mjOBJ_BODY, name);
         int jnt = p->m->body_jntnum[b->id] ? p->m->body_jntadr[b->id] : -1;
         b->qpos = jnt >= 0 ? p->m->jnt_qposadr[jnt] : -1;
+        b->free = jnt >= 0 && p->m->jnt_type[jnt] == mjJNT_FREE;
         b->dof = jnt >= 0 ? p->m->jnt_dofadr[jnt] : -1;
         p->of_id[b->id] = i;
         b->written = wk_scene_world_pose(s, b->link);
         b->carries = carrier_of(p, s, i);
+        const wk_kinematics *k = b->joint ? wk_scene_kinematics(s, b->joint) : NULL;
+        b->at_build = k ? k->position : 0;
         /* The velocity it had in the model replaced, when it was there. */
         for (size_t k = 0; old.d && k < old.count; k++) {
             const body *was = &old.bodies[k];
             if (was->link != b->link)
                 continue;
             b->twist = was->twist;
-            if (b->dof >= 0 && was->dof >= 0 && old.m->body_dofnum[was->id] == p->m->body_dofnum[b->id])
-                memcpy(&p->d->qvel[b->dof], &old.d->qvel[was->dof], (size_t)p->m->body_dofnum[b->id] * sizeof(mjtNum));
+            size_t n = (size_t)p->m->body_dofnum[b->id];
+            if (b->dof < 0 || was->dof < 0 || (size_t)old.m->body_dofnum[was->id] != n)
+                continue;
+            /* And the solver's warm start, so that the bodies' next steps
+             * are those they would have had. */
+            memcpy(&p->d->qvel[b->dof], &old.d->qvel[was->dof], n * sizeof(mjtNum));
+            memcpy(&p->d->qacc_warmstart[b->dof], &old.d->qacc_warmstart[was->dof], n * sizeof(mjtNum));
         }
     }
     mj_forward(p->m, p->d);
@@ -386,6 +436,19 @@ static bool same_links(const wk__physics *p, wk_scene *s)
     return same;
 }
 
+static bool moved(wk_pose a, wk_pose b);
+
+/* Whether a client moved a body welded to the world (a static model):
+ * where it is is part of the compiled model. */
+static bool welded_moved(const wk__physics *p, wk_scene *s)
+{
+    for (size_t i = 0; i < p->count; i++)
+        if (!p->bodies[i].moves && p->bodies[i].parent < 0 &&
+            moved(wk_scene_world_pose(s, p->bodies[i].link), p->bodies[i].written))
+            return true;
+    return false;
+}
+
 static bool moved(wk_pose a, wk_pose b)
 {
     return fabs(a.p.x - b.p.x) + fabs(a.p.y - b.p.y) + fabs(a.p.z - b.p.z) + fabs(a.q.w - b.q.w) +
@@ -407,7 +470,7 @@ static bool take_changes(wk__physics *p, wk_sim *sim)
     wk_scene *s = sim->scene;
     for (size_t i = 0; i < p->count; i++) {
         body *b = &p->bodies[i];
-        if (b->parent >= 0 || b->joint || !b->moves || b->qpos < 0)
+        if (!b->free)
             continue;
         wk_pose now = wk_scene_world_pose(s, b->link);
         mjtNum *q = &p->d->qpos[b->qpos], *v = &p->d->qvel[b->dof];
@@ -448,6 +511,22 @@ static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
     return WK_OK;
 }
 
+/* The position of a kinematic object's joint (ObjectWorldService reads it)
+ * from its body's: the one it had when the model was compiled, where the
+ * body's joint stood at zero, plus the joint's travel since. A position
+ * the object's limits refuse (MuJoCo's are soft) is left as it was: the
+ * link's pose is written relative to the joint's either way. */
+static void move_joint(wk__physics *p, wk_scene *s, const body *b)
+{
+    const wk_kinematics *k = wk_scene_kinematics(s, b->joint);
+    int type = p->m->jnt_type[p->m->body_jntadr[b->id]];
+    if (!k || (type != mjJNT_HINGE && type != mjJNT_SLIDE))
+        return;
+    double position = b->at_build + p->d->qpos[b->qpos];
+    const char *name = wk_scene_name(s, b->joint);
+    (void)wk_scene_set_joint_positions(s, wk_scene_object_of(s, b->joint), &name, &position, 1, NULL);
+}
+
 /* Every moving link's pose from its body's, parents first (MuJoCo numbers
  * bodies so): a carried model's, or the link's ParentPose. */
 static int give_changes(wk__physics *p, wk_sim *sim)
@@ -462,6 +541,8 @@ static int give_changes(wk__physics *p, wk_sim *sim)
         const mjtNum *x = &p->d->xpos[3 * id], *q = &p->d->xquat[4 * id];
         wk_pose world = {{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
         int rc;
+        if (b->joint && b->qpos >= 0 && !b->free)
+            move_joint(p, s, b);
         if (b->carries) {
             rc = carry(p, sim, b, world);
         } else {
@@ -480,7 +561,7 @@ static int give_changes(wk__physics *p, wk_sim *sim)
 int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
 {
     wk_scene *s = sim->scene;
-    if (!same_links(p, s)) {
+    if (!same_links(p, s) || welded_moved(p, s)) {
         int rc = build(p, sim, dt, st);
         if (rc)
             return rc;

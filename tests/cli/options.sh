@@ -68,7 +68,7 @@ check 2 "unexpected argument 'extra'" call GetSimulationState '{}' extra
 check 2 "--pose: 'nan' is not a finite number" spawn "$world" --pose nan 0 0 0 0 0
 check 2 "--pose needs 6 numbers" spawn "$world" --pose 1 2 3
 check 2 "--pose: translation z = -2e+12 is beyond the limit of +-1e+12 m" spawn "$world" --pose 0 0 -2e12 0 0 0
-check 2 "'M1/' is not OBJECT or OBJECT/FRAME" tf M1/ R1
+check 2 "'M1/' is not OBJECT, OBJECT/FRAME or OBJECT::LINK" tf M1/ R1
 check 2 "'0' is not a count from 1" step 0
 check 2 "'PLAYING' is not a state" state PLAYING
 check 2 "worlds takes no argument, not 'x'" worlds x

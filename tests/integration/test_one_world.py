@@ -300,6 +300,21 @@ class OneWorldTest(Calls, harness.ServerTest):
 
     # ---- the command line, as the README shows it ----
 
+    def test_tf_names_links_as_sdformat_scopes_them(self):
+        # R1 starts at (-5, 5, 0), R2 at (-5, 8, 0), each link at its model's origin.
+        r2 = self.entity_pose("R2")
+        self.addCleanup(self.set_entity_state, "R2", r2)
+        self.set_entity_state("R2", (-5, 8, 0, 0, 0, 0, 1))
+        self.set_entity_state("R1", (-5, 5, 0, 0, 0, 0, 1))
+        tf = subprocess.run([harness.binary(), "tf", "R1::body", "R2::body", "--server", self.server.address],
+                            capture_output=True, text=True, timeout=harness.CALL_SECONDS)
+        self.assertEqual(tf.returncode, 0, tf.stderr)
+        self.assertIn('"y": 3', tf.stdout)
+        bad = subprocess.run([harness.binary(), "tf", "R1::", "R2", "--server", self.server.address],
+                             capture_output=True, text=True, timeout=harness.CALL_SECONDS)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("OBJECT::LINK", bad.stderr)
+
     def test_spawn_then_tf_from_the_command_line(self):
         path = harness.world("spawn_box.sdf")
         run = [harness.binary()]

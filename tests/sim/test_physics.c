@@ -2,8 +2,11 @@
  * physics, not against itself: free fall against z0 - g t^2 / 2, a box
  * coming to rest on a ground plane at half its height, a pendulum's period
  * against 2 pi sqrt(L / g), a body coasting in zero gravity, and a pose set
- * between steps taken by the engine (a teleport). */
+ * between steps taken by the engine (a teleport); and an MJCF world run
+ * through worldkit (file -> entities -> MuJoCo model) against the same file
+ * run by MuJoCo natively. */
 #include <math.h>
+#include <mujoco/mujoco.h>
 #include <stdio.h>
 
 #include "math/math_check.h"
@@ -85,6 +88,13 @@ static void comes_to_rest(void)
     CHECK_NEAR(height(sim, "box::body"), 0.1, 2e-3);
     /* The static ground stays where it was. */
     CHECK_NEAR(height(sim, "ground::l"), 0, 1e-12);
+    /* Moved by a client, the box follows it down. */
+    wk_entity ground = wk_scene_scoped(wk_sim_scene(sim), wk_sim_world(sim), "ground");
+    wk_motion m = wk_sim_motion(sim, ground);
+    m.pose.p.z = -1;
+    REQUIRE_INT(wk_sim_set_motion(sim, ground, &m, WK_MOTION_POSE), ==, WK_OK);
+    REQUIRE_INT(steps(sim, 2000), ==, WK_OK);
+    CHECK_NEAR(height(sim, "box::body"), -0.9, 2e-3);
     wk_sim_free(sim);
 }
 
@@ -95,7 +105,7 @@ static void comes_to_rest(void)
     WORLD_OPEN("0 0 -9.8")                                                                                       \
     "<model name='pendulum'><static>false</static><link name='base'><pose>0 0 2 0 0 0</pose><inertial><mass>10" \
     "</mass></inertial></link><joint name='fix' type='fixed'><parent>world</parent><child>base</child></joint>"  \
-    "<link name='bob'><pose>0.04998 0 0.99875 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>1e-6</ixx>"     \
+    "<link name='bob'><pose>0.04998 0 1.00125 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>1e-6</ixx>"     \
     "<iyy>1e-6</iyy><izz>1e-6</izz></inertia></inertial></link><joint name='swing' type='revolute'>"             \
     "<pose relative_to='base'>0 0 0 0 0 0</pose><parent>base</parent><child>bob</child><axis><xyz>0 1 0</xyz>" \
     "</axis></joint></model></world></sdf>"
@@ -148,7 +158,87 @@ static void coasting(void)
     wk_sim_free(sim);
 }
 
+/* worldkit's path loses nothing that matters: after 1,000 steps every
+ * body is where MuJoCo, loading the file itself, puts it, within 1e-6. */
+static void mjcf_as_mujoco_runs_it(void)
+{
+    const char *path = WK_TEST_WORLDS "/physics_oracle.xml";
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    wk_sim *sim = NULL;
+    if (wk_desc_read(&(wk_read_desc){.uri = path}, &d, &st) ||
+        wk_sim_new(d, &(wk_sim_desc){.physics = WK_PHYSICS_MUJOCO}, &sim, &st))
+        fprintf(stderr, "    %s\n", st.message);
+    REQUIRE(sim);
+    char error[512] = "";
+    mjModel *m = mj_loadXML(path, NULL, error, sizeof error);
+    if (!m)
+        fprintf(stderr, "    %s\n", error);
+    REQUIRE(m);
+    mjData *data = mj_makeData(m);
+    REQUIRE_INT(steps(sim, 1000), ==, WK_OK);
+    for (int k = 0; k < 1000; k++)
+        mj_step(m, data);
+    mj_kinematics(m, data);
+    static const char *const bodies[] = {"arm", "ball", "crate"};
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        char scoped[64];
+        snprintf(scoped, sizeof scoped, "oracle::%s", bodies[i]);
+        wk_pose got = wk_scene_world_pose(wk_sim_scene(sim), link_of(sim, scoped));
+        int id = mj_name2id(m, mjOBJ_BODY, bodies[i]);
+        const mjtNum *x = &data->xpos[3 * id], *q = &data->xquat[4 * id];
+        CHECK_NEAR(got.p.x, x[0], 1e-6);
+        CHECK_NEAR(got.p.y, x[1], 1e-6);
+        CHECK_NEAR(got.p.z, x[2], 1e-6);
+        double sign = got.q.w * q[0] + got.q.x * q[1] + got.q.y * q[2] + got.q.z * q[3] < 0 ? -1 : 1;
+        CHECK_NEAR(got.q.w, sign * q[0], 1e-6);
+        CHECK_NEAR(got.q.x, sign * q[1], 1e-6);
+        CHECK_NEAR(got.q.y, sign * q[2], 1e-6);
+        CHECK_NEAR(got.q.z, sign * q[3], 1e-6);
+    }
+    /* They moved: the arm swung, the ball and the crate fell. */
+    CHECK(data->xpos[3 * mj_name2id(m, mjOBJ_BODY, "ball") + 2] < 0.5);
+    mj_deleteData(data);
+    mj_deleteModel(m);
+    wk_sim_free(sim);
+}
+
+/* A model spawned mid-run (the engine's model compiled again) leaves the
+ * other bodies' trajectories as they were without it, within 1e-9. */
+static void spawn_leaves_others_alone(void)
+{
+    wk_sim *plain = physics_sim(BOX_DROP), *spawned = physics_sim(BOX_DROP);
+    REQUIRE(plain && spawned);
+    REQUIRE_INT(steps(plain, 200), ==, WK_OK);
+    REQUIRE_INT(steps(spawned, 200), ==, WK_OK);
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    REQUIRE_INT(wk_desc_read(&(wk_read_desc){.resource_string =
+                                                 "<sdf version='1.9'><model name='late'><pose>5 5 1 0 0 0</pose>"
+                                                 "<link name='l'><inertial><mass>1</mass></inertial></link>"
+                                                 "</model></sdf>"},
+                             &d, &st),
+                ==, WK_OK);
+    wk_entity late;
+    REQUIRE_INT(wk_desc_instantiate(wk_sim_scene(spawned), d, 0, wk_sim_world(spawned), NULL, NULL, &late, &st), ==,
+                WK_OK);
+    wk_desc_free(d);
+    /* Through the bounce on the plane too. */
+    for (int k = 0; k < 800; k++) {
+        REQUIRE_INT(steps(plain, 1), ==, WK_OK);
+        REQUIRE_INT(steps(spawned, 1), ==, WK_OK);
+        if (!CHECK_NEAR(height(spawned, "box::body"), height(plain, "box::body"), 1e-9))
+            break;
+    }
+    /* And the newcomer falls. */
+    CHECK(wk_scene_world_pose(wk_sim_scene(spawned), late).p.z < 1);
+    wk_sim_free(plain);
+    wk_sim_free(spawned);
+}
+
 static const wk_test_case cases[] = {
+    {"spawn_leaves_others_alone", spawn_leaves_others_alone},
+    {"mjcf_as_mujoco_runs_it", mjcf_as_mujoco_runs_it},
     {"free_fall", free_fall},
     {"comes_to_rest", comes_to_rest},
     {"pendulum_period", pendulum_period},
