@@ -68,6 +68,7 @@ enum wk_grpc_status {
     WK_GRPC_OUT_OF_RANGE = 11,
     WK_GRPC_UNIMPLEMENTED = 12,
     WK_GRPC_INTERNAL = 13,
+    WK_GRPC_UNAVAILABLE = 14,
 };
 /* The gRPC status a code answers with; INTERNAL outside the table. */
 int wk_code_grpc(int code);

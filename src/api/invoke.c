@@ -43,6 +43,8 @@ static int answer(wk_api_sink *sink, int status, const char *fmt, ...)
  * is (positive), a worldkit code through the code table. */
 static int finish(wk_api_sink *sink, const char *path, int rc, const wk_status *st)
 {
+    if (rc == WK_GRPC_UNAVAILABLE)
+        return answer(sink, rc, "%s: the server is shutting down", path);
     if (rc > 0)
         return answer(sink, rc, "%s did not run: the call was over when its turn came", path);
     if (rc == WK_PARSE)

@@ -135,6 +135,10 @@ static int check(void *ctx)
     call *c = ctx;
     if (expired(c))
         return GRPC_STATUS_DEADLINE_EXCEEDED;
+    /* A stream (SimulateSteps) may go on for ever: a shutdown ends it at
+     * its next batch rather than waiting out the grace for it. */
+    if (c->streaming && atomic_load(&c->worker->server->stopping))
+        return GRPC_STATUS_UNAVAILABLE;
     return gone(c) ? GRPC_STATUS_CANCELLED : 0;
 }
 

@@ -7,9 +7,11 @@ order.
 """
 import math
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
+import unittest
 
 import grpc
 
@@ -365,3 +367,24 @@ class OneWorldRestartTest(Calls, harness.ServerTest):
         self.assertGreater(self.entity_pose("R3")[2], start[2] + 0.5)
         reply = self.sim.GetSimulationState(self.si.GetSimulationStateRequest(), timeout=harness.CALL_SECONDS)
         self.assertNotEqual(reply.state.state, harness.STATE_PLAYING)
+
+
+class ShutdownWithAStreamTest(unittest.TestCase):
+    """SIGINT with a SimulateSteps stream open: the stream ends at its next
+    batch (UNAVAILABLE), and the server exits 0 at once, not at the end of
+    the 30 s grace."""
+
+    def test_sigint_ends_an_open_stream(self):
+        pb = harness.stubs()
+        server = harness.Server("--world", harness.world("levels_one_performer.sdf"))
+        stub = pb.si_grpc.SimulationInterfacesStub(server.channel)
+        stub.SetSimulationState(pb.si.SetSimulationStateRequest(state=pb.si.SimulationState(
+            state=harness.STATE_PAUSED)), timeout=harness.CALL_SECONDS)
+        stream = stub.SimulateSteps(pb.si.SimulateStepsGoal(steps=10 ** 9))
+        next(stream)
+        began = time.monotonic()
+        server.proc.send_signal(signal.SIGINT)
+        code, err = server.stop()
+        self.assertEqual(code, 0, err)
+        self.assertLess(time.monotonic() - began, 5, err)
+        stream.cancel()
