@@ -152,11 +152,9 @@ double wk_sim_time(const wk_sim *sim);
 /* The step size: the world's max_step_size. */
 double wk_sim_dt(const wk_sim *sim);
 
-/* The levels (none without wk_sim_desc.levels), in file order: how many,
- * and the i-th's name (NULL past the end), borrowed for the simulation's
- * life. */
+/* How many levels there are (none without wk_sim_desc.levels); the i-th,
+ * in file order, is wk_sim_level_info's. */
 size_t wk_sim_level_count(const wk_sim *sim);
-const char *wk_sim_level_name(const wk_sim *sim, size_t i);
 /* Whether the named level is loaded now; false for an unknown name. */
 bool wk_sim_level_loaded(const wk_sim *sim, const char *level);
 /* The i-th level as the world file describes it, and whether it is loaded

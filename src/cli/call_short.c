@@ -227,6 +227,15 @@ typedef struct node_ref {
     char *entity;
 } node_ref;
 
+/* The last "::" of a scoped name, or NULL. */
+static char *last_scope(char *name)
+{
+    char *last = NULL;
+    for (char *sep = strstr(name, "::"); sep; sep = strstr(sep + 2, "::"))
+        last = sep;
+    return last;
+}
+
 static void node_by_name(node_ref *n, char *name)
 {
     n->object = (IntrinsicProto__World__ObjectReferenceByName)INTRINSIC_PROTO__WORLD__OBJECT_REFERENCE_BY_NAME__INIT;
@@ -238,17 +247,13 @@ static void node_by_name(node_ref *n, char *name)
     /* A scoped name, as SDFormat and `poses` write it (model::link, or
      * model::nested::link): the last part is an entity of the object the
      * part before it names (nested models are objects of their own). */
-    char *scope = NULL;
-    for (char *sep = strstr(name, "::"); sep; sep = strstr(sep + 2, "::"))
-        scope = sep;
+    char *scope = last_scope(name);
     if (scope) {
         *scope = '\0';
         n->entity = scope + 2;
         n->filter.n_entity_names = 1;
         n->filter.entity_names = &n->entity;
-        char *object = strstr(name, "::");
-        while (object && strstr(object + 2, "::"))
-            object = strstr(object + 2, "::");
+        char *object = last_scope(name);
         name = object ? object + 2 : name;
     }
     char *slash = strchr(name, '/');

@@ -109,9 +109,10 @@ static void report_entities(wk_sim *sim, const wk_step_info *info, void *ctx)
  * printed it: the levels loaded, then the top-level entities. */
 static void report_start(wk_sim *sim)
 {
-    for (size_t i = 0; i < wk_sim_level_count(sim); i++)
-        if (wk_sim_level_loaded(sim, wk_sim_level_name(sim, i)))
-            printf("t=0 load %s\n", wk_sim_level_name(sim, i));
+    wk_level_info level;
+    for (size_t i = 0; wk_sim_level_info(sim, i, &level); i++)
+        if (level.loaded)
+            printf("t=0 load %s\n", level.name);
     wk_scene *s = wk_sim_scene(sim);
     for (wk_entity e = wk_ecm_first_child(wk_scene_ecm(s), wk_sim_world(sim)); e;
          e = wk_ecm_next_sibling(wk_scene_ecm(s), e))

@@ -576,11 +576,6 @@ size_t wk_sim_level_count(const wk_sim *sim)
     return sim->level_count;
 }
 
-const char *wk_sim_level_name(const wk_sim *sim, size_t i)
-{
-    return i < sim->level_count ? wk_desc_node(sim->desc, sim->levels[i].node)->name : NULL;
-}
-
 bool wk_sim_level_info(const wk_sim *sim, size_t i, wk_level_info *out)
 {
     if (i >= sim->level_count)

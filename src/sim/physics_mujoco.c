@@ -42,7 +42,7 @@ struct wk__physics {
     mjModel *m;
     mjData *d;
     body *bodies;
-    size_t count, cap;
+    size_t count;
     size_t *of_id; /* MuJoCo's body id to its index in bodies (nbody of them; 0, the world's, unused) */
 };
 
@@ -302,7 +302,7 @@ static int gather(wk__physics *p, wk_scene *s, bool mjcf)
     }
     free(p->bodies);
     p->bodies = bodies;
-    p->count = p->cap = count;
+    p->count = count;
     return WK_OK;
 }
 
@@ -436,7 +436,13 @@ static bool same_links(const wk__physics *p, wk_scene *s)
     return same;
 }
 
-static bool moved(wk_pose a, wk_pose b);
+/* Whether two poses differ, past rounding. */
+static bool moved(wk_pose a, wk_pose b)
+{
+    return fabs(a.p.x - b.p.x) + fabs(a.p.y - b.p.y) + fabs(a.p.z - b.p.z) + fabs(a.q.w - b.q.w) +
+               fabs(a.q.x - b.q.x) + fabs(a.q.y - b.q.y) + fabs(a.q.z - b.q.z) >
+           1e-12;
+}
 
 /* Whether a client moved a body welded to the world (a static model):
  * where it is is part of the compiled model. */
@@ -449,13 +455,7 @@ static bool welded_moved(const wk__physics *p, wk_scene *s)
     return false;
 }
 
-static bool moved(wk_pose a, wk_pose b)
-{
-    return fabs(a.p.x - b.p.x) + fabs(a.p.y - b.p.y) + fabs(a.p.z - b.p.z) + fabs(a.q.w - b.q.w) +
-               fabs(a.q.x - b.q.x) + fabs(a.q.y - b.q.y) + fabs(a.q.z - b.q.z) >
-           1e-12;
-}
-
+/* Whether a twist differs from the one last written. */
 static bool twist_set(const wk_velocity *a, const wk_velocity *b)
 {
     return memcmp(&a->linear, &b->linear, sizeof a->linear) || memcmp(&a->angular, &b->angular, sizeof a->angular);
