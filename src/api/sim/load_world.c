@@ -18,12 +18,7 @@ static const wk__code_map load_world_codes[] = {
 int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__LoadWorldRequest *req = (const void *)request;
-    SimulationInterfaces__LoadWorldResponse *resp = wk__call_alloc(call, sizeof *resp);
-    if (!resp)
-        return WK_NOMEM;
-    simulation_interfaces__load_world_response__init(resp);
-    *response = &resp->base;
-
+    SimulationInterfaces__LoadWorldResponse *resp = (void *)*response;
     /* 2.1.0's world_resource, or the earlier fields when it is absent. */
     const SimulationInterfaces__Resource *res = req->world_resource;
     const char *uri = res ? res->uri : req->uri;

@@ -209,12 +209,8 @@ static uint32_t spawn_one(wk_api *api, const SimulationInterfaces__SpawnEntityRe
 int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__SpawnEntitiesRequest *req = (const void *)request;
-    SimulationInterfaces__SpawnEntitiesResponse *resp = wk__call_alloc(call, sizeof *resp);
+    SimulationInterfaces__SpawnEntitiesResponse *resp = (void *)*response;
     size_t n = req->n_spawn_requests;
-    if (!resp)
-        return WK_NOMEM;
-    simulation_interfaces__spawn_entities_response__init(resp);
-    *response = &resp->base;
     if (n > WK_SPAWN_ENTITIES_MAX) {
         resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED,
                                        "%zu spawn requests: at most %d per call, none was tried", n,
