@@ -230,6 +230,33 @@ static int refuse_limit(wk__call *call, ProtobufCMessage *response, const wk_sta
     return wk__call_reply(response, wk__call_result(call, WK_RESULT_OPERATION_FAILED, "%s", why->message));
 }
 
+/* Begins the scene batch of a method whose row says so (WK__METHOD_BATCH),
+ * on the open world; *open says whether one was begun. */
+static int batch_begin(wk_api *api, const wk__method *m, bool *open, wk_status *st)
+{
+    *open = false;
+    if (!(m->flags & WK__METHOD_BATCH) || !api->open)
+        return WK_OK;
+    int rc = wk_scene_batch_begin(wk_api_scene(api), st);
+    *open = rc == WK_OK;
+    return rc;
+}
+
+/* Ends the scene batch: keeps what the handler changed when it answered a
+ * Result of OK, else puts the world back as it was. A world replaced whole
+ * meanwhile (LoadWorld, UnloadWorld) took the batch with its
+ * old scene: the store's replace was the all or nothing. */
+static int batch_end(wk_api *api, int rc, const ProtobufCMessage *response)
+{
+    wk_scene *s = api->open ? wk_api_scene(api) : NULL;
+    if (!s || !wk_ecm_txn_open(wk_scene_ecm(s)))
+        return rc;
+    if (rc == WK_OK && result_code(response) == WK_RESULT_OK)
+        return wk_scene_batch_commit(s);
+    wk_scene_batch_rollback(s);
+    return rc;
+}
+
 /* Runs the method, or one batch of its steps, under the binding's lock:
  * opens the world in the row's mode, runs the handler, commits, closes, and
  * packs the response unless more batches follow (a method refused
@@ -256,8 +283,16 @@ static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *r
         rc = WK_OK;
     else if (rc == 0 && wk__api_memory_room(api->endpoint, m, &limit))
         rc = refuse_limit(&call, response, &limit);
-    else if (rc == 0)
-        rc = m->handle(api, &call, req, &response);
+    else if (rc == 0) {
+        bool batch;
+        rc = batch_begin(api, m, &batch, st);
+        if (rc == WK_OK)
+            rc = m->handle(api, &call, req, &response);
+        if (rc == WK_OK && call.failed)
+            rc = WK_NOMEM;
+        if (batch)
+            rc = batch_end(api, rc, response);
+    }
     if (rc == WK_OK && (call.failed || !response))
         rc = WK_NOMEM;
     /* What the call changed is on disk before it is answered. */

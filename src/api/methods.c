@@ -17,11 +17,13 @@
 #define OWS &intrinsic_proto__world__object_world_service__descriptor
 #define HEALTH &grpc__health__v1__health__descriptor
 #define LEVELS &worldkit__levels__descriptor
+/* A simulation_interfaces mutation: writes, all or nothing. */
+#define MUTATES (WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_BATCH)
 
 static const wk__method methods[] = {
-    {SI, "LoadWorld", wk__load_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD | WK__METHOD_GROWS,
+    {SI, "LoadWorld", wk__load_world, MUTATES | WK__METHOD_ANY_WORLD | WK__METHOD_GROWS,
      2, {WK_FEATURE_WORLD_LOADING, WK_FEATURE_WORLD_RESOURCE_STRING}},
-    {SI, "SpawnEntities", wk__spawn_entities, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_GROWS,
+    {SI, "SpawnEntities", wk__spawn_entities, MUTATES | WK__METHOD_GROWS,
      1, {WK_FEATURE_SPAWNING_ENTITIES}},
     {SI, "GetSimulatorFeatures", wk__get_simulator_features, WK__METHOD_SIM | WK__METHOD_ANY_WORLD, 0, {0}},
     {SI, "GetSimulationState", wk__get_simulation_state, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
@@ -36,24 +38,24 @@ static const wk__method methods[] = {
      4, {WK_FEATURE_SIMULATION_RESET, WK_FEATURE_SIMULATION_RESET_TIME, WK_FEATURE_SIMULATION_RESET_STATE,
       WK_FEATURE_SIMULATION_RESET_SPAWNED}},
     {SI, "GetEntityState", wk__get_entity_state, WK__METHOD_SIM, 1, {WK_FEATURE_ENTITY_STATE_GETTING}},
-    {SI, "SetEntityState", wk__set_entity_state, WK__METHOD_SIM | WK__METHOD_WRITES,
+    {SI, "SetEntityState", wk__set_entity_state, MUTATES,
      1, {WK_FEATURE_ENTITY_STATE_SETTING}},
-    {SI, "SpawnEntity", wk__spawn_entity, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_GROWS,
+    {SI, "SpawnEntity", wk__spawn_entity, MUTATES | WK__METHOD_GROWS,
      2, {WK_FEATURE_SPAWNING, WK_FEATURE_SPAWNING_RESOURCE_STRING}},
-    {SI, "DeleteEntity", wk__delete_entity, WK__METHOD_SIM | WK__METHOD_WRITES, 1, {WK_FEATURE_DELETING}},
+    {SI, "DeleteEntity", wk__delete_entity, MUTATES, 1, {WK_FEATURE_DELETING}},
     {SI, "GetEntities", wk__get_entities, WK__METHOD_SIM,
      4, {WK_FEATURE_ENTITY_TAGS, WK_FEATURE_ENTITY_BOUNDS_BOX, WK_FEATURE_ENTITY_BOUNDS_CONVEX,
       WK_FEATURE_ENTITY_CATEGORIES}},
     {SI, "GetEntitiesStates", wk__get_entities_states, WK__METHOD_SIM, 0, {0}},
     {SI, "GetEntityInfo", wk__get_entity_info, WK__METHOD_SIM, 1, {WK_FEATURE_ENTITY_INFO_GETTING}},
-    {SI, "SetEntityInfo", wk__set_entity_info, WK__METHOD_SIM | WK__METHOD_WRITES,
+    {SI, "SetEntityInfo", wk__set_entity_info, MUTATES,
      1, {WK_FEATURE_ENTITY_INFO_SETTING}},
     {SI, "GetEntityBounds", wk__get_entity_bounds, WK__METHOD_SIM, 1, {WK_FEATURE_ENTITY_BOUNDS}},
     {SI, "GetNamedPoses", wk__get_named_poses, WK__METHOD_SIM, 1, {WK_FEATURE_NAMED_POSES}},
     /* No POSE_BOUNDS: it answers every pose unbounded (sim/named_poses.c). */
     {SI, "GetNamedPoseBounds", wk__get_named_pose_bounds, WK__METHOD_SIM, 0, {0}},
     {SI, "GetSpawnables", wk__get_spawnables, WK__METHOD_SIM | WK__METHOD_ANY_WORLD, 1, {WK_FEATURE_SPAWNABLES}},
-    {SI, "UnloadWorld", wk__unload_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD,
+    {SI, "UnloadWorld", wk__unload_world, MUTATES | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_WORLD_UNLOADING}},
     {SI, "GetCurrentWorld", wk__get_current_world, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_WORLD_INFO_GETTING}},

@@ -32,6 +32,13 @@ enum wk__method_flags {
      * names, which the dispatcher opens for the handler (for writing with
      * WRITES) and closes after it (ows/ows.c). */
     WK__METHOD_OPENS = 64,
+    /* simulation_interfaces: all or nothing. The dispatcher runs the
+     * handler in a scene batch on the open world and keeps what it changed
+     * only when its Result says OK (api.c); a method that replaces the
+     * world whole (LoadWorld, UnloadWorld) is all or nothing by the store's
+     * replace, its batch going with the scene it began on. ResetSimulation
+     * has none: a reset ends the ECM's step, which a batch does not allow. */
+    WK__METHOD_BATCH = 128,
 };
 
 typedef struct wk__method {

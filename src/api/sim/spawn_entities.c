@@ -1,10 +1,10 @@
 /* spawn_entities.c — the SpawnEntities service: each entry reads one model
  * (SDFormat, URDF or MJCF, by uri or string) and adds it to the world under
  * a unique name, at its initial pose in its reference frame, under its
- * namespace. Entries are independent: one that fails changes nothing and
- * reports its own result (one that would take the world past the entities
- * its store allows is taken out again); the call's result is OK only when
- * all succeed. */
+ * namespace. The call is all or nothing (its row's batch, api.c): each
+ * entry reports its own result, and when one fails none is kept, the
+ * entries that would have spawned answering OPERATION_FAILED with the
+ * first that failed; the call's result is OK only when all succeed. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <math.h>
@@ -221,7 +221,7 @@ int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *requ
     if (!results)
         return WK_NOMEM;
     resp->results = results;
-    size_t failed = 0;
+    size_t failed = 0, first_failed = 0;
     for (size_t i = 0; i < n; i++) {
         outcome o = {.code = WK_RESULT_OK};
         uint32_t code = spawn_one(api, req->spawn_requests[i], &o);
@@ -232,8 +232,17 @@ int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *requ
         r->result = wk__call_result(call, code, "%s", o.message);
         r->entity_name = wk__call_strdup(call, code == WK_RESULT_OK ? o.name : "");
         results[resp->n_results++] = r;
-        failed += code != WK_RESULT_OK;
+        if (code != WK_RESULT_OK && !failed++)
+            first_failed = i;
     }
+    for (size_t i = 0; failed && i < n; i++)
+        if (results[i]->result && results[i]->result->result == WK_RESULT_OK) {
+            results[i]->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED,
+                                                 "not spawned: entry %zu failed, and a call spawns all its entries "
+                                                 "or none",
+                                                 first_failed);
+            results[i]->entity_name = wk__call_strdup(call, "");
+        }
     resp->result = failed ? wk__call_result(call, WK_SPAWN_ENTITIES_FAILED, "%zu of %zu spawn requests failed", failed, n)
                           : wk__call_result(call, WK_RESULT_OK, "%s", "");
     return WK_OK;
