@@ -134,6 +134,8 @@ typedef struct wk_scene_types {
     wk_type velocity;         /* wk_velocity: how a simulation moves the entity */
     wk_type acceleration;     /* wk_acceleration: how its Velocity changes */
     wk_type world_settings;   /* wk_world_settings, on a world entity loaded from a file */
+    wk_type world_source;     /* char *, owned, on a world entity loaded from a file: the file's absolute
+                                 path, read again for its levels when the world comes back from disk */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {

@@ -210,8 +210,10 @@ bool wk__request_strings_clean(const ProtobufCMessageDescriptor *desc, const uin
 /* bindings.c: replaces the binding's world, in the store and in the
  * simulation, with the world of desc (which it takes), or an empty world
  * named "default" when desc is NULL; for the endpoint, init_world becomes a
- * copy of it. */
-int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st);
+ * copy of it. source (NULL or "": none) is the absolute path of the file
+ * desc was read from, kept on the world entity so that a restart runs its
+ * levels again. */
+int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk_status *st);
 /* Makes the binding's simulation, of its store world as it is; when the
  * store has no such world, of a new empty one with create, else NOT_FOUND. */
 int wk__api_bind(wk_api *api, bool create, wk_status *st);

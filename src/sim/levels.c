@@ -175,10 +175,13 @@ void wk__levels_forget(wk_sim *sim)
 void wk__levels_reread(wk_sim *sim)
 {
     wk__levels_forget(sim);
+    /* A level is loaded when all its entities are there: one it shares
+     * with a loaded level says nothing of it. */
     for (size_t i = 0; i < sim->level_count; i++) {
         wk__level *l = &sim->levels[i];
+        l->loaded = l->ref_count > 0;
         for (size_t r = 0; r < l->ref_count; r++)
-            l->loaded |= (sim->loaded[l->refs[r]] =
+            l->loaded &= (sim->loaded[l->refs[r]] =
                               wk_scene_child(sim->scene, sim->world, wk_desc_node(sim->desc, l->refs[r])->name)) != 0;
         for (size_t r = 0; l->loaded && r < l->ref_count; r++)
             sim->holders[l->refs[r]]++;
