@@ -67,6 +67,8 @@ enum wk_motion_part {
 typedef enum wk_physics_engine {
     WK_PHYSICS_NONE,   /* kinematic motion only: Velocity and Acceleration integrated */
     WK_PHYSICS_MUJOCO, /* dynamics on MuJoCo: gravity, contacts, joints, inertia */
+    WK_PHYSICS_AUTO,   /* MUJOCO when the world has a dynamic link (one outside a static model) as the
+                          simulation is made, else NONE: the command line's default */
 } wk_physics_engine;
 
 typedef struct wk_sim_desc {
@@ -139,6 +141,9 @@ int wk_sim_add_system(wk_sim *sim, wk_phase phase, wk_system_fn fn, void *ctx);
 
 /* Runs n steps of the world's step size, as fast as possible. */
 int wk_sim_step(wk_sim *sim, uint64_t n);
+/* Whether an engine steps the world's links (MUJOCO, or AUTO for a world
+ * that had a dynamic link), rather than kinematic motion. */
+bool wk_sim_has_physics(const wk_sim *sim);
 /* Why the last step that failed in the physics engine failed ("" when none
  * has); borrowed until the next step. */
 const char *wk_sim_error(const wk_sim *sim);

@@ -47,7 +47,8 @@ static const char *const help[] = {
     "                         Other files are answered as missing\n"
     "  --levels               load and unload levels around performers\n"
     "  --physics ENGINE       what steps the worlds: mujoco (gravity, contacts, joints) or none\n"
-    "                         (kinematic motion of set velocities; the default)\n"
+    "                         (kinematic motion of set velocities). Default: mujoco for a world\n"
+    "                         with a link outside a static model, none for the others\n"
     "  --rtf X                real-time factor of a PLAYING world (default: the world's own,\n"
     "                         1 unless the file says; 0: as fast as possible)\n"
     "  --workers N            calls served at once (default: the CPU count, at least 4)\n"
@@ -183,7 +184,7 @@ static bool numeric(const char *o, const char *v, serve_args *a, int *status)
 /* 0 when parsed, 1 for --help, 2 for a mistake (printed). */
 static int parse(int argc, char **argv, serve_args *a)
 {
-    *a = (serve_args){.data = "worldkit-data"};
+    *a = (serve_args){.data = "worldkit-data", .physics = WK_PHYSICS_AUTO};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int status = 0;

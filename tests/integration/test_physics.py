@@ -35,6 +35,41 @@ class PhysicsTest(Calls, harness.ServerTest):
         self.assertGreater(self.entity_pose("box")[2], 1.0)
 
 
+class DefaultPhysicsTest(Calls, harness.ServerTest):
+    """No --physics: a world with dynamic links gets MuJoCo, and its box
+    falls as z0 - g t^2 / 2 until it meets the ground."""
+    SERVER_ARGS = ("--world", FALLING)
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.connect(cls.channel)
+
+    def test_the_default_falls_a_box(self):
+        self.set_state(harness.STATE_PAUSED)
+        z0 = self.entity_pose("box")[2]
+        self.step(300)
+        # 0.3 s of free fall, semi-implicit Euler at 1 ms: within 2 mm.
+        self.assertAlmostEqual(self.entity_pose("box")[2], z0 - 9.8 * 0.3 ** 2 / 2, delta=2e-3)
+        self.assertAlmostEqual(self.world_pose("box")[2], self.entity_pose("box")[2], places=9)
+
+
+class NoPhysicsTest(Calls, harness.ServerTest):
+    """--physics none: the same world's box hangs where the file put it."""
+    SERVER_ARGS = ("--world", FALLING, "--physics", "none")
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.connect(cls.channel)
+
+    def test_none_leaves_the_box_hanging(self):
+        self.set_state(harness.STATE_PAUSED)
+        z0 = self.entity_pose("box")[2]
+        self.step(300)
+        self.assertEqual(self.entity_pose("box")[2], z0)
+
+
 class PendulumTest(Calls, harness.ServerTest):
     """A revolute joint moved by the engine is a kinematic object's joint
     that ObjectWorldService reads."""
