@@ -19,6 +19,9 @@
 #define LEVELS &worldkit__levels__descriptor
 /* A simulation_interfaces mutation: writes, all or nothing. */
 #define MUTATES (WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_BATCH)
+/* An ObjectWorldService mutation: one handler, the request type choosing
+ * what it does, on the world the request names, opened for writing. */
+#define OWS_MUTATION(name, flags) {OWS, name, wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES | (flags), 0, {0}}
 
 static const wk__method methods[] = {
     {SI, "LoadWorld", wk__load_world, MUTATES | WK__METHOD_ANY_WORLD | WK__METHOD_GROWS,
@@ -78,22 +81,22 @@ static const wk__method methods[] = {
     {OWS, "CompareWorlds", wk__ows_compare_worlds, 0, 0, {0}},
     {OWS, "SyncObject", wk__ows_sync_object, WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
     {OWS, "AreFootprintsCompatible", wk__ows_are_footprints_compatible, WK__METHOD_OPENS, 0, {0}},
-    {OWS, "CreateObject", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
-    {OWS, "DeleteObject", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "UpdateObjectName", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "ReparentObject", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "UpdateObjectJoints", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "UpdateKinematicObjectProperties", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "UpdateObjectProperties", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "UpdateEntityProperties", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "CreateFrame", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
-    {OWS, "DeleteFrame", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "UpdateFrameName", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "ReparentFrame", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "UpdateFrameProperties", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "UpdateTransform", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "UpdateCollisionSettings", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
-    {OWS, "ToggleCollisions", wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES, 0, {0}},
+    OWS_MUTATION("CreateObject", WK__METHOD_GROWS),
+    OWS_MUTATION("DeleteObject", 0),
+    OWS_MUTATION("UpdateObjectName", 0),
+    OWS_MUTATION("ReparentObject", 0),
+    OWS_MUTATION("UpdateObjectJoints", 0),
+    OWS_MUTATION("UpdateKinematicObjectProperties", 0),
+    OWS_MUTATION("UpdateObjectProperties", 0),
+    OWS_MUTATION("UpdateEntityProperties", 0),
+    OWS_MUTATION("CreateFrame", WK__METHOD_GROWS),
+    OWS_MUTATION("DeleteFrame", 0),
+    OWS_MUTATION("UpdateFrameName", 0),
+    OWS_MUTATION("ReparentFrame", 0),
+    OWS_MUTATION("UpdateFrameProperties", 0),
+    OWS_MUTATION("UpdateTransform", 0),
+    OWS_MUTATION("UpdateCollisionSettings", 0),
+    OWS_MUTATION("ToggleCollisions", 0),
     {OWS, "UpdateWorldResources", wk__ows_update_world_resources,
      WK__METHOD_OPENS | WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
 
