@@ -136,6 +136,8 @@ typedef struct wk_scene_types {
     wk_type world_settings;   /* wk_world_settings, on a world entity loaded from a file */
     wk_type world_source;     /* char *, owned, on a world entity loaded from a file: the file's absolute
                                  path, read again for its levels when the world comes back from disk */
+    wk_type performer;        /* wk_vec3, on a top-level entity made a performer at run time
+                                 (SetPerformer): its box's size, so that it performs again after a restart */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {

@@ -185,8 +185,10 @@ const char *wk_sim_unloaded_level_of(const wk_sim *sim, const char *name);
 size_t wk_sim_performer_count(const wk_sim *sim);
 const char *wk_sim_performer(const wk_sim *sim, size_t i, wk_vec3 *size);
 /* Makes the top-level entity called name a performer (with a 1 m box), as
- * Gazebo's set_performer service: 1 when added, 0 when no such entity exists
- * or it is a performer already, or a negative code. */
+ * Gazebo's set_performer service, marking the entity so (its Performer
+ * component, which a world reloaded from disk reads back): 1 when added, 0
+ * when no such entity exists or it is a performer already, or a negative
+ * code. */
 int wk_sim_set_performer(wk_sim *sim, const char *name);
 
 /* The states of simulation_interfaces' SimulationState, same numbers. */

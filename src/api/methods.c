@@ -101,7 +101,7 @@ static const wk__method methods[] = {
      WK__METHOD_OPENS | WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
 
     /* worldkit's own: levels and performers, on a simulation as above. */
-    {LEVELS, "SetPerformer", wk__set_performer, WK__METHOD_SIM, 0, {0}},
+    {LEVELS, "SetPerformer", wk__set_performer, MUTATES, 0, {0}},
     {LEVELS, "ListLevels", wk__list_levels, WK__METHOD_SIM, 0, {0}},
     {LEVELS, "ListPerformers", wk__list_performers, WK__METHOD_SIM, 0, {0}},
 

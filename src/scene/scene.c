@@ -146,6 +146,7 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
         {&t->acceleration, {.name = "Acceleration", .size = sizeof(wk_acceleration)}},
         {&t->world_settings, {.name = "WorldSettings", .size = sizeof(wk_world_settings)}},
         {&t->world_source, {.name = "WorldSource", .size = sizeof(char *), .hooks = string_hooks}},
+        {&t->performer, {.name = "Performer", .size = sizeof(wk_vec3)}},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = wk_ecm_register(ecm, &table[i].desc, table[i].id);

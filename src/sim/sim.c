@@ -99,8 +99,8 @@ int wk_sim_bind(wk_sim *sim, wk_scene *scene, wk_status *st)
     sim->world = world;
     read_settings(sim);
     int rc = wk__motion_bind(sim, st);
-    if (rc == WK_OK)
-        wk__levels_reread(sim);
+    if (rc == WK_OK && (rc = wk__levels_reread(sim)))
+        wk_fail(st, rc, "out of memory reading the world's performers");
     return rc;
 }
 

@@ -88,17 +88,21 @@ class WithoutLevelsTest(harness.ServerTest):
 
 class RestartTest(unittest.TestCase):
     """A world served with levels, from a store on disk, served again
-    without --world: its levels and its file's performer come back, and
-    moving the performer still loads a level."""
+    without --world: its levels, its file's performer and the performer a
+    client added come back, and performers still load levels."""
 
     def test_levels_after_a_restart_without_world(self):
         pb = harness.stubs()
         data = tempfile.mkdtemp(prefix="wk_levels_restart_")
         self.addCleanup(shutil.rmtree, data, True)
-        server = harness.Server("--levels", "--world", WORLD, "--data", data)
+        # Kinematic motion: the robots stay where they are put.
+        server = harness.Server("--levels", "--world", WORLD, "--data", data, "--physics", "none")
+        reply = pb.levels_grpc.LevelsStub(server.channel).SetPerformer(pb.levels.SetPerformerRequest(name="R3"),
+                                                                       timeout=harness.CALL_SECONDS)
+        self.assertTrue(reply.added, reply.result.error_message)
         code, err = server.stop()
         self.assertEqual(code, 0, err)
-        server = harness.Server("--levels", "--data", data)
+        server = harness.Server("--levels", "--data", data, "--physics", "none")
         try:
             levels = pb.levels_grpc.LevelsStub(server.channel)
             sim = pb.si_grpc.SimulationInterfacesStub(server.channel)
@@ -106,9 +110,9 @@ class RestartTest(unittest.TestCase):
             self.assertEqual(reply.result.result, OK, reply.result.error_message)
             self.assertEqual([(l.name, l.loaded) for l in reply.levels], [("L1", True), ("L2", False), ("L3", False)])
             reply = levels.ListPerformers(pb.levels.ListPerformersRequest(), timeout=harness.CALL_SECONDS)
-            self.assertEqual([p.name for p in reply.performers], ["R1"])
-            # R1 into L2's zone: the next step loads L2 (and its M2).
-            state = pb.si.EntityState(pose=pb.si.Pose(position=pb.si.Point(x=5, y=5, z=0),
+            self.assertEqual([p.name for p in reply.performers], ["R1", "R3"])
+            # R1 into L3's zone; R3 stands in L2's: the next step loads both.
+            state = pb.si.EntityState(pose=pb.si.Pose(position=pb.si.Point(x=-5, y=-5, z=0),
                                                       orientation=pb.si.Quaternion(w=1)))
             reply = sim.SetEntityState(pb.si.SetEntityStateRequest(entity="R1", state=state, set_pose=True),
                                        timeout=harness.CALL_SECONDS)
@@ -118,9 +122,10 @@ class RestartTest(unittest.TestCase):
             reply = sim.StepSimulation(pb.si.StepSimulationRequest(steps=1), timeout=harness.CALL_SECONDS)
             self.assertEqual(reply.result.result, OK, reply.result.error_message)
             reply = levels.ListLevels(pb.levels.ListLevelsRequest(), timeout=harness.CALL_SECONDS)
-            self.assertTrue({l.name: l.loaded for l in reply.levels}["L2"])
-            reply = sim.GetEntityState(pb.si.GetEntityStateRequest(entity="M2"), timeout=harness.CALL_SECONDS)
-            self.assertEqual(reply.result.result, OK, reply.result.error_message)
+            self.assertEqual([(l.name, l.loaded) for l in reply.levels], [("L1", False), ("L2", True), ("L3", True)])
+            for entity in ("M2", "M4"):
+                reply = sim.GetEntityState(pb.si.GetEntityStateRequest(entity=entity), timeout=harness.CALL_SECONDS)
+                self.assertEqual(reply.result.result, OK, reply.result.error_message)
         finally:
             code, err = server.stop()
         self.assertEqual(code, 0, err)
