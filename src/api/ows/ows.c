@@ -44,7 +44,7 @@ static int run(wk_api *api, const wk__method *m, const ProtobufCMessage *req, wk
     }
     if (rc == WK_OK && call->after)
         rc = call->after(api, call, req, *response);
-    if (rc == WK_OK && call->failed)
+    if (rc == WK_OK && (call->failed || !*response))
         rc = wk_fail(st, WK_NOMEM, "%s: out of memory building the response", m->name);
     return rc;
 }
