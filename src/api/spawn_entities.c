@@ -170,6 +170,8 @@ static uint32_t spawn_one(wk_api *api, const SimulationInterfaces__SpawnEntityRe
     wk_status st = {0};
     int rc = wk_desc_read(&(wk_read_desc){.uri = res ? res->uri : NULL,
                                           .resource_string = res ? res->resource_string : NULL,
+                                          .ignore_missing_or_unsupported_assets =
+                                              e->ignore_missing_or_unsupported_assets,
                                           .roots = api->roots},
                           &d, &st);
     if (rc)
