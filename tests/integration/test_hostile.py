@@ -8,7 +8,9 @@ of 10^6 elements, and growth past the limits on a world's entities, an
 answer's size and the server's memory. Each must get its own error code with a message naming
 the culprit; afterwards the server still answers, and the worlds read the
 same as before, field for field (the simulation's entities and states, and
-the store world's metadata, objects and frames in the FULL view).
+the store world's metadata, objects and frames in the FULL view). While
+each test runs, a second client's health checks and GetTransform calls are
+each answered within 1 s (Watched).
 """
 import contextlib
 import importlib
@@ -67,7 +69,53 @@ BAD_XML = (
 )
 
 
-class Worlds(harness.ServerTest):
+class Watched(harness.ServerTest):
+    """Every test runs watched: while it runs, a second client asks the
+    health service and GetTransform (on "init_world", which no attack
+    touches) again and again, and each must be answered within 1 s."""
+
+    def setUp(self):
+        super().setUp()
+        self.watch_stop = threading.Event()
+        self.watch_slow = []
+        self.watch_rounds = 0
+        self.watcher = threading.Thread(target=self.watch, daemon=True)
+        self.watcher.start()
+
+    def watch(self):
+        h, refs, m = self.pb.health, self.pb.refs, self.pb.ows
+        root = refs.TransformNodeReference(by_name=refs.TransformNodeReferenceByName(
+            object=refs.ObjectReferenceByName(object_name="root")))
+        with grpc.insecure_channel(self.server.address) as channel:
+            check = channel.unary_unary("/grpc.health.v1.Health/Check",
+                                        request_serializer=h.HealthCheckRequest.SerializeToString,
+                                        response_deserializer=h.HealthCheckResponse.FromString)
+            ows = self.pb.ows_grpc.ObjectWorldServiceStub(channel)
+            calls = (("health check", lambda: check(h.HealthCheckRequest(), timeout=1)),
+                     ("GetTransform", lambda: ows.GetTransform(m.GetTransformRequest(
+                         world_id="init_world", node_a=root, node_b=root), timeout=1)))
+            while not self.watch_stop.is_set():
+                for what, call in calls:
+                    start = time.monotonic()
+                    try:
+                        call()
+                    except grpc.RpcError as e:
+                        self.watch_slow.append("%s: %s %s" % (what, e.code().name, e.details()))
+                    took = time.monotonic() - start
+                    if took >= 1.0:
+                        self.watch_slow.append("%s: %.2f s" % (what, took))
+                self.watch_rounds += 1
+                self.watch_stop.wait(0.05)
+
+    def tearDown(self):
+        self.watch_stop.set()
+        self.watcher.join()
+        self.assertGreater(self.watch_rounds, 0, "the watching client never got an answer")
+        self.assertEqual(self.watch_slow, [], "a second client waited during the test")
+        super().tearDown()
+
+
+class Worlds(Watched):
     """A server with a world loaded and a store world "hostile" (a table, a
     cup on it, a frame on the table), and what the hostile tests ask of
     them: that they read the same after an attack, and that others are
@@ -566,7 +614,7 @@ class LimitsTest(Worlds):
         self.assertEqual(sorted(o.name for o in basic.objects), ["a", "b", "root"])
 
 
-class MemoryTest(harness.ServerTest):
+class MemoryTest(Watched):
     """A server bounded to 1 MiB of memory, which it holds more than from
     the start: what would make it hold more is refused, naming the bound
     and the flag; reads and what frees memory still run."""
@@ -586,7 +634,7 @@ class MemoryTest(harness.ServerTest):
         self.assertResult(OK, reply, "UnloadWorld")
 
 
-class PathsTest(harness.ServerTest):
+class PathsTest(Watched):
     """A server whose one root holds links to a folder outside it: the
     folder's world and model are never listed, and meshes and includes
     outside the root are answered in the very words of a missing file,
