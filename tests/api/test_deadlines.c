@@ -23,6 +23,22 @@ static int expires(void *ctx)
     return c->asked++ < c->grace ? 0 : WK_GRPC_DEADLINE_EXCEEDED;
 }
 
+/* Calls the simulation_interfaces method with msg, the check (when not
+ * NULL) asked as a transport's; the answer appended to out. */
+static int dispatch(wk_api *api, const char *method, const ProtobufCMessage *msg, clock_check *check, wk_buf *out,
+                    wk_status *st)
+{
+    wk_buf bytes = {0};
+    if (wk_buf_reserve(&bytes, protobuf_c_message_get_packed_size(msg)))
+        return WK_NOMEM;
+    bytes.len = protobuf_c_message_pack(msg, bytes.data);
+    const wk__method *m = wk__method_named(&simulation_interfaces__simulation_interfaces__descriptor, method);
+    int rc = wk__api_dispatch(api, m, bytes.data, bytes.len, NULL, NULL, check ? expires : NULL, check, out, NULL,
+                              st);
+    wk_buf_free(&bytes);
+    return rc;
+}
+
 static int available_worlds(wk_api *api, size_t sources, clock_check *check, wk_buf *out)
 {
     char *list[WK_SOURCES_MAX + 1];
@@ -31,17 +47,8 @@ static int available_worlds(wk_api *api, size_t sources, clock_check *check, wk_
     SimulationInterfaces__GetAvailableWorldsRequest req = SIMULATION_INTERFACES__GET_AVAILABLE_WORLDS_REQUEST__INIT;
     req.n_additional_sources = sources;
     req.additional_sources = list;
-    wk_buf bytes = {0};
-    if (wk_buf_reserve(&bytes, protobuf_c_message_get_packed_size(&req.base)))
-        return WK_NOMEM;
-    bytes.len = protobuf_c_message_pack(&req.base, bytes.data);
     wk_status st = {0};
-    const wk__method *m = wk__method_named(&simulation_interfaces__simulation_interfaces__descriptor,
-                                           "GetAvailableWorlds");
-    int rc = wk__api_dispatch(api, m, bytes.data, bytes.len, NULL, NULL, check ? expires : NULL,
-                              check, out, NULL, &st);
-    wk_buf_free(&bytes);
-    return rc;
+    return dispatch(api, "GetAvailableWorlds", &req.base, check, out, &st);
 }
 
 static void sources_bounded(void)
@@ -123,7 +130,7 @@ static void footprint_pairs_bounded(void)
 /* LoadWorld of a world string of n models, each a link. */
 static int load_world(wk_api *api, size_t n, clock_check *check, wk_status *st)
 {
-    wk_buf text = {0}, bytes = {0}, out = {0};
+    wk_buf text = {0}, out = {0};
     int rc = wk_buf_append(&text, "<sdf version='1.9'><world name='many'>", 38);
     char model[96];
     for (size_t i = 0; rc == WK_OK && i < n; i++) {
@@ -134,13 +141,8 @@ static int load_world(wk_api *api, size_t n, clock_check *check, wk_status *st)
         return WK_NOMEM;
     SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
     req.resource_string = (char *)text.data;
-    if (wk_buf_reserve(&bytes, protobuf_c_message_get_packed_size(&req.base)))
-        return WK_NOMEM;
-    bytes.len = protobuf_c_message_pack(&req.base, bytes.data);
-    const wk__method *m = wk__method_named(&simulation_interfaces__simulation_interfaces__descriptor, "LoadWorld");
-    rc = wk__api_dispatch(api, m, bytes.data, bytes.len, NULL, NULL, check ? expires : NULL, check, &out, NULL, st);
+    rc = dispatch(api, "LoadWorld", &req.base, check, &out, st);
     wk_buf_free(&text);
-    wk_buf_free(&bytes);
     wk_buf_free(&out);
     return rc;
 }

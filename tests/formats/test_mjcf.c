@@ -274,18 +274,24 @@ static void geometry_sizes(void)
     wk_desc_free(d);
 }
 
-/* MuJoCo refuses a geom or site without the sizes its type needs,
- * counting what its default classes and fromto give (its own default size
- * being 0 for a geom, 0.005 for a site). */
+/* A text a read must refuse with WK_PARSE, and words its message holds. */
+typedef struct refusal {
+    const char *text, *needle;
+} refusal;
+
+static void check_refusals(const refusal *refused, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        check_fails(refused[i].text, WK_PARSE, refused[i].needle);
+}
+
 /* Negative masses and moments, refused where MuJoCo 2.2.2's compiler
  * refuses them (oracle/mujoco_refused runs MuJoCo on such files, and
  * oracle/mujoco reads negative_inertia.xml, where it takes them), each
  * naming file, line and element. */
 static void negative_inertia_as_mujoco(void)
 {
-    static const struct {
-        const char *text, *needle;
-    } refused[] = {
+    static const refusal refused[] = {
         {MJCF("<body name='b'>\n<freejoint/><inertial pos='0 0 0' mass='-1' diaginertia='1 1 1'/></body>\n"),
          "<string>:4: <inertial>: body 'b' moves on a joint: its mass cannot be negative"},
         {MJCF("<body name='b'><frame>\n<inertial pos='0 0 0' mass='1' diaginertia='1 1 -1'/></frame>\n"
@@ -301,8 +307,7 @@ static void negative_inertia_as_mujoco(void)
          "</body></worldbody></mujoco>",
          "<string>:3: <geom>: a geom of body 'b' cannot have a negative density"},
     };
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-        check_fails(refused[i].text, WK_PARSE, refused[i].needle);
+    check_refusals(refused, sizeof refused / sizeof refused[0]);
     /* Welded bodies (to the world, or to a moving body) and the world
      * body's geoms may have them, as in MuJoCo. */
     wk_status st = {0};
@@ -316,11 +321,12 @@ static void negative_inertia_as_mujoco(void)
     wk_desc_free(d);
 }
 
+/* MuJoCo refuses a geom or site without the sizes its type needs,
+ * counting what its default classes and fromto give (its own default size
+ * being 0 for a geom, 0.005 for a site). */
 static void geometry_sizes_refused(void)
 {
-    static const struct {
-        const char *text, *needle;
-    } refused[] = {
+    static const refusal refused[] = {
         {MJCF("<geom type='box' size='1'/>\n"),
          "<string>:3: <geom>: attribute size: type box needs 3 positive half-sizes (or 1 to 2 and fromto); size[1] is 0"},
         {MJCF("<geom type='box' size='1 1 -1'/>\n"), "size[2] is -1"},
@@ -339,8 +345,7 @@ static void geometry_sizes_refused(void)
         {MJCF("<body><site type='capsule' size='-1' fromto='0 0 0 0 0 1'/></body>\n"), "size[0] is -1"},
         {MJCF("<body><site type='plane'/></body>\n"), "<string>:3: <site>: type plane: a site cannot be"},
     };
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-        check_fails(refused[i].text, WK_PARSE, refused[i].needle);
+    check_refusals(refused, sizeof refused / sizeof refused[0]);
     /* What MuJoCo takes: a class's sizes, fromto's half-length, a plane's
      * first two sizes (0 or less: infinite), a sphere's unused second size,
      * a site's short size, a camera (which has no size). */
