@@ -5,6 +5,7 @@ performer, starts in L1, which holds M1 and M3) as the store's world "world".
 Each test undoes what it changed, so that the tests do not depend on their
 order.
 """
+import contextlib
 import math
 import shutil
 import signal
@@ -385,6 +386,9 @@ class ShutdownWithAStreamTest(unittest.TestCase):
         next(stream)
         began = time.monotonic()
         server.proc.send_signal(signal.SIGINT)
+        # stop() would send a SIGTERM, a second signal: wait for the first.
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.proc.wait(timeout=harness.STOP_SECONDS)
         code, err = server.stop()
         self.assertEqual(code, 0, err)
         self.assertLess(time.monotonic() - began, 5, err)
