@@ -16,6 +16,8 @@ import contextlib
 import importlib
 import math
 import os
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -70,48 +72,28 @@ BAD_XML = (
 
 
 class Watched(harness.ServerTest):
-    """Every test runs watched: while it runs, a second client asks the
-    health service and GetTransform (on "init_world", which no attack
-    touches) again and again, and each must be answered within 1 s."""
+    """Every test runs watched: while it runs, a second client (watch.py, a
+    process of its own) asks the health service and GetTransform (on
+    "init_world", which no attack touches) again and again, and each must
+    be answered within 1 s."""
 
     def setUp(self):
         super().setUp()
-        self.watch_stop = threading.Event()
-        self.watch_slow = []
-        self.watch_rounds = 0
-        self.watcher = threading.Thread(target=self.watch, daemon=True)
-        self.watcher.start()
-
-    def watch(self):
-        h, refs, m = self.pb.health, self.pb.refs, self.pb.ows
+        refs, m = self.pb.refs, self.pb.ows
         root = refs.TransformNodeReference(by_name=refs.TransformNodeReferenceByName(
             object=refs.ObjectReferenceByName(object_name="root")))
-        with grpc.insecure_channel(self.server.address) as channel:
-            check = channel.unary_unary("/grpc.health.v1.Health/Check",
-                                        request_serializer=h.HealthCheckRequest.SerializeToString,
-                                        response_deserializer=h.HealthCheckResponse.FromString)
-            ows = self.pb.ows_grpc.ObjectWorldServiceStub(channel)
-            calls = (("health check", lambda: check(h.HealthCheckRequest(), timeout=1)),
-                     ("GetTransform", lambda: ows.GetTransform(m.GetTransformRequest(
-                         world_id="init_world", node_a=root, node_b=root), timeout=1)))
-            while not self.watch_stop.is_set():
-                for what, call in calls:
-                    start = time.monotonic()
-                    try:
-                        call()
-                    except grpc.RpcError as e:
-                        self.watch_slow.append("%s: %s %s" % (what, e.code().name, e.details()))
-                    took = time.monotonic() - start
-                    if took >= 1.0:
-                        self.watch_slow.append("%s: %.2f s" % (what, took))
-                self.watch_rounds += 1
-                self.watch_stop.wait(0.05)
+        transform = m.GetTransformRequest(world_id="init_world", node_a=root, node_b=root).SerializeToString()
+        self.watcher = subprocess.Popen([sys.executable, "-m", "integration.watch", self.server.address,
+                                         transform.hex()], cwd=os.path.dirname(os.path.dirname(__file__)),
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.assertEqual(self.watcher.stdout.readline().strip(), "ready", "the watching client never got an answer")
 
     def tearDown(self):
-        self.watch_stop.set()
-        self.watcher.join()
-        self.assertGreater(self.watch_rounds, 0, "the watching client never got an answer")
-        self.assertEqual(self.watch_slow, [], "a second client waited during the test")
+        out, _ = self.watcher.communicate("", timeout=harness.CALL_SECONDS)
+        lines = out.splitlines()
+        self.assertTrue(lines and lines[-1].startswith("rounds "), out)
+        self.assertEqual([line for line in lines if line.startswith("slow ")], [],
+                         "a second client waited during the test")
         super().tearDown()
 
 
