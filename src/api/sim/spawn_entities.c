@@ -2,10 +2,10 @@
  * (SDFormat, URDF or MJCF, by uri or string) and adds it to the world under
  * a unique name, at its initial pose in its reference frame, under its
  * namespace. Entries are independent: one that fails changes nothing and
- * reports its own result (one whose file was still being read at the
- * call's deadline too) (one that would take the world past the entities
- * its store allows is taken out again); the call's result is OK only when
- * all succeed. */
+ * reports its own result (one that would take the world past the entities
+ * its store allows is taken out again; one whose file is still being read
+ * at the call's deadline gives up); the call's result is OK only when all
+ * succeed. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <math.h>
