@@ -34,6 +34,11 @@ bool wk__call_over(wk__call *call)
     return call->check && call->checks++ % 64 == 0 && call->check(call->check_ctx) != 0;
 }
 
+bool wk__call_over_ctx(void *call)
+{
+    return wk__call_over(call);
+}
+
 char *wk__call_strdup(wk__call *call, const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -243,14 +248,10 @@ static int batch_begin(wk_api *api, const wk__method *m, bool *open, wk_status *
 }
 
 /* Ends the scene batch: keeps what the handler changed when it answered a
- * Result of OK, else puts the world back as it was. A world replaced whole
- * meanwhile (LoadWorld, UnloadWorld) took the batch with its
- * old scene: the store's replace was the all or nothing. */
+ * Result of OK, else puts the world back as it was. */
 static int batch_end(wk_api *api, int rc, const ProtobufCMessage *response)
 {
-    wk_scene *s = api->open ? wk_api_scene(api) : NULL;
-    if (!s || !wk_ecm_txn_open(wk_scene_ecm(s)))
-        return rc;
+    wk_scene *s = wk_api_scene(api);
     if (rc == WK_OK && result_code(response) == WK_RESULT_OK)
         return wk_scene_batch_commit(s);
     wk_scene_batch_rollback(s);

@@ -24,7 +24,7 @@
 #define OWS_MUTATION(name, flags) {OWS, name, wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES | (flags), 0, {0}}
 
 static const wk__method methods[] = {
-    {SI, "LoadWorld", wk__load_world, MUTATES | WK__METHOD_ANY_WORLD | WK__METHOD_GROWS,
+    {SI, "LoadWorld", wk__load_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD | WK__METHOD_GROWS,
      2, {WK_FEATURE_WORLD_LOADING, WK_FEATURE_WORLD_RESOURCE_STRING}},
     {SI, "SpawnEntities", wk__spawn_entities, MUTATES | WK__METHOD_GROWS,
      1, {WK_FEATURE_SPAWNING_ENTITIES}},
@@ -58,7 +58,7 @@ static const wk__method methods[] = {
     /* No POSE_BOUNDS: it answers every pose unbounded (sim/named_poses.c). */
     {SI, "GetNamedPoseBounds", wk__get_named_pose_bounds, WK__METHOD_SIM, 0, {0}},
     {SI, "GetSpawnables", wk__get_spawnables, WK__METHOD_SIM | WK__METHOD_ANY_WORLD, 1, {WK_FEATURE_SPAWNABLES}},
-    {SI, "UnloadWorld", wk__unload_world, MUTATES | WK__METHOD_ANY_WORLD,
+    {SI, "UnloadWorld", wk__unload_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_WORLD_UNLOADING}},
     {SI, "GetCurrentWorld", wk__get_current_world, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_WORLD_INFO_GETTING}},

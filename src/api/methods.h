@@ -34,10 +34,10 @@ enum wk__method_flags {
     WK__METHOD_OPENS = 64,
     /* simulation_interfaces: all or nothing. The dispatcher runs the
      * handler in a scene batch on the open world and keeps what it changed
-     * only when its Result says OK (api.c); a method that replaces the
-     * world whole (LoadWorld, UnloadWorld) is all or nothing by the store's
-     * replace, its batch going with the scene it began on. ResetSimulation
-     * has none: a reset ends the ECM's step, which a batch does not allow. */
+     * only when its Result says OK (api.c). LoadWorld and UnloadWorld have
+     * none: they replace the world whole (after reading what replaces it),
+     * all or nothing by the store's replace; nor has ResetSimulation: a
+     * reset ends the ECM's step, which a batch does not allow. */
     WK__METHOD_BATCH = 128,
 };
 
