@@ -68,6 +68,19 @@ static int restore_initial(wk_sim *sim, void *ctx, wk_status *st)
     return rc;
 }
 
+/* A simulation of desc (which it takes) on scene, as the endpoint runs its
+ * worlds: levels, engine and the restorer of the binding. */
+static int sim_new(wk_api *api, wk_world_desc *desc, wk_scene *scene, wk_sim **out, wk_status *st)
+{
+    return wk_sim_new(desc,
+                      &(wk_sim_desc){.scene = scene,
+                                     .levels = api->levels,
+                                     .physics = api->physics,
+                                     .restore = restore_initial,
+                                     .restore_ctx = api},
+                      out, st);
+}
+
 /* Keeps the file a world was read from on its world entity. */
 static int keep_source(wk_scene *scene, wk_entity world, const char *source, wk_status *st)
 {
@@ -90,14 +103,7 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk_s
         return wk_fail(st, WK_NOMEM, "out of memory creating a world");
     }
     wk_sim *sim = NULL;
-    rc = wk_sim_new(desc,
-                    &(wk_sim_desc){
-                        .scene = scene,
-                        .levels = api->levels,
-                        .physics = api->physics,
-                        .restore = restore_initial,
-                        .restore_ctx = api},
-                    &sim, st);
+    rc = sim_new(api, desc, scene, &sim, st);
     if (rc == WK_OK)
         rc = wk_scene_objects_init(scene, wk_sim_world(sim), st);
     if (rc == WK_OK)
@@ -145,13 +151,7 @@ int wk__api_bind(wk_api *api, bool create, wk_status *st)
     wk_sim *sim = NULL;
     int rc = read_source(api, wk_world_scene(w), &desc, st);
     if (rc == WK_OK)
-        rc = wk_sim_new(desc,
-                        &(wk_sim_desc){.scene = wk_world_scene(w),
-                                       .levels = api->levels,
-                                       .physics = api->physics,
-                                       .restore = restore_initial,
-                                       .restore_ctx = api},
-                        &sim, st);
+        rc = sim_new(api, desc, wk_world_scene(w), &sim, st);
     if (rc == WK_OK)
         use_sim(api, sim); /* with the world open: its initial copy is taken */
     wk_store_close(w, false, false);
