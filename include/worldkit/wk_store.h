@@ -22,7 +22,12 @@
  * wk_store_commit. A background thread folds long journals into new
  * snapshots. Reopening the directory brings every world back with the same
  * ids, entities, components, metadata and structure hash. A store made with
- * wk_store_new keeps nothing. */
+ * wk_store_new keeps nothing.
+ *
+ * A store opened on a PostgreSQL URL (wk_store_desc.url) keeps the same
+ * tables there, with the same guarantee: a call that returns WK_OK has
+ * committed its transaction, and the server was asked for synchronous
+ * commit. */
 #ifndef WK_STORE_H
 #define WK_STORE_H
 
@@ -52,6 +57,10 @@ wk_store *wk_store_new(void);
 /* Options of a store kept on disk; zero means the default. */
 typedef struct wk_store_desc {
     const char *dir;          /* created (one level) when missing */
+    /* Instead of dir: a PostgreSQL connection URL (postgresql://...) or
+     * libpq keyword string; the database holds the same tables, created when
+     * missing, so that several servers can share it. */
+    const char *url;
     uint32_t compact_entries; /* 0: 1000; a longer journal is folded into a new snapshot */
     uint64_t compact_bytes;   /* 0: 4 MiB; likewise a journal larger than this and than its snapshot */
     bool compact_inline;      /* fold at commit time instead of in a background thread */
@@ -61,7 +70,9 @@ typedef struct wk_store_desc {
  * world in it. Fails with WK_IO naming the file and SQLite's reason for a
  * directory that cannot be created or written or a file that is not a
  * worldkit database, and with WK_IO naming the world and journal entry for
- * one that does not load; nothing is left open then. */
+ * one that does not load; nothing is left open then. wk_store_open_desc
+ * does the same for a directory or a PostgreSQL database (naming the
+ * database and PostgreSQL's reason when it fails). */
 int wk_store_open_dir(const char *dir, wk_store **out, wk_status *st);
 int wk_store_open_desc(const wk_store_desc *desc, wk_store **out, wk_status *st);
 /* Frees every world; no world may be open. A store on disk first finishes

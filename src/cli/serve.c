@@ -22,7 +22,8 @@
     "serve [--listen ADDR] [--world FILE] [--root DIR]... [--levels] [--physics ENGINE] [--rtf X]\n"  \
     "                       [--workers N] [--max-request-mib N] [--shutdown-seconds S]\n"              \
     "                       [--max-world-entities N] [--max-response-mib N] [--max-memory-mib N]\n"      \
-    "                       [--data DIR [--compact-entries N] [--checkpoint-seconds S] | --memory]\n" \
+    "                       [--data DIR | --store DIR|URL [--compact-entries N] [--checkpoint-seconds S]\n" \
+    "                        | --memory]\n"                                                         \
     "                       [--verbose]\n"                                                            \
     "                       [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--token-file FILE]"
 
@@ -66,6 +67,9 @@ static const char *const help[] = {
     "  --data DIR             keep ObjectWorldService's worlds in DIR/worlds.db (SQLite): every\n"
     "                         change answered OK is on disk, and a restart brings them back\n"
     "                         (default ./worldkit-data; --data '' is --memory)\n"
+    "  --store URL            keep them in a PostgreSQL database instead (postgresql://...; a\n"
+    "                         folder is --data): the same tables, created when missing; every change\n"
+    "                         answered OK is committed there\n"
     "  --compact-entries N    fold a world's journal of changes into a new snapshot once it\n"
     "                         holds more than N entries (default 1000)\n"
     "  --checkpoint-seconds S write a PLAYING world's motion to DIR every S seconds (default 5)\n"
@@ -92,7 +96,7 @@ typedef struct serve_args {
     size_t root_count;
     char world_folder[4096];
     char listen[512]; /* --listen HOST with the default port */
-    const char *data; /* NULL: worlds in memory only */
+    const char *data; /* NULL: worlds in memory only; a folder or a PostgreSQL URL */
     uint32_t compact_entries;
     double checkpoint_seconds; /* 0: the api's default */
     wk_physics_engine physics;
@@ -229,7 +233,7 @@ static int parse(int argc, char **argv, serve_args *a)
                 return 2;
             }
             a->roots[a->root_count++] = v;
-        } else if (!strcmp(o, "--data"))
+        } else if (!strcmp(o, "--data") || !strcmp(o, "--store"))
             a->data = *v ? v : NULL; /* --data '' is --memory */
         else if (!strcmp(o, "--tls-cert"))
             a->server.tls_cert_file = v;
@@ -345,15 +349,19 @@ int wk_cli_serve(int argc, char **argv)
         return parsed;
     wk_store *store = NULL;
     wk_status st = {0};
-    wk_store_desc kept = {.dir = a.data, .compact_entries = a.compact_entries};
+    /* A URL may hold a password: messages name the database, not it. */
+    bool pg = a.data && (!strncmp(a.data, "postgresql://", 13) || !strncmp(a.data, "postgres://", 11));
+    wk_store_desc kept = {.dir = pg ? NULL : a.data, .url = pg ? a.data : NULL, .compact_entries = a.compact_entries};
     if (a.data && wk_store_open_desc(&kept, &store, &st)) {
-        fprintf(stderr, "worldkit: --data %s: %s: %s\n", a.data, wk_code_name(st.code), st.message);
+        fprintf(stderr, "worldkit: --data %s: %s: %s\n", pg ? "(PostgreSQL)" : a.data, wk_code_name(st.code),
+                st.message);
         return 1;
     }
     finish_roots(&a);
     wk_world_meta meta;
     if (a.world && store && wk_store_meta(store, "world", &meta, NULL) == WK_OK)
-        fprintf(stderr, "worldkit: %s replaces the stored world 'world' of %s\n", a.world, a.data);
+        fprintf(stderr, "worldkit: %s replaces the stored world 'world' of %s\n", a.world,
+                pg ? "the PostgreSQL database" : a.data);
     wk_api *api = wk_api_new_desc(&(wk_api_desc){.levels = a.levels,
                                                  .physics = a.physics,
                                                  .store = store,

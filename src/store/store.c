@@ -88,7 +88,7 @@ int wk_store_open_desc(const wk_store_desc *desc, wk_store **out, wk_status *st)
 {
     wk_store *store = wk_store_new();
     if (!store)
-        return wk_fail(st, WK_NOMEM, "out of memory opening the store in '%s'", desc->dir);
+        return wk_fail(st, WK_NOMEM, "out of memory opening the store");
     int rc = wk__db_open(store, desc, st);
     if (rc) {
         wk_store_free(store);
