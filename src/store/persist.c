@@ -70,7 +70,11 @@ static void db_free(wk__db *db)
         db->ops->close(db->impl);
     pthread_mutex_destroy(&db->queue_lock);
     pthread_cond_destroy(&db->wake);
+    pthread_mutex_destroy(&db->lease_lock);
+    pthread_mutex_destroy(&db->take_lock);
+    pthread_cond_destroy(&db->renew_wake);
     free(db->queue);
+    free(db->leases);
     free(db);
 }
 
@@ -81,6 +85,10 @@ int wk__db_open(wk_store *store, const wk_store_desc *desc, wk_status *st)
         return wk_fail(st, WK_NOMEM, "out of memory opening the store");
     pthread_mutex_init(&db->queue_lock, NULL);
     pthread_cond_init(&db->wake, NULL);
+    pthread_mutex_init(&db->lease_lock, NULL);
+    pthread_mutex_init(&db->take_lock, NULL);
+    pthread_cond_init(&db->renew_wake, NULL);
+    db->lease_ns = (int64_t)(desc->lease_ms ? desc->lease_ms : 10000) * 1000000;
     db->ops = desc->url && *desc->url ? &wk__pg_backend : &wk__sqlite_backend;
     db->compact_entries = desc->compact_entries ? desc->compact_entries : 1000;
     db->compact_bytes = desc->compact_bytes ? desc->compact_bytes : (uint64_t)4 << 20;
@@ -96,6 +104,8 @@ int wk__db_open(wk_store *store, const wk_store_desc *desc, wk_status *st)
     wk_scene_free(l.scene);
     if (rc == WK_OK && !db->compact_inline)
         rc = wk__compactor_start(db, st);
+    if (rc == WK_OK && db->ops->claim)
+        rc = wk__renewer_start(db, st);
     if (rc) {
         wk__db_close(store);
         return rc;
@@ -114,6 +124,7 @@ void wk__db_close(wk_store *store)
 {
     if (!store->db)
         return;
+    wk__renewer_stop(store->db);
     wk__compactor_stop(store->db);
     db_free(store->db);
     store->db = NULL;
@@ -131,22 +142,33 @@ int wk__db_insert(wk_store *store, wk_world *w, const wk_world *replaced, const 
         .order = snap[1].data,
         .order_len = snap[1].len,
     };
-    int64_t wid = 0;
+    int64_t wid = 0, epoch = 0, start = wk__lease_clock();
     wk__db *db = store->db;
-    int rc = db->ops->insert(db->impl, &row, replaced ? replaced->rec.wid : 0, &wid, st);
+    int rc = db->ops->insert(db->impl, &row, replaced ? replaced->rec.wid : 0, replaced ? replaced->rec.epoch : 0,
+                             &wid, &epoch, st);
     if (rc == WK_OK)
-        w->rec = (wk__wrec){.wid = wid, .snapshot_bytes = snap[0].len + snap[1].len};
+        w->rec = (wk__wrec){.wid = wid, .epoch = epoch, .snapshot_bytes = snap[0].len + snap[1].len};
+    if (rc == WK_OK && db->ops->claim) {
+        if (replaced)
+            wk__lease_forget(db, replaced->rec.wid);
+        wk__lease_note(db, wid, epoch, start);
+    }
     return rc;
 }
 
 int wk__db_delete(wk_store *store, const wk_world *w, wk_status *st)
 {
-    return w->rec.wid ? store->db->ops->remove(store->db->impl, w->rec.wid, st) : WK_OK;
+    wk__db *db = store->db;
+    int rc = w->rec.wid ? db->ops->remove(db->impl, w->rec.wid, w->rec.epoch, st) : WK_OK;
+    if (rc == WK_OK && db->ops->claim)
+        wk__lease_forget(db, w->rec.wid);
+    return rc;
 }
 
 int wk__db_swap(wk_store *store, const wk_world *a, const wk_world *b, int64_t now, wk_status *st)
 {
-    return store->db->ops->rename_pair(store->db->impl, a->rec.wid, b->id, b->rec.wid, a->id, now, st);
+    return store->db->ops->rename_pair(store->db->impl, a->rec.wid, a->rec.epoch, b->id, b->rec.wid, b->rec.epoch,
+                                       a->id, now, st);
 }
 
 /* Puts back the world as the database has it, after a write that failed. */
@@ -182,18 +204,96 @@ int wk__db_journal(wk_world *w, int64_t now, bool *wrote, wk_status *st)
     if (rc)
         rc = wk_fail(st, rc, "world '%s': serializing its changes: %s", w->id, wk_ecm_errmsg(ecm));
     else
-        rc = db->ops->append(db->impl, w->rec.wid, w->rec.seq + 1, &changes, now, &gone, st);
+        rc = db->ops->append(db->impl, w->rec.wid, w->rec.epoch, w->rec.seq + 1, &changes, now, &gone, st);
     if (rc == WK_OK && !gone) {
         w->rec.seq++;
         w->rec.journal_count++;
         w->rec.journal_bytes += changes.len;
     }
+    /* A world whose lease went elsewhere is not read back: it is let go. */
+    if (rc == WK_MOVED)
+        wk__lease_forget(db, w->rec.wid);
     wk_status why;
-    if (rc && reload(w, &why) && st)
+    if (rc && rc != WK_MOVED && reload(w, &why) && st)
         snprintf(st->message + strlen(st->message), sizeof st->message - strlen(st->message),
                  "; reading the world back failed too (%s): memory holds what the disk does not",
                  why.message);
     wk_buf_free(&changes);
+    return rc;
+}
+
+/* Whether w, in the list, is one this server may serve; w locked. */
+static bool serves(wk__db *db, const wk_world *w)
+{
+    return wk__lease_held(db, w->rec.wid, w->rec.epoch);
+}
+
+/* Takes the lease of world id and loads it into the store's list; under
+ * take_lock. */
+static int take(wk_store *store, const char *id, wk_status *st)
+{
+    wk__db *db = store->db;
+    int64_t wid, epoch, start = wk__lease_clock();
+    char owner[WK_OWNER_MAX];
+    int rc = db->ops->claim(db->impl, id, &wid, &epoch, owner, st);
+    if (rc)
+        return rc;
+    loading l = {0};
+    rc = db->ops->load(db->impl, wid, &(wk__loader){load_world, load_entry, load_done, &l}, st);
+    if (rc) {
+        wk_scene_free(l.scene);
+        return rc;
+    }
+    wk_world *w = wk__world_new(store, l.id, l.scene, l.has_user_tag ? l.user_tag : NULL);
+    if (!w)
+        return wk_fail(st, WK_NOMEM, "out of memory loading world '%s'", id);
+    w->rec = l.rec;
+    w->rec.epoch = epoch;
+    w->last_update_ns = l.last_update_ns;
+    wk__world_settle(w);
+    pthread_rwlock_wrlock(&store->lock);
+    rc = wk__world_append(store, w);
+    pthread_rwlock_unlock(&store->lock);
+    if (rc) {
+        wk__world_unref(w);
+        return wk_fail(st, WK_NOMEM, "out of memory loading world '%s'", id);
+    }
+    wk__lease_note(db, wid, epoch, start);
+    return WK_OK;
+}
+
+int wk__db_pull(wk_store *store, const char *id, wk_status *st)
+{
+    wk__db *db = store->db;
+    if (!db || !db->ops->claim)
+        return WK_OK;
+    pthread_mutex_lock(&db->take_lock);
+    pthread_rwlock_rdlock(&store->lock);
+    size_t i = wk__find_world(store, id);
+    wk_world *w = i < store->count ? store->worlds[i] : NULL;
+    if (w)
+        atomic_fetch_add(&w->refs, 1);
+    pthread_rwlock_unlock(&store->lock);
+    bool held = false;
+    if (w) {
+        pthread_rwlock_rdlock(&w->lock);
+        held = serves(db, w);
+        pthread_rwlock_unlock(&w->lock);
+    }
+    if (w && !held) { /* lost: out of the list, then taken again if free */
+        pthread_rwlock_wrlock(&store->lock);
+        for (size_t k = 0; k < store->count; k++)
+            if (store->worlds[k] == w) {
+                store->worlds[k] = store->worlds[--store->count];
+                wk__world_unref(w);
+                break;
+            }
+        pthread_rwlock_unlock(&store->lock);
+    }
+    if (w)
+        wk__world_unref(w);
+    int rc = held ? WK_OK : take(store, id, st);
+    pthread_mutex_unlock(&db->take_lock);
     return rc;
 }
 

@@ -39,36 +39,68 @@ typedef struct wk__loader {
     void *ctx;
 } wk__loader;
 
+/* A world of the database as a listing shows it: with its owner. */
+typedef struct wk__listed {
+    wk_world_meta meta; /* id, user tag, last update; no structure hash */
+    char owner[WK_OWNER_MAX]; /* the address of the server holding its lease; "" when none does */
+} wk__listed;
+
 /* The operations of a backend. Failures are WK_IO (WK_NOMEM, WK_INVALID
- * where said) with a message naming the database and the engine's reason. */
+ * where said) with a message naming the database and the engine's reason.
+ *
+ * A backend whose database several servers share (PostgreSQL's) also keeps
+ * a lease per world: the server that holds it, until when, and an epoch
+ * that grows with every change of holder. Every write names the epoch its
+ * server holds the world's lease at (0 in SQLite's, which ignores it) and
+ * checks it in the same transaction, failing with WK_MOVED when the lease
+ * went to another server: a server that lost a lease never writes again. */
 typedef struct wk__backend {
     /* Connects to the database desc names (creating the schema when it has
      * none, refusing one that is not worldkit's); *impl is the backend's. */
     int (*open)(const wk_store_desc *desc, void **impl, wk_status *st);
     void (*close)(void *impl);
-    /* Reads every world (wid 0, in id order) or world wid into l. */
+    /* Reads every world (wid 0, in id order) or world wid into l. A shared
+     * backend reads every world only when asked for one (wid). */
     int (*load)(void *impl, int64_t wid, const wk__loader *l, wk_status *st);
     /* Adds a world (row: id, user tag, last update, snapshot) and deletes
-     * the rows of world replaced (0: none) in one transaction; *wid is the
-     * new row's. */
-    int (*insert)(void *impl, const wk__row *row, int64_t replaced, int64_t *wid, wk_status *st);
-    int (*remove)(void *impl, int64_t wid, wk_status *st);
+     * the rows of world replaced (0: none, else held at replaced_epoch) in
+     * one transaction; *wid is the new row's, *epoch its lease's. */
+    int (*insert)(void *impl, const wk__row *row, int64_t replaced, int64_t replaced_epoch, int64_t *wid,
+                  int64_t *epoch, wk_status *st);
+    int (*remove)(void *impl, int64_t wid, int64_t epoch, wk_status *st);
     /* Renames row a to id_a and row b to id_b, both last updated at now. */
-    int (*rename_pair)(void *impl, int64_t a, const char *id_a, int64_t b, const char *id_b, int64_t now,
-                       wk_status *st);
+    int (*rename_pair)(void *impl, int64_t a, int64_t epoch_a, const char *id_a, int64_t b, int64_t epoch_b,
+                       const char *id_b, int64_t now, wk_status *st);
     /* Writes journal entry seq of world wid and its last update; *gone, writing
      * nothing, when the world's row is not there (deleted meanwhile). */
-    int (*append)(void *impl, int64_t wid, int64_t seq, const wk_buf *entry, int64_t now, bool *gone,
+    int (*append)(void *impl, int64_t wid, int64_t epoch, int64_t seq, const wk_buf *entry, int64_t now, bool *gone,
                   wk_status *st);
     /* Replaces the snapshot of wid by snap (state, order) as of seq and
      * deletes the entries it folds. */
-    int (*fold)(void *impl, int64_t wid, int64_t seq, const wk_buf snap[2], wk_status *st);
+    int (*fold)(void *impl, int64_t wid, int64_t epoch, int64_t seq, const wk_buf snap[2], wk_status *st);
     /* Runs SQL without parameters or rows: for tests that make writes fail. */
     int (*exec)(void *impl, const char *sql);
+
+    /* The leases; NULL in a backend of one server. claim takes the lease
+     * of world id when no server holds a live one (*wid, *epoch: the world
+     * and the lease now held), WK_NOT_FOUND when there is no such world, or
+     * WK_MOVED naming the holder, its address in owner (WK_OWNER_MAX bytes). */
+    int (*claim)(void *impl, const char *id, int64_t *wid, int64_t *epoch, char *owner, wk_status *st);
+    /* Extends every lease this server holds; *held (free()) lists the wids
+     * and epochs still held, *count of them. */
+    int (*renew)(void *impl, int64_t **held, size_t *count, wk_status *st);
+    /* Every world of the database with its owner, in id order (free()). */
+    int (*list)(void *impl, wk__listed **out, size_t *count, wk_status *st);
+    /* The address this server's leases give clients to reach it. */
+    void (*set_address)(void *impl, const char *address);
 } wk__backend;
 
 extern const wk__backend wk__sqlite_backend;
 extern const wk__backend wk__pg_backend;
+
+typedef struct wk__lease {
+    int64_t wid, epoch, valid_until;
+} wk__lease;
 
 struct wk__db {
     const wk__backend *ops;
@@ -76,6 +108,17 @@ struct wk__db {
     uint32_t compact_entries;
     uint64_t compact_bytes;
     bool compact_inline;
+    /* A shared backend's leases (persist_lease.c): those held, each with
+     * the monotonic time until which it surely is (start of the
+     * transaction that took or renewed it, plus the lease's duration),
+     * under lease_lock; take_lock makes one take at a time. */
+    int64_t lease_ns;
+    pthread_mutex_t lease_lock, take_lock;
+    pthread_cond_t renew_wake;
+    wk__lease *leases;
+    size_t lease_count, lease_cap;
+    pthread_t renewer;
+    bool renewing, renew_stop;
     /* The compactor: worlds waiting (each with a reference), under queue_lock. */
     pthread_mutex_t queue_lock;
     pthread_cond_t wake;
@@ -84,6 +127,17 @@ struct wk__db {
     wk_world **queue;
     size_t queue_count, queue_cap;
 };
+
+/* The leases held (persist_lease.c): the monotonic clock they count on;
+ * noting one taken at epoch, at start (that clock); forgetting one; and
+ * whether wid is surely held at epoch now. */
+int64_t wk__lease_clock(void);
+void wk__lease_note(wk__db *db, int64_t wid, int64_t epoch, int64_t start);
+void wk__lease_forget(wk__db *db, int64_t wid);
+bool wk__lease_held(wk__db *db, int64_t wid, int64_t epoch);
+/* The thread renewing them every third of their duration. */
+int wk__renewer_start(wk__db *db, wk_status *st);
+void wk__renewer_stop(wk__db *db);
 
 /* The compactor thread (persist_compact.c). */
 int wk__compactor_start(wk__db *db, wk_status *st);

@@ -29,7 +29,7 @@ int wk__db_compact(wk_world *w, bool always, wk_status *st)
         rc = wk_fail(st, rc, "world '%s': serializing a snapshot: %s", w->id, wk_ecm_errmsg(wk_scene_ecm(w->scene)));
         goto done;
     }
-    rc = db->ops->fold(db->impl, r->wid, r->seq, snap, st);
+    rc = db->ops->fold(db->impl, r->wid, r->epoch, r->seq, snap, st);
     if (rc == WK_OK) {
         r->journal_count = 0;
         r->journal_bytes = 0;

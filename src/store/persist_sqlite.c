@@ -354,11 +354,15 @@ static int insert_rows(lite *db, void *ctx)
     return run(db, STMT_INSERT_SNAPSHOT) == SQLITE_DONE ? WK_OK : WK_IO;
 }
 
-static int lite_insert(void *impl, const wk__row *row, int64_t replaced, int64_t *wid, wk_status *st)
+/* One server per database: the epochs are not SQLite's business. */
+static int lite_insert(void *impl, const wk__row *row, int64_t replaced, int64_t replaced_epoch, int64_t *wid,
+                       int64_t *epoch, wk_status *st)
 {
+    (void)replaced_epoch;
     change c = {.row = row, .other = replaced};
     int rc = write_txn(impl, "adding a world", insert_rows, &c, st);
     *wid = c.wid;
+    *epoch = 0;
     return rc;
 }
 
@@ -367,8 +371,9 @@ static int remove_rows(lite *db, void *ctx)
     return delete_rows(db, ((change *)ctx)->wid);
 }
 
-static int lite_remove(void *impl, int64_t wid, wk_status *st)
+static int lite_remove(void *impl, int64_t wid, int64_t epoch, wk_status *st)
 {
+    (void)epoch;
     return write_txn(impl, "deleting a world", remove_rows, &(change){.wid = wid}, st);
 }
 
@@ -387,9 +392,10 @@ static int rename_rows(lite *db, void *ctx)
     return rename_row(db, c->wid, c->id, c->now) || rename_row(db, c->other, c->other_id, c->now) ? WK_IO : WK_OK;
 }
 
-static int lite_rename_pair(void *impl, int64_t a, const char *id_a, int64_t b, const char *id_b, int64_t now,
-                            wk_status *st)
+static int lite_rename_pair(void *impl, int64_t a, int64_t epoch_a, const char *id_a, int64_t b, int64_t epoch_b,
+                            const char *id_b, int64_t now, wk_status *st)
 {
+    (void)epoch_a, (void)epoch_b;
     change c = {.wid = a, .id = id_a, .other = b, .other_id = id_b, .now = now};
     return write_txn(impl, "swapping worlds", rename_rows, &c, st);
 }
@@ -414,9 +420,10 @@ static int append_entry(lite *db, void *ctx)
     return run(db, STMT_INSERT_ENTRY) == SQLITE_DONE ? WK_OK : WK_IO;
 }
 
-static int lite_append(void *impl, int64_t wid, int64_t seq, const wk_buf *entry, int64_t now, bool *gone,
-                       wk_status *st)
+static int lite_append(void *impl, int64_t wid, int64_t epoch, int64_t seq, const wk_buf *entry, int64_t now,
+                       bool *gone, wk_status *st)
 {
+    (void)epoch;
     change c = {.wid = wid, .seq = seq, .bytes = entry, .now = now};
     int rc = write_txn(impl, "writing a journal entry", append_entry, &c, st);
     *gone = c.gone;
@@ -441,8 +448,9 @@ static int fold_rows(lite *db, void *ctx)
     return run(db, STMT_TRIM_JOURNAL) == SQLITE_DONE ? WK_OK : WK_IO;
 }
 
-static int lite_fold(void *impl, int64_t wid, int64_t seq, const wk_buf snap[2], wk_status *st)
+static int lite_fold(void *impl, int64_t wid, int64_t epoch, int64_t seq, const wk_buf snap[2], wk_status *st)
 {
+    (void)epoch;
     return write_txn(impl, "writing a snapshot", fold_rows, &(change){.wid = wid, .seq = seq, .bytes = snap}, st);
 }
 

@@ -16,6 +16,7 @@ typedef struct wk__db wk__db;
 typedef struct wk__wrec {
     int64_t wid;      /* worlds.wid */
     int64_t seq;      /* seq of the last journal entry written */
+    int64_t epoch;    /* of the lease this server holds the world at (a shared database) */
     uint64_t journal_count, journal_bytes, snapshot_bytes; /* since the snapshot */
     uint64_t version;  /* the ECM's version when tracking was last reset */
     size_t empty_len;  /* the length of a changed-only state that holds no change */
@@ -93,6 +94,14 @@ int wk__db_compact(wk_world *w, bool always, wk_status *st);
 /* Hands w to the compactor (or compacts at once when inline); w open for
  * writing. */
 void wk__db_want_compaction(wk_world *w);
+
+/* In a store whose database other servers share: makes sure world id is
+ * in the list and this server holds its lease, taking the lease and
+ * loading the world when no server holds it (a lease found lapsed takes the
+ * world out of the list first). WK_OK at once in other stores; else
+ * WK_NOT_FOUND (no such world in the database), WK_MOVED (another server
+ * holds it: the message names its address) or WK_IO. */
+int wk__db_pull(wk_store *store, const char *id, wk_status *st);
 
 /* Runs SQL on the store's database: for tests that make it fail. */
 int wk__db_exec(wk_store *store, const char *sql);
