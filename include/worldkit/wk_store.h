@@ -51,6 +51,8 @@ extern "C" {
 
 #define WK_WORLD_ID_MAX 128
 #define WK_OWNER_MAX 128
+/* What the message of WK_MOVED says before the holder's address. */
+#define WK_MOVED_TEXT "is served by the worldkit server at "
 
 typedef struct wk_store wk_store;
 typedef struct wk_world wk_world;

@@ -100,7 +100,8 @@ typedef struct pg {
     pthread_mutex_t lock; /* over conn and address */
     char owner[96];       /* this server's name in the leases it holds: unique per process */
     char address[WK_OWNER_MAX];
-    char lease[32]; /* the lease's duration as an interval */
+    char lease[32];   /* the lease's duration as an interval */
+    char quarter[32]; /* a quarter of it */
     bool ready;     /* opened: the leases are let go of at the close */
 } pg;
 
@@ -220,14 +221,16 @@ static int prepare_all(pg *db, wk_status *st)
 }
 
 /* Sets the session up: durable commits; a transaction left open (a server
- * paused inside one) ended by the database after a lease's time, so that
- * the lease row it locked goes free; a lease row locked that long not
- * waited for; then the statements. */
+ * paused inside one) ended by the database after a quarter of a lease's
+ * time, so that the lease rows it locked go free before the lease ends; a
+ * row locked that long not waited for (the call fails and is tried again);
+ * then the statements. Our transactions send their statements back to
+ * back: they never idle that long. */
 static int session(pg *db, wk_status *st)
 {
     char sql[160];
-    snprintf(sql, sizeof sql, "SET idle_in_transaction_session_timeout = '%s'; SET lock_timeout = '%s'", db->lease,
-             db->lease);
+    snprintf(sql, sizeof sql, "SET idle_in_transaction_session_timeout = '%s'; SET lock_timeout = '%s'",
+             db->quarter, db->quarter);
     int rc = exec(db, "SET synchronous_commit = on", st, "asking for durable commits");
     if (rc == WK_OK)
         rc = exec(db, sql, st, "setting the timeouts");
@@ -370,7 +373,9 @@ static int pg_open(const wk_store_desc *desc, void **impl, wk_status *st)
     snprintf(db->owner, sizeof db->owner, "%s pid %d at %" PRId64, desc->address ? desc->address : "",
              (int)getpid(), wk__now_ns());
     snprintf(db->address, sizeof db->address, "%s", desc->address ? desc->address : "");
-    snprintf(db->lease, sizeof db->lease, "%ums", desc->lease_ms ? desc->lease_ms : 10000);
+    uint32_t lease_ms = desc->lease_ms ? desc->lease_ms : 10000;
+    snprintf(db->lease, sizeof db->lease, "%ums", lease_ms);
+    snprintf(db->quarter, sizeof db->quarter, "%ums", lease_ms / 4 ? lease_ms / 4 : 1);
     int rc;
     if (!db->conn) {
         rc = wk_fail(st, WK_NOMEM, "out of memory connecting to PostgreSQL");
@@ -657,8 +662,8 @@ static int claim_lease(pg *db, void *ctx, wk_status *st)
         c->epoch = leased ? get_i64(res, 0, 1) : 0;
         snprintf(c->owner, WK_OWNER_MAX, "%s", leased ? PQgetvalue(res, 0, 2) : "");
         if (leased && !takeable)
-            rc = wk_fail(st, WK_MOVED, "world '%s' is served by the worldkit server at %s (lease epoch %" PRId64 ")",
-                         c->id, c->owner, c->epoch);
+            rc = wk_fail(st, WK_MOVED, "world '%s' " WK_MOVED_TEXT "%s (lease epoch %" PRId64 ")", c->id, c->owner,
+                         c->epoch);
     }
     PQclear(res);
     if (rc)
@@ -682,8 +687,7 @@ static int claim_lease(pg *db, void *ctx, wk_status *st)
     c->epoch = taken ? get_i64(res, 0, 0) : c->epoch;
     PQclear(res);
     return taken ? WK_OK
-                 : wk_fail(st, WK_MOVED, "world '%s': another server took its lease first (it was at %s)", c->id,
-                           c->owner);
+                 : wk_fail(st, WK_MOVED, "world '%s': another server took its lease first", c->id);
 }
 
 static int pg_claim(void *impl, const char *id, int64_t *wid, int64_t *epoch, char *owner, wk_status *st)
