@@ -268,12 +268,7 @@ int wk__db_pull(wk_store *store, const char *id, wk_status *st)
     if (!db || !db->ops->claim)
         return WK_OK;
     pthread_mutex_lock(&db->take_lock);
-    pthread_rwlock_rdlock(&store->lock);
-    size_t i = wk__find_world(store, id);
-    wk_world *w = i < store->count ? store->worlds[i] : NULL;
-    if (w)
-        atomic_fetch_add(&w->refs, 1);
-    pthread_rwlock_unlock(&store->lock);
+    wk_world *w = wk__world_ref(store, id);
     bool held = false;
     if (w) {
         pthread_rwlock_rdlock(&w->lock);

@@ -95,6 +95,11 @@ typedef struct wk__backend {
     void (*set_address)(void *impl, const char *address);
 } wk__backend;
 
+/* A backend's statements come from a table X(name, SQL): these make of it
+ * an enum of STMT_<name> and an array of the SQL, in the same order. */
+#define WK__STMT_ENUM(name, sql) STMT_##name,
+#define WK__STMT_SQL(name, sql) sql,
+
 extern const wk__backend wk__sqlite_backend;
 extern const wk__backend wk__pg_backend;
 

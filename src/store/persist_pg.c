@@ -54,18 +54,8 @@
             "CASE WHEN l.expires > CURRENT_TIMESTAMP THEN l.address ELSE '' END "                              \
             "FROM worlds w LEFT JOIN leases l ON l.wid = w.wid ORDER BY w.id")
 
-typedef enum stmt_id {
-#define STMT_ENUM(name, sql) STMT_##name,
-    STMT_TABLE(STMT_ENUM)
-#undef STMT_ENUM
-    STMT_COUNT
-} stmt_id;
-
-static const char *const stmt_sql[] = {
-#define STMT_SQL(name, sql) sql,
-    STMT_TABLE(STMT_SQL)
-#undef STMT_SQL
-};
+typedef enum stmt_id { STMT_TABLE(WK__STMT_ENUM) STMT_COUNT } stmt_id;
+static const char *const stmt_sql[] = {STMT_TABLE(WK__STMT_SQL)};
 
 static const char schema[] =
     "CREATE TABLE IF NOT EXISTS worlds("

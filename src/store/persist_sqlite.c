@@ -42,18 +42,8 @@
                     "s.children, s.seq FROM worlds w JOIN snapshots s USING (wid) WHERE w.wid = ?1")         \
     X(SELECT_JOURNAL, "SELECT seq, state FROM journal WHERE wid = ?1 AND seq > ?2 ORDER BY seq")
 
-typedef enum stmt_id {
-#define WK__STMT_ENUM(name, sql) STMT_##name,
-    WK__STMT_TABLE(WK__STMT_ENUM)
-#undef WK__STMT_ENUM
-    STMT_COUNT
-} stmt_id;
-
-static const char *const stmt_sql[] = {
-#define WK__STMT_SQL(name, sql) sql,
-    WK__STMT_TABLE(WK__STMT_SQL)
-#undef WK__STMT_SQL
-};
+typedef enum stmt_id { WK__STMT_TABLE(WK__STMT_ENUM) STMT_COUNT } stmt_id;
+static const char *const stmt_sql[] = {WK__STMT_TABLE(WK__STMT_SQL)};
 
 static const char schema[] =
     "CREATE TABLE worlds("

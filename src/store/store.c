@@ -314,17 +314,23 @@ int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_
     return WK_OK;
 }
 
-int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st)
+wk_world *wk__world_ref(wk_store *store, const char *id)
 {
-    int rc = wk__db_pull(store, id, st);
-    if (rc)
-        return rc;
     pthread_rwlock_rdlock(&store->lock);
     size_t i = wk__find_world(store, id);
     wk_world *w = i < store->count ? store->worlds[i] : NULL;
     if (w)
         atomic_fetch_add(&w->refs, 1);
     pthread_rwlock_unlock(&store->lock);
+    return w;
+}
+
+int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st)
+{
+    int rc = wk__db_pull(store, id, st);
+    if (rc)
+        return rc;
+    wk_world *w = wk__world_ref(store, id);
     if (!w)
         return wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
     if (write) {

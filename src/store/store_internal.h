@@ -52,6 +52,9 @@ int64_t wk__now_ns(void);
 /* The index of id in the list, or count; under the store's lock. */
 size_t wk__find_world(const wk_store *store, const char *id);
 void wk__world_unref(wk_world *w);
+/* The world with id in the list, with a reference taken (wk__world_unref),
+ * or NULL; takes the store's lock. */
+wk_world *wk__world_ref(wk_store *store, const char *id);
 /* A new world holding scene (taken, also on failure), with one reference:
  * the store's; NULL when out of memory. */
 wk_world *wk__world_new(wk_store *store, const char *id, wk_scene *scene, const char *user_tag);

@@ -113,12 +113,7 @@ static int list_shared(wk_store *store, wk_world_meta **out, size_t *count)
     for (size_t i = 0; rc == WK_OK && i < n; i++) {
         metas[i] = listed[i].meta;
         snprintf(metas[i].owner, sizeof metas[i].owner, "%s", listed[i].owner);
-        pthread_rwlock_rdlock(&store->lock);
-        size_t k = wk__find_world(store, metas[i].id);
-        wk_world *w = k < store->count ? store->worlds[k] : NULL;
-        if (w)
-            atomic_fetch_add(&w->refs, 1);
-        pthread_rwlock_unlock(&store->lock);
+        wk_world *w = wk__world_ref(store, metas[i].id);
         if (!w)
             continue;
         wk_world_meta mine;
