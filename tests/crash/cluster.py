@@ -7,7 +7,8 @@ names it in WK_TEST_PG_URL. One client thread per world writes to it,
 each call after the previous one's answer: CreateFrame "f<n>" on the
 world's object "base", n counting from 1. A client calls the server it last reached; an answer UNAVAILABLE
 with metadata worldkit-owner sends it to the server named there, any other
-failure to another server. After each kill and pause:
+failure to another server. `worldkit call` through a server that does not
+hold a world follows that metadata too. After each kill and pause:
   - every world is served again (a read of it answered, through whichever
     server holds it) within the lease plus 1 s of the kill;
   - then, the paused server resumed, the killed one restarted and the
@@ -196,6 +197,16 @@ def served_within(cluster, seed, event, worlds):
     return times
 
 
+def cli_follows(cluster):
+    """`worldkit call` through a server that does not hold the world follows
+    the worldkit-owner it is answered with: w0 is server 0's."""
+    out = subprocess.run([harness.binary(), "call", "--server", cluster.servers[1].address, "--timeout", "10",
+                          "GetWorld", '{"worldId": "w0"}'], capture_output=True, text=True, timeout=30)
+    if out.returncode != 0 or '"w0"' not in out.stdout or cluster.servers[0].address not in out.stderr:
+        raise ClusterFailure("worldkit call did not follow to w0's server %s: status %d\n%s%s" %
+                             (cluster.servers[0].address, out.returncode, out.stdout, out.stderr))
+
+
 def journal_epochs(url):
     """Per world row, its journal's epochs in seq order, read with psql."""
     out = subprocess.run(["psql", url, "-At", "-F", " ", "-c",
@@ -235,6 +246,7 @@ def main():
             stub.CreateWorld(m.CreateWorldRequest(world=m.World(world_metadata=m.WorldMetadata(id=world))),
                              timeout=CALL_SECONDS)
             stub.CreateObject(base_object(world), timeout=CALL_SECONDS)
+        cli_follows(cluster)
         writers = [Writer(cluster, world, seed + k) for k, world in enumerate(worlds)]
         takeovers = []
         epochs = 0
