@@ -189,6 +189,7 @@ void wk_api_free(wk_api *api)
     wk__api_free_bindings(api);
     wk_sim_free(api->sim);
     wk_scene_free(api->initial);
+    wk_scene_free(api->elsewhere);
     wk_store_free(api->store);
     pthread_mutex_destroy(&api->bindings_lock);
     pthread_mutex_destroy(&api->lock);

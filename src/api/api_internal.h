@@ -28,6 +28,7 @@ struct wk_api {
     char world_id[WK_WORLD_ID_MAX]; /* the store world it simulates: the endpoint's is "world" */
     wk_sim *sim;          /* runs that world; bound to its scene while a call has it open */
     wk_scene *initial;    /* owned: the world as its simulation began, which a reset puts back */
+    wk_scene *elsewhere;  /* owned: the scene sim began on when another server holds the world */
     wk_store *store;      /* every world, by id (the endpoint's, shared by its bindings) */
     bool levels;          /* worlds run their levels (wk_api_desc) */
     wk_physics_engine physics; /* what steps them (wk_api_desc) */

@@ -142,18 +142,36 @@ static int read_source(wk_api *api, wk_scene *scene, wk_world_desc **out, wk_sta
     return read_empty(out, st);
 }
 
+/* A simulation for api on scene (borrowed), which it copies as its
+ * initial state. */
+static int sim_on(wk_api *api, wk_scene *scene, wk_status *st)
+{
+    wk_world_desc *desc = NULL;
+    wk_sim *sim = NULL;
+    int rc = read_source(api, scene, &desc, st);
+    if (rc == WK_OK)
+        rc = sim_new(api, desc, scene, &sim, st);
+    if (rc == WK_OK)
+        use_sim(api, sim);
+    return rc;
+}
+
 int wk__api_bind(wk_api *api, bool create, wk_status *st)
 {
     wk_world *w;
-    if (wk_store_open(api->store, api->world_id, false, &w, st))
+    int rc = wk_store_open(api->store, api->world_id, false, &w, st);
+    if (rc == WK_MOVED && create) {
+        /* Another server sharing the store's database holds the world:
+         * calls for it, which open it first, are answered with its
+         * address; the simulation waits on an empty scene of its own. */
+        if (!(api->elsewhere = wk_scene_new()))
+            return wk_fail(st, WK_NOMEM, "out of memory binding world '%s'", api->world_id);
+        rc = wk_scene_objects_init(api->elsewhere, WK_NULL_ENTITY, st);
+        return rc ? rc : sim_on(api, api->elsewhere, st);
+    }
+    if (rc)
         return create ? wk__api_set_world(api, NULL, NULL, st) : WK_NOT_FOUND;
-    wk_world_desc *desc = NULL;
-    wk_sim *sim = NULL;
-    int rc = read_source(api, wk_world_scene(w), &desc, st);
-    if (rc == WK_OK)
-        rc = sim_new(api, desc, wk_world_scene(w), &sim, st);
-    if (rc == WK_OK)
-        use_sim(api, sim); /* with the world open: its initial copy is taken */
+    rc = sim_on(api, wk_world_scene(w), st); /* with the world open: its initial copy is taken */
     wk_store_close(w, false, false);
     return rc;
 }
