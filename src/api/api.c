@@ -87,6 +87,14 @@ int wk__call_reply(ProtobufCMessage *response, SimulationInterfaces__Result *res
     return WK_OK;
 }
 
+int wk__call_change(wk_api *api, wk__call *call, const void *request, ProtobufCMessage *response,
+                    wk__change_fn change)
+{
+    char why[WK_STATUS_MSG_MAX] = "";
+    uint32_t code = change(api, request, why, sizeof why);
+    return wk__call_reply(response, wk__call_result(call, code, "%s", why));
+}
+
 uint32_t wk__map_code(const wk__code_map *map, int code)
 {
     for (; map->code; map++)

@@ -126,6 +126,12 @@ void *wk__call_response(wk__call *call, const ProtobufCMessageDescriptor *type, 
 /* Answers result in the response's `result` field (a simulation_interfaces
  * response, or worldkit.Levels'). */
 int wk__call_reply(ProtobufCMessage *response, SimulationInterfaces__Result *result);
+/* A change that says its outcome as a Result code, and why in a message
+ * (at most cap bytes), of the request it is given. */
+typedef uint32_t (*wk__change_fn)(wk_api *api, const void *request, char *why, size_t cap);
+/* Runs change on the request and answers its outcome (wk__call_reply). */
+int wk__call_change(wk_api *api, wk__call *call, const void *request, ProtobufCMessage *response,
+                    wk__change_fn change);
 
 /* A worldkit code and the result code a service gives for it. A table ends
  * with {0, fallback}: the result for every code it does not list. */

@@ -44,9 +44,33 @@ static void use_sim(wk_api *api, wk_sim *sim)
     api->initial = wk_scene_clone(wk_sim_scene(sim));
 }
 
+/* After the store replaced the binding's world: the call goes on with the
+ * new world, open for writing as before, and lets the one it held go
+ * without a commit (that world is no longer in the store: committing it
+ * would write a stale journal entry, or fail as busy). The simulation is
+ * bound to the new world when it is not its scene already. */
+static int take_replacement(wk_api *api, wk_status *st)
+{
+    bool was_open = api->open != NULL;
+    wk__api_close_world(api, false, NULL);
+    int rc = wk__api_open_world(api, true, st);
+    if (!was_open)
+        wk__api_close_world(api, false, NULL);
+    return rc;
+}
+
+/* Replaces the binding's world in the store with scene (taken, also on
+ * failure): one step, on disk when it returns WK_OK. */
+static int replace_world(wk_api *api, const char *id, wk_scene *scene, wk_status *st)
+{
+    char out[WK_WORLD_ID_MAX];
+    return wk_store_create(api->store, &(wk_world_create_desc){.id = id, .scene = scene, .replace = true}, out, st);
+}
+
 /* The simulation's restorer (wk_sim_desc.restore): the world's scene
  * becomes a copy of its initial one, in the store, and the simulation runs
- * on it. */
+ * on it. The copy is made before anything is replaced, and the replace is
+ * one step of the store: a restore that fails leaves the world as it was. */
 static int restore_initial(wk_sim *sim, void *ctx, wk_status *st)
 {
     (void)sim;
@@ -54,18 +78,8 @@ static int restore_initial(wk_sim *sim, void *ctx, wk_status *st)
     wk_scene *copy = api->initial ? wk_scene_clone(api->initial) : NULL;
     if (!copy)
         return wk_fail(st, WK_NOMEM, "out of memory restoring world '%s' as it began", api->world_id);
-    char id[WK_WORLD_ID_MAX];
-    int rc = wk_store_create(api->store, &(wk_world_create_desc){.id = api->world_id, .scene = copy, .replace = true},
-                             id, st);
-    if (rc)
-        return rc;
-    /* The call holds the world it replaced: it goes on with the new one. */
-    bool was_open = api->open != NULL;
-    wk__api_close_world(api, false, NULL);
-    rc = wk__api_open_world(api, true, st);
-    if (!was_open)
-        wk__api_close_world(api, false, NULL);
-    return rc;
+    int rc = replace_world(api, api->world_id, copy, st);
+    return rc ? rc : take_replacement(api, st);
 }
 
 /* A simulation of desc (which it takes) on scene, as the endpoint runs its
@@ -92,6 +106,40 @@ static int keep_source(wk_scene *scene, wk_entity world, const char *source, wk_
                : WK_OK;
 }
 
+/* Puts scene (taken) in the store as the binding's world and, for the
+ * endpoint, a copy of it as its initial world (WK__INITIAL_WORLD), both or
+ * neither: what can fail in memory is done before the first replace, and
+ * when the second fails the world held open before is put back. */
+static int replace_both(wk_api *api, wk_scene *scene, wk_status *st)
+{
+    if (api->endpoint != api)
+        return replace_world(api, api->world_id, scene, st);
+    wk_scene *initial = wk_scene_clone(scene);
+    wk_scene *back = initial && api->open ? wk_scene_clone(wk_world_scene(api->open)) : NULL;
+    if (!initial || (api->open && !back)) {
+        wk_scene_free(scene);
+        wk_scene_free(initial);
+        return wk_fail(st, WK_NOMEM, "out of memory replacing world '%s'", api->world_id);
+    }
+    int rc = replace_world(api, api->world_id, scene, st);
+    if (rc) {
+        wk_scene_free(initial);
+        wk_scene_free(back);
+        return rc;
+    }
+    rc = replace_world(api, WK__INITIAL_WORLD, initial, st);
+    if (rc == WK_OK || !back) {
+        wk_scene_free(back);
+        return rc;
+    }
+    wk_status undo = {0};
+    if (replace_world(api, api->world_id, back, &undo))
+        fprintf(stderr, "worldkit: world '%s' could not be put back after a failed replace: %s\n", api->world_id,
+                undo.message);
+    (void)take_replacement(api, &undo);
+    return rc;
+}
+
 int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk_status *st)
 {
     int rc = desc ? WK_OK : read_empty(&desc, st);
@@ -108,22 +156,16 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk_s
         rc = wk_scene_objects_init(scene, wk_sim_world(sim), st);
     if (rc == WK_OK)
         rc = keep_source(scene, wk_sim_world(sim), source, st);
-    char id[WK_WORLD_ID_MAX];
-    if (rc) {
+    if (rc)
         wk_scene_free(scene);
-    } else {
-        /* The store takes the scene, and frees it when that fails. */
-        rc = wk_store_create(api->store, &(wk_world_create_desc){.id = api->world_id, .scene = scene, .replace = true},
-                             id, st);
-        if (rc == WK_OK && api->endpoint == api)
-            rc = wk_store_clone(api->store, api->world_id, WK__INITIAL_WORLD, true, NULL, id, st);
-    }
+    else
+        rc = replace_both(api, scene, st); /* takes the scene */
     if (rc) {
         wk_sim_free(sim);
         return rc;
     }
     use_sim(api, sim);
-    return WK_OK;
+    return take_replacement(api, st);
 }
 
 /* The description a world back from the store runs with: its file's

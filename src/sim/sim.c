@@ -268,24 +268,19 @@ static int restore_spawned(wk_sim *sim, wk_status *st)
     return rc ? wk_fail(st, rc, "reset of spawned entities: %s", wk_ecm_errmsg(ecm)) : WK_OK;
 }
 
-int wk_sim_reset(wk_sim *sim, unsigned scope, wk_status *st)
+/* Resets what scope names in the scene itself (spawned entities removed,
+ * the file's rebuilt from the description), in one scene batch: a reset
+ * that fails halfway leaves the world, and the levels it has loaded, as
+ * they were. The step ends once the batch is closed: an ECM does not end
+ * its step inside one. */
+static int reset_in_place(wk_sim *sim, unsigned scope, wk_status *st)
 {
-    if (scope & ~(unsigned)WK_RESET_ALL)
-        return wk_fail(st, WK_INVALID, "reset scope %u is not a combination of TIME, STATE and SPAWNED", scope);
-    int rc = WK_OK;
-    bool whole = (scope & WK_RESET_STATE) && (scope & WK_RESET_SPAWNED);
-    if (whole && sim->restore) {
-        /* The world as it began, ids and all: the restorer binds the
-         * simulation to it. */
-        rc = sim->restore(sim, sim->restore_ctx, st);
-        if (rc == WK_OK)
-            rc = settle_start(sim, st);
-        scope &= ~(unsigned)(WK_RESET_STATE | WK_RESET_SPAWNED);
-    }
-    if (rc == WK_OK && (scope & WK_RESET_SPAWNED))
+    int rc = wk_scene_batch_begin(sim->scene, st);
+    if (rc)
+        return rc;
+    if (scope & WK_RESET_SPAWNED)
         rc = remove_top_level(sim, true, st);
     if (rc == WK_OK && (scope & WK_RESET_STATE)) {
-        /* The file's entities are rebuilt from the description. */
         rc = remove_top_level(sim, false, st);
         if (rc == WK_OK) {
             wk__levels_forget(sim);
@@ -293,9 +288,39 @@ int wk_sim_reset(wk_sim *sim, unsigned scope, wk_status *st)
         }
         if (rc == WK_OK && !(scope & WK_RESET_SPAWNED))
             rc = restore_spawned(sim, st);
+        if (rc == WK_OK && (rc = wk__levels_update(sim)))
+            wk_fail(st, rc, "reset: loading the first levels: %s", wk_ecm_errmsg(wk_scene_ecm(sim->scene)));
+    }
+    if (rc) {
+        wk_scene_batch_rollback(sim->scene);
+        /* The levels as the entities that are back say; this needs no more
+         * memory than the levels held before the reset. */
+        (void)wk__levels_reread(sim);
+        return rc;
+    }
+    rc = wk_scene_batch_commit(sim->scene);
+    if (rc == WK_OK && (scope & WK_RESET_STATE))
+        rc = wk_ecm_end_step(wk_scene_ecm(sim->scene));
+    return rc ? wk_fail(st, rc, "reset: %s", wk_ecm_errmsg(wk_scene_ecm(sim->scene))) : WK_OK;
+}
+
+int wk_sim_reset(wk_sim *sim, unsigned scope, wk_status *st)
+{
+    if (scope & ~(unsigned)WK_RESET_ALL)
+        return wk_fail(st, WK_INVALID, "reset scope %u is not a combination of TIME, STATE and SPAWNED", scope);
+    int rc = WK_OK;
+    bool whole = (scope & WK_RESET_STATE) && (scope & WK_RESET_SPAWNED);
+    if (whole && sim->restore) {
+        /* The world as it began, ids and all: the restorer puts a copy of
+         * it in place of the world in one step and binds the simulation to
+         * it. */
+        rc = sim->restore(sim, sim->restore_ctx, st);
         if (rc == WK_OK)
             rc = settle_start(sim, st);
+        scope &= ~(unsigned)(WK_RESET_STATE | WK_RESET_SPAWNED);
     }
+    if (rc == WK_OK && (scope & (WK_RESET_STATE | WK_RESET_SPAWNED)))
+        rc = reset_in_place(sim, scope, st);
     if (rc == WK_OK && (scope & WK_RESET_TIME))
         sim->iterations = 0, sim->time = 0;
     return rc;

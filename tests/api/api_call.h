@@ -28,6 +28,25 @@ static inline ProtobufCMessage *call_service(wk_api *api, const char *service, c
     return response;
 }
 
+/* An endpoint on a store on disk, in a new folder made from dir (a
+ * mkdtemp template); NULL when either fails. */
+static inline wk_api *api_on_disk(char *dir)
+{
+    wk_store *store;
+    wk_status st;
+    if (!mkdtemp(dir) || wk_store_open_dir(dir, &store, &st))
+        return NULL;
+    return wk_api_new_desc(&(wk_api_desc){.store = store});
+}
+
+/* Removes the folder api_on_disk made, and all in it; 0 when it did. */
+static inline int remove_dir(const char *dir)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd);
+}
+
 static inline SimulationInterfaces__LoadWorldResponse *load_world(wk_api *api,
                                                                   const SimulationInterfaces__LoadWorldRequest *req)
 {

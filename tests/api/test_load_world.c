@@ -1,6 +1,8 @@
 /* test_load_world.c — the LoadWorld service: each result code of the
  * standard, the world replaced (spawned entities included) on success and
- * untouched on failure, and the WorldResource it returns. */
+ * untouched on failure (init_world too, for a refusal after the file
+ * read), the WorldResource it returns, and with a store on disk, the new
+ * world there before OK while the old one had changes not yet committed. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,9 +115,99 @@ static void options_are_honoured(void)
     wk_api_free(api);
 }
 
+/* The entities of store world id; 0 when it is not there. */
+static size_t world_size(wk_store *store, const char *id)
+{
+    wk_world *w;
+    wk_status st;
+    if (wk_store_open(store, id, false, &w, &st))
+        return 0;
+    size_t n = wk_ecm_count(wk_scene_ecm(wk_world_scene(w)));
+    wk_store_close(w, false, false);
+    return n;
+}
+
+/* A world read whole, then refused by the store's bound on entities: the
+ * current world, init_world and the simulation stay as they were, and a
+ * reset still puts back the first world's start. */
+static void refused_after_the_read_changes_nothing(void)
+{
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.max_world_entities = 43});
+    REQUIRE(api);
+    SimulationInterfaces__LoadWorldRequest req = request(LEVELS_WORLD, NULL);
+    char msg[256];
+    REQUIRE_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK);
+    wk_store *store = wk_api_store(api);
+    REQUIRE_INT(world_size(store, "world"), ==, 43);
+    REQUIRE_INT(world_size(store, "init_world"), ==, 43);
+    wk_sim *sim = wk_api_sim(api);
+    req = request(NULL, "<sdf version='1.9'><world name='big'><model name='a'><link name='l'/></model>"
+                        "<model name='b'><link name='l'/></model><model name='c'><link name='l'/></model>"
+                        "<model name='d'><link name='l'/></model><model name='e'><link name='l'/></model>"
+                        "<model name='f'><link name='l'/></model><model name='g'><link name='l'/></model>"
+                        "<model name='h'><link name='l'/></model><model name='i'><link name='l'/></model>"
+                        "<model name='j'><link name='l'/></model><model name='k'><link name='l'/></model>"
+                        "<model name='m'><link name='l'/></model><model name='n'><link name='l'/></model>"
+                        "<model name='o'><link name='l'/></model><model name='p'><link name='l'/></model>"
+                        "<model name='q'><link name='l'/></model><model name='r'><link name='l'/></model>"
+                        "<model name='s'><link name='l'/></model><model name='t'><link name='l'/></model>"
+                        "<model name='u'><link name='l'/></model><model name='v'><link name='l'/></model>"
+                        "<model name='w'><link name='l'/></model></world></sdf>");
+    CHECK_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OPERATION_FAILED);
+    CHECK(strstr(msg, "past the limit of 43") != NULL);
+    CHECK(wk_api_sim(api) == sim);
+    CHECK_STR(wk_scene_name(wk_api_scene(api), wk_api_world(api)), "default");
+    CHECK_INT(world_size(store, "world"), ==, 43);
+    CHECK_INT(world_size(store, "init_world"), ==, 43);
+    CHECK(wk_scene_child(wk_api_scene(api), wk_api_world(api), "R1") != WK_NULL_ENTITY);
+    SimulationInterfaces__ResetSimulationRequest reset = SIMULATION_INTERFACES__RESET_SIMULATION_REQUEST__INIT;
+    CHECK_INT(call_code(api, "ResetSimulation", &reset.base, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, 43);
+    wk_api_free(api);
+}
+
+/* With the store on disk, a world that changed since its last commit (as
+ * the PLAYING loop's motion leaves it) is replaced, not committed: LoadWorld
+ * and UnloadWorld answer OK, and a reopen finds what each answered, world
+ * and init_world alike. */
+static void replaced_world_is_not_committed(void)
+{
+    char dir[] = "/tmp/wk_load_XXXXXX";
+    wk_api *api = api_on_disk(dir);
+    REQUIRE(api);
+    SimulationInterfaces__LoadWorldRequest req = request(LEVELS_WORLD, NULL);
+    char msg[256];
+    REQUIRE_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK);
+    const char *small = "<sdf version='1.9'><world name='small'><model name='box'><link name='l'/></model>"
+                        "</world></sdf>";
+    for (int round = 0; round < 2; round++) {
+        /* Motion the loop made and no call committed. */
+        wk_scene *scene = wk_api_scene(api);
+        wk_entity r1 = wk_scene_child(scene, wk_api_world(api), round ? "box" : "R1");
+        REQUIRE(r1 != WK_NULL_ENTITY);
+        wk_pose moved = {{7, 0, 0}, {0, 0, 0, 1}};
+        REQUIRE(wk_ecm_set(wk_scene_ecm(scene), r1, wk_scene_types_of(scene)->parent_pose, &moved) >= 0);
+        req = request(NULL, small);
+        if (!CHECK_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK))
+            fprintf(stderr, "    round %d: %s\n", round, msg);
+    }
+    SimulationInterfaces__UnloadWorldRequest unload = SIMULATION_INTERFACES__UNLOAD_WORLD_REQUEST__INIT;
+    CHECK_INT(call_code(api, "UnloadWorld", &unload.base, msg), ==, WK_RESULT_OK);
+    wk_api_free(api);
+    wk_store *store;
+    wk_status st;
+    REQUIRE_INT(wk_store_open_dir(dir, &store, &st), ==, WK_OK);
+    CHECK_INT(world_size(store, "world"), ==, 1); /* the empty world's own entity */
+    CHECK_INT(world_size(store, "init_world"), ==, 1);
+    wk_store_free(store);
+    CHECK_INT(remove_dir(dir), ==, 0);
+}
+
 static const wk_test_case cases[] = {
     {"loads_and_replaces", loads_and_replaces},
     {"failures_change_nothing", failures_change_nothing},
     {"options_are_honoured", options_are_honoured},
+    {"refused_after_the_read_changes_nothing", refused_after_the_read_changes_nothing},
+    {"replaced_world_is_not_committed", replaced_world_is_not_committed},
 };
 WK_TEST_MAIN(cases)

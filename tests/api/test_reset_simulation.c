@@ -2,10 +2,12 @@
  * combination (TIME, STATE, SPAWNED, DEFAULT, ALL) resets what it names and
  * nothing else, scopes with other bits are FEATURE_UNSUPPORTED and change
  * nothing, a state reset puts spawned entities back as spawned, and a reset
- * keeps the simulation's state (paused here). */
+ * keeps the simulation's state (paused here). A reset that runs out of
+ * memory at any point leaves the world exactly as it was. */
 #include <string.h>
 
 #include "api/api_call.h"
+#include "ecs/ecm_internal.h" /* wk__txn_fail_countdown */
 #include "wk_test.h"
 
 /* The box world, paused, with a spawned "crate" and the box driven 10 steps
@@ -117,9 +119,55 @@ static void state_reset_restores_spawned(void)
     wk_api_free(api);
 }
 
+static void world_state(wk_api *api, wk_buf *out)
+{
+    out->len = 0;
+    REQUIRE_INT(wk_ecm_state(wk_scene_ecm(wk_api_scene(api)), &(wk_state_desc){0}, out), ==, WK_OK);
+}
+
+/* Each scope that resets in place (STATE, SPAWNED), failing at its first,
+ * second, ... change until it succeeds: every failure leaves the world's
+ * serialized state as it was, and the simulation steps on. */
+static void failing_reset_changes_nothing(void)
+{
+    const uint32_t scopes[] = {WK_RESET_SCOPE_STATE, WK_RESET_SCOPE_SPAWNED};
+    for (size_t s = 0; s < sizeof scopes / sizeof scopes[0]; s++) {
+        wk_api *api = driven_box();
+        REQUIRE(api);
+        wk_buf before = {0}, after = {0};
+        world_state(api, &before);
+        size_t failures = 0;
+        uint32_t code = 999;
+        char msg[256];
+        for (size_t fail_at = 1; fail_at < 1000 && code != WK_RESULT_OK; fail_at++) {
+            wk__txn_fail_countdown = fail_at;
+            code = reset(api, scopes[s], msg);
+            wk__txn_fail_countdown = 0;
+            if (code == WK_RESULT_OK)
+                break;
+            failures++;
+            CHECK_INT(code, ==, WK_RESULT_OPERATION_FAILED);
+            world_state(api, &after);
+            if (!CHECK(before.len == after.len && memcmp(before.data, after.data, before.len) == 0))
+                fprintf(stderr, "    scope %u failing at change %zu: %s\n", scopes[s], fail_at, msg);
+            double t = wk_sim_time(wk_api_sim(api));
+            CHECK_INT(step_simulation(api, 1, NULL), ==, WK_RESULT_OK);
+            CHECK(wk_sim_time(wk_api_sim(api)) > t);
+            world_state(api, &before);
+        }
+        CHECK_INT(code, ==, WK_RESULT_OK);
+        CHECK(failures > 0);
+        CHECK(!wk_scene_child(wk_api_scene(api), wk_api_world(api), "crate") == (scopes[s] == WK_RESET_SCOPE_SPAWNED));
+        wk_buf_free(&before);
+        wk_buf_free(&after);
+        wk_api_free(api);
+    }
+}
+
 static const wk_test_case cases[] = {
     {"state_reset_restores_spawned", state_reset_restores_spawned},
     {"scopes", scopes},
     {"absent_scope_is_everything", absent_scope_is_everything},
+    {"failing_reset_changes_nothing", failing_reset_changes_nothing},
 };
 WK_TEST_MAIN(cases)

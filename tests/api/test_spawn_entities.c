@@ -242,11 +242,7 @@ static void world_state(wk_api *api, wk_buf *out)
 static void a_failing_entry_spawns_none(void)
 {
     char dir[] = "/tmp/wk_spawn_XXXXXX";
-    REQUIRE(mkdtemp(dir));
-    wk_store *store;
-    wk_status st;
-    REQUIRE_INT(wk_store_open_dir(dir, &store, &st), ==, WK_OK);
-    wk_api *api = wk_api_new_desc(&(wk_api_desc){.store = store});
+    wk_api *api = api_on_disk(dir);
     REQUIRE(api);
     entry good1, good2, bad, kept;
     entry_init(&kept, "kept", CRATE, NULL);
@@ -280,6 +276,8 @@ static void a_failing_entry_spawns_none(void)
     CHECK_INT(resp->result->result, ==, WK_RESULT_OK);
     free_response(resp);
     wk_api_free(api);
+    wk_store *store;
+    wk_status st;
     REQUIRE_INT(wk_store_open_dir(dir, &store, &st), ==, WK_OK);
     wk_world *w;
     REQUIRE_INT(wk_store_open(store, "world", false, &w, &st), ==, WK_OK);
@@ -291,9 +289,7 @@ static void a_failing_entry_spawns_none(void)
     wk_store_free(store);
     wk_buf_free(&before);
     wk_buf_free(&after);
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    CHECK_INT(system(cmd), ==, 0);
+    CHECK_INT(remove_dir(dir), ==, 0);
 }
 
 static void too_many_entries_refused_whole(void)

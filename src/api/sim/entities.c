@@ -202,19 +202,27 @@ static char **names_of(wk_api *api, wk__call *call, const wk_entity_list *list)
     return names;
 }
 
+/* The entities the filters select, in found, and their names in *names
+ * (the call's; NULL unless all were selected); the call's Result. */
+static SimulationInterfaces__Result *select_named(wk_api *api, wk__call *call,
+                                                  const SimulationInterfaces__EntityFilters *filters,
+                                                  wk_entity_list *found, char ***names)
+{
+    char why[WK_STATUS_MSG_MAX] = "";
+    uint32_t code = select_entities(api, filters, found, why, sizeof why);
+    if (code == WK_RESULT_OK)
+        *names = names_of(api, call, found);
+    return wk__call_result(call, code, "%s", why);
+}
+
 int wk__get_entities(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__GetEntitiesRequest *req = (const void *)request;
     SimulationInterfaces__GetEntitiesResponse *resp = (void *)*response;
-    char why[WK_STATUS_MSG_MAX] = "";
     wk_entity_list found = {0};
-    uint32_t code = select_entities(api, req->filters, &found, why, sizeof why);
-    if (code == WK_RESULT_OK) {
-        resp->entities = names_of(api, call, &found);
-        resp->n_entities = found.count;
-    }
+    resp->result = select_named(api, call, req->filters, &found, &resp->entities);
+    resp->n_entities = resp->entities ? found.count : 0;
     wk_entity_list_free(&found);
-    resp->result = wk__call_result(call, code, "%s", why);
     return WK_OK;
 }
 
@@ -223,11 +231,9 @@ int wk__get_entities_states(wk_api *api, wk__call *call, const ProtobufCMessage 
 {
     const SimulationInterfaces__GetEntitiesStatesRequest *req = (const void *)request;
     SimulationInterfaces__GetEntitiesStatesResponse *resp = (void *)*response;
-    char why[WK_STATUS_MSG_MAX] = "";
     wk_entity_list found = {0};
-    uint32_t code = select_entities(api, req->filters, &found, why, sizeof why);
-    if (code == WK_RESULT_OK) {
-        resp->entities = names_of(api, call, &found);
+    resp->result = select_named(api, call, req->filters, &found, &resp->entities);
+    if (resp->entities) {
         resp->states = wk__call_alloc(call, (found.count ? found.count : 1) * sizeof *resp->states);
         for (size_t i = 0; resp->states && i < found.count; i++) {
             wk_motion m = wk_sim_motion(api->sim, found.items[i]);
@@ -236,6 +242,5 @@ int wk__get_entities_states(wk_api *api, wk__call *call, const ProtobufCMessage 
         resp->n_entities = resp->n_states = found.count;
     }
     wk_entity_list_free(&found);
-    resp->result = wk__call_result(call, code, "%s", why);
     return WK_OK;
 }

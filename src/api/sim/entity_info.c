@@ -50,8 +50,9 @@ int wk__get_entity_info(wk_api *api, wk__call *call, const ProtobufCMessage *req
 }
 
 /* Applies the request, or writes why it cannot. */
-static uint32_t set_info(wk_api *api, const SimulationInterfaces__SetEntityInfoRequest *req, char *why, size_t cap)
+static uint32_t set_info(wk_api *api, const void *request, char *why, size_t cap)
 {
+    const SimulationInterfaces__SetEntityInfoRequest *req = request;
     const char *name = req->entity ? req->entity : "";
     wk_entity e = wk__api_entity(api, name);
     if (!e)
@@ -77,8 +78,5 @@ static uint32_t set_info(wk_api *api, const SimulationInterfaces__SetEntityInfoR
 
 int wk__set_entity_info(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
-    char why[WK_STATUS_MSG_MAX] = "";
-    uint32_t code = set_info(api, (const void *)request, why, sizeof why);
-    return wk__call_reply(*response,
-                          wk__call_result(call, code, "%s", why));
+    return wk__call_change(api, call, request, *response, set_info);
 }

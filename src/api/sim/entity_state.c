@@ -49,13 +49,12 @@ int wk__get_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *re
 {
     const SimulationInterfaces__GetEntityStateRequest *req = (const void *)request;
     SimulationInterfaces__GetEntityStateResponse *resp = (void *)*response;
-    const char *name = req->entity ? req->entity : "";
-    wk_entity e = wk__api_named(api, call, name, &resp->result);
-    if (!e)
-        return WK_OK;
-    wk_motion m = wk_sim_motion(api->sim, e);
-    resp->state = wk__msg_entity_state(api, call, &m);
-    resp->result = wk__call_result(call, WK_RESULT_OK, "%s", "");
+    wk_entity e = wk__api_named(api, call, req->entity ? req->entity : "", &resp->result);
+    if (e) {
+        wk_motion m = wk_sim_motion(api->sim, e);
+        resp->state = wk__msg_entity_state(api, call, &m);
+        resp->result = wk__call_result(call, WK_RESULT_OK, "%s", "");
+    }
     return WK_OK;
 }
 
@@ -102,8 +101,9 @@ static uint32_t requested(const SimulationInterfaces__SetEntityStateRequest *req
 }
 
 /* Checks the request and applies it, or writes why it cannot. */
-static uint32_t set_state(wk_api *api, const SimulationInterfaces__SetEntityStateRequest *req, char *why, size_t cap)
+static uint32_t set_state(wk_api *api, const void *request, char *why, size_t cap)
 {
+    const SimulationInterfaces__SetEntityStateRequest *req = request;
     const char *name = req->entity ? req->entity : "";
     const SimulationInterfaces__EntityState *s = req->state;
     const char *frame_name = s && s->header && s->header->frame_id ? s->header->frame_id : "";
@@ -147,8 +147,5 @@ static uint32_t set_state(wk_api *api, const SimulationInterfaces__SetEntityStat
 
 int wk__set_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
-    char why[WK_STATUS_MSG_MAX] = "";
-    uint32_t code = set_state(api, (const void *)request, why, sizeof why);
-    return wk__call_reply(*response,
-                          wk__call_result(call, code, "%s", why));
+    return wk__call_change(api, call, request, *response, set_state);
 }
