@@ -45,13 +45,20 @@ typedef struct wk_watcher wk_watcher;
 wk_watch_hub *wk_watch_hub_new(void);
 void wk_watch_hub_free(wk_watch_hub *hub);
 
+/* A simulation's clock, which stamps the messages after it. */
+typedef struct wk_watch_clock {
+    uint64_t step;   /* steps since the simulation began or its time was reset */
+    double sim_time; /* seconds */
+} wk_watch_clock;
+
 /* What the world's ECM changed since its tracking was last reset, recorded
  * as the world's next version: called holding world_id open for writing,
- * before the tracking is reset (wk_ecm_end_step). step and sim_time stamp
- * it (the simulation's clock; 0 for a change made otherwise). Costs nothing
- * while the world has no watcher. A change the hub has no memory to record
- * makes every watcher of the world take a full state next. */
-void wk_watch_publish(wk_watch_hub *hub, const char *world_id, const wk_ecm *ecm, uint64_t step, double sim_time);
+ * before the tracking is reset (wk_ecm_end_step). clock: the simulation's,
+ * when a step made the change; NULL (a change made by a call) leaves the
+ * clock the messages carry as it was. Costs nothing while the world has no
+ * watcher. A change the hub has no memory to record makes every watcher of
+ * the world take a full state next. */
+void wk_watch_publish(wk_watch_hub *hub, const char *world_id, const wk_ecm *ecm, const wk_watch_clock *clock);
 /* The world's content was replaced whole (loaded again, cloned or swapped
  * over, deleted): its watchers take a full state next. */
 void wk_watch_reset(wk_watch_hub *hub, const char *world_id);

@@ -436,6 +436,7 @@ static int reload(wk_world *w, wk_status *st)
     rec.queued = w->rec.queued;
     w->rec = rec;
     wk__world_settle(w);
+    wk__store_replaced(w->store, w->id);
     return WK_OK;
 }
 

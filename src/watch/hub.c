@@ -223,7 +223,7 @@ static void any_fact(wk_entity e, wk_step_fact fact, wk_type type, void *ctx)
     *(bool *)ctx = true;
 }
 
-void wk_watch_publish(wk_watch_hub *hub, const char *world_id, const wk_ecm *ecm, uint64_t step, double sim_time)
+void wk_watch_publish(wk_watch_hub *hub, const char *world_id, const wk_ecm *ecm, const wk_watch_clock *clock)
 {
     pthread_mutex_lock(&hub->lock);
     wk__channel *c = find(hub, world_id);
@@ -231,9 +231,11 @@ void wk_watch_publish(wk_watch_hub *hub, const char *world_id, const wk_ecm *ecm
         pthread_mutex_unlock(&hub->lock);
         return;
     }
-    c->step = step;
-    c->sim_time = sim_time;
-    if (c->ecm != ecm) {
+    if (clock)
+        c->clock = *clock;
+    if (!c->ecm) {
+        c->ecm = ecm; /* the first since the record began */
+    } else if (c->ecm != ecm) {
         /* Another ECM than the one the marks are of: the world was
          * replaced without word (wk_watch_reset); start again from it. */
         forget(c);

@@ -34,8 +34,7 @@ typedef struct wk__channel {
      * replaced, a change could not be recorded, or the removal log was cut
      * past it. */
     uint64_t full_below;
-    uint64_t step;
-    double sim_time;
+    wk_watch_clock clock; /* the simulation's at the latest step published */
     const wk_ecm *ecm; /* the ECM the marks are of; another one's change resets them */
     wk__mark *marks;
     size_t mark_count, mark_cap;

@@ -87,8 +87,8 @@ bool wk_watch_wait(wk_watcher *w, double seconds)
 /* What one message holds, gathered under the hub's lock. */
 typedef struct gather {
     bool full;
-    uint64_t version, base, step;
-    double sim_time;
+    uint64_t version, base;
+    wk_watch_clock clock;
     wk_entity_list created, changed, removed;
     wk__removal *dropped; /* components removed */
     size_t dropped_count;
@@ -145,8 +145,7 @@ static int take(wk_watcher *w, const wk_ecm *ecm, gather *g, bool *made)
         return WK_OK;
     g->version = c->version;
     g->base = g->full ? 0 : w->seen;
-    g->step = c->step;
-    g->sim_time = c->sim_time;
+    g->clock = c->clock;
     return g->full ? WK_OK : gather_changes(c, w->seen, g);
 }
 
@@ -310,8 +309,8 @@ static int pack_update(const wk_watcher *w, const gather *g, const wk_buf *state
     u.version = g->version;
     u.base_version = g->base;
     u.changes = g->version - g->base;
-    u.step = g->step;
-    u.sim_time = g->sim_time;
+    u.step = g->clock.step;
+    u.sim_time = g->clock.sim_time;
     size_t head = worldkit__watch_update__get_packed_size(&u);
     if (wk_buf_reserve(out, head + 11 + state->len))
         return WK_NOMEM;

@@ -42,7 +42,7 @@ static void rig_free(rig *r)
 static void commit(rig *r)
 {
     r->step++;
-    wk_watch_publish(r->hub, "w", r->src.ecm, r->step, (double)r->step * 0.001);
+    wk_watch_publish(r->hub, "w", r->src.ecm, &(wk_watch_clock){r->step, (double)r->step * 0.001});
     wk_ecm_end_step(r->src.ecm);
 }
 
@@ -293,7 +293,7 @@ static void reset_sends_full_state(void)
     CHECK(u->full);
     worldkit__watch_update__free_unpacked(u, NULL);
     /* Another world's changes wake nobody here. */
-    wk_watch_publish(r.hub, "other", r.src.ecm, 1, 0);
+    wk_watch_publish(r.hub, "other", r.src.ecm, NULL);
     CHECK(!wk_watch_wait(r.w, 0.01));
     rig_free(&r);
 }
