@@ -23,7 +23,7 @@
 
 #define BENCH_NAME "bench/watch"
 #include "bench.h"
-#include "simulation_interfaces/simulation_interfaces.pb-c.h"
+#include "moving.h"
 #include "worldkit/watch.pb-c.h"
 #include "worldkit/wk_server.h"
 
@@ -31,67 +31,6 @@
 #define WATCHERS 10
 #define WATCH_HZ 60
 #define LAGS_MAX 100000
-
-/* The world's SDFormat: MODELS models on a grid, each one box link. */
-static char *world_sdf(void)
-{
-    size_t cap = 256 + MODELS * 256;
-    char *s = malloc(cap);
-    if (!s)
-        die("out of memory");
-    size_t n = (size_t)snprintf(s, cap, "<sdf version='1.9'><world name='bench'>"
-                                        "<physics type='ode'><max_step_size>0.001</max_step_size></physics>");
-    for (int i = 0; i < MODELS; i++)
-        n += (size_t)snprintf(s + n, cap - n,
-                              "<model name='m%d'><pose>%d %d 0 0 0 0</pose><link name='l'><visual name='v'>"
-                              "<geometry><box><size>1 1 1</size></box></geometry></visual></link></model>",
-                              i, i % 25, i / 25);
-    snprintf(s + n, cap - n, "</world></sdf>");
-    return s;
-}
-
-static bool ignore(void *ctx, const uint8_t *msg, size_t len)
-{
-    (void)ctx, (void)msg, (void)len;
-    return true;
-}
-
-static void call(wk_api *api, const char *method, const ProtobufCMessage *request)
-{
-    size_t len = protobuf_c_message_get_packed_size(request);
-    uint8_t *buf = malloc(len ? len : 1);
-    if (!buf)
-        die("out of memory");
-    protobuf_c_message_pack(request, buf);
-    char path[128];
-    snprintf(path, sizeof path, "/simulation_interfaces.SimulationInterfaces/%s", method);
-    wk_api_sink sink = {.write = ignore};
-    if (wk_api_invoke(api, path, buf, len, &sink) != WK_GRPC_OK)
-        die("%s: %s", method, sink.message);
-    free(buf);
-}
-
-static void set_state(wk_api *api, wk_sim_state state)
-{
-    SimulationInterfaces__SimulationState s = SIMULATION_INTERFACES__SIMULATION_STATE__INIT;
-    s.has_state = true;
-    s.state = (uint32_t)state;
-    SimulationInterfaces__SetSimulationStateRequest req = SIMULATION_INTERFACES__SET_SIMULATION_STATE_REQUEST__INIT;
-    req.state = &s;
-    call(api, "SetSimulationState", &req.base);
-}
-
-static void set_moving(wk_api *api)
-{
-    wk_sim *sim = wk_api_sim(api);
-    wk_ecm *ecm = wk_scene_ecm(wk_api_scene(api));
-    for (wk_entity m = wk_ecm_first_child(ecm, wk_api_world(api)); m; m = wk_ecm_next_sibling(ecm, m)) {
-        wk_motion motion = wk_sim_motion(sim, m);
-        motion.linear = (wk_vec3){1, 0, 0};
-        if (wk_sim_set_motion(sim, m, &motion, WK_MOTION_TWIST))
-            die("setting a model's velocity");
-    }
-}
 
 /* What the watchers share: when play began, and every lag they took. */
 typedef struct run {
@@ -162,11 +101,11 @@ static double play(wk_api *api, run *r, int n, double seconds)
     nanosleep(&(struct timespec){.tv_nsec = 200000000}, NULL); /* their full states first */
     pthread_mutex_lock(&r->lock);
     r->sim0 = sim_time(api);
-    set_state(api, WK_SIM_PLAYING);
+    moving_set_state(api, NULL, WK_SIM_PLAYING);
     r->wall0 = now_s();
     pthread_mutex_unlock(&r->lock);
     nanosleep(&(struct timespec){(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)}, NULL);
-    set_state(api, WK_SIM_PAUSED);
+    moving_set_state(api, NULL, WK_SIM_PAUSED);
     double rtf = (sim_time(api) - r->sim0) / (now_s() - r->wall0);
     pthread_mutex_lock(&r->lock);
     r->stop = true;
@@ -203,13 +142,10 @@ int main(void)
     wk_api *api = wk_api_new();
     if (!api)
         die("out of memory");
-    char *sdf = world_sdf();
-    SimulationInterfaces__LoadWorldRequest load = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
-    load.resource_string = sdf;
-    call(api, "LoadWorld", &load.base);
+    char *sdf = moving_world_sdf(MODELS, "visual", "<physics type='ode'><max_step_size>0.001</max_step_size></physics>");
+    moving_load(api, sdf);
     free(sdf);
-    set_moving(api);
-    set_state(api, WK_SIM_PAUSED);
+    moving_set_state(api, NULL, WK_SIM_PAUSED);
     run *r = calloc(1, sizeof *r);
     if (!r || pthread_mutex_init(&r->lock, NULL))
         die("out of memory");
