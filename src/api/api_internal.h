@@ -40,7 +40,7 @@ struct wk_api {
     double checkpoint_s, checkpoint_at;
     bool levels_changed;
     pthread_mutex_t lock; /* held by every service call: the sim is not thread-safe */
-    /* simulation_interfaces' world services (worlds.c) */
+    /* simulation_interfaces' world services (sim/worlds.c) */
     bool unloaded;           /* UnloadWorld left no world: most services refuse */
     char world_uri[4096];    /* the uri the current world was loaded from ("" for a string) */
     uint32_t bounds_type;    /* what GetEntityBounds answers (wk_api_set_bounds_type); 0: TYPE_BOX */
@@ -62,7 +62,7 @@ struct wk_api {
 };
 
 /* The steps of StepSimulation and SimulateSteps, which run in batches
- * (step_simulation.c), each one dispatch under the world's lock, so that
+ * (sim/step_simulation.c), each one dispatch under the world's lock, so that
  * other calls get in between and SimulateSteps' feedback goes out with no
  * world held: a receiver that is slow to read slows the steps, not the
  * world's other callers. */
@@ -170,20 +170,20 @@ WK__HANDLER(wk__get_named_poses);
 WK__HANDLER(wk__get_named_pose_bounds);
 /* worldkit.WorldWatch's (watch.c): a stream that ends when its client goes. */
 WK__HANDLER(wk__watch);
-/* worldkit.Levels' handlers (levels.c). */
+/* worldkit.Levels' handlers (sim/levels.c). */
 WK__HANDLER(wk__set_performer);
 WK__HANDLER(wk__list_levels);
 WK__HANDLER(wk__list_performers);
 
 struct wk__method;
 
-/* worlds.c: records that a world was loaded from uri (NULL or "": a
+/* sim/worlds.c: records that a world was loaded from uri (NULL or "": a
  * string); and, while no world is loaded, answers a method that needs one
  * with INCORRECT_STATE in *response, returning true (false: run it). */
 void wk__api_world_loaded(wk_api *api, const char *uri);
 bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const struct wk__method *m,
                                   ProtobufCMessage **response);
-/* entity_state.c: an EntityState of motion m in the world frame, stamped
+/* sim/entity_state.c: an EntityState of motion m in the world frame, stamped
  * with the simulated time, owned by the call. */
 SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *call, const wk_motion *m);
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "api/methods.h"
-#include "api/ows.h"
+#include "api/ows/ows.h"
 
 bool wk_api_has_method(const char *method, bool *server_streaming)
 {

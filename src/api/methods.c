@@ -4,12 +4,12 @@
  * the features it brings. Request and response types come from the service descriptors
  * protoc-c generates from proto/, so a row names its method only. The
  * router (invoke.c), the lock a method takes (api.c), the answer without a
- * world (worlds.c) and GetSimulatorFeatures read these rows: a method is
+ * world (sim/worlds.c) and GetSimulatorFeatures read these rows: a method is
  * served once it has one. */
 #include <string.h>
 
 #include "api/methods.h"
-#include "api/ows.h"
+#include "api/ows/ows.h"
 #include "grpc/health/v1/health.pb-c.h"
 #include "worldkit/levels.pb-c.h"
 #include "worldkit/watch.pb-c.h"
@@ -52,14 +52,14 @@ static const wk__method methods[] = {
      1, {WK_FEATURE_ENTITY_INFO_SETTING}},
     {SI, "GetEntityBounds", wk__get_entity_bounds, WK__METHOD_SIM, 1, {WK_FEATURE_ENTITY_BOUNDS}},
     {SI, "GetNamedPoses", wk__get_named_poses, WK__METHOD_SIM, 1, {WK_FEATURE_NAMED_POSES}},
-    /* No POSE_BOUNDS: it answers every pose unbounded (named_poses.c). */
+    /* No POSE_BOUNDS: it answers every pose unbounded (sim/named_poses.c). */
     {SI, "GetNamedPoseBounds", wk__get_named_pose_bounds, WK__METHOD_SIM, 0, {0}},
     {SI, "GetSpawnables", wk__get_spawnables, WK__METHOD_SIM | WK__METHOD_ANY_WORLD, 1, {WK_FEATURE_SPAWNABLES}},
     {SI, "UnloadWorld", wk__unload_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_WORLD_UNLOADING}},
     {SI, "GetCurrentWorld", wk__get_current_world, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_WORLD_INFO_GETTING}},
-    /* No WORLD_TAGS: worlds carry none (worlds.c). */
+    /* No WORLD_TAGS: worlds carry none (sim/worlds.c). */
     {SI, "GetAvailableWorlds", wk__get_available_worlds, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_AVAILABLE_WORLDS}},
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/ows.h"
+#include "api/ows/ows.h"
 #include "wk_test.h"
 
 /* What one call answered. */

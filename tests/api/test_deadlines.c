@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "api/methods.h"
-#include "api/ows.h"
+#include "api/ows/ows.h"
 #include "wk_test.h"
 
 /* A transport's check that lets the first `grace` asks pass. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "api/methods.h"
-#include "api/ows.h"
+#include "api/ows/ows.h"
 
 int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, int (*check)(void *),
                  void *check_ctx, wk_buf *out, wk_status *st)

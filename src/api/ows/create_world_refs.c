@@ -1,6 +1,6 @@
-/* ows_create_world_refs.c — the parts of a CreateWorld snapshot that refer
+/* create_world_refs.c — the parts of a CreateWorld snapshot that refer
  * to others by the snapshot's ids, applied once every object, entity and
- * frame stands (ows_create_world.c): kinematic objects (joints, limits,
+ * frame stands (create_world.c): kinematic objects (joints, limits,
  * positions, named configurations, IK solvers, ISO flange frames) and the
  * collision settings, whose references by id are translated to the new
  * world's ids. */
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/ows_create_world.h"
-#include "api/ows_edit.h"
+#include "api/ows/create_world.h"
+#include "api/ows/edit.h"
 
 /* A snapshot's JointLimits as n limits: what it leaves out is unlimited
  * (max_effort 0); a list present must hold n values. */

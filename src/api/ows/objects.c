@@ -1,11 +1,11 @@
-/* ows_objects.c — ObjectWorldService's object mutations as wk_scene calls:
+/* objects.c — ObjectWorldService's object mutations as wk_scene calls:
  * CreateObject (a single-entity physical object with default physics, user
  * data and a collision rule for its entities), DeleteObject, UpdateObjectName,
  * ReparentObject and UpdateObjectProperties. Each runs inside its caller's
- * batch (ows_batch.c), so a failure after a first change is undone there. */
+ * batch (batch.c), so a failure after a first change is undone there. */
 #include <string.h>
 
-#include "api/ows_edit.h"
+#include "api/ows/edit.h"
 
 /* An Intrinsic request's optional string: NULL and "" both mean "not set",
  * as a proto3 peer cannot tell them apart. */

@@ -1,12 +1,12 @@
-/* ows_kinematics.c — ObjectWorldService's updates of kinematic objects as
+/* kinematics.c — ObjectWorldService's updates of kinematic objects as
  * wk_scene calls: UpdateObjectJoints (positions in radians for revolute
  * joints, limits, an order by joint names), UpdateObjectJoint, and
  * UpdateKinematicObjectProperties (named configurations and the IK solver
  * key; what worldkit does not keep is refused by name). Each runs inside its
- * caller's batch (ows_batch.c). */
+ * caller's batch (batch.c). */
 #include <string.h>
 
-#include "api/ows_edit.h"
+#include "api/ows/edit.h"
 
 /* One JointLimitsUpdate as the scene's: each RepeatedDouble present must
  * hold count values. what names the message for errors. */

@@ -1,5 +1,5 @@
-/* ows_batch.c — how ObjectWorldService's mutations run: one table from each
- * request type to its apply function (ows_objects.c, ows_frames.c, ...) and
+/* batch.c — how ObjectWorldService's mutations run: one table from each
+ * request type to its apply function (objects.c, frames.c, ...) and
  * its reply, used both by the single RPCs (wk__ows_mutate) and by
  * UpdateWorldResources, whose ObjectWorldUpdate cases are found through the
  * same table by their message type. Every run is one scene batch on a world
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/ows_edit.h"
+#include "api/ows/edit.h"
 
 /* ---- shared by the apply functions ------------------------------------- */
 

@@ -1,4 +1,4 @@
-/* ows_create_world.c — CreateWorld: a new world of the store, built from a
+/* create_world.c — CreateWorld: a new world of the store, built from a
  * World snapshot (what GetWorld-style reads and UpdateWorldResources
  * return), all or nothing.
  *
@@ -11,7 +11,7 @@
  *   entity the snapshot does not rebuild gives the parent object's base),
  *   object_component.parent_t_this, its simulation component (static) and
  *   user data. Its entities (the FULL view's map): the base entity
- *   (entities[root_entity_id]) with its name, geometry (ows_geometry.c's
+ *   (entities[root_entity_id]) with its name, geometry (geometry.c's
  *   mapping) and physics, and every other entity but those of frames below
  *   the entity its parent_id names, with name, parent_t_this, geometry,
  *   physics and kinematics component (wk_scene_add_entity: a joint when it
@@ -20,7 +20,7 @@
  *   before children: name, parent frame or object (the entity its own
  *   entity hangs from, when rebuilt: a frame on a link stays on it),
  *   parent_t_this and is_attachment_frame.
- * - Once everything else stands (ows_create_world_refs.c): a kinematic
+ * - Once everything else stands (create_world_refs.c): a kinematic
  *   object's KinematicObjectComponent (joints, system and application
  *   limits, joint positions, named configurations, IK solvers and ISO
  *   flange frames), then the world's collision settings.
@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/ows_create_world.h"
+#include "api/ows/create_world.h"
 
 wk_entity wk__id_map_lookup(const wk__id_map *m, const char *id)
 {

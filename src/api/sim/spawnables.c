@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/sources.h"
+#include "api/sim/sources.h"
 
 typedef struct found {
     wk__call *call;

@@ -6,7 +6,7 @@
  * (a frame's info is what GetNamedPoses reports). */
 #include <stdio.h>
 
-#include "api/entity_query.h"
+#include "api/sim/entity_query.h"
 
 SimulationInterfaces__EntityCategory *wk__msg_category(wk__call *call, uint32_t category)
 {

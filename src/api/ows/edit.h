@@ -1,13 +1,13 @@
-/* ows_edit.h — the mutations of ObjectWorldService, shared by the single
+/* edit.h — the mutations of ObjectWorldService, shared by the single
  * RPCs and UpdateWorldResources. Each mutation is an apply function that
  * turns one request into wk_scene calls on a world open for writing, inside
- * a batch its caller opened; one table (ows_batch.c) maps each request type
+ * a batch its caller opened; one table (batch.c) maps each request type
  * to its apply function, its reply and its ObjectWorldUpdate case, so a
  * request runs the same code alone or in a batch. */
 #ifndef WK_API_OWS_EDIT_H
 #define WK_API_OWS_EDIT_H
 
-#include "api/ows.h"
+#include "api/ows/ows.h"
 #include "intrinsic/world/proto/object_world_updates.pb-c.h"
 
 /* One mutation at work: what it acts on and what it leaves for the reply. */
@@ -28,52 +28,52 @@ typedef struct wk__ows_edit {
  * by the caller's rollback. */
 typedef int (*wk__ows_apply_fn)(wk__ows_edit *e, const ProtobufCMessage *request);
 
-/* ows_objects.c */
+/* objects.c */
 int wk__ows_create_object(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_delete_object(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_update_object_name(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_reparent_object(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_update_object_properties(wk__ows_edit *e, const ProtobufCMessage *request);
-/* ows_entities.c */
+/* entities.c */
 int wk__ows_update_entity_properties(wk__ows_edit *e, const ProtobufCMessage *request);
-/* ows_frames.c */
+/* frames.c */
 int wk__ows_create_frame(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_delete_frame(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_update_frame_name(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_reparent_frame(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_update_frame_properties(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_update_transform(wk__ows_edit *e, const ProtobufCMessage *request);
-/* ows_kinematics.c */
+/* kinematics.c */
 int wk__ows_update_object_joints(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_update_object_joint(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_update_kinematic_object_properties(wk__ows_edit *e, const ProtobufCMessage *request);
-/* ows_collisions.c */
+/* collisions.c */
 int wk__ows_update_collision_settings(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_toggle_collisions(wk__ows_edit *e, const ProtobufCMessage *request);
 
-/* ows_batch.c: the object ref names, found into e->node, and its name in
+/* batch.c: the object ref names, found into e->node, and its name in
  * *name (borrowed until the object changes). */
 int wk__ows_edit_object(wk__ows_edit *e, const IntrinsicProto__World__ObjectReference *ref, const char **name);
-/* ows_batch.c: the parent an attach_to oneof gives (the member set, the
+/* batch.c: the parent an attach_to oneof gives (the member set, the
  * other NULL): the one entity object's filter selects, or frame;
  * WK_INVALID when neither is set. */
 int wk__ows_attach_parent(wk__ows_edit *e, const IntrinsicProto__World__ObjectReferenceWithEntityFilter *object,
                           const IntrinsicProto__World__FrameReference *frame, wk_entity *out);
-/* ows_batch.c: a request's pose, refused (WK_INVALID, naming what) when not
+/* batch.c: a request's pose, refused (WK_INVALID, naming what) when not
  * finite or its rotation not a unit quaternion. */
 int wk__ows_pose_checked(const IntrinsicProto__Pose *msg, const char *what, wk_pose *out, wk_status *st);
 
-/* ows_batch.c: puts a printf-style context before st's message ("context:
+/* batch.c: puts a printf-style context before st's message ("context:
  * message") and records code; returns code. */
 int wk__ows_context(wk_status *st, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* ows_collisions.c: appends the rule {left: ref, right: anything else,
+/* collisions.c: appends the rule {left: ref, right: anything else,
  * action} to the world's collision settings (CreateObject's
  * action_for_object_entities). */
 int wk__ows_append_rule(wk_scene *s, const wk_collision_ref *ref, const IntrinsicProto__World__CollisionAction *action,
                         wk_status *st);
 
-/* ows_collisions.c: a CollisionAction as a rule's action and margin;
+/* collisions.c: a CollisionAction as a rule's action and margin;
  * WK_INVALID (naming what) for one with neither case, a negative or
  * non-finite margin, or is_excluded false. */
 int wk__ows_collision_action(const IntrinsicProto__World__CollisionAction *msg, wk_collision_action *action,

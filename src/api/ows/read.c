@@ -1,16 +1,16 @@
-/* ows_read.c — ObjectWorldService's world methods and the methods that
+/* read.c — ObjectWorldService's world methods and the methods that
  * read a world: GetWorld, ListWorlds, CloneWorld, DeleteWorld, SwapWorld,
  * GetObject, ListObjects, GetFrame, ListFrames, GetTransform,
  * GetCollisionSettings, CompareWorlds, and SyncObject (which writes one
  * object or frame of a world from another). Each is a thin translation:
- * the request's references resolved (ows_refs.c), one call of the store or
- * the scene, the answer rendered (ows_render.c). CreateWorld is
- * ows_create_world.c's. */
+ * the request's references resolved (refs.c), one call of the store or
+ * the scene, the answer rendered (render.c). CreateWorld is
+ * create_world.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/ows.h"
+#include "api/ows/ows.h"
 
 /* A world id the request must carry; field names it in the message. */
 static int need_id(const char *id, const char *field, wk_status *st)

@@ -6,7 +6,7 @@
  * comes back with a reset of STATE, as the file has it. */
 #include <stdio.h>
 
-#include "api/entity_query.h"
+#include "api/sim/entity_query.h"
 
 static uint32_t delete_entity(wk_api *api, const char *name, char *why, size_t cap)
 {

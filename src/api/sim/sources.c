@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "api/sources.h"
+#include "api/sim/sources.h"
 
 static const char *const path_vars[] = {"WORLDKIT_RESOURCE_PATH", "GZ_SIM_RESOURCE_PATH", "SDF_PATH"};
 

@@ -1,4 +1,4 @@
-/* ows_render.c — a scene as ObjectWorldService's messages: world metadata,
+/* render.c — a scene as ObjectWorldService's messages: world metadata,
  * objects in the BASIC and FULL views, frames, entities with their
  * components, collision settings and poses. Every message is allocated in
  * the call (wk__call), so a handler builds its answer and forgets it.
@@ -7,10 +7,10 @@
  * written only when they differ from zero, as a proto3 writer does, so a
  * peer sees the same bytes; proto3 `optional` ones (user_tag,
  * minimum_margin, collision_check_spacing, raw_value) by presence. Geometry
- * is ows_geometry.c's. */
+ * is geometry.c's. */
 #include <string.h>
 
-#include "api/ows.h"
+#include "api/ows/ows.h"
 
 void *wk__ows_new(wk__call *call, const ProtobufCMessageDescriptor *type)
 {

@@ -1,4 +1,4 @@
-/* ows_refs.c — ObjectWorldService's references resolved against a scene:
+/* refs.c — ObjectWorldService's references resolved against a scene:
  * objects, frames and transform nodes by id or by name, objects by full
  * path, entities by id, entity filters, and the members of collision rules.
  * The scene does the finding (wk_scene_find_*, wk_scene_filter); this file
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/ows.h"
+#include "api/ows/ows.h"
 
 static bool empty(const char *s)
 {

@@ -1,9 +1,9 @@
-/* ows_entities.c — UpdateEntityProperties as wk_scene calls: a
+/* entities.c — UpdateEntityProperties as wk_scene calls: a
  * PhysicsComponent or GeometryComponent replacing the one an entity has
  * (the scene refuses to add one: FAILED_PRECONDITION, naming the entity and
  * its object), and the deprecated collision_action as a rule between the
- * entity and anything else. Runs inside its caller's batch (ows_batch.c). */
-#include "api/ows_edit.h"
+ * entity and anything else. Runs inside its caller's batch (batch.c). */
+#include "api/ows/edit.h"
 
 int wk__ows_physics_in(const IntrinsicProto__World__PhysicsComponent *msg, wk_physics *out, wk_status *st)
 {

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/bounds.h"
+#include "api/sim/bounds.h"
 
 /* Adds p (in the frame) to the hull and the box. */
 static int add_point(wk__hull *h, wk_vec3 p)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/entity_query.h"
+#include "api/sim/entity_query.h"
 
 int wk__api_entities(wk_api *api, wk_entity_list *out)
 {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/entity_query.h"
+#include "api/sim/entity_query.h"
 
 /* Appends the world's frames to out. */
 static int named_poses(wk_api *api, wk_entity_list *out)

@@ -6,7 +6,7 @@
  * TYPE_CONVEX_HULL instead. */
 #include <stdio.h>
 
-#include "api/entity_query.h"
+#include "api/sim/entity_query.h"
 
 int wk_api_set_bounds_type(wk_api *api, uint32_t type)
 {

@@ -1,8 +1,8 @@
-/* ows_frames.c — ObjectWorldService's frame mutations and UpdateTransform as
+/* frames.c — ObjectWorldService's frame mutations and UpdateTransform as
  * wk_scene calls: CreateFrame, DeleteFrame, UpdateFrameName, ReparentFrame,
  * UpdateFrameProperties, and UpdateTransform on objects and frames alike.
- * Each runs inside its caller's batch (ows_batch.c). */
-#include "api/ows_edit.h"
+ * Each runs inside its caller's batch (batch.c). */
+#include "api/ows/edit.h"
 
 /* The name a frame request gives for messages: its frame name, or its id. */
 static const char *frame_hint(const IntrinsicProto__World__FrameReference *ref)

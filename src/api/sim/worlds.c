@@ -27,9 +27,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api/entity_query.h"
+#include "api/sim/entity_query.h"
 #include "api/methods.h"
-#include "api/sources.h"
+#include "api/sim/sources.h"
 
 void wk__api_world_loaded(wk_api *api, const char *uri)
 {

@@ -1,14 +1,14 @@
-/* ows_collisions.c — ObjectWorldService's collision mutations as wk_scene
+/* collisions.c — ObjectWorldService's collision mutations as wk_scene
  * calls: UpdateCollisionSettings (a CollisionSettings message, its rules'
  * members resolved, replacing the world's settings), ToggleCollisions, and
  * the rule "these entities against anything else" that CreateObject and
  * UpdateEntityProperties append. Each runs inside its caller's batch
- * (ows_batch.c). */
+ * (batch.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "api/ows_edit.h"
+#include "api/ows/edit.h"
 
 int wk__ows_collision_action(const IntrinsicProto__World__CollisionAction *msg, wk_collision_action *action,
                              double *margin, const char *what, wk_status *st)

@@ -1,4 +1,4 @@
-/* ows_footprints.c — ObjectWorldService's AreFootprintsCompatible: whether
+/* footprints.c — ObjectWorldService's AreFootprintsCompatible: whether
  * the skills holding the footprints of left_set could run at the same time
  * as those of right_set, in the world named, pair by pair (never within a
  * set).
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/ows.h"
+#include "api/ows/ows.h"
 
 typedef IntrinsicProto__Skills__Footprint Footprint;
 typedef IntrinsicProto__Skills__ObjectWorldReservation ObjectReservation;

@@ -19,7 +19,7 @@
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "worldkit/wk_store.h"
 
-/* ---- references (ows_refs.c) ----------------------------------------------
+/* ---- references (refs.c) ----------------------------------------------
  *
  * Each resolves a reference message against s, or fails, changing nothing,
  * with WK_INVALID for a reference that holds nothing (or is NULL) and
@@ -92,7 +92,7 @@ int wk__ows_collision_refs(const wk_scene *s, wk__call *call,
  * refused by whatever checks poses). */
 wk_pose wk__ows_pose_in(const IntrinsicProto__Pose *msg);
 
-/* ---- rendering (ows_render.c) ---------------------------------------------
+/* ---- rendering (render.c) ---------------------------------------------
  *
  * Every message is owned by call (NULL when out of memory, call->failed
  * set). world_id fills the messages' world_id fields. */
@@ -139,18 +139,18 @@ IntrinsicProto__World__Frame *wk__ows_frame(wk__call *call, const wk_scene *s, c
 IntrinsicProto__World__Entity *wk__ows_entity(wk__call *call, const wk_scene *s, const char *world_id, wk_entity e);
 /* The entity's Geometry (and Uri) as a GeometryComponent, or NULL when it
  * has none that the message can hold; the mapping is described at the top
- * of ows_geometry.c. wk__ows_geometry_in reads one back (the uri borrowed
+ * of geometry.c. wk__ows_geometry_in reads one back (the uri borrowed
  * from msg), failing with WK_UNSUPPORTED for what worldkit cannot keep. */
 IntrinsicProto__World__GeometryComponent *wk__ows_geometry(wk__call *call, const wk_scene *s, wk_entity e);
 int wk__ows_geometry_in(const IntrinsicProto__World__GeometryComponent *msg, wk_scene_geometry *out,
                         const char **uri, wk_status *st);
-/* A PhysicsComponent as the scene's value (ows_entities.c): what the
+/* A PhysicsComponent as the scene's value (entities.c): what the
  * message leaves out is zero (a proto3 peer omits zeros), the centre of
  * mass the identity; WK_INVALID for an inertia that is not 3x3. */
 int wk__ows_physics_in(const IntrinsicProto__World__PhysicsComponent *msg, wk_physics *out, wk_status *st);
 IntrinsicProto__World__CollisionSettings *wk__ows_collision_settings(wk__call *call, const wk_scene *s);
 /* The settings a CollisionSettings message describes, its references
- * resolved in s, its arrays owned by call (ows_collisions.c). */
+ * resolved in s, its arrays owned by call (collisions.c). */
 int wk__ows_collision_settings_in(wk_scene *s, wk__call *call, const IntrinsicProto__World__CollisionSettings *msg,
                                   wk_collision_settings *out, wk_status *st);
 /* Every object of s in a view, root first, parents before children, into
@@ -174,14 +174,14 @@ int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t
  * when unknown) in the endpoint's store. */
 int wk__ows_open(wk_api *api, const char *world_id, bool write, wk_world **out, wk_status *st);
 
-/* The mutations (ows_batch.c): the one handler of every method that
+/* The mutations (batch.c): the one handler of every method that
  * changes a world (CreateObject, DeleteObject, ..., ToggleCollisions; the
  * request type picks what it does), run atomically, and
  * UpdateWorldResources, their all-or-nothing sequence. */
 WK__HANDLER(wk__ows_mutate);
 WK__HANDLER(wk__ows_update_world_resources);
 
-/* The handlers (ows_read.c). */
+/* The handlers (read.c). */
 WK__HANDLER(wk__ows_get_world);
 WK__HANDLER(wk__ows_list_worlds);
 WK__HANDLER(wk__ows_create_world);
@@ -196,7 +196,7 @@ WK__HANDLER(wk__ows_get_transform);
 WK__HANDLER(wk__ows_get_collision_settings);
 WK__HANDLER(wk__ows_compare_worlds);
 WK__HANDLER(wk__ows_sync_object);
-/* ows_footprints.c. */
+/* footprints.c. */
 WK__HANDLER(wk__ows_are_footprints_compatible);
 
 #endif

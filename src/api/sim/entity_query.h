@@ -4,7 +4,7 @@
 #ifndef WK_API_ENTITY_QUERY_H
 #define WK_API_ENTITY_QUERY_H
 
-#include "api/bounds.h"
+#include "api/sim/bounds.h"
 #include "base/name_regex.h"
 
 /* The entities GetEntities lists: the models directly under the world (those

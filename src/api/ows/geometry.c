@@ -1,4 +1,4 @@
-/* ows_geometry.c — an entity's Geometry (and Uri) as a GeometryComponent,
+/* geometry.c — an entity's Geometry (and Uri) as a GeometryComponent,
  * and back. worldkit keeps one shape per entity (wk_scene_geometry); the
  * message keeps named sets of placed geometries. The mapping:
  *
@@ -26,7 +26,7 @@
  * is not a diagonal) is refused with WK_UNSUPPORTED, not dropped. */
 #include <string.h>
 
-#include "api/ows.h"
+#include "api/ows/ows.h"
 
 #define COLLISION_SET "Intrinsic_Collision"
 #define VISUAL_SET "Intrinsic_Visual"

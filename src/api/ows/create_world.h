@@ -1,10 +1,10 @@
-/* ows_create_world.h — what the two files of CreateWorld share: the table
+/* create_world.h — what the two files of CreateWorld share: the table
  * from a snapshot's ids to the entities they became, and the parts applied
  * once every object, entity and frame stands. */
 #ifndef WK_API_OWS_CREATE_WORLD_H
 #define WK_API_OWS_CREATE_WORLD_H
 
-#include "api/ows.h"
+#include "api/ows/ows.h"
 
 /* The snapshot's ids (of objects, frames and entities) and what they became. */
 typedef struct wk__id_map {
