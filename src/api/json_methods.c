@@ -14,8 +14,8 @@ static const ProtobufCServiceDescriptor *const services[] = {
     &simulation_interfaces__simulation_interfaces__descriptor,
     &intrinsic_proto__world__object_world_service__descriptor,
     &worldkit__levels__descriptor,
-    &worldkit__world_watch__descriptor,
     &grpc__health__v1__health__descriptor,
+    &worldkit__world_watch__descriptor,
 };
 #define SERVICE_COUNT (sizeof services / sizeof services[0])
 
