@@ -5,6 +5,7 @@
  * message is applied to a mirror ECM with wk_ecm_set_state and the mirror
  * compared with the watched ECM (wk_ecm_equal): the stream must rebuild the
  * world exactly. */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "../ecs/fixture.h"
@@ -298,6 +299,69 @@ static void reset_sends_full_state(void)
     rig_free(&r);
 }
 
+/* A publisher and a watcher on threads of their own, the world's lock
+ * between them as a server has it: the publisher writes under the write
+ * lock, the watcher makes each message under the read lock. Every message
+ * applies on the one before, and once the publisher is done the mirror is
+ * the world. */
+typedef struct race {
+    rig *r;
+    pthread_rwlock_t world;
+    wk_entity e[50];
+    bool done;
+} race;
+
+static void *publisher(void *arg)
+{
+    race *x = arg;
+    for (int step = 1; step <= 2000; step++) {
+        pthread_rwlock_wrlock(&x->world);
+        wk_ecm_set(x->r->src.ecm, x->e[step % 50], x->r->src.pos, &(vec){step, 0, 0});
+        if (step % 100 == 0)
+            wk_ecm_destroy(x->r->src.ecm, x->e[step / 100], false), x->e[step / 100] = spawn(x->r, step, "new");
+        commit(x->r);
+        if (step == 2000)
+            x->done = true;
+        pthread_rwlock_unlock(&x->world);
+    }
+    return NULL;
+}
+
+static void concurrent_publisher_and_watcher(void)
+{
+    rig r;
+    REQUIRE(rig_new(&r, NULL));
+    race x = {.r = &r};
+    pthread_rwlock_init(&x.world, NULL);
+    for (int i = 0; i < 50; i++)
+        x.e[i] = spawn(&r, i, "m");
+    commit(&r);
+    pthread_t t;
+    REQUIRE(pthread_create(&t, NULL, publisher, &x) == 0);
+    uint64_t last = 0;
+    int messages = 0;
+    for (bool done = false; !done;) {
+        wk_watch_wait(r.w, 0.01);
+        pthread_rwlock_rdlock(&x.world);
+        done = x.done;
+        Worldkit__WatchUpdate *u = next(&r);
+        if (u) {
+            messages++;
+            CHECK(u->full == (messages == 1));
+            CHECK_U64(u->base_version, ==, last);
+            last = u->version;
+            CHECK_INT(apply(&r, u), ==, WK_OK);
+            worldkit__watch_update__free_unpacked(u, NULL);
+        }
+        pthread_rwlock_unlock(&x.world);
+    }
+    pthread_join(t, NULL);
+    CHECK(mirrored(&r));
+    CHECK_INT(messages, >, 1);
+    pthread_rwlock_destroy(&x.world);
+    rig_free(&r);
+}
+
 static const wk_test_case cases[] = {
     {"first_message_is_full", first_message_is_full},
     {"coalesces_latest_value", coalesces_latest_value},
@@ -305,6 +369,7 @@ static const wk_test_case cases[] = {
     {"far_behind_gets_full_state", far_behind_gets_full_state},
     {"filters", filters},
     {"reset_sends_full_state", reset_sends_full_state},
+    {"concurrent_publisher_and_watcher", concurrent_publisher_and_watcher},
 };
 
 WK_TEST_MAIN(cases)
