@@ -14,6 +14,7 @@ packages=(
   libre2-dev
   python3-grpcio python3-protobuf
   openssl
+  libwebsockets-dev libjs-three chromium
 )
 
 missing=()
