@@ -156,13 +156,20 @@ typedef struct wk_read_desc {
      * refers to, a string's does not); a server given by clients the paths
      * it reads sets these. */
     const char *const *roots;
+    /* Optional: asked as the read goes (at every element it keeps, and
+     * between its phases); true makes it give up with WK_DEADLINE, as a
+     * server's call does once its deadline has passed or its client left.
+     * Parsing the XML itself is not interrupted. */
+    bool (*over)(void *ctx);
+    void *over_ctx;
 } wk_read_desc;
 
 /* Reads a world (or a single model, which gets a world around it) and
  * resolves its poses. Codes: WK_NO_RESOURCE, WK_NOT_FOUND (no such file,
  * or one outside the roots), WK_UNSUPPORTED_FORMAT,
  * WK_PARSE (file:line in the message), WK_MISSING_ASSETS,
- * WK_UNSUPPORTED_ASSETS, WK_UNSUPPORTED_ELEMENTS, WK_NOMEM. *out is owned
+ * WK_UNSUPPORTED_ASSETS, WK_UNSUPPORTED_ELEMENTS, WK_DEADLINE (desc->over
+ * said to give up), WK_NOMEM. *out is owned
  * by the caller (wk_desc_free) and NULL on failure. */
 int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st);
 /* Whether the existing file or folder path lies, once links are followed,

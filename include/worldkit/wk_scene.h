@@ -445,7 +445,8 @@ void wk_world_diff_free(wk_world_diff *d);
  * nothing, when its parent is not in to, or when one of its ids or its name
  * is taken there by something else. Ids are kept (as by wk_scene_clone), so
  * references between entities need no remapping; collision rules of to that
- * named entities the sync removed drop those references. */
+ * named entities the sync removed drop those references. Inside a batch the
+ * caller opened on to, a failure is that batch's to roll back. */
 int wk_scene_sync_object(wk_scene *to, const wk_scene *from, const wk_ref *ref, wk_status *st);
 int wk_scene_sync_frame(wk_scene *to, const wk_scene *from, const wk_ref *ref, wk_status *st);
 

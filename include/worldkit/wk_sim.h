@@ -133,6 +133,11 @@ wk_motion wk_sim_motion(wk_sim *sim, wk_entity e);
  * its pose within WK_POSE_TRANSLATION_MAX of the parent's in each component.
  * WK_NOT_FOUND for a missing entity or the world entity. */
 int wk_sim_set_motion(wk_sim *sim, wk_entity e, const wk_motion *m, unsigned parts);
+/* WK_OK when e may be given a twist or an acceleration; WK_INVALID, the
+ * message naming it as name, when e or a model it belongs to is static
+ * (SDFormat's <static>, UpdateObjectProperties' is_static), which the
+ * standard's SetEntityState refuses to move. */
+int wk_sim_may_move(wk_sim *sim, wk_entity e, const char *name, wk_status *st);
 
 /* Adds a system to a phase, after those already there. */
 int wk_sim_add_system(wk_sim *sim, wk_phase phase, wk_system_fn fn, void *ctx);

@@ -34,6 +34,11 @@ bool wk__call_over(wk__call *call)
     return call->check && call->checks++ % 64 == 0 && call->check(call->check_ctx) != 0;
 }
 
+bool wk__call_over_ctx(void *call)
+{
+    return wk__call_over(call);
+}
+
 char *wk__call_strdup(wk__call *call, const char *s)
 {
     size_t n = strlen(s) + 1;

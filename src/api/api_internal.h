@@ -110,6 +110,8 @@ typedef struct wk__call {
  * WK_DEADLINE, having changed nothing; the transport is asked every 64th
  * time, as asking costs a look at the call's queue. */
 bool wk__call_over(wk__call *call);
+/* wk__call_over for a reader's wk_read_desc.over, whose ctx is the call. */
+bool wk__call_over_ctx(void *call);
 
 void *wk__call_alloc(wk__call *call, size_t size);
 char *wk__call_strdup(wk__call *call, const char *s);

@@ -3,7 +3,7 @@
  * prints the response as `call` does.
  *
  *   worlds                       ObjectWorldService/ListWorlds
- *   spawn FILE [--name N] [--pose x y z roll pitch yaw]
+ *   spawn FILE [--name N] [--pose x y z roll pitch yaw] [--ignore-missing-assets]
  *                                SimulationInterfaces/SpawnEntities
  *   tf A B [--world ID]          ObjectWorldService/GetTransform (a_t_b)
  *   state [playing|paused|stopped]
@@ -31,8 +31,9 @@
 
 #define WORLDS_USAGE "worlds " WK_CLIENT_USAGE
 #define SPAWN_USAGE                                                      \
-    "spawn FILE [--name NAME] [--pose x y z roll pitch yaw] " WK_CLIENT_USAGE \
-    "\n       (--pose: metres and radians, as SDFormat's <pose>)"
+    "spawn FILE [--name NAME] [--pose x y z roll pitch yaw] [--ignore-missing-assets] " WK_CLIENT_USAGE \
+    "\n       (--pose: metres and radians, as SDFormat's <pose>; --ignore-missing-assets: a mesh not found\n" \
+    "       or not fetched is a warning, not a failure)"
 #define TF_USAGE                     \
     "tf A B " WK_CLIENT_USAGE \
     "\n       (A, B: OBJECT, OBJECT/FRAME or a scoped OBJECT::LINK; ID defaults to 'world'; prints a_t_b)"
@@ -151,9 +152,11 @@ int wk_cli_spawn(int argc, char **argv)
         return 2;
     const char *file = NULL, *name = NULL;
     double pose[6];
-    bool posed = false;
+    bool posed = false, ignore_assets = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--name") && i + 1 < argc) {
+        if (!strcmp(argv[i], "--ignore-missing-assets")) {
+            ignore_assets = true;
+        } else if (!strcmp(argv[i], "--name") && i + 1 < argc) {
             name = argv[++i];
         } else if (!strcmp(argv[i], "--pose") && i + 6 < argc) {
             for (int k = 0; k < 6; k++)
@@ -195,6 +198,8 @@ int wk_cli_spawn(int argc, char **argv)
     spawn.name = (char *)name;
     spawn.has_allow_renaming = 1;
     spawn.allow_renaming = name == NULL;
+    spawn.has_ignore_missing_or_unsupported_assets = ignore_assets;
+    spawn.ignore_missing_or_unsupported_assets = ignore_assets;
     if (posed) {
         wk_quat q = wk_quat_from_rpy(pose[3], pose[4], pose[5]);
         position = (SimulationInterfaces__Point)SIMULATION_INTERFACES__POINT__INIT;

@@ -36,7 +36,7 @@ static const struct command {
      wk_cli_call, TAKES_CLIENT_OPTIONS},
     {"worlds", "worlds                list the worlds (ObjectWorldService/ListWorlds)", wk_cli_worlds,
      TAKES_CLIENT_OPTIONS},
-    {"spawn", "spawn FILE [--name N] [--pose x y z roll pitch yaw]\n"
+    {"spawn", "spawn FILE [--name N] [--pose x y z roll pitch yaw] [--ignore-missing-assets]\n"
               "                       spawn the model of FILE (SimulationInterfaces/SpawnEntities);\n"
               "                       --pose in metres and radians, as SDFormat's <pose>",
      wk_cli_spawn, TAKES_CLIENT_OPTIONS},

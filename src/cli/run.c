@@ -141,8 +141,18 @@ static int setup(wk_sim *sim, const run_args *a, wk_query **names)
     for (int i = 0; i < a->velocity_count; i++) {
         wk_entity e = wk_scene_child(s, wk_sim_world(sim), a->velocities[i].name);
         wk_velocity v = {.linear = a->velocities[i].linear};
-        if (!e || wk_ecm_set(wk_scene_ecm(s), e, wk_sim_velocity_type(sim), &v) < 0) {
+        wk_status st;
+        if (!e) {
             fprintf(stderr, "worldkit: NOT_FOUND: no entity named %s to give a velocity\n", a->velocities[i].name);
+            return 1;
+        }
+        /* Refused as the server's SetEntityState refuses it. */
+        if (wk_vec3_norm(v.linear) != 0 && wk_sim_may_move(sim, e, a->velocities[i].name, &st)) {
+            fprintf(stderr, "worldkit: OPERATION_FAILED: %s\n", st.message);
+            return 1;
+        }
+        if (wk_ecm_set(wk_scene_ecm(s), e, wk_sim_velocity_type(sim), &v) < 0) {
+            fprintf(stderr, "worldkit: NOMEM: out of memory\n");
             return 1;
         }
     }

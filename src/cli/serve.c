@@ -5,6 +5,7 @@
  * would call, so that it loads exactly as a client's would: as the store's
  * world "world" (replacing one kept in --data), which ObjectWorldService
  * and the simulation share, with its initial state kept as "init_world". */
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,7 +20,8 @@
 #include "worldkit/wk_store.h"
 
 #define USAGE                                                                                         \
-    "serve [--listen ADDR] [--world FILE] [--root DIR]... [--levels] [--physics ENGINE] [--rtf X]\n"  \
+    "serve [--listen ADDR] [--world FILE [--ignore-missing-assets]] [--root DIR]... [--levels]\n"     \
+    "                       [--physics ENGINE] [--rtf X]\n"                                              \
     "                       [--workers N] [--max-request-mib N] [--shutdown-seconds S]\n"              \
     "                       [--max-world-entities N] [--max-response-mib N] [--max-memory-mib N]\n"      \
     "                       [--data DIR [--compact-entries N] [--checkpoint-seconds S] | --memory]\n" \
@@ -40,6 +42,8 @@ static const char *const help[] = {
     "                         port 50051; port 0 picks a free one). Other than loopback or unix:, only\n"
     "                         with TLS or a token\n"
     "  --world FILE           a world (SDFormat, URDF, MJCF) to load, as LoadWorld would\n"
+    "  --ignore-missing-assets  load the --world file even where a mesh or other asset is not\n"
+    "                         found or not fetched (a warning each), as LoadWorld's field does\n"
     "  --root DIR             a folder whose files clients may load and spawn (LoadWorld, SpawnEntity,\n"
     "                         the sources of GetAvailableWorlds and GetSpawnables); repeatable. Also\n"
     "                         read: the resource path (WORLDKIT_RESOURCE_PATH, GZ_SIM_RESOURCE_PATH,\n"
@@ -64,7 +68,7 @@ static const char *const help[] = {
     "                         simulation_interfaces Result, naming the limit\n",
     "  --shutdown-seconds S   at SIGINT or SIGTERM, exit within S seconds (default 30): calls in\n"
     "                         flight finish, or are cancelled; those still running are left and\n"
-    "                         the process exits 1\n"
+    "                         the process exits 1. A second SIGINT or SIGTERM exits 1 at once\n"
     "  --data DIR             keep ObjectWorldService's worlds in DIR/worlds.db (SQLite): every\n"
     "                         change answered OK is on disk, and a restart brings them back\n"
     "                         (default ./worldkit-data; --data '' is --memory)\n"
@@ -100,6 +104,7 @@ typedef struct serve_args {
     wk_physics_engine physics;
     bool levels;
     bool verbose;
+    bool ignore_assets;
 } serve_args;
 
 /* Sets the option o takes no value; false when o is no such option. */
@@ -111,6 +116,8 @@ static bool flag(const char *o, serve_args *a)
         a->data = NULL;
     else if (!strcmp(o, "--verbose"))
         a->verbose = true;
+    else if (!strcmp(o, "--ignore-missing-assets"))
+        a->ignore_assets = true;
     else
         return false;
     return true;
@@ -316,11 +323,27 @@ static void log_level(const char *world_id, const char *level, bool loaded, doub
     fprintf(stderr, "worldkit: %s: t=%.6g %s %s\n", world_id, sim_time, loaded ? "load" : "unload", level);
 }
 
+/* The thread that waits, once the shutdown has begun, for a second SIGINT
+ * or SIGTERM: someone who asks twice wants the process gone now, calls in
+ * flight left unanswered as at the shutdown's bound (what was answered OK
+ * is in the store). */
+static void *exit_at_second_signal(void *ctx)
+{
+    (void)ctx;
+    int sig = wk_server_wait_signal();
+    fprintf(stderr, "worldkit: second %s: exiting at once, calls in flight left unanswered\n",
+            sig == SIGINT ? "SIGINT" : "SIGTERM");
+    fflush(stderr);
+    _exit(1);
+}
+
 /* Loads path through LoadWorld; 0 when its Result is OK. */
-static int load(wk_api *api, const char *path)
+static int load(wk_api *api, const char *path, bool ignore_assets)
 {
     SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
     req.uri = (char *)path;
+    req.has_ignore_missing_or_unsupported_assets = ignore_assets;
+    req.ignore_missing_or_unsupported_assets = ignore_assets;
     uint8_t *bytes = malloc(protobuf_c_message_get_packed_size(&req.base) + 1);
     wk_buf out = {0};
     int rc = bytes ? wk_api_call(api, "LoadWorld", bytes, protobuf_c_message_pack(&req.base, bytes), &out) : WK_NOMEM;
@@ -374,7 +397,7 @@ int wk_cli_serve(int argc, char **argv)
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;
     }
-    if (a.world && load(api, a.world)) {
+    if (a.world && load(api, a.world, a.ignore_assets)) {
         wk_api_free(api);
         return 1;
     }
@@ -394,8 +417,11 @@ int wk_cli_serve(int argc, char **argv)
         printf("worldkit: live view on %s\n", wk_server_view_address(server));
     fflush(stdout);
     int sig = wk_server_wait_signal();
-    fprintf(stderr, "worldkit: %s: finishing the calls in flight\n",
+    fprintf(stderr, "worldkit: %s: finishing the calls in flight (a second SIGINT or SIGTERM exits at once)\n",
             atomic_load(&quitting) ? "SetSimulationState QUITTING" : sig == SIGINT ? "SIGINT" : "SIGTERM");
+    pthread_t second;
+    if (!pthread_create(&second, NULL, exit_at_second_signal, NULL))
+        pthread_detach(second);
     if (wk_server_shutdown(server)) {
         /* Calls still run, cancelled, in work that does not look at its
          * call; waiting for them would break the bound a supervisor relies

@@ -97,6 +97,34 @@ static bool search(const char *rest, const char *from_folder, char *out, size_t 
     return snprintf(out, cap, "%s/%s", from_folder, rest) < (int)cap && exists(out);
 }
 
+/* Why a model:// or package:// uri was not found, into why: the folders
+ * searched (those of the resource path that are set, then the file's own,
+ * as search looks in them), and WORLDKIT_RESOURCE_PATH when it is not set,
+ * as where to add the folder holding the model or package. The same
+ * whether a file exists outside those folders or not. Short: it follows
+ * the file, line and uri in a message of WK_STATUS_MSG_MAX bytes. */
+static const char *searched(char *why, size_t cap)
+{
+    int n = snprintf(why, cap, "not found in");
+    for (size_t v = 0; v < sizeof path_vars / sizeof path_vars[0]; v++) {
+        const char *list = getenv(path_vars[v]);
+        if (list && *list && n >= 0 && (size_t)n < cap)
+            n += snprintf(why + n, cap - (size_t)n, " %s (%s),", list, path_vars[v]);
+    }
+    const char *ours = getenv(path_vars[0]);
+    if (n >= 0 && (size_t)n < cap)
+        snprintf(why + n, cap - (size_t)n, " the file's folder%s",
+                 ours && *ours ? "" : "; WORLDKIT_RESOURCE_PATH is not set");
+    return why;
+}
+
+/* The words for a uri not found (or found where it may not be read). */
+static const char *missing(const char *uri, char *why, size_t cap)
+{
+    bool searches = !strncmp(uri, "model://", 8) || !strncmp(uri, "package://", 10);
+    return searches ? searched(why, cap) : MISSING;
+}
+
 /* Maps a uri to a candidate file; false when the scheme is not local. */
 static bool locate(const char *uri, const char *from_folder, char *out, size_t cap, bool *remote)
 {
@@ -146,7 +174,7 @@ static int problem(wk_world_desc *d, const wk_read_desc *opts, int code, wk_stat
 int wk__asset_resolve(wk_world_desc *d, const wk_read_desc *opts, const char *from_file, const char *uri,
                       bool is_mesh, uint32_t line, const char **path, wk_status *st)
 {
-    char folder[PATH_MAX], candidate[PATH_MAX];
+    char folder[PATH_MAX], candidate[PATH_MAX], why[WK_STATUS_MSG_MAX];
     bool remote;
     *path = NULL;
     folder_of(from_file, folder, sizeof folder);
@@ -154,7 +182,7 @@ int wk__asset_resolve(wk_world_desc *d, const wk_read_desc *opts, const char *fr
     if (remote)
         return problem(d, opts, WK_UNSUPPORTED_ASSETS, st, from_file, line, uri, "remote URIs are not fetched");
     if (!found || !wk__path_allowed(candidate, own_folder(opts, from_file, folder), opts->roots))
-        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, MISSING);
+        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, missing(uri, why, sizeof why));
     if (is_mesh && !known_mesh(candidate))
         return problem(d, opts, WK_UNSUPPORTED_ASSETS, st, from_file, line, uri,
                        "not a mesh format worldkit knows (dae, stl, obj, gltf, glb, fbx)");
@@ -193,7 +221,7 @@ static bool config_sdf(wk_world_desc *d, const char *dir, const char *from, cons
 int wk__model_resolve(wk_world_desc *d, const wk_read_desc *opts, const char *from_file, const char *uri,
                       uint32_t line, const char **path, wk_status *st)
 {
-    char folder[PATH_MAX], candidate[PATH_MAX], file[PATH_MAX];
+    char folder[PATH_MAX], candidate[PATH_MAX], file[PATH_MAX], why[WK_STATUS_MSG_MAX];
     bool remote;
     *path = NULL;
     folder_of(from_file, folder, sizeof folder);
@@ -202,7 +230,7 @@ int wk__model_resolve(wk_world_desc *d, const wk_read_desc *opts, const char *fr
     if (remote)
         return problem(d, opts, WK_UNSUPPORTED_ASSETS, st, from_file, line, uri, "remote URIs are not fetched");
     if (!found || !wk__path_allowed(candidate, from, opts->roots))
-        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, MISSING);
+        return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri, missing(uri, why, sizeof why));
     if (is_dir(candidate)) {
         if (!config_sdf(d, candidate, from, opts, file, sizeof file))
             return problem(d, opts, WK_MISSING_ASSETS, st, from_file, line, uri,

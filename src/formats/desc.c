@@ -71,6 +71,10 @@ const char *wk__desc_strdup(wk_world_desc *d, const char *s)
 uint32_t wk__desc_add(wk_world_desc *d, wk_node_kind kind, uint32_t parent, const char *name, const char *file,
                       uint32_t line)
 {
+    if (d->over && d->over(d->over_ctx)) {
+        d->gave_up = true;
+        return WK_NO_NODE;
+    }
     if (d->count == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 64;
         wk_node *nodes = realloc(d->nodes, cap * sizeof *nodes);

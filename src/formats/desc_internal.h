@@ -23,11 +23,15 @@ struct wk_world_desc {
     wk__chunk *arena; /* strings and arrays the nodes point to */
     char **warnings;
     size_t warning_count, warning_cap;
+    bool (*over)(void *ctx); /* wk_read_desc's, asked by wk__desc_add */
+    void *over_ctx;
+    bool gave_up; /* over said so: the read fails with WK_DEADLINE */
 };
 
 wk_world_desc *wk__desc_new(wk_format format);
 /* Appends a node under parent (WK_NO_NODE for the root) and returns its
- * index, or WK_NO_NODE when out of memory. Node pointers move when nodes are
+ * index, or WK_NO_NODE when out of memory or when the read is to give up
+ * (d->gave_up set: the read then fails with WK_DEADLINE). Node pointers move when nodes are
  * added: hold indices across calls. */
 uint32_t wk__desc_add(wk_world_desc *d, wk_node_kind kind, uint32_t parent, const char *name, const char *file,
                       uint32_t line);

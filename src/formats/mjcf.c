@@ -201,6 +201,11 @@ static int read_geom(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
     rc = rc ? rc : wk__mjcf_shape_pose(r, el, s->fromto_axis, &a, &pose);
     rc = rc ? rc : check_sizes(r, el, s, &a);
     rc = rc ? rc : geometry(r, el, s, &a, &g);
+    /* MuJoCo's compiler refuses these in a body's geom; the world body's
+     * geoms have no mass to speak of, and it takes them there. */
+    if (rc == WK_OK && b->name && ((GIVEN(&a, mass) && a.mass[0] < 0) || (GIVEN(&a, density) && a.density[0] < 0)))
+        rc = wk__mjcf_fail(r, el, WK_PARSE, "a geom of body '%s' cannot have a negative %s", b->name,
+                           GIVEN(&a, mass) && a.mass[0] < 0 ? "mass" : "density");
     rc = rc ? rc : add_body_node(r, el, b, WK_NODE_COLLISION, GEOM, &pose, &node);
     if (rc == WK_OK)
         wk__desc_at(r->d, node)->shape.geometry = g;
@@ -358,6 +363,13 @@ static int read_inertial(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
     /* In a frame, the tensor stays in the frame's axes, which the pose turns. */
     in.pose = wk_pose_compose(b->in_body, in.pose);
     const double *i = full ? a.fullinertia : a.diaginertia;
+    /* MuJoCo takes a full tensor only with positive eigenvalues, welded
+     * body or not: its leading minors positive (Sylvester's criterion). */
+    double minor2 = i[0] * i[1] - i[3] * i[3];
+    double det = i[0] * (i[1] * i[2] - i[5] * i[5]) - i[3] * (i[3] * i[2] - i[5] * i[4]) +
+                 i[4] * (i[3] * i[5] - i[1] * i[4]);
+    if (full && !(i[0] > 0 && minor2 > 0 && det > 0))
+        return wk__mjcf_fail(r, el, WK_PARSE, "fullinertia must have positive eigenvalues (be positive definite)");
     in.mass = a.mass[0];
     in.ixx = i[0], in.iyy = i[1], in.izz = i[2];
     in.ixy = full ? i[3] : 0, in.ixz = full ? i[4] : 0, in.iyz = full ? i[5] : 0;
@@ -436,6 +448,31 @@ static int read_frame(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
 
 static int read_body(mjcf_reader *r, xmlNodePtr el, const body_ctx *parent);
 
+/* The first child of el named tag, looking into <frame>s too; NULL if none. */
+static xmlNodePtr find_item(xmlNodePtr el, const char *tag)
+{
+    for (xmlNodePtr c = wk__xml_first(el); c; c = wk__xml_next(c)) {
+        xmlNodePtr found = wk__xml_is(c, tag) ? c : wk__xml_is(c, "frame") ? find_item(c, tag) : NULL;
+        if (found)
+            return found;
+    }
+    return NULL;
+}
+
+/* MuJoCo's compiler refuses a negative mass or principal moment in the
+ * <inertial> of a body that moves on joints of its own; a body welded to its
+ * parent (no joint: to the world, or to a moving body) may have them. */
+static int check_moving_inertia(mjcf_reader *r, xmlNodePtr el, const wk_node *link)
+{
+    const wk_inertial *in = &link->link.inertial;
+    xmlNodePtr inertial = find_item(el, "inertial");
+    bool negative = in->mass < 0 || in->ixx < 0 || in->iyy < 0 || in->izz < 0;
+    if (!inertial || !negative || !(find_item(el, "joint") || find_item(el, "freejoint")))
+        return WK_OK;
+    return wk__mjcf_fail(r, inertial, WK_PARSE, "body '%s' moves on a joint: its %s cannot be negative", link->name,
+                         in->mass < 0 ? "mass" : "inertia");
+}
+
 /* The second pass: the child bodies, depth first, those inside frames in
  * their place. */
 static int read_bodies(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
@@ -468,6 +505,7 @@ static int read_body(mjcf_reader *r, xmlNodePtr el, const body_ctx *parent)
     link->relative_node = parent->node;
     b.name = link->name;
     rc = read_items(r, el, &b);
+    rc = rc ? rc : check_moving_inertia(r, el, wk__desc_at(r->d, b.node));
     return rc ? rc : read_bodies(r, el, &b);
 }
 

@@ -73,6 +73,14 @@ bool wk_path_under_roots(const char *path, const char *const *roots)
     return wk__path_allowed(path, NULL, roots);
 }
 
+/* Asks the reader's over between phases; true (and gave_up set) to stop. */
+static bool gives_up(wk_world_desc *d)
+{
+    if (!d->gave_up && d->over && d->over(d->over_ctx))
+        d->gave_up = true;
+    return d->gave_up;
+}
+
 int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st)
 {
     *out = NULL;
@@ -110,12 +118,19 @@ int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st)
                      root);
     else if (!(d = wk__desc_new(f->format)))
         rc = wk_fail(st, WK_NOMEM, "out of memory");
-    else if ((rc = f->read(d, desc, path, doc, st)) == WK_OK &&
-             (rc = wk__desc_index(d) ? wk_fail(st, WK_NOMEM, "out of memory indexing names") : WK_OK) == WK_OK &&
-             (rc = wk__desc_resolve(d, st)) == WK_OK)
+    else {
+        d->over = desc->over;
+        d->over_ctx = desc->over_ctx;
+    }
+    if (d && (rc = f->read(d, desc, path, doc, st)) == WK_OK && !gives_up(d) &&
+        (rc = wk__desc_index(d) ? wk_fail(st, WK_NOMEM, "out of memory indexing names") : WK_OK) == WK_OK &&
+        !gives_up(d) && (rc = wk__desc_resolve(d, st)) == WK_OK && !gives_up(d))
         rc = wk__desc_check_joints(d, st);
-    if (rc == WK_OK)
+    if (rc == WK_OK && !gives_up(d))
         rc = check_names(d, st);
+    if (d && d->gave_up) /* whatever failure giving up made the reader report */
+        rc = wk_fail(st, WK_DEADLINE, "%s: gave up reading at the call's deadline, after %zu elements",
+                     path ? path : "<string>", d->count);
     xmlFreeDoc(doc);
     if (rc) {
         wk_desc_free(d);

@@ -11,12 +11,22 @@
 #include "base/mem.h"
 #include "scene/scene_internal.h"
 
-static wk__pose_slot *slot_ensure(wk__pose_cache *c, wk_entity e)
+/* The most slots a segment may have beyond the entities a world holds.
+ * Worlds fill their ids from the bottom and reuse freed ones, so their
+ * slots lie below about their count; a state adopting sparse ids (one near
+ * 2^24 made a segment of 1 GB, zeroed at once: fuzz_scene grew past 2 GB in
+ * a few thousand inputs) gets no segment past that, its poses computed on
+ * each read instead. */
+#define SEGMENT_SLACK 4096
+
+static wk__pose_slot *slot_ensure(wk__pose_cache *c, const wk_ecm *ecm, wk_entity e)
 {
     wk__pose_slot *slot = wk__pose_slot_of(c, e);
     if (slot || !(uint32_t)e)
         return slot;
     unsigned k = wk__log2((uint32_t)e);
+    if (((size_t)1 << k) > 2 * wk_ecm_count(ecm) + SEGMENT_SLACK)
+        return NULL;
     /* A slot is a cache line: aligned, a read of a pose is one miss. */
     size_t bytes = ((size_t)1 << k) * sizeof(wk__pose_slot);
     wk__pose_slot *seg = wk__mem_resize(NULL, 0, bytes, WK__POSE_SLOT_ALIGN);
@@ -83,7 +93,7 @@ static wk_pose fill(const wk_scene *s, wk_entity e)
     while (n--) {
         wk_entity y = c->chain[n];
         pose = wk_pose_compose(pose, local_pose(s, y));
-        wk__pose_slot *slot = slot_ensure(c, y);
+        wk__pose_slot *slot = slot_ensure(c, s->ecm, y);
         if (slot) {
             slot->pose = pose;
             atomic_store_explicit(&slot->valid_for, y, memory_order_release);

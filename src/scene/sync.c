@@ -89,10 +89,13 @@ static int sync_node(wk_scene *to, const wk_scene *from, wk_entity node, bool ob
         else if (rc)
             rc = wk_fail(st, WK_PRECONDITION, "'%s' is taken in the destination world", name);
     }
-    if (rc == WK_OK && (rc = wk_scene_batch_begin(to, st)) == WK_OK) {
-        if ((rc = apply(to, from, &copy, &old, node, st)))
+    /* In a batch of the caller's, that batch undoes a failure. */
+    bool own = !wk_ecm_txn_open(to->ecm);
+    if (rc == WK_OK && (!own || (rc = wk_scene_batch_begin(to, st)) == WK_OK)) {
+        rc = apply(to, from, &copy, &old, node, st);
+        if (own && rc)
             wk_scene_batch_rollback(to);
-        else
+        else if (own)
             wk_scene_batch_commit(to);
     }
     wk_entity_list_free(&copy);

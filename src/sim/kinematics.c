@@ -97,6 +97,16 @@ static int store(wk_ecm *ecm, wk_entity e, wk_type type, const void *value, bool
     return rc < 0 ? rc : WK_OK;
 }
 
+int wk_sim_may_move(wk_sim *sim, wk_entity e, const char *name, wk_status *st)
+{
+    wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    for (wk_entity up = e; up; up = wk_ecm_parent(ecm, up))
+        if (wk_ecm_has(ecm, up, wk_scene_types_of(sim->scene)->is_static))
+            return wk_fail(st, WK_INVALID, "entity '%s' is static: it cannot be given a twist or an acceleration",
+                           name);
+    return WK_OK;
+}
+
 int wk_sim_set_motion(wk_sim *sim, wk_entity e, const wk_motion *m, unsigned parts)
 {
     wk_ecm *ecm = wk_scene_ecm(sim->scene);

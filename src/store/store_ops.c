@@ -235,7 +235,18 @@ int wk_store_sync(wk_store *store, const char *from, const char *to, const wk_re
     int rc = open_two(store, from, false, to, true, &a, &b, st);
     if (rc)
         return rc;
-    rc = frame ? wk_scene_sync_frame(b->scene, a->scene, ref, st) : wk_scene_sync_object(b->scene, a->scene, ref, st);
+    /* In a batch, so that what would take the world past the entities it
+     * may hold goes again, as the other writers' changes do. */
+    if ((rc = wk_scene_batch_begin(b->scene, st)) == WK_OK) {
+        rc = frame ? wk_scene_sync_frame(b->scene, a->scene, ref, st)
+                   : wk_scene_sync_object(b->scene, a->scene, ref, st);
+        if (rc == WK_OK)
+            rc = wk_store_room(b, st);
+        if (rc)
+            wk_scene_batch_rollback(b->scene);
+        else
+            wk_scene_batch_commit(b->scene);
+    }
     if (rc == WK_OK)
         rc = wk_store_commit(b, true, st);
     wk_store_close(a, false, false);

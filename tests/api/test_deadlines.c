@@ -2,7 +2,9 @@
  * count past the limit is refused before any work (WK_SOURCES_MAX sources,
  * WK_FOOTPRINT_PAIRS_MAX footprint pairs), and a loop that runs as long as
  * its request makes it gives up with WK_DEADLINE (DEADLINE_EXCEEDED) once
- * the transport's check says the call is over, answering nothing. */
+ * the transport's check says the call is over, answering nothing; so does
+ * LoadWorld's read of a world, the world left as it was. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +23,22 @@ static int expires(void *ctx)
     return c->asked++ < c->grace ? 0 : WK_GRPC_DEADLINE_EXCEEDED;
 }
 
+/* Calls the simulation_interfaces method with msg, the check (when not
+ * NULL) asked as a transport's; the answer appended to out. */
+static int dispatch(wk_api *api, const char *method, const ProtobufCMessage *msg, clock_check *check, wk_buf *out,
+                    wk_status *st)
+{
+    wk_buf bytes = {0};
+    if (wk_buf_reserve(&bytes, protobuf_c_message_get_packed_size(msg)))
+        return WK_NOMEM;
+    bytes.len = protobuf_c_message_pack(msg, bytes.data);
+    const wk__method *m = wk__method_named(&simulation_interfaces__simulation_interfaces__descriptor, method);
+    int rc = wk__api_dispatch(api, m, bytes.data, bytes.len, NULL, NULL, check ? expires : NULL, check, out, NULL,
+                              st);
+    wk_buf_free(&bytes);
+    return rc;
+}
+
 static int available_worlds(wk_api *api, size_t sources, clock_check *check, wk_buf *out)
 {
     char *list[WK_SOURCES_MAX + 1];
@@ -29,17 +47,8 @@ static int available_worlds(wk_api *api, size_t sources, clock_check *check, wk_
     SimulationInterfaces__GetAvailableWorldsRequest req = SIMULATION_INTERFACES__GET_AVAILABLE_WORLDS_REQUEST__INIT;
     req.n_additional_sources = sources;
     req.additional_sources = list;
-    wk_buf bytes = {0};
-    if (wk_buf_reserve(&bytes, protobuf_c_message_get_packed_size(&req.base)))
-        return WK_NOMEM;
-    bytes.len = protobuf_c_message_pack(&req.base, bytes.data);
     wk_status st = {0};
-    const wk__method *m = wk__method_named(&simulation_interfaces__simulation_interfaces__descriptor,
-                                           "GetAvailableWorlds");
-    int rc = wk__api_dispatch(api, m, bytes.data, bytes.len, NULL, NULL, check ? expires : NULL,
-                              check, out, NULL, &st);
-    wk_buf_free(&bytes);
-    return rc;
+    return dispatch(api, "GetAvailableWorlds", &req.base, check, out, &st);
 }
 
 static void sources_bounded(void)
@@ -118,7 +127,47 @@ static void footprint_pairs_bounded(void)
     wk_api_free(api);
 }
 
+/* LoadWorld of a world string of n models, each a link. */
+static int load_world(wk_api *api, size_t n, clock_check *check, wk_status *st)
+{
+    wk_buf text = {0}, out = {0};
+    int rc = wk_buf_append(&text, "<sdf version='1.9'><world name='many'>", 38);
+    char model[96];
+    for (size_t i = 0; rc == WK_OK && i < n; i++) {
+        int len = snprintf(model, sizeof model, "<model name='m%zu'><link name='l'/></model>", i);
+        rc = wk_buf_append(&text, model, (size_t)len);
+    }
+    if (rc || wk_buf_append(&text, "</world></sdf>", 15)) /* with its NUL */
+        return WK_NOMEM;
+    SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
+    req.resource_string = (char *)text.data;
+    rc = dispatch(api, "LoadWorld", &req.base, check, &out, st);
+    wk_buf_free(&text);
+    wk_buf_free(&out);
+    return rc;
+}
+
+/* A world being read when the deadline passes is not loaded: the read
+ * asks at every element it keeps, and the world stays as it was. */
+static void load_world_gives_up(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    wk_status st = {0};
+    REQUIRE_INT(load_world(api, 10, NULL, &st), ==, WK_OK);
+    size_t before = wk_ecm_count(wk_scene_ecm(wk_api_scene(api)));
+    clock_check check = {.grace = 3};
+    CHECK_INT(load_world(api, 2000, &check, &st), ==, WK_DEADLINE);
+    CHECK(strstr(st.message, "LoadWorld: <string>: gave up reading at the call's deadline, after ") != NULL);
+    CHECK_INT(check.asked, ==, 4);
+    CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, before);
+    CHECK_INT(load_world(api, 2000, NULL, &st), ==, WK_OK);
+    CHECK(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))) > before + 2000);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
+    {"load_world_gives_up", load_world_gives_up},
     {"sources_bounded", sources_bounded},
     {"footprint_pairs_bounded", footprint_pairs_bounded},
 };

@@ -3,7 +3,8 @@
 # `worldkit serve --levels --verbose` of the levels tutorial's world: the
 # levels as they start, an entity of an unloaded level answered NOT_FOUND
 # naming its level, a runtime performer loading that level at the next
-# step, and the server's log of level loads. Usage: levels.sh WORLDKIT WORLD
+# step, and the server's log of level loads; `run --velocity` refusing a
+# static model as the server does. Usage: levels.sh WORLDKIT WORLD
 set -u
 . "$(dirname "$0")/wait_serving.sh"
 . "$(dirname "$0")/checks.sh"
@@ -41,6 +42,17 @@ run 0 call GetEntityState '{"entity": "M2"}'
 has out '"resultName": "OK"'
 run 0 levels
 [ "$(grep -c '"loaded": true' "$dir/out")" -eq 2 ] || { fail "two levels loaded:"; cat "$dir/out"; }
+
+# `run --velocity` refuses a static model as SetEntityState does, in the
+# same words and with the same code's name.
+run 0 call SetEntityState '{"entity": "M1", "state": {"twist": {"linear": {"x": 1}}}, "setTwist": true}'
+has out '"resultName": "OPERATION_FAILED"'
+has out "entity 'M1' is static: it cannot be given a twist or an acceleration"
+said=$(sed -n 's/.*"errorMessage": "\(.*\)"$/\1/p' "$dir/out")
+[ -n "$said" ] || fail "SetEntityState gave no errorMessage"
+run 1 run "$world" --steps 1 --velocity M1 1 0 0
+has err "worldkit: OPERATION_FAILED: $said"
+run 0 run "$world" --steps 1 --velocity M1 0 0 0
 
 [ $failures -eq 0 ] && echo "all passed"
 exit $((failures != 0))

@@ -274,14 +274,59 @@ static void geometry_sizes(void)
     wk_desc_free(d);
 }
 
+/* A text a read must refuse with WK_PARSE, and words its message holds. */
+typedef struct refusal {
+    const char *text, *needle;
+} refusal;
+
+static void check_refusals(const refusal *refused, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        check_fails(refused[i].text, WK_PARSE, refused[i].needle);
+}
+
+/* Negative masses and moments, refused where MuJoCo 2.2.2's compiler
+ * refuses them (oracle/mujoco_refused runs MuJoCo on such files, and
+ * oracle/mujoco reads negative_inertia.xml, where it takes them), each
+ * naming file, line and element. */
+static void negative_inertia_as_mujoco(void)
+{
+    static const refusal refused[] = {
+        {MJCF("<body name='b'>\n<freejoint/><inertial pos='0 0 0' mass='-1' diaginertia='1 1 1'/></body>\n"),
+         "<string>:4: <inertial>: body 'b' moves on a joint: its mass cannot be negative"},
+        {MJCF("<body name='b'><frame>\n<inertial pos='0 0 0' mass='1' diaginertia='1 1 -1'/></frame>\n"
+              "<joint type='slide'/></body>\n"),
+         "<string>:4: <inertial>: body 'b' moves on a joint: its inertia cannot be negative"},
+        {MJCF("<body name='b'>\n<inertial pos='0 0 0' mass='1' fullinertia='1 1 1 0 0 -1.5'/></body>\n"),
+         "<string>:4: <inertial>: fullinertia must have positive eigenvalues"},
+        {MJCF("<body name='b'>\n<inertial pos='0 0 0' mass='1' fullinertia='0 0 0 0 0 0'/></body>\n"),
+         "fullinertia must have positive eigenvalues"},
+        {MJCF("<body name='b'>\n<geom size='1' mass='-0.5'/></body>\n"),
+         "<string>:4: <geom>: a geom of body 'b' cannot have a negative mass"},
+        {"<mujoco><default><geom density='-1'/></default><worldbody>\n<body name='b'>\n<geom size='1'/>"
+         "</body></worldbody></mujoco>",
+         "<string>:3: <geom>: a geom of body 'b' cannot have a negative density"},
+    };
+    check_refusals(refused, sizeof refused / sizeof refused[0]);
+    /* Welded bodies (to the world, or to a moving body) and the world
+     * body's geoms may have them, as in MuJoCo. */
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    CHECK_INT(read_string(MJCF("<geom size='1' mass='-1'/>\n"
+                               "<body name='w'><inertial pos='0 0 0' mass='-1' diaginertia='-1 1 1'/></body>\n"
+                               "<body name='m'><freejoint/><geom size='1'/>\n"
+                               "<body name='r'><inertial pos='0 0 0' mass='-2' diaginertia='1 1 1'/></body></body>\n"),
+                          &st, &d),
+              ==, WK_OK);
+    wk_desc_free(d);
+}
+
 /* MuJoCo refuses a geom or site without the sizes its type needs,
  * counting what its default classes and fromto give (its own default size
  * being 0 for a geom, 0.005 for a site). */
 static void geometry_sizes_refused(void)
 {
-    static const struct {
-        const char *text, *needle;
-    } refused[] = {
+    static const refusal refused[] = {
         {MJCF("<geom type='box' size='1'/>\n"),
          "<string>:3: <geom>: attribute size: type box needs 3 positive half-sizes (or 1 to 2 and fromto); size[1] is 0"},
         {MJCF("<geom type='box' size='1 1 -1'/>\n"), "size[2] is -1"},
@@ -300,8 +345,7 @@ static void geometry_sizes_refused(void)
         {MJCF("<body><site type='capsule' size='-1' fromto='0 0 0 0 0 1'/></body>\n"), "size[0] is -1"},
         {MJCF("<body><site type='plane'/></body>\n"), "<string>:3: <site>: type plane: a site cannot be"},
     };
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-        check_fails(refused[i].text, WK_PARSE, refused[i].needle);
+    check_refusals(refused, sizeof refused / sizeof refused[0]);
     /* What MuJoCo takes: a class's sizes, fromto's half-length, a plane's
      * first two sizes (0 or less: infinite), a sphere's unused second size,
      * a site's short size, a camera (which has no size). */
@@ -606,6 +650,7 @@ static const wk_test_case cases[] = {
     {"joints", joints},
     {"geometry_sizes", geometry_sizes},
     {"geometry_sizes_refused", geometry_sizes_refused},
+    {"negative_inertia_as_mujoco", negative_inertia_as_mujoco},
     {"lights_cameras_inertials", lights_cameras_inertials},
     {"malformed_numbers", malformed_numbers},
     {"unknown_names", unknown_names},

@@ -8,12 +8,16 @@ of 10^6 elements, and growth past the limits on a world's entities, an
 answer's size and the server's memory. Each must get its own error code with a message naming
 the culprit; afterwards the server still answers, and the worlds read the
 same as before, field for field (the simulation's entities and states, and
-the store world's metadata, objects and frames in the FULL view).
+the store world's metadata, objects and frames in the FULL view). While
+each test runs, a second client's health checks and GetTransform calls are
+each answered within 1 s (Watched).
 """
 import contextlib
 import importlib
 import math
 import os
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -67,7 +71,33 @@ BAD_XML = (
 )
 
 
-class Worlds(harness.ServerTest):
+class Watched(harness.ServerTest):
+    """Every test runs watched: while it runs, a second client (watch.py, a
+    process of its own) asks the health service and GetTransform (on
+    "init_world", which no attack touches) again and again, and each must
+    be answered within 1 s."""
+
+    def setUp(self):
+        super().setUp()
+        refs, m = self.pb.refs, self.pb.ows
+        root = refs.TransformNodeReference(by_name=refs.TransformNodeReferenceByName(
+            object=refs.ObjectReferenceByName(object_name="root")))
+        transform = m.GetTransformRequest(world_id="init_world", node_a=root, node_b=root).SerializeToString()
+        self.watcher = subprocess.Popen([sys.executable, "-m", "integration.watch", self.server.address,
+                                         transform.hex()], cwd=os.path.dirname(os.path.dirname(__file__)),
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.assertEqual(self.watcher.stdout.readline().strip(), "ready", "the watching client never got an answer")
+
+    def tearDown(self):
+        out, _ = self.watcher.communicate("", timeout=harness.CALL_SECONDS)
+        lines = out.splitlines()
+        self.assertTrue(lines and lines[-1].startswith("rounds "), out)
+        self.assertEqual([line for line in lines if line.startswith("slow ")], [],
+                         "a second client waited during the test")
+        super().tearDown()
+
+
+class Worlds(Watched):
     """A server with a world loaded and a store world "hostile" (a table, a
     cup on it, a frame on the table), and what the hostile tests ask of
     them: that they read the same after an attack, and that others are
@@ -566,7 +596,7 @@ class LimitsTest(Worlds):
         self.assertEqual(sorted(o.name for o in basic.objects), ["a", "b", "root"])
 
 
-class MemoryTest(harness.ServerTest):
+class MemoryTest(Watched):
     """A server bounded to 1 MiB of memory, which it holds more than from
     the start: what would make it hold more is refused, naming the bound
     and the flag; reads and what frees memory still run."""
@@ -586,7 +616,7 @@ class MemoryTest(harness.ServerTest):
         self.assertResult(OK, reply, "UnloadWorld")
 
 
-class PathsTest(harness.ServerTest):
+class PathsTest(Watched):
     """A server whose one root holds links to a folder outside it: the
     folder's world and model are never listed, and meshes and includes
     outside the root are answered in the very words of a missing file,

@@ -5,11 +5,13 @@ performer, starts in L1, which holds M1 and M3) as the store's world "world".
 Each test undoes what it changed, so that the tests do not depend on their
 order.
 """
+import contextlib
 import math
 import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 import unittest
 
@@ -384,7 +386,58 @@ class ShutdownWithAStreamTest(unittest.TestCase):
         next(stream)
         began = time.monotonic()
         server.proc.send_signal(signal.SIGINT)
+        # stop() would send a SIGTERM, a second signal: wait for the first.
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.proc.wait(timeout=harness.STOP_SECONDS)
         code, err = server.stop()
         self.assertEqual(code, 0, err)
         self.assertLess(time.monotonic() - began, 5, err)
         stream.cancel()
+
+class SecondSignalTest(unittest.TestCase):
+    """A second SIGINT or SIGTERM during the shutdown ends the process at
+    once. A LoadWorld whose request never arrives whole (its client holds
+    the request stream open) is a unary call in flight, which the first
+    signal's shutdown waits for (up to --shutdown-seconds 20); the second
+    signal must end the process within 2 s, with status 1 and a line
+    saying why."""
+
+    def hold_a_call(self, server, release):
+        load = server.channel.stream_unary("/simulation_interfaces.SimulationInterfaces/LoadWorld",
+                                           request_serializer=lambda m: m.SerializeToString(),
+                                           response_deserializer=harness.stubs().si.LoadWorldResponse.FromString)
+
+        def never_sent():
+            release.wait()
+            yield from ()
+
+        return load.future(never_sent(), timeout=60)
+
+    def test_second_signal_exits_at_once(self):
+        names = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
+        for first, second in ((signal.SIGINT, signal.SIGINT), (signal.SIGTERM, signal.SIGINT),
+                              (signal.SIGINT, signal.SIGTERM)):
+            with self.subTest(first=names[first], second=names[second]):
+                server = harness.Server("--shutdown-seconds", "20", "--world",
+                                        harness.world("levels_one_performer.sdf"))
+                release = threading.Event()
+                held = self.hold_a_call(server, release)
+                try:
+                    time.sleep(1)
+                    server.proc.send_signal(first)
+                    time.sleep(1)
+                    self.assertIsNone(server.proc.poll(), "the shutdown did not wait for the call in flight")
+                    began = time.monotonic()
+                    server.proc.send_signal(second)
+                    try:
+                        server.proc.wait(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        pass
+                    took = time.monotonic() - began
+                finally:
+                    release.set()
+                    held.cancel()
+                    code, err = server.stop()
+                self.assertEqual(code, 1, err)
+                self.assertLess(took, 2, err)
+                self.assertIn("second %s: exiting at once" % names[second], err)

@@ -11,6 +11,8 @@ models arm (links base and upper) and box (a static 1 m cube).
 """
 import math
 import os
+import subprocess
+import tempfile
 import time
 
 import grpc
@@ -470,3 +472,67 @@ class SimulationInterfacesTest(harness.ServerTest):
         self.assertEqual((bounds.bounds.type, len(bounds.bounds.points)), (0, 0))
         self.assertResult(NOT_FOUND, self.stub.GetNamedPoseBounds(self.si.GetNamedPoseBoundsRequest(name="nowhere"),
                                                                   timeout=harness.CALL_SECONDS), culprit="nowhere")
+
+
+class MissingAssetsTest(harness.ServerTest):
+    """A URDF whose mesh lives in a ROS package that is not on the resource
+    path (tests/formats/worlds/arm.urdf, package://arm_description/...):
+    `serve --world` refuses it, naming WORLDKIT_RESOURCE_PATH and the
+    folders searched; `serve --world --ignore-missing-assets` serves it;
+    SpawnEntity refuses it unless its request (worldkit's field
+    ignore_missing_or_unsupported_assets, `worldkit spawn
+    --ignore-missing-assets`) says to ignore the mesh."""
+
+    ARM = harness.world("arm.urdf")
+    SERVER_ARGS = ("--world", ARM, "--ignore-missing-assets")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.searched = tempfile.mkdtemp(prefix="wk_resources_")
+        cls.SERVER_ENV = {"WORLDKIT_RESOURCE_PATH": cls.searched}
+        super().setUpClass()
+        cls.stub = cls.pb.si_grpc.SimulationInterfacesStub(cls.channel)
+
+    @classmethod
+    def tearDownClass(cls):
+        os.rmdir(cls.searched)
+
+    def assertNamesTheSearch(self, message):
+        self.assertIn("package://arm_description/meshes/shoulder.dae", message)
+        self.assertIn("not found in %s (WORLDKIT_RESOURCE_PATH), the file's folder" % self.searched, message)
+
+    def test_serve_world_without_the_flag_is_refused(self):
+        done = subprocess.run([harness.binary(), "serve", "--listen", "127.0.0.1:0", "--memory", "--world", self.ARM],
+                              env=dict(os.environ, WORLDKIT_RESOURCE_PATH=self.searched), capture_output=True,
+                              text=True, timeout=harness.START_SECONDS)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertNotIn("serving on", done.stdout)
+        self.assertIn("LoadWorld answered %d" % harness.LOAD_MISSING_ASSETS, done.stderr)
+        self.assertNamesTheSearch(done.stderr)
+
+    def test_served_with_the_flag(self):
+        reply = self.stub.GetEntities(self.pb.si.GetEntitiesRequest(), timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply)
+        self.assertIn("arm", reply.entities)
+
+    def spawn(self, name, ignore):
+        req = self.pb.si.SpawnEntityRequest(name=name, entity_resource=self.pb.si.Resource(uri=self.ARM))
+        if ignore is not None:
+            req.ignore_missing_or_unsupported_assets = ignore
+        return self.stub.SpawnEntity(req, timeout=harness.CALL_SECONDS)
+
+    def test_spawn(self):
+        for ignore in (None, False):
+            reply = self.assertResult(harness.SPAWN_MISSING_ASSETS, self.spawn("arm2", ignore))
+            self.assertNamesTheSearch(reply.result.error_message)
+        self.assertResult(OK, self.spawn("arm2", True))
+        env = dict(os.environ, WORLDKIT_SERVER=self.server.address)
+        command = [harness.binary(), "spawn", self.ARM, "--name", "arm3"]
+        refused = subprocess.run(command, env=env, capture_output=True, text=True, timeout=harness.CALL_SECONDS)
+        self.assertEqual(refused.returncode, 1, refused.stdout + refused.stderr)
+        self.assertIn("WORLDKIT_RESOURCE_PATH", refused.stderr)
+        spawned = subprocess.run(command + ["--ignore-missing-assets"], env=env, capture_output=True, text=True,
+                                 timeout=harness.CALL_SECONDS)
+        self.assertEqual(spawned.returncode, 0, spawned.stdout + spawned.stderr)
+        reply = self.stub.GetEntities(self.pb.si.GetEntitiesRequest(), timeout=harness.CALL_SECONDS)
+        self.assertTrue({"arm2", "arm3"} <= set(reply.entities), reply.entities)

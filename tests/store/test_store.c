@@ -227,6 +227,24 @@ static void max_entities(void)
     CHECK_INT(wk_store_meta(store, "c", &meta, NULL), ==, WK_NOT_FOUND);
     wk_store_set_max_entities(store, held);
     CHECK_INT(wk_store_clone(store, "a", "c", false, NULL, id, &st), ==, WK_OK);
+    /* SyncObject asks too: box synced back into a c without it would take
+     * c past the limit, and c stays as it was. */
+    REQUIRE_INT(wk_store_open(store, "c", true, &w, &st), ==, WK_OK);
+    wk_entity box;
+    REQUIRE_INT(wk_scene_find_object(wk_world_scene(w), &(wk_ref){.object_name = "box"}, &box, &st), ==, WK_OK);
+    REQUIRE_INT(wk_scene_delete_object(wk_world_scene(w), box, true, &st), ==, WK_OK);
+    REQUIRE_INT(wk_store_commit(w, true, &st), ==, WK_OK);
+    size_t without_box = wk_ecm_count(wk_scene_ecm(wk_world_scene(w)));
+    wk_store_close(w, false, false);
+    wk_store_set_max_entities(store, held - 1);
+    CHECK_INT(wk_store_sync(store, "a", "c", &(wk_ref){.object_name = "box"}, false, &st), ==, WK_LIMIT);
+    CHECK(strstr(st.message, "world 'c'") && strstr(st.message, "--max-world-entities"));
+    REQUIRE_INT(wk_store_open(store, "c", false, &w, &st), ==, WK_OK);
+    CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_world_scene(w))), ==, without_box);
+    CHECK_INT(wk_scene_find_object(wk_world_scene(w), &(wk_ref){.object_name = "box"}, &box, &st), ==, WK_NOT_FOUND);
+    wk_store_close(w, false, false);
+    wk_store_set_max_entities(store, held);
+    CHECK_INT(wk_store_sync(store, "a", "c", &(wk_ref){.object_name = "box"}, false, &st), ==, WK_OK);
     wk_store_free(store);
 }
 

@@ -15,16 +15,6 @@ static bool is_zero(wk_vec3 v)
     return v.x == 0 && v.y == 0 && v.z == 0;
 }
 
-/* True when the entity or a model it belongs to is static. */
-static bool is_static(wk_api *api, wk_entity e)
-{
-    wk_scene *s = wk_api_scene(api);
-    for (; e; e = wk_ecm_parent(wk_scene_ecm(s), e))
-        if (wk_ecm_has(wk_scene_ecm(s), e, wk_scene_types_of(s)->is_static))
-            return true;
-    return false;
-}
-
 /* True when frame is e or lies under it, so that it would move with e. */
 static bool moves_with(wk_api *api, wk_entity frame, wk_entity e)
 {
@@ -138,9 +128,9 @@ static uint32_t set_state(wk_api *api, const SimulationInterfaces__SetEntityStat
     /* The standard refuses motion for a static entity, not a zero one. */
     bool moving = (req->set_twist && (!is_zero(m.linear) || !is_zero(m.angular))) ||
                   (req->set_acceleration && (!is_zero(m.linear_acc) || !is_zero(m.angular_acc)));
-    if (moving && is_static(api, e))
-        return snprintf(why, cap, "entity '%s' is static: it cannot be given a twist or an acceleration", name),
-               WK_RESULT_OPERATION_FAILED;
+    wk_status st;
+    if (moving && wk_sim_may_move(api->sim, e, name, &st))
+        return snprintf(why, cap, "%s", st.message), WK_RESULT_OPERATION_FAILED;
     unsigned parts = (req->set_pose ? WK_MOTION_POSE : 0) | (req->set_twist ? WK_MOTION_TWIST : 0) |
                      (req->set_acceleration ? WK_MOTION_ACCELERATION : 0);
     wk_motion world = wk_motion_compose(&in_frame, &m);

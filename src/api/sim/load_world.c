@@ -34,8 +34,13 @@ int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request,
                                           .fail_on_unsupported_element = req->fail_on_unsupported_element,
                                           .ignore_missing_or_unsupported_assets =
                                               req->ignore_missing_or_unsupported_assets,
-                                          .roots = api->roots},
+                                          .roots = api->roots,
+                                          .over = wk__call_over_ctx,
+                                          .over_ctx = call},
                           &desc, &st);
+    /* A file read past the call's deadline changes nothing. */
+    if (rc == WK_DEADLINE)
+        return wk_fail(call->status, WK_DEADLINE, "LoadWorld: %s", st.message);
     if (rc == WK_OK)
         rc = wk__api_set_world(api, desc, &st);
     if (rc) {

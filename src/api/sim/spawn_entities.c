@@ -3,8 +3,9 @@
  * a unique name, at its initial pose in its reference frame, under its
  * namespace. Entries are independent: one that fails changes nothing and
  * reports its own result (one that would take the world past the entities
- * its store allows is taken out again); the call's result is OK only when
- * all succeed. */
+ * its store allows is taken out again; one whose file is still being read
+ * at the call's deadline gives up); the call's result is OK only when all
+ * succeed. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <math.h>
@@ -160,7 +161,7 @@ static uint32_t single_model(const wk_world_desc *d, size_t *count)
     return *count == 1 ? found : WK_NO_NODE;
 }
 
-static uint32_t spawn_one(wk_api *api, const SimulationInterfaces__SpawnEntityRequest *e, outcome *o)
+static uint32_t spawn_one(wk_api *api, wk__call *call, const SimulationInterfaces__SpawnEntityRequest *e, outcome *o)
 {
     const SimulationInterfaces__Resource *res = e->entity_resource;
     const char *ns = e->entity_namespace ? e->entity_namespace : "";
@@ -170,7 +171,11 @@ static uint32_t spawn_one(wk_api *api, const SimulationInterfaces__SpawnEntityRe
     wk_status st = {0};
     int rc = wk_desc_read(&(wk_read_desc){.uri = res ? res->uri : NULL,
                                           .resource_string = res ? res->resource_string : NULL,
-                                          .roots = api->roots},
+                                          .ignore_missing_or_unsupported_assets =
+                                              e->ignore_missing_or_unsupported_assets,
+                                          .roots = api->roots,
+                                          .over = wk__call_over_ctx,
+                                          .over_ctx = call},
                           &d, &st);
     if (rc)
         return refuse(o, wk__map_code(spawn_codes, rc), "%s", st.message);
@@ -228,7 +233,7 @@ int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *requ
     size_t failed = 0;
     for (size_t i = 0; i < n; i++) {
         outcome o = {.code = WK_RESULT_OK};
-        uint32_t code = spawn_one(api, req->spawn_requests[i], &o);
+        uint32_t code = spawn_one(api, call, req->spawn_requests[i], &o);
         SimulationInterfaces__SpawnResult *r = wk__call_alloc(call, sizeof *r);
         if (!r)
             return WK_NOMEM;
