@@ -27,6 +27,15 @@ static int read_empty(wk_world_desc **out, wk_status *st)
                         st);
 }
 
+/* The last system of every step: what it changed goes to the world's
+ * watchers, stamped with the simulation's clock, before the step ends. */
+static void publish_step(wk_sim *sim, const wk_step_info *info, void *ctx)
+{
+    wk_api *api = ctx;
+    wk_watch_publish(api->endpoint->hub, api->world_id, wk_scene_ecm(wk_sim_scene(sim)),
+                     &(wk_watch_clock){.step = info->iteration, .sim_time = info->sim_time});
+}
+
 /* Makes sim the binding's, and its scene as it is now the state a reset
  * puts back. */
 static void use_sim(wk_api *api, wk_sim *sim)
@@ -83,16 +92,23 @@ static int restore_initial(wk_sim *sim, void *ctx, wk_status *st)
 }
 
 /* A simulation of desc (which it takes) on scene, as the endpoint runs its
- * worlds: levels, engine and the restorer of the binding. */
+ * worlds: levels, engine, the restorer of the binding, and the system that
+ * feeds the change stream. */
 static int sim_new(wk_api *api, wk_world_desc *desc, wk_scene *scene, wk_sim **out, wk_status *st)
 {
-    return wk_sim_new(desc,
-                      &(wk_sim_desc){.scene = scene,
-                                     .levels = api->levels,
-                                     .physics = api->physics,
-                                     .restore = restore_initial,
-                                     .restore_ctx = api},
-                      out, st);
+    int rc = wk_sim_new(desc,
+                        &(wk_sim_desc){.scene = scene,
+                                       .levels = api->levels,
+                                       .physics = api->physics,
+                                       .restore = restore_initial,
+                                       .restore_ctx = api},
+                        out, st);
+    if (rc == WK_OK && wk_sim_add_system(*out, WK_POST_UPDATE, publish_step, api)) {
+        wk_sim_free(*out);
+        *out = NULL;
+        rc = wk_fail(st, WK_NOMEM, "out of memory adding the change stream to world '%s'", api->world_id);
+    }
+    return rc;
 }
 
 /* Keeps the file a world was read from on its world entity. */
