@@ -3,6 +3,7 @@
  * untouched on failure (init_world too, for a refusal after the file
  * read), the WorldResource it returns, and with a store on disk, the new
  * world there before OK while the old one had changes not yet committed. */
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,10 +167,30 @@ static void refused_after_the_read_changes_nothing(void)
     wk_api_free(api);
 }
 
+/* Journal entries of the store in dir whose world is not in it; -1 when
+ * the database does not answer. */
+static int orphan_entries(const char *dir)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/worlds.db", dir);
+    sqlite3 *db;
+    sqlite3_stmt *q = NULL;
+    int n = -1;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT count(*) FROM journal WHERE wid NOT IN (SELECT wid FROM worlds)", -1, &q,
+                           NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        n = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return n;
+}
+
 /* With the store on disk, a world that changed since its last commit (as
  * the PLAYING loop's motion leaves it) is replaced, not committed: LoadWorld
- * and UnloadWorld answer OK, and a reopen finds what each answered, world
- * and init_world alike. */
+ * and UnloadWorld answer OK, no journal entry is written for a world the
+ * store no longer holds, and a reopen finds what each answered, world and
+ * init_world alike. */
 static void replaced_world_is_not_committed(void)
 {
     char dir[] = "/tmp/wk_load_XXXXXX";
@@ -194,6 +215,7 @@ static void replaced_world_is_not_committed(void)
     SimulationInterfaces__UnloadWorldRequest unload = SIMULATION_INTERFACES__UNLOAD_WORLD_REQUEST__INIT;
     CHECK_INT(call_code(api, "UnloadWorld", &unload.base, msg), ==, WK_RESULT_OK);
     wk_api_free(api);
+    CHECK_INT(orphan_entries(dir), ==, 0);
     wk_store *store;
     wk_status st;
     REQUIRE_INT(wk_store_open_dir(dir, &store, &st), ==, WK_OK);
