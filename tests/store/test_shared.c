@@ -1,0 +1,243 @@
+/* test_shared.c — two stores on one PostgreSQL database, as two servers
+ * sharing it see each other: the listing names each world's holder, ids
+ * picked for worlds created without one never clash, a world whose lease
+ * another server took leaves the old holder's memory at its next renewal,
+ * and a world that does not load lets its lease go.
+ *
+ * Runs beside a PostgreSQL server of its own (tests/store/with_postgres.sh
+ * names it in WK_TEST_PG_URL); without one it is skipped (exit 77). Each
+ * case works in a schema of its own. */
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store/store_internal.h"
+#include "wk_test.h"
+#include "worldkit/wk_store.h"
+
+#define PLACE_MAX 1024
+/* Short, so that a renewal (every third of it) comes soon. */
+#define LEASE_MS 600
+
+static const char *pg_url(void)
+{
+    const char *url = getenv("WK_TEST_PG_URL");
+    return url && *url ? url : NULL;
+}
+
+/* Runs sql on the database at url; its first value as an integer (0
+ * without rows), or -1 when it fails. */
+static long long pg_value(const char *url, const char *sql)
+{
+    PGconn *conn = PQconnectdb(url);
+    PQclear(PQexec(conn, "SET client_min_messages = warning"));
+    PGresult *res = PQexec(conn, sql);
+    ExecStatusType s = PQresultStatus(res);
+    long long v = s == PGRES_COMMAND_OK ? 0
+                  : s == PGRES_TUPLES_OK ? (PQntuples(res) ? atoll(PQgetvalue(res, 0, 0)) : 0)
+                                         : -1;
+    if (v < 0)
+        fprintf(stderr, "%s: %s", sql, PQerrorMessage(conn));
+    PQclear(res);
+    PQfinish(conn);
+    return v;
+}
+
+/* A new schema of the database, as the URL of a store kept there. */
+static bool new_place(char *buf)
+{
+    static int made;
+    char sql[64];
+    snprintf(sql, sizeof sql, "CREATE SCHEMA sh%d_%d", (int)getpid(), ++made);
+    snprintf(buf, PLACE_MAX, "%s%coptions=-csearch_path%%3Dsh%d_%d", pg_url(), strchr(pg_url(), '?') ? '&' : '?',
+             (int)getpid(), made);
+    return pg_value(pg_url(), sql) == 0;
+}
+
+static void drop_place(const char *place)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "DROP SCHEMA %s CASCADE", strstr(place, "%3D") + 3);
+    pg_value(pg_url(), sql);
+}
+
+/* A store at place, as a server reached at address would open it. */
+static wk_store *open_as(const char *place, const char *address)
+{
+    wk_store *store = NULL;
+    wk_status st;
+    if (wk_store_open_desc(&(wk_store_desc){.url = place, .address = address, .lease_ms = LEASE_MS}, &store, &st))
+        fprintf(stderr, "open %s: %s\n", address, st.message);
+    return store;
+}
+
+static void sleep_ms(long ms)
+{
+    nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000}, NULL);
+}
+
+/* How many worlds store holds in memory. */
+static size_t held(wk_store *store)
+{
+    pthread_rwlock_rdlock(&store->lock);
+    size_t n = store->count;
+    pthread_rwlock_unlock(&store->lock);
+    return n;
+}
+
+static void listing_names_holders(void)
+{
+    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
+    REQUIRE(new_place(place));
+    wk_store *a = open_as(place, "a.example:1"), *b = open_as(place, "b.example:2");
+    wk_status st;
+    if (CHECK(a && b)) {
+        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "wa"}, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_create(b, &(wk_world_create_desc){.id = "wb"}, id, &st), ==, WK_OK);
+        wk_world_meta *metas = NULL;
+        size_t n = 0;
+        CHECK_INT(wk_store_list(b, &metas, &n), ==, WK_OK);
+        if (CHECK_INT(n, ==, 2)) {
+            CHECK_STR(metas[0].id, "wa");
+            CHECK_STR(metas[0].owner, "a.example:1");
+            CHECK_STR(metas[1].id, "wb");
+            CHECK_STR(metas[1].owner, "b.example:2");
+        }
+        free(metas);
+    }
+    wk_store_free(a);
+    wk_store_free(b);
+    drop_place(place);
+}
+
+/* Creates count worlds without an id in store; how many were refused. */
+typedef struct creator {
+    wk_store *store;
+    int count, refused;
+} creator;
+
+static void *create_many(void *arg)
+{
+    creator *c = arg;
+    for (int i = 0; i < c->count; i++) {
+        char id[WK_WORLD_ID_MAX];
+        wk_status st;
+        if (wk_store_create(c->store, &(wk_world_create_desc){0}, id, &st)) {
+            fprintf(stderr, "create: %s\n", st.message);
+            c->refused++;
+        }
+    }
+    return NULL;
+}
+
+static void ids_never_clash(void)
+{
+    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
+    REQUIRE(new_place(place));
+    wk_store *a = open_as(place, "a.example:1"), *b = open_as(place, "b.example:2");
+    wk_status st;
+    if (CHECK(a && b)) {
+        /* One after the other: each picks past the other's. */
+        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){0}, id, &st), ==, WK_OK);
+        CHECK_STR(id, "World_1");
+        CHECK_INT(wk_store_create(b, &(wk_world_create_desc){0}, id, &st), ==, WK_OK);
+        CHECK_STR(id, "World_2");
+        CHECK_INT(wk_store_clone(b, "World_2", NULL, false, NULL, id, &st), ==, WK_OK);
+        CHECK_STR(id, "World_2_1");
+        /* At the same time: a clash at the database is picked again. */
+        creator ca = {a, 15, 0}, cb = {b, 15, 0};
+        pthread_t ta, tb;
+        pthread_create(&ta, NULL, create_many, &ca);
+        pthread_create(&tb, NULL, create_many, &cb);
+        pthread_join(ta, NULL);
+        pthread_join(tb, NULL);
+        CHECK_INT(ca.refused + cb.refused, ==, 0);
+        CHECK_INT(pg_value(place, "SELECT count(DISTINCT id) FROM worlds"), ==, 33);
+    }
+    wk_store_free(a);
+    wk_store_free(b);
+    drop_place(place);
+}
+
+static void lost_world_leaves_memory(void)
+{
+    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
+    REQUIRE(new_place(place));
+    wk_store *a = open_as(place, "a.example:1");
+    wk_status st;
+    if (CHECK(a)) {
+        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "kept"}, id, &st), ==, WK_OK);
+        CHECK_INT(held(a), ==, 2);
+        /* Another server takes w's lease, as one does from a holder that
+         * was paused past it. */
+        CHECK_INT(pg_value(place, "UPDATE leases SET owner = 'other', address = 'o.example:3', epoch = epoch + 1, "
+                                  "expires = CURRENT_TIMESTAMP + interval '1 minute' "
+                                  "FROM worlds WHERE worlds.wid = leases.wid AND worlds.id = 'w'"),
+                  ==, 0);
+        /* Within two renewals, a's memory holds kept only; nobody called
+         * for w. */
+        for (int i = 0; i < 2 * LEASE_MS / 10 && held(a) != 1; i++)
+            sleep_ms(10);
+        CHECK_INT(held(a), ==, 1);
+        wk_world *w;
+        if (CHECK_INT(wk_store_open(a, "kept", false, &w, &st), ==, WK_OK))
+            wk_store_close(w, false, false);
+        CHECK_INT(wk_store_open(a, "w", false, &w, &st), ==, WK_MOVED);
+        CHECK(strstr(st.message, "o.example:3"));
+    }
+    wk_store_free(a);
+    drop_place(place);
+}
+
+static void failed_load_lets_lease_go(void)
+{
+    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
+    REQUIRE(new_place(place));
+    wk_store *a = open_as(place, "a.example:1");
+    wk_status st;
+    if (CHECK(a))
+        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
+    wk_store_free(a);
+    CHECK_INT(pg_value(place, "UPDATE snapshots SET state = '\\x12'"), ==, 0);
+    wk_store *b = open_as(place, "b.example:2");
+    if (CHECK(b)) {
+        wk_world *w;
+        CHECK_INT(wk_store_open(b, "w", false, &w, &st), ==, WK_IO);
+        CHECK(strstr(st.message, "world 'w'"));
+        /* Let go at once, and not renewed since. */
+        const char *live = "SELECT count(*) FROM leases WHERE expires > CURRENT_TIMESTAMP";
+        CHECK_INT(pg_value(place, live), ==, 0);
+        sleep_ms(LEASE_MS);
+        CHECK_INT(pg_value(place, live), ==, 0);
+        /* Another server may try: it finds the same fault, not a holder. */
+        wk_store *c = open_as(place, "c.example:3");
+        if (CHECK(c)) {
+            CHECK_INT(wk_store_open(c, "w", false, &w, &st), ==, WK_IO);
+            CHECK(strstr(st.message, "the snapshot does not load"));
+        }
+        wk_store_free(c);
+    }
+    wk_store_free(b);
+    drop_place(place);
+}
+
+static const wk_test_case cases[] = {
+    {"listing_names_holders", listing_names_holders},
+    {"ids_never_clash", ids_never_clash},
+    {"lost_world_leaves_memory", lost_world_leaves_memory},
+    {"failed_load_lets_lease_go", failed_load_lets_lease_go},
+};
+
+int main(int argc, char **argv)
+{
+    if (!pg_url()) {
+        fprintf(stderr, "test_shared: no WK_TEST_PG_URL (tests/store/with_postgres.sh sets it): skipped\n");
+        return 77;
+    }
+    return wk_test_main(cases, sizeof cases / sizeof cases[0], argc, argv);
+}
