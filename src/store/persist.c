@@ -244,7 +244,8 @@ static void drop(wk_store *store, size_t k)
 static void let_go(wk__db *db, const char *id, int64_t wid, int64_t epoch, const wk_status *why)
 {
     wk_status st;
-    fprintf(stderr, "worldkit: world '%s' could not be loaded: %s; its lease is let go\n", id, why->message);
+    fprintf(stderr, "worldkit: world '%s' could not be loaded: %s; its lease is let go\n", id,
+            why ? why->message : "(no reason kept)");
     if (db->ops->let_go(db->impl, wid, epoch, &st))
         fprintf(stderr, "worldkit: world '%s': %s; the lease stays until it expires\n", id, st.message);
 }
@@ -260,12 +261,13 @@ static int take(wk_store *store, const char *id, wk_status *st)
     if (rc)
         return rc;
     loading l = {0};
+    wk_world *w = NULL;
     rc = db->ops->load(db->impl, wid, &(wk__loader){load_world, load_entry, load_done, &l}, st);
     if (rc) {
         wk_scene_free(l.scene);
         goto fail_let_go;
     }
-    wk_world *w = wk__world_new(store, l.id, l.scene, l.has_user_tag ? l.user_tag : NULL);
+    w = wk__world_new(store, l.id, l.scene, l.has_user_tag ? l.user_tag : NULL);
     if (!w) {
         rc = wk_fail(st, WK_NOMEM, "out of memory loading world '%s'", id);
         goto fail_let_go;

@@ -7,14 +7,13 @@
  * Runs beside a PostgreSQL server of its own (tests/store/with_postgres.sh
  * names it in WK_TEST_PG_URL); without one it is skipped (exit 77). Each
  * case works in a schema of its own. */
-#include <libpq-fe.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "store/pg_server.h"
 #include "store/store_internal.h"
 #include "wk_test.h"
 #include "worldkit/wk_store.h"
@@ -22,48 +21,6 @@
 #define PLACE_MAX 1024
 /* Short, so that a renewal (every third of it) comes soon. */
 #define LEASE_MS 600
-
-static const char *pg_url(void)
-{
-    const char *url = getenv("WK_TEST_PG_URL");
-    return url && *url ? url : NULL;
-}
-
-/* Runs sql on the database at url; its first value as an integer (0
- * without rows), or -1 when it fails. */
-static long long pg_value(const char *url, const char *sql)
-{
-    PGconn *conn = PQconnectdb(url);
-    PQclear(PQexec(conn, "SET client_min_messages = warning"));
-    PGresult *res = PQexec(conn, sql);
-    ExecStatusType s = PQresultStatus(res);
-    long long v = s == PGRES_COMMAND_OK ? 0
-                  : s == PGRES_TUPLES_OK ? (PQntuples(res) ? atoll(PQgetvalue(res, 0, 0)) : 0)
-                                         : -1;
-    if (v < 0)
-        fprintf(stderr, "%s: %s", sql, PQerrorMessage(conn));
-    PQclear(res);
-    PQfinish(conn);
-    return v;
-}
-
-/* A new schema of the database, as the URL of a store kept there. */
-static bool new_place(char *buf)
-{
-    static int made;
-    char sql[64];
-    snprintf(sql, sizeof sql, "CREATE SCHEMA sh%d_%d", (int)getpid(), ++made);
-    snprintf(buf, PLACE_MAX, "%s%coptions=-csearch_path%%3Dsh%d_%d", pg_url(), strchr(pg_url(), '?') ? '&' : '?',
-             (int)getpid(), made);
-    return pg_value(pg_url(), sql) == 0;
-}
-
-static void drop_place(const char *place)
-{
-    char sql[128];
-    snprintf(sql, sizeof sql, "DROP SCHEMA %s CASCADE", strstr(place, "%3D") + 3);
-    pg_value(pg_url(), sql);
-}
 
 /* A store at place, as a server reached at address would open it. */
 static wk_store *open_as(const char *place, const char *address)
@@ -92,7 +49,7 @@ static size_t held(wk_store *store)
 static void listing_names_holders(void)
 {
     char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
-    REQUIRE(new_place(place));
+    REQUIRE(pg_new_schema(place, sizeof place));
     wk_store *a = open_as(place, "a.example:1"), *b = open_as(place, "b.example:2");
     wk_status st;
     if (CHECK(a && b)) {
@@ -111,7 +68,7 @@ static void listing_names_holders(void)
     }
     wk_store_free(a);
     wk_store_free(b);
-    drop_place(place);
+    pg_drop_schema(place);
 }
 
 /* Creates count worlds without an id in store; how many were refused. */
@@ -137,7 +94,7 @@ static void *create_many(void *arg)
 static void ids_never_clash(void)
 {
     char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
-    REQUIRE(new_place(place));
+    REQUIRE(pg_new_schema(place, sizeof place));
     wk_store *a = open_as(place, "a.example:1"), *b = open_as(place, "b.example:2");
     wk_status st;
     if (CHECK(a && b)) {
@@ -160,13 +117,13 @@ static void ids_never_clash(void)
     }
     wk_store_free(a);
     wk_store_free(b);
-    drop_place(place);
+    pg_drop_schema(place);
 }
 
 static void lost_world_leaves_memory(void)
 {
     char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
-    REQUIRE(new_place(place));
+    REQUIRE(pg_new_schema(place, sizeof place));
     wk_store *a = open_as(place, "a.example:1");
     wk_status st;
     if (CHECK(a)) {
@@ -191,13 +148,13 @@ static void lost_world_leaves_memory(void)
         CHECK(strstr(st.message, "o.example:3"));
     }
     wk_store_free(a);
-    drop_place(place);
+    pg_drop_schema(place);
 }
 
 static void failed_load_lets_lease_go(void)
 {
     char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
-    REQUIRE(new_place(place));
+    REQUIRE(pg_new_schema(place, sizeof place));
     wk_store *a = open_as(place, "a.example:1");
     wk_status st;
     if (CHECK(a))
@@ -223,7 +180,7 @@ static void failed_load_lets_lease_go(void)
         wk_store_free(c);
     }
     wk_store_free(b);
-    drop_place(place);
+    pg_drop_schema(place);
 }
 
 static const wk_test_case cases[] = {
