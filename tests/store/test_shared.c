@@ -46,18 +46,40 @@ static size_t held(wk_store *store)
     return n;
 }
 
+/* Two stores on a new schema, as two servers open it. */
+typedef struct two_servers {
+    char place[PLACE_MAX];
+    wk_store *a, *b;
+} two_servers;
+
+static bool two_open(two_servers *t)
+{
+    *t = (two_servers){0};
+    if (!CHECK(pg_new_schema(t->place, sizeof t->place)))
+        return false;
+    t->a = open_as(t->place, "a.example:1");
+    t->b = open_as(t->place, "b.example:2");
+    return CHECK(t->a && t->b);
+}
+
+static void two_close(two_servers *t)
+{
+    wk_store_free(t->a);
+    wk_store_free(t->b);
+    pg_drop_schema(t->place);
+}
+
 static void listing_names_holders(void)
 {
-    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
-    REQUIRE(pg_new_schema(place, sizeof place));
-    wk_store *a = open_as(place, "a.example:1"), *b = open_as(place, "b.example:2");
+    char id[WK_WORLD_ID_MAX];
+    two_servers t;
     wk_status st;
-    if (CHECK(a && b)) {
-        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "wa"}, id, &st), ==, WK_OK);
-        CHECK_INT(wk_store_create(b, &(wk_world_create_desc){.id = "wb"}, id, &st), ==, WK_OK);
+    if (two_open(&t)) {
+        CHECK_INT(wk_store_create(t.a, &(wk_world_create_desc){.id = "wa"}, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_create(t.b, &(wk_world_create_desc){.id = "wb"}, id, &st), ==, WK_OK);
         wk_world_meta *metas = NULL;
         size_t n = 0;
-        CHECK_INT(wk_store_list(b, &metas, &n), ==, WK_OK);
+        CHECK_INT(wk_store_list(t.b, &metas, &n), ==, WK_OK);
         if (CHECK_INT(n, ==, 2)) {
             CHECK_STR(metas[0].id, "wa");
             CHECK_STR(metas[0].owner, "a.example:1");
@@ -66,9 +88,7 @@ static void listing_names_holders(void)
         }
         free(metas);
     }
-    wk_store_free(a);
-    wk_store_free(b);
-    pg_drop_schema(place);
+    two_close(&t);
 }
 
 /* Creates count worlds without an id in store; how many were refused. */
@@ -93,31 +113,28 @@ static void *create_many(void *arg)
 
 static void ids_never_clash(void)
 {
-    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
-    REQUIRE(pg_new_schema(place, sizeof place));
-    wk_store *a = open_as(place, "a.example:1"), *b = open_as(place, "b.example:2");
+    char id[WK_WORLD_ID_MAX];
+    two_servers t;
     wk_status st;
-    if (CHECK(a && b)) {
+    if (two_open(&t)) {
         /* One after the other: each picks past the other's. */
-        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){0}, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_create(t.a, &(wk_world_create_desc){0}, id, &st), ==, WK_OK);
         CHECK_STR(id, "World_1");
-        CHECK_INT(wk_store_create(b, &(wk_world_create_desc){0}, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_create(t.b, &(wk_world_create_desc){0}, id, &st), ==, WK_OK);
         CHECK_STR(id, "World_2");
-        CHECK_INT(wk_store_clone(b, "World_2", NULL, false, NULL, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_clone(t.b, "World_2", NULL, false, NULL, id, &st), ==, WK_OK);
         CHECK_STR(id, "World_2_1");
         /* At the same time: a clash at the database is picked again. */
-        creator ca = {a, 15, 0}, cb = {b, 15, 0};
+        creator ca = {t.a, 15, 0}, cb = {t.b, 15, 0};
         pthread_t ta, tb;
         pthread_create(&ta, NULL, create_many, &ca);
         pthread_create(&tb, NULL, create_many, &cb);
         pthread_join(ta, NULL);
         pthread_join(tb, NULL);
         CHECK_INT(ca.refused + cb.refused, ==, 0);
-        CHECK_INT(pg_value(place, "SELECT count(DISTINCT id) FROM worlds"), ==, 33);
+        CHECK_INT(pg_value(t.place, "SELECT count(DISTINCT id) FROM worlds"), ==, 33);
     }
-    wk_store_free(a);
-    wk_store_free(b);
-    pg_drop_schema(place);
+    two_close(&t);
 }
 
 static void lost_world_leaves_memory(void)
