@@ -277,13 +277,16 @@ static int insert(wk_store *store, wk_world *w, size_t at, const wk_buf snap[2],
  * (pick_id), written to w->id; under the store's write lock. In a
  * database other servers share, the id avoids theirs too, and an id one
  * of them took meanwhile (the database's UNIQUE constraint: WK_EXISTS) is
- * picked again. On failure w is the caller's still. */
+ * picked again. The database's ids are not listed for a want free here at
+ * the first try: the caller pulled it (pull_target), so no other server
+ * has it unless it took it since. On failure w is the caller's still. */
 static int insert_new(wk_store *store, wk_world *w, const char *want, const wk_buf snap[2], wk_status *st)
 {
     int rc = WK_EXISTS;
+    bool free_here = want && *want && wk__find_world(store, want) == store->count;
     for (int attempt = 0; rc == WK_EXISTS && attempt < PICK_TRIES; attempt++) {
-        taken_ids taken;
-        if ((rc = list_taken(store, &taken, st)))
+        taken_ids taken = {0};
+        if (!(free_here && attempt == 0) && (rc = list_taken(store, &taken, st)))
             return rc;
         pick_id(store, &taken, want, w->id);
         free(taken.listed);
