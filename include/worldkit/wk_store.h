@@ -63,8 +63,9 @@ typedef struct wk_world_meta {
     int64_t last_update_ns;  /* wall clock, nanoseconds since 1970 */
     bool has_user_tag;
     char user_tag[256];
-    /* A store shared between servers: the address of the server that holds
-     * the world's lease ("" when none holds a live one). */
+    /* A store shared between servers, in wk_store_list: the address of the
+     * server that holds the world's lease ("" when none holds a live one,
+     * and from wk_store_meta). */
     char owner[WK_OWNER_MAX];
 } wk_world_meta;
 

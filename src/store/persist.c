@@ -98,6 +98,7 @@ int wk__db_open(wk_store *store, const wk_store_desc *desc, wk_status *st)
         db_free(db);
         return rc;
     }
+    db->store = store;
     store->db = db;
     loading l = {.store = store};
     rc = db->ops->load(db->impl, 0, &(wk__loader){load_world, load_entry, load_done, &l}, st);
@@ -229,6 +230,27 @@ static bool serves(wk__db *db, const wk_world *w)
     return wk__lease_held(db, w->rec.wid, w->rec.epoch);
 }
 
+/* Takes out of the list world w, at index k; under the store's write
+ * lock. Those who have it open keep it until they close it. */
+static void drop(wk_store *store, size_t k)
+{
+    wk_world *w = store->worlds[k];
+    store->worlds[k] = store->worlds[--store->count];
+    wk__world_unref(w);
+}
+
+/* Lets go of the lease of world id (wid, held at epoch) taken for a load
+ * that failed, saying why on stderr: renewed with the others it would keep
+ * the world from every server. */
+static void let_go(wk__db *db, const char *id, int64_t wid, int64_t epoch, const wk_status *why)
+{
+    wk_status st;
+    fprintf(stderr, "worldkit: world '%s' could not be loaded: %s; its lease is let go\n", id,
+            why ? why->message : "(no reason kept)");
+    if (db->ops->let_go(db->impl, wid, epoch, &st))
+        fprintf(stderr, "worldkit: world '%s': %s; the lease stays until it expires\n", id, st.message);
+}
+
 /* Takes the lease of world id and loads it into the store's list; under
  * take_lock. */
 static int take(wk_store *store, const char *id, wk_status *st)
@@ -240,14 +262,17 @@ static int take(wk_store *store, const char *id, wk_status *st)
     if (rc)
         return rc;
     loading l = {0};
+    wk_world *w = NULL;
     rc = db->ops->load(db->impl, wid, &(wk__loader){load_world, load_entry, load_done, &l}, st);
     if (rc) {
         wk_scene_free(l.scene);
-        return rc;
+        goto fail_let_go;
     }
-    wk_world *w = wk__world_new(store, l.id, l.scene, l.has_user_tag ? l.user_tag : NULL);
-    if (!w)
-        return wk_fail(st, WK_NOMEM, "out of memory loading world '%s'", id);
+    w = wk__world_new(store, l.id, l.scene, l.has_user_tag ? l.user_tag : NULL);
+    if (!w) {
+        rc = wk_fail(st, WK_NOMEM, "out of memory loading world '%s'", id);
+        goto fail_let_go;
+    }
     w->rec = l.rec;
     w->rec.epoch = epoch;
     w->last_update_ns = l.last_update_ns;
@@ -257,10 +282,15 @@ static int take(wk_store *store, const char *id, wk_status *st)
     pthread_rwlock_unlock(&store->lock);
     if (rc) {
         wk__world_unref(w);
-        return wk_fail(st, WK_NOMEM, "out of memory loading world '%s'", id);
+        rc = wk_fail(st, WK_NOMEM, "out of memory loading world '%s'", id);
+        goto fail_let_go;
     }
     wk__lease_note(db, wid, epoch, start);
     return WK_OK;
+
+fail_let_go:
+    let_go(db, id, wid, epoch, st);
+    return rc;
 }
 
 int wk__db_pull(wk_store *store, const char *id, wk_status *st)
@@ -278,12 +308,11 @@ int wk__db_pull(wk_store *store, const char *id, wk_status *st)
     }
     if (w && !held) { /* lost: out of the list, then taken again if free */
         pthread_rwlock_wrlock(&store->lock);
-        for (size_t k = 0; k < store->count; k++)
-            if (store->worlds[k] == w) {
-                store->worlds[k] = store->worlds[--store->count];
-                wk__world_unref(w);
-                break;
-            }
+        size_t k = 0;
+        while (k < store->count && store->worlds[k] != w)
+            k++;
+        if (k < store->count)
+            drop(store, k);
         pthread_rwlock_unlock(&store->lock);
     }
     if (w)
@@ -291,6 +320,29 @@ int wk__db_pull(wk_store *store, const char *id, wk_status *st)
     int rc = held ? WK_OK : take(store, id, st);
     pthread_mutex_unlock(&db->take_lock);
     return rc;
+}
+
+void wk__db_drop_lost(wk_store *store)
+{
+    wk__db *db = store->db;
+    pthread_mutex_lock(&db->take_lock);
+    pthread_rwlock_wrlock(&store->lock);
+    for (size_t k = 0; k < store->count;) {
+        wk_world *w = store->worlds[k];
+        /* Tried, not waited for: a caller may hold w while it waits for
+         * take_lock (a world opened, then another pulled). */
+        bool lost = false;
+        if (pthread_rwlock_tryrdlock(&w->lock) == 0) {
+            lost = !serves(db, w);
+            pthread_rwlock_unlock(&w->lock);
+        }
+        if (lost)
+            drop(store, k);
+        else
+            k++;
+    }
+    pthread_rwlock_unlock(&store->lock);
+    pthread_mutex_unlock(&db->take_lock);
 }
 
 int wk__db_exec(wk_store *store, const char *sql)

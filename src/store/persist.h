@@ -89,6 +89,10 @@ typedef struct wk__backend {
     /* Extends every lease this server holds; *held (free()) lists the wids
      * and epochs still held, *count of them. */
     int (*renew)(void *impl, int64_t **held, size_t *count, wk_status *st);
+    /* Lets go of the lease of wid held at epoch at once, so that another
+     * server may take the world without waiting for it to expire; renew
+     * does not extend it again. */
+    int (*let_go)(void *impl, int64_t wid, int64_t epoch, wk_status *st);
     /* Every world of the database with its owner, in id order (free()). */
     int (*list)(void *impl, wk__listed **out, size_t *count, wk_status *st);
     /* The address this server's leases give clients to reach it. */
@@ -108,6 +112,7 @@ typedef struct wk__lease {
 } wk__lease;
 
 struct wk__db {
+    wk_store *store; /* the store it keeps */
     const wk__backend *ops;
     void *impl;
     uint32_t compact_entries;
@@ -140,7 +145,8 @@ int64_t wk__lease_clock(void);
 void wk__lease_note(wk__db *db, int64_t wid, int64_t epoch, int64_t start);
 void wk__lease_forget(wk__db *db, int64_t wid);
 bool wk__lease_held(wk__db *db, int64_t wid, int64_t epoch);
-/* The thread renewing them every third of their duration. */
+/* The thread renewing them every third of their duration; after a renewal
+ * that found leases lost, it drops their worlds (wk__db_drop_lost). */
 int wk__renewer_start(wk__db *db, wk_status *st);
 void wk__renewer_stop(wk__db *db);
 

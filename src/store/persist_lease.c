@@ -10,7 +10,9 @@
  * process was paused) is not served: the store lets the world go and takes
  * it again, or learns who holds it now. The renewer extends every lease the
  * server holds every third of their duration, and forgets those the
- * database no longer gives it. */
+ * database no longer gives it, their worlds taken out of the store's list
+ * then rather than at their next call: a world another server serves now
+ * holds no memory here. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,16 +77,18 @@ bool wk__lease_held(wk__db *db, int64_t wid, int64_t epoch)
 }
 
 /* One renewal: every lease the database still gives this server is good
- * for another duration from start; the others are forgotten. */
-static void renew(wk__db *db)
+ * for another duration from start; the others are forgotten. Whether any
+ * was. */
+static bool renew(wk__db *db)
 {
     int64_t start = wk__lease_clock(), *held;
     size_t count;
     wk_status st;
     if (db->ops->renew(db->impl, &held, &count, &st)) {
         fprintf(stderr, "worldkit: %s\n", st.message);
-        return;
+        return false;
     }
+    bool lost = false;
     pthread_mutex_lock(&db->lease_lock);
     for (size_t i = 0; i < db->lease_count;) {
         wk__lease *l = &db->leases[i];
@@ -96,10 +100,12 @@ static void renew(wk__db *db)
             i++;
         } else {
             *l = db->leases[--db->lease_count];
+            lost = true;
         }
     }
     pthread_mutex_unlock(&db->lease_lock);
     free(held);
+    return lost;
 }
 
 static void *renewer(void *arg)
@@ -117,7 +123,8 @@ static void *renewer(void *arg)
         if (db->renew_stop)
             break;
         pthread_mutex_unlock(&db->lease_lock);
-        renew(db);
+        if (renew(db))
+            wk__db_drop_lost(db->store);
         pthread_mutex_lock(&db->lease_lock);
     }
     pthread_mutex_unlock(&db->lease_lock);

@@ -43,6 +43,8 @@
                  "VALUES($1, $2, $3, 1, CURRENT_TIMESTAMP + CAST($4 AS interval))")                            \
     X(DROP_LEASE, "DELETE FROM leases WHERE wid = $1")                                                         \
     X(RELEASE, "UPDATE leases SET expires = CURRENT_TIMESTAMP WHERE owner = $1")                               \
+    X(LET_GO, "UPDATE leases SET expires = CURRENT_TIMESTAMP, owner = '' WHERE wid = $1 AND epoch = $2 "       \
+              "AND owner = $3")                                                                                \
     X(FIND_OWNER, "SELECT w.wid, l.epoch, l.address, l.expires <= CURRENT_TIMESTAMP OR l.owner = $2 "          \
                   "FROM worlds w LEFT JOIN leases l ON l.wid = w.wid WHERE w.id = $1")                         \
     X(TAKE_LEASE, "UPDATE leases SET owner = $3, address = $4, epoch = epoch + 1, "                            \
@@ -96,16 +98,20 @@ typedef struct pg {
 } pg;
 
 /* Fails with WK_IO naming the database, what was being done and
- * PostgreSQL's reason (res's, else the connection's). */
+ * PostgreSQL's reason (res's, else the connection's); with WK_EXISTS when
+ * the reason is a unique key taken (SQLSTATE 23505: a world's id that
+ * another server gave a world of its own meanwhile). */
 static int fail(pg *db, const PGresult *res, wk_status *st, const char *what)
 {
+    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    int code = state && strcmp(state, "23505") == 0 ? WK_EXISTS : WK_IO;
     const char *why = res ? PQresultErrorMessage(res) : "";
     if (!*why)
         why = PQerrorMessage(db->conn);
     int len = (int)strlen(why);
     while (len && (why[len - 1] == '\n' || why[len - 1] == ' '))
         len--;
-    return wk_fail(st, WK_IO, "%s: %s: %.*s", db->name, what, len, why);
+    return wk_fail(st, code, "%s: %s: %.*s", db->name, what, len, why);
 }
 
 /* Parameters of one statement, in binary but for text. */
@@ -689,6 +695,21 @@ static int pg_claim(void *impl, const char *id, int64_t *wid, int64_t *epoch, ch
     return rc;
 }
 
+static int let_go_lease(pg *db, void *ctx, wk_status *st)
+{
+    const change *c = ctx;
+    params p = {0};
+    p_i64(&p, c->wid);
+    p_i64(&p, c->epoch);
+    p_text(&p, db->owner);
+    return run_only(db, STMT_LET_GO, &p, st, "letting go of a world's lease");
+}
+
+static int pg_let_go(void *impl, int64_t wid, int64_t epoch, wk_status *st)
+{
+    return txn(impl, WRITE, "letting go of a world's lease", let_go_lease, &(change){.wid = wid, .epoch = epoch}, st);
+}
+
 typedef struct renewal {
     int64_t *held;
     size_t count;
@@ -787,6 +808,7 @@ const wk__backend wk__pg_backend = {
     .exec = pg_exec,
     .claim = pg_claim,
     .renew = pg_renew,
+    .let_go = pg_let_go,
     .list = pg_list,
     .set_address = pg_set_address,
 };

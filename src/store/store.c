@@ -182,13 +182,35 @@ static int check_id(const char *id, wk_status *st)
                            ID_LEN_MAX);
 }
 
+/* The worlds of the database other servers share, whose ids a picked id
+ * must avoid as well as the list's; none in other stores. */
+typedef struct taken_ids {
+    wk__listed *listed;
+    size_t count;
+} taken_ids;
+
+static int list_taken(wk_store *store, taken_ids *out, wk_status *st)
+{
+    *out = (taken_ids){0};
+    wk__db *db = store->db;
+    return db && db->ops->list ? db->ops->list(db->impl, &out->listed, &out->count, st) : WK_OK;
+}
+
+static bool is_free(const wk_store *store, const taken_ids *taken, const char *id)
+{
+    for (size_t i = 0; i < taken->count; i++)
+        if (strcmp(taken->listed[i].meta.id, id) == 0)
+            return false;
+    return wk__find_world(store, id) == store->count;
+}
+
 /* A free id: want if free, else want (or "World") with the first free
  * "_<n>" suffix, want cut short so that the id stays within ID_LEN_MAX (a
  * taken id of 100 bytes gave one of 102, which no call could then name);
  * under the store's write lock. */
-static void pick_id(const wk_store *store, const char *want, char *out)
+static void pick_id(const wk_store *store, const taken_ids *taken, const char *want, char *out)
 {
-    if (want && *want && wk__find_world(store, want) == store->count) {
+    if (want && *want && is_free(store, taken, want)) {
         snprintf(out, WK_WORLD_ID_MAX, "%s", want);
         return;
     }
@@ -197,7 +219,7 @@ static void pick_id(const wk_store *store, const char *want, char *out)
         char suffix[24];
         int len = snprintf(suffix, sizeof suffix, "_%lu", n);
         snprintf(out, WK_WORLD_ID_MAX, "%.*s%s", ID_LEN_MAX - len, base, suffix);
-        if (wk__find_world(store, out) == store->count)
+        if (is_free(store, taken, out))
             return;
     }
 }
@@ -259,6 +281,32 @@ static int insert(wk_store *store, wk_world *w, size_t at, const wk_buf snap[2],
     return WK_OK;
 }
 
+/* How many times a new world's id is picked again when another server
+ * gave it to a world of its own between the listing and the insert. */
+#define PICK_TRIES 8
+
+/* Puts w, new, at the end of the list under an id picked from want
+ * (pick_id), written to w->id; under the store's write lock. In a
+ * database other servers share, the id avoids theirs too, and an id one
+ * of them took meanwhile (the database's UNIQUE constraint: WK_EXISTS) is
+ * picked again. The database's ids are not listed for a want free here at
+ * the first try: the caller pulled it (pull_target), so no other server
+ * has it unless it took it since. On failure w is the caller's still. */
+static int insert_new(wk_store *store, wk_world *w, const char *want, const wk_buf snap[2], wk_status *st)
+{
+    int rc = WK_EXISTS;
+    bool free_here = want && *want && wk__find_world(store, want) == store->count;
+    for (int attempt = 0; rc == WK_EXISTS && attempt < PICK_TRIES; attempt++) {
+        taken_ids taken = {0};
+        if (!(free_here && attempt == 0) && (rc = list_taken(store, &taken, st)))
+            return rc;
+        pick_id(store, &taken, want, w->id);
+        free(taken.listed);
+        rc = insert(store, w, store->count, snap, st);
+    }
+    return rc;
+}
+
 /* The scene a world is created with: the one given, or one of a file
  * description, or an empty one; made an object world. Frees what desc gives
  * it on failure. */
@@ -308,12 +356,13 @@ int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_
     pthread_rwlock_wrlock(&store->lock);
     char id[WK_WORLD_ID_MAX];
     size_t at = desc->replace && desc->id ? wk__find_world(store, desc->id) : store->count;
-    if (at < store->count)
-        snprintf(id, sizeof id, "%s", desc->id);
+    wk_world *w = wk__world_new(store, at < store->count ? desc->id : "", scene, desc->user_tag);
+    if (!w)
+        rc = wk_fail(st, WK_NOMEM, "out of memory creating world '%s'", desc->id ? desc->id : "(new)");
     else
-        pick_id(store, desc->id, id);
-    wk_world *w = wk__world_new(store, id, scene, desc->user_tag);
-    rc = w ? insert(store, w, at, snap, st) : wk_fail(st, WK_NOMEM, "out of memory creating world '%s'", id);
+        rc = at < store->count ? insert(store, w, at, snap, st) : insert_new(store, w, desc->id, snap, st);
+    if (w)
+        snprintf(id, sizeof id, "%s", w->id);
     pthread_rwlock_unlock(&store->lock);
     wk_buf_free(&snap[0]);
     wk_buf_free(&snap[1]);
@@ -441,21 +490,21 @@ int wk_store_clone(wk_store *store, const char *id, const char *clone_id, bool a
 
     pthread_rwlock_wrlock(&store->lock);
     char new_id[WK_WORLD_ID_MAX];
-    size_t at = store->count;
-    if (clone_id && *clone_id) {
-        at = wk__find_world(store, clone_id);
-        snprintf(new_id, sizeof new_id, "%s", clone_id);
-        if (at < store->count && !allow_overwrite)
-            rc = wk_fail(st, WK_EXISTS, "world '%s' exists and allow_overwrite is not set", clone_id);
-    } else {
-        pick_id(store, id, new_id);
-    }
+    bool named = clone_id && *clone_id;
+    size_t at = named ? wk__find_world(store, clone_id) : store->count;
+    if (at < store->count && !allow_overwrite)
+        rc = wk_fail(st, WK_EXISTS, "world '%s' exists and allow_overwrite is not set", clone_id);
     wk_world *w = NULL;
     if (rc == WK_OK) {
-        w = wk__world_new(store, new_id, copy, tag ? tag_copy : NULL);
+        w = wk__world_new(store, named ? clone_id : "", copy, tag ? tag_copy : NULL);
         copy = NULL; /* the world's now, or freed */
-        rc = w ? insert(store, w, at, snap, st) : wk_fail(st, WK_NOMEM, "out of memory cloning world '%s'", id);
+        if (!w)
+            rc = wk_fail(st, WK_NOMEM, "out of memory cloning world '%s'", id);
+        else
+            rc = named ? insert(store, w, at, snap, st) : insert_new(store, w, id, snap, st);
     }
+    if (w)
+        snprintf(new_id, sizeof new_id, "%s", w->id);
     pthread_rwlock_unlock(&store->lock);
     wk_buf_free(&snap[0]);
     wk_buf_free(&snap[1]);

@@ -109,6 +109,10 @@ void wk__db_want_compaction(wk_world *w);
  * WK_NOT_FOUND (no such world in the database), WK_MOVED (another server
  * holds it: the message names its address) or WK_IO. */
 int wk__db_pull(wk_store *store, const char *id, wk_status *st);
+/* Takes out of the list the worlds whose leases this server lost (another
+ * server serves them now); one open at the moment, or its lease noted
+ * meanwhile, is not waited for: the next renewal or call finds it. */
+void wk__db_drop_lost(wk_store *store);
 
 /* Runs SQL on the store's database: for tests that make it fail. */
 int wk__db_exec(wk_store *store, const char *sql);

@@ -80,6 +80,7 @@ static int meta_of(wk_world *w, wk_world_meta *out)
     out->last_update_ns = w->last_update_ns;
     out->has_user_tag = w->has_user_tag;
     snprintf(out->user_tag, sizeof out->user_tag, "%s", w->user_tag);
+    out->owner[0] = '\0'; /* a listing of a shared database names it */
     return rc;
 }
 

@@ -12,7 +12,6 @@
  * SQLite's file on purpose break PostgreSQL's tables instead. */
 #include <fcntl.h>
 #include <ftw.h>
-#include <libpq-fe.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include "scene/object_world.h"
+#include "store/pg_server.h"
 #include "store/store_internal.h"
 #include "worldkit/wk_store.h"
 
@@ -31,45 +31,14 @@
 /* Where a store is: a folder, or a PostgreSQL URL naming a schema. */
 #define PLACE_MAX 1024
 
-/* The PostgreSQL server the cases run on; NULL: SQLite. */
-static const char *pg_url(void)
-{
-    const char *url = getenv("WK_TEST_PG_URL");
-    return url && *url ? url : NULL;
-}
-
-/* Runs sql on the PostgreSQL database at url; its first value as an
- * integer (0 without rows), or -1 when it fails. */
-static long long pg_value(const char *url, const char *sql)
-{
-    PGconn *conn = PQconnectdb(url);
-    PQclear(PQexec(conn, "SET client_min_messages = warning"));
-    PGresult *res = PQexec(conn, sql);
-    ExecStatusType s = PQresultStatus(res);
-    long long v = s == PGRES_COMMAND_OK ? 0
-                  : s == PGRES_TUPLES_OK ? (PQntuples(res) ? atoll(PQgetvalue(res, 0, 0)) : 0)
-                                         : -1;
-    if (v < 0)
-        fprintf(stderr, "%s: %s", sql, PQerrorMessage(conn));
-    PQclear(res);
-    PQfinish(conn);
-    return v;
-}
-
-/* A new place for a store: a temporary folder, or a new schema. */
+/* A new place for a store: a temporary folder, or (with a PostgreSQL
+ * server, pg_server.h) a new schema. */
 static bool temp_dir(char *buf)
 {
-    const char *url = pg_url();
-    if (!url) {
-        strcpy(buf, "/tmp/wk_persist_XXXXXX");
-        return mkdtemp(buf) != NULL;
-    }
-    static int made;
-    char sql[64];
-    snprintf(sql, sizeof sql, "CREATE SCHEMA s%d_%d", (int)getpid(), ++made);
-    snprintf(buf, PLACE_MAX, "%s%coptions=-csearch_path%%3Ds%d_%d", url, strchr(url, '?') ? '&' : '?',
-             (int)getpid(), made);
-    return pg_value(url, sql) == 0;
+    if (pg_url())
+        return pg_new_schema(buf, PLACE_MAX);
+    strcpy(buf, "/tmp/wk_persist_XXXXXX");
+    return mkdtemp(buf) != NULL;
 }
 
 static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -80,14 +49,10 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
 
 static void remove_dir(const char *dir)
 {
-    const char *url = pg_url(), *schema = strstr(dir, "%3D");
-    if (!url) {
+    if (pg_url())
+        pg_drop_schema(dir);
+    else
         nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
-    } else if (schema) {
-        char sql[128];
-        snprintf(sql, sizeof sql, "DROP SCHEMA %s CASCADE", schema + 3);
-        pg_value(url, sql);
-    }
 }
 
 static void sleep_ms(long ms)

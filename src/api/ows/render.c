@@ -101,6 +101,8 @@ IntrinsicProto__World__WorldMetadata *wk__ows_metadata(wk__call *call, const wk_
     m->last_update = t;
     if (meta->has_user_tag)
         m->user_tag = dup(call, meta->user_tag);
+    if (*meta->owner)
+        m->owner = dup(call, meta->owner);
     return m;
 }
 

@@ -1,0 +1,217 @@
+/* test_shared.c — two stores on one PostgreSQL database, as two servers
+ * sharing it see each other: the listing names each world's holder, ids
+ * picked for worlds created without one never clash, a world whose lease
+ * another server took leaves the old holder's memory at its next renewal,
+ * and a world that does not load lets its lease go.
+ *
+ * Runs beside a PostgreSQL server of its own (tests/store/with_postgres.sh
+ * names it in WK_TEST_PG_URL); without one it is skipped (exit 77). Each
+ * case works in a schema of its own. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store/pg_server.h"
+#include "store/store_internal.h"
+#include "wk_test.h"
+#include "worldkit/wk_store.h"
+
+#define PLACE_MAX 1024
+/* Short, so that a renewal (every third of it) comes soon. */
+#define LEASE_MS 600
+
+/* A store at place, as a server reached at address would open it. */
+static wk_store *open_as(const char *place, const char *address)
+{
+    wk_store *store = NULL;
+    wk_status st;
+    if (wk_store_open_desc(&(wk_store_desc){.url = place, .address = address, .lease_ms = LEASE_MS}, &store, &st))
+        fprintf(stderr, "open %s: %s\n", address, st.message);
+    return store;
+}
+
+static void sleep_ms(long ms)
+{
+    nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000}, NULL);
+}
+
+/* How many worlds store holds in memory. */
+static size_t held(wk_store *store)
+{
+    pthread_rwlock_rdlock(&store->lock);
+    size_t n = store->count;
+    pthread_rwlock_unlock(&store->lock);
+    return n;
+}
+
+/* Two stores on a new schema, as two servers open it. */
+typedef struct two_servers {
+    char place[PLACE_MAX];
+    wk_store *a, *b;
+} two_servers;
+
+static bool two_open(two_servers *t)
+{
+    *t = (two_servers){0};
+    if (!CHECK(pg_new_schema(t->place, sizeof t->place)))
+        return false;
+    t->a = open_as(t->place, "a.example:1");
+    t->b = open_as(t->place, "b.example:2");
+    return CHECK(t->a && t->b);
+}
+
+static void two_close(two_servers *t)
+{
+    wk_store_free(t->a);
+    wk_store_free(t->b);
+    pg_drop_schema(t->place);
+}
+
+static void listing_names_holders(void)
+{
+    char id[WK_WORLD_ID_MAX];
+    two_servers t;
+    wk_status st;
+    if (two_open(&t)) {
+        CHECK_INT(wk_store_create(t.a, &(wk_world_create_desc){.id = "wa"}, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_create(t.b, &(wk_world_create_desc){.id = "wb"}, id, &st), ==, WK_OK);
+        wk_world_meta *metas = NULL;
+        size_t n = 0;
+        CHECK_INT(wk_store_list(t.b, &metas, &n), ==, WK_OK);
+        if (CHECK_INT(n, ==, 2)) {
+            CHECK_STR(metas[0].id, "wa");
+            CHECK_STR(metas[0].owner, "a.example:1");
+            CHECK_STR(metas[1].id, "wb");
+            CHECK_STR(metas[1].owner, "b.example:2");
+        }
+        free(metas);
+    }
+    two_close(&t);
+}
+
+/* Creates count worlds without an id in store; how many were refused. */
+typedef struct creator {
+    wk_store *store;
+    int count, refused;
+} creator;
+
+static void *create_many(void *arg)
+{
+    creator *c = arg;
+    for (int i = 0; i < c->count; i++) {
+        char id[WK_WORLD_ID_MAX];
+        wk_status st;
+        if (wk_store_create(c->store, &(wk_world_create_desc){0}, id, &st)) {
+            fprintf(stderr, "create: %s\n", st.message);
+            c->refused++;
+        }
+    }
+    return NULL;
+}
+
+static void ids_never_clash(void)
+{
+    char id[WK_WORLD_ID_MAX];
+    two_servers t;
+    wk_status st;
+    if (two_open(&t)) {
+        /* One after the other: each picks past the other's. */
+        CHECK_INT(wk_store_create(t.a, &(wk_world_create_desc){0}, id, &st), ==, WK_OK);
+        CHECK_STR(id, "World_1");
+        CHECK_INT(wk_store_create(t.b, &(wk_world_create_desc){0}, id, &st), ==, WK_OK);
+        CHECK_STR(id, "World_2");
+        CHECK_INT(wk_store_clone(t.b, "World_2", NULL, false, NULL, id, &st), ==, WK_OK);
+        CHECK_STR(id, "World_2_1");
+        /* At the same time: a clash at the database is picked again. */
+        creator ca = {t.a, 15, 0}, cb = {t.b, 15, 0};
+        pthread_t ta, tb;
+        pthread_create(&ta, NULL, create_many, &ca);
+        pthread_create(&tb, NULL, create_many, &cb);
+        pthread_join(ta, NULL);
+        pthread_join(tb, NULL);
+        CHECK_INT(ca.refused + cb.refused, ==, 0);
+        CHECK_INT(pg_value(t.place, "SELECT count(DISTINCT id) FROM worlds"), ==, 33);
+    }
+    two_close(&t);
+}
+
+static void lost_world_leaves_memory(void)
+{
+    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
+    REQUIRE(pg_new_schema(place, sizeof place));
+    wk_store *a = open_as(place, "a.example:1");
+    wk_status st;
+    if (CHECK(a)) {
+        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "kept"}, id, &st), ==, WK_OK);
+        CHECK_INT(held(a), ==, 2);
+        /* Another server takes w's lease, as one does from a holder that
+         * was paused past it. */
+        CHECK_INT(pg_value(place, "UPDATE leases SET owner = 'other', address = 'o.example:3', epoch = epoch + 1, "
+                                  "expires = CURRENT_TIMESTAMP + interval '1 minute' "
+                                  "FROM worlds WHERE worlds.wid = leases.wid AND worlds.id = 'w'"),
+                  ==, 0);
+        /* Within two renewals, a's memory holds kept only; nobody called
+         * for w. */
+        for (int i = 0; i < 2 * LEASE_MS / 10 && held(a) != 1; i++)
+            sleep_ms(10);
+        CHECK_INT(held(a), ==, 1);
+        wk_world *w;
+        if (CHECK_INT(wk_store_open(a, "kept", false, &w, &st), ==, WK_OK))
+            wk_store_close(w, false, false);
+        CHECK_INT(wk_store_open(a, "w", false, &w, &st), ==, WK_MOVED);
+        CHECK(strstr(st.message, "o.example:3"));
+    }
+    wk_store_free(a);
+    pg_drop_schema(place);
+}
+
+static void failed_load_lets_lease_go(void)
+{
+    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
+    REQUIRE(pg_new_schema(place, sizeof place));
+    wk_store *a = open_as(place, "a.example:1");
+    wk_status st;
+    if (CHECK(a))
+        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
+    wk_store_free(a);
+    CHECK_INT(pg_value(place, "UPDATE snapshots SET state = '\\x12'"), ==, 0);
+    wk_store *b = open_as(place, "b.example:2");
+    if (CHECK(b)) {
+        wk_world *w;
+        CHECK_INT(wk_store_open(b, "w", false, &w, &st), ==, WK_IO);
+        CHECK(strstr(st.message, "world 'w'"));
+        /* Let go at once, and not renewed since. */
+        const char *live = "SELECT count(*) FROM leases WHERE expires > CURRENT_TIMESTAMP";
+        CHECK_INT(pg_value(place, live), ==, 0);
+        sleep_ms(LEASE_MS);
+        CHECK_INT(pg_value(place, live), ==, 0);
+        /* Another server may try: it finds the same fault, not a holder. */
+        wk_store *c = open_as(place, "c.example:3");
+        if (CHECK(c)) {
+            CHECK_INT(wk_store_open(c, "w", false, &w, &st), ==, WK_IO);
+            CHECK(strstr(st.message, "the snapshot does not load"));
+        }
+        wk_store_free(c);
+    }
+    wk_store_free(b);
+    pg_drop_schema(place);
+}
+
+static const wk_test_case cases[] = {
+    {"listing_names_holders", listing_names_holders},
+    {"ids_never_clash", ids_never_clash},
+    {"lost_world_leaves_memory", lost_world_leaves_memory},
+    {"failed_load_lets_lease_go", failed_load_lets_lease_go},
+};
+
+int main(int argc, char **argv)
+{
+    if (!pg_url()) {
+        fprintf(stderr, "test_shared: no WK_TEST_PG_URL (tests/store/with_postgres.sh sets it): skipped\n");
+        return 77;
+    }
+    return wk_test_main(cases, sizeof cases / sizeof cases[0], argc, argv);
+}
