@@ -935,6 +935,52 @@ class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
         self.assertEqual(len(rules), 1)
         self.assertTrue(rules[0].collision_action.is_excluded)
 
+    def test_cartesian_limits_and_payload_are_kept(self):
+        # As ObjectWorldClient.update_kinematic_object_cartesian_limits sends
+        # them (world_id, object, cartesian_limits and nothing else), and a
+        # mounted payload the same way: GetObject's FULL view gives back
+        # what was set, a clone keeps it, CompareWorlds sees a change, and a
+        # malformed one is refused at once (CreateWorld's snapshot is
+        # test_ows_kinematics' cartesian_limits_and_payload).
+        w = self.clone("it_cartesian")
+        u = self.pb.updates
+        cart = importlib.import_module("intrinsic.icon.proto.cart_space_pb2")
+        limits = cart.CartesianLimits(min_translational_velocity=[-1, -2, -3], max_translational_velocity=[1, 2, 3],
+                                      max_translational_position=[4, float("inf"), 5], max_rotational_velocity=2.0,
+                                      max_rotational_jerk=300.0)
+        self.stub.UpdateKinematicObjectProperties(
+            u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"), cartesian_limits=limits),
+            timeout=harness.CALL_SECONDS)
+        req = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
+        req.mounted_payload.mass_kg = 1.5
+        req.mounted_payload.tip_t_cog.CopyFrom(self.pose(z=0.05))
+        req.mounted_payload.inertia.rows = req.mounted_payload.inertia.cols = 3
+        req.mounted_payload.inertia.values.extend([0.01, 0, 0, 0, 0.02, 0, 0, 0, 0.03])
+        self.stub.UpdateKinematicObjectProperties(req, timeout=harness.CALL_SECONDS)
+        kept = self.get_object(w, "hinge", view=u.FULL).kinematic_object_component
+        self.assertEqual(kept.cartesian_limits, limits)
+        self.assertEqual(kept.mounted_payload, req.mounted_payload)
+        self.assertFalse(self.get_object(w, "hinge").HasField("kinematic_object_component"))
+
+        self.stub.CloneWorld(self.m.CloneWorldRequest(world_id=w, cloned_world_id="it_cartesian_clone"),
+                             timeout=harness.CALL_SECONDS)
+        self.addCleanup(self.drop_world, "it_cartesian_clone")
+        cloned = self.get_object("it_cartesian_clone", "hinge", view=u.FULL).kinematic_object_component
+        self.assertEqual(cloned.mounted_payload, req.mounted_payload)
+        req.mounted_payload.mass_kg = 2.0
+        req.world_id = "it_cartesian_clone"
+        self.stub.UpdateKinematicObjectProperties(req, timeout=harness.CALL_SECONDS)
+        diff = self.stub.CompareWorlds(self.m.CompareWorldsRequest(base_world_id=w,
+                                                                    changed_world_id="it_cartesian_clone"),
+                                       timeout=harness.CALL_SECONDS)
+        self.assertEqual([m.object.id for m in diff.modified], [self.get_object(w, "hinge").id])
+        self.assertIn("Payload", diff.modified[0].modification)
+
+        bad = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
+        bad.cartesian_limits.max_translational_jerk.extend([1.0, 2.0])
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.UpdateKinematicObjectProperties, bad,
+                          culprit="cartesian_limits.max_translational_jerk", timeout=1.0)
+
     def test_unsupported_features_are_not_retried(self):
         # Intrinsic's client retries UNAVAILABLE, UNIMPLEMENTED and
         # RESOURCE_EXHAUSTED for about a minute; what worldkit does not
@@ -947,12 +993,6 @@ class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
         scene.create_from_scene_object.scene_object.SetInParent()
         scene.parent_object.reference.id = "root"
         scene.parent_object.entity_filter.include_final_entity = True
-        payload = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
-        payload.mounted_payload.mass_kg = 1.5
-        limits = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
-        limits.cartesian_limits.max_rotational_velocity = 2.0
-        for call, req, feature in ((self.stub.CreateObject, scene, "create_from_scene_object"),
-                                   (self.stub.UpdateKinematicObjectProperties, payload, "mounted_payload"),
-                                   (self.stub.UpdateKinematicObjectProperties, limits, "cartesian_limits")):
+        for call, req, feature in ((self.stub.CreateObject, scene, "create_from_scene_object"),):
             err = self.assertStatus(C.INVALID_ARGUMENT, call, req, culprit=feature, timeout=1.0)
             self.assertNotIn(err.code(), retried)
