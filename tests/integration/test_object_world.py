@@ -64,16 +64,20 @@ class ObjectWorldCalls:
         box.size.x, box.size.y, box.size.z = sx, sy, sz
         return g
 
+    def entity_box(self, entity):
+        """The size of the entity's box, or None."""
+        for gset in entity.geometry_component.named_geometries.values():
+            for tg in gset.named_geometries.values():
+                for prim in tg.geometry.inline_geometry_data.exact_geometry.primitive_set.primitives:
+                    if prim.shape.HasField("box"):
+                        s = prim.shape.box.size
+                        return (s.x, s.y, s.z)
+        return None
+
     def box_size(self, obj):
         """The size of the one box among the entities of obj (FULL view)."""
-        for entity in obj.entities.values():
-            for gset in entity.geometry_component.named_geometries.values():
-                for tg in gset.named_geometries.values():
-                    for prim in tg.geometry.inline_geometry_data.exact_geometry.primitive_set.primitives:
-                        if prim.shape.HasField("box"):
-                            s = prim.shape.box.size
-                            return (s.x, s.y, s.z)
-        return None
+        sizes = [self.entity_box(e) for e in obj.entities.values() if self.entity_box(e)]
+        return sizes[0] if sizes else None
 
     # ---- calls ----
 
@@ -981,6 +985,41 @@ class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
         self.assertStatus(C.INVALID_ARGUMENT, self.stub.UpdateKinematicObjectProperties, bad,
                           culprit="cartesian_limits.max_translational_jerk", timeout=1.0)
 
+    def test_create_object_from_scene_object(self):
+        # ObjectWorldClient.create_object with a SceneObject: the request as
+        # the client builds it (under root's final entity, a global alias,
+        # a pose, user data), a base link with a box, a second link and a
+        # frame on it, listed child first.
+        w = self.clone("it_scene_object")
+        u = self.pb.updates
+        so_pb = importlib.import_module("intrinsic.scene.proto.v1.scene_object_pb2")
+        any_pb = importlib.import_module("google.protobuf.any_pb2")
+        wrappers = importlib.import_module("google.protobuf.wrappers_pb2")
+        scene = so_pb.SceneObject(name="crate_asset")
+        tip = scene.entities.add(name="tip", parent_name="lid", parent_t_this=self.pose(x=0.25))
+        tip.frame.is_attachment_frame = True
+        lid = scene.entities.add(name="lid", parent_name="body", parent_t_this=self.pose(z=0.5))
+        lid.link.geometry_component.CopyFrom(self.box_geometry(0.5, 0.5, 0.1, name="lid"))
+        body = scene.entities.add(name="body")
+        body.link.geometry_component.CopyFrom(self.box_geometry(1, 2, 3))
+        body.link.physics_component.mass_kg = 4.0
+        note = any_pb.Any()
+        note.Pack(wrappers.StringValue(value="fragile"))
+        req = u.CreateObjectRequest(world_id=w, name="crate", name_is_global_alias=True,
+                                    parent_object_t_created_object=self.pose(x=2), user_data={"note": note})
+        req.parent_object.reference.id = "root"
+        req.parent_object.entity_filter.include_final_entity = True
+        req.create_from_scene_object.scene_object.CopyFrom(scene)
+        self.stub.CreateObject(req, timeout=harness.CALL_SECONDS)
+        crate = self.get_object(w, "crate", view=u.FULL)
+        self.assertEqual(sorted(e.name for e in crate.entities.values()), ["body", "lid", "tip"])
+        self.assertEqual([(f.name, f.is_attachment_frame) for f in crate.frames], [("tip", True)])
+        self.assertEqual({e.name: self.entity_box(e) for e in crate.entities.values()},
+                         {"body": (1.0, 2.0, 3.0), "lid": (0.5, 0.5, 0.1), "tip": None})
+        self.assertIn("note", crate.object_component.user_data)
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("crate", "tip")),
+                                   (2.25, 0, 0.5, 0, 0, 0, 1))
+
     def test_unsupported_features_are_not_retried(self):
         # Intrinsic's client retries UNAVAILABLE, UNIMPLEMENTED and
         # RESOURCE_EXHAUSTED for about a minute; what worldkit does not
@@ -990,9 +1029,15 @@ class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
         u = self.pb.updates
         retried = (C.UNAVAILABLE, C.UNIMPLEMENTED, C.RESOURCE_EXHAUSTED)
         scene = u.CreateObjectRequest(world_id=w, name="from_scene")
-        scene.create_from_scene_object.scene_object.SetInParent()
+        joint = scene.create_from_scene_object.scene_object.entities.add(name="j", parent_name="body")
+        joint.joint.SetInParent()
+        scene.create_from_scene_object.scene_object.entities.add(name="body").link.SetInParent()
         scene.parent_object.reference.id = "root"
         scene.parent_object.entity_filter.include_final_entity = True
-        for call, req, feature in ((self.stub.CreateObject, scene, "create_from_scene_object"),):
+        sim = u.CreateObjectRequest(world_id=w, name="from_scene")
+        sim.create_from_scene_object.scene_object.entities.add(name="body").link.SetInParent()
+        sim.create_from_scene_object.scene_object.simulation_spec.SetInParent()
+        for call, req, feature in ((self.stub.CreateObject, scene, "scene_object.entities['j'] is a joint"),
+                                   (self.stub.CreateObject, sim, "scene_object.simulation_spec")):
             err = self.assertStatus(C.INVALID_ARGUMENT, call, req, culprit=feature, timeout=1.0)
             self.assertNotIn(err.code(), retried)
