@@ -6,6 +6,7 @@
 
 #include "api/methods.h"
 #include "grpc/health/v1/health.pb-c.h"
+#include "intrinsic/geometry/proto/geometry_service.pb-c.h"
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "wk_test.h"
 #include "worldkit/levels.pb-c.h"
@@ -15,9 +16,10 @@ static const ProtobufCServiceDescriptor *const services[] = {
     &intrinsic_proto__world__object_world_service__descriptor,
     &grpc__health__v1__health__descriptor,
     &worldkit__levels__descriptor,
+    &intrinsic_proto__geometry__geometry_service__descriptor,
 };
 
-/* Every method of the four services has exactly one row, and nothing else
+/* Every method of the five services has exactly one row, and nothing else
  * has one; simulation_interfaces' and worldkit.Levels' run on a simulation. */
 static void one_row_per_method(void)
 {

@@ -652,9 +652,32 @@ static void create_from_scene_object(void)
     wk_api_free(api);
 }
 
+/* GeometryService: worldkit keeps no geometry store, and each of the
+ * methods says so at once with INVALID_ARGUMENT (the client retries
+ * UNIMPLEMENTED, which a service without rows would answer). */
+static void geometry_service_refuses(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    static const struct {
+        const char *method, *request, *says;
+    } calls[] = {
+        {"/intrinsic_proto.geometry.GeometryService/CreateGeometry", "{'data':{'stlBytes':'c29saWQ='}}",
+         "GeometryService.CreateGeometry is not supported: worldkit keeps no geometry store"},
+        {"/intrinsic_proto.geometry.GeometryService/GetGeometry", "{'geometryStorageRefs':{'geometryRef':'x'}}",
+         "GeometryService.GetGeometry is not supported"},
+        {"/intrinsic_proto.geometry.GeometryService/GetRenderable", "{'lodLevel':1}",
+         "GeometryService.GetRenderable is not supported"},
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        OWS_EXPECT(api, calls[i].method, calls[i].request, WK_GRPC_INVALID_ARGUMENT, calls[i].says);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"create_object", create_object},
     {"create_from_scene_object", create_from_scene_object},
+    {"geometry_service_refuses", geometry_service_refuses},
     {"create_under_filters_and_frames", create_under_filters_and_frames},
     {"delete_object", delete_object},
     {"rename_and_reparent_objects", rename_and_reparent_objects},

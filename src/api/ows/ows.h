@@ -211,5 +211,7 @@ WK__HANDLER(wk__ows_compare_worlds);
 WK__HANDLER(wk__ows_sync_object);
 /* footprints.c. */
 WK__HANDLER(wk__ows_are_footprints_compatible);
+/* geometry_service.c: every GeometryService method, refused. */
+WK__HANDLER(wk__geometry_unsupported);
 
 #endif
