@@ -17,7 +17,7 @@ import unittest
 from google.protobuf import descriptor
 
 from . import harness
-from .test_object_world import ObjectWorldCalls, SERVICE_NAME
+from .test_object_world import HingeWorldTest
 
 F = descriptor.FieldDescriptor
 
@@ -128,15 +128,10 @@ def top_level_numbers(data):
     return numbers
 
 
-class ClientRequestsTest(ObjectWorldCalls, harness.ServerTest):
-    SERVICE = SERVICE_NAME
-    SERVER_ARGS = ("--world", harness.world("shapes_to_joint.sdf"))
-
+class ClientRequestsTest(HingeWorldTest):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.m = cls.pb.ows
-        cls.stub = cls.pb.ows_grpc.ObjectWorldServiceStub(cls.channel)
         for module in ("intrinsic.geometry.proto.geometry_service_pb2", "intrinsic.icon.proto.cart_space_pb2",
                        "intrinsic.scene.proto.v1.scene_object_pb2", "intrinsic.world.proto.robot_payload_pb2"):
             importlib.import_module(module)
@@ -171,7 +166,7 @@ class ClientRequestsTest(ObjectWorldCalls, harness.ServerTest):
     def test_a_session_in_the_clients_shapes(self):
         # Each request as ObjectWorldClient builds it, in the order a user
         # of the client might call them, on a clone of the world.
-        w = self.clone_world("it_client_session")
+        w = self.clone("it_client_session")
         u, refs = self.pb.updates, self.pb.refs
         geometry = self.box_geometry(0.2, 0.2, 0.2)
         create = u.CreateObjectRequest(world_id=w, name="crate", name_is_global_alias=True,
@@ -247,12 +242,6 @@ class ClientRequestsTest(ObjectWorldCalls, harness.ServerTest):
                                                                      view=u.FULL),
                                              timeout=harness.CALL_SECONDS).kinematic_object_component
                          .joint_positions, [0.0])
-
-    def clone_world(self, world_id):
-        self.stub.CloneWorld(self.m.CloneWorldRequest(world_id="world", cloned_world_id=world_id),
-                             timeout=harness.CALL_SECONDS)
-        self.addCleanup(self.drop_world, world_id)
-        return world_id
 
 
 if __name__ == "__main__":

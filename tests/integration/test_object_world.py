@@ -840,11 +840,11 @@ class ObjectWorldTest(ObjectWorldCalls, harness.ServerTest):
         self.assertEqual(len(self.list_objects(shared).objects), 41)
 
 
-class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
-    """The entity filters Intrinsic's ObjectWorldClient sends, on a world
-    whose kinematic object has visual and collision entities: hinge, whose
-    revolute joint pivot turns the link door (a visual, a collision and a
-    second visual) about the link post."""
+class HingeWorldTest(ObjectWorldCalls, harness.ServerTest):
+    """A server on a world whose kinematic object has visual and collision
+    entities: hinge, whose revolute joint pivot turns the link door (a
+    visual, a collision and a second visual) about the link post. Each test
+    works on a clone of it."""
     SERVICE = SERVICE_NAME
     SERVER_ARGS = ("--world", harness.world("shapes_to_joint.sdf"))
 
@@ -859,6 +859,11 @@ class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
                              timeout=harness.CALL_SECONDS)
         self.addCleanup(self.drop_world, world_id)
         return world_id
+
+
+class ClientFiltersTest(HingeWorldTest):
+    """The entity filters Intrinsic's ObjectWorldClient sends, and the
+    features it calls."""
 
     def with_filter(self, name, **flags):
         return self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj(name),
