@@ -14,12 +14,10 @@ field out only where LEFT_OUT says so."""
 import importlib
 import unittest
 
-from google.protobuf import descriptor
+from google.protobuf import descriptor_pool
 
 from . import harness
 from .test_object_world import HingeWorldTest
-
-F = descriptor.FieldDescriptor
 
 INTRINSIC = {
     "intrinsic_proto.world.ListObjectsRequest": {"world_id": 1, "query_objects": 2, "view": 3},
@@ -137,7 +135,6 @@ class ClientRequestsTest(HingeWorldTest):
             importlib.import_module(module)
 
     def descriptor_of(self, full_name):
-        from google.protobuf import descriptor_pool
         return descriptor_pool.Default().FindMessageTypeByName(full_name)
 
     def test_field_numbers_are_intrinsics(self):
