@@ -8,6 +8,7 @@
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
 #include "worldkit/levels.pb-c.h"
+#include "worldkit/watch.pb-c.h"
 #include "worldkit/wk_api.h"
 
 static const ProtobufCServiceDescriptor *const services[] = {
@@ -16,6 +17,7 @@ static const ProtobufCServiceDescriptor *const services[] = {
     &worldkit__levels__descriptor,
     &intrinsic_proto__geometry__geometry_service__descriptor,
     &grpc__health__v1__health__descriptor,
+    &worldkit__world_watch__descriptor,
 };
 #define SERVICE_COUNT (sizeof services / sizeof services[0])
 
