@@ -138,6 +138,8 @@ typedef struct wk_scene_types {
                                  path, read again for its levels when the world comes back from disk */
     wk_type performer;        /* wk_vec3, on a top-level entity made a performer at run time
                                  (SetPerformer): its box's size, so that it performs again after a restart */
+    wk_type cartesian_limits; /* wk_cartesian_limits, on a kinematic object's base entity */
+    wk_type payload;          /* wk_payload: what is mounted on a kinematic object's flange */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {
@@ -808,6 +810,52 @@ int wk_scene_update_joint_configurations(wk_scene *s, wk_entity object, const ch
 int wk_scene_set_ik_solvers(wk_scene *s, wk_entity object, const wk_ik_solver *solvers, size_t n, wk_status *st);
 /* Replaces the object's ISO flange frames: frames of the object. */
 int wk_scene_set_flange_frames(wk_scene *s, wk_entity object, const wk_entity *frames, size_t n, wk_status *st);
+
+/* The Cartesian bounds of a kinematic object's motion (Intrinsic's
+ * icon.CartesianLimits), kept as data: worldkit plans nothing with them. */
+typedef enum wk_cartesian_bound {
+    WK_CART_MIN_POSITION,
+    WK_CART_MAX_POSITION,
+    WK_CART_MIN_VELOCITY,
+    WK_CART_MAX_VELOCITY,
+    WK_CART_MIN_ACCELERATION,
+    WK_CART_MAX_ACCELERATION,
+    WK_CART_MIN_JERK,
+    WK_CART_MAX_JERK,
+    WK_CART_BOUND_COUNT,
+} wk_cartesian_bound;
+
+/* CartesianLimits: metres or radians per second, second^2, second^3. A
+ * translational bound is per axis (x, y, z) and may be absent (its bit of
+ * present clear, its vector zero); an infinity means unlimited. */
+typedef struct wk_cartesian_limits {
+    wk_vec3 translational[WK_CART_BOUND_COUNT]; /* indexed by wk_cartesian_bound */
+    uint32_t present;                           /* bit b: translational[b] is given */
+    uint32_t reserved;                          /* zero */
+    double max_rotational_velocity, max_rotational_acceleration, max_rotational_jerk;
+} wk_cartesian_limits;
+
+/* Payload: the load mounted on a kinematic object's flange (Intrinsic's
+ * RobotPayload). */
+typedef struct wk_payload {
+    double mass_kg;
+    wk_pose tip_t_cog;    /* the centre of gravity in the flange (tip) frame */
+    double inertia[3][3]; /* about the centre of gravity, kg m^2; symmetric */
+} wk_payload;
+
+/* Sets or replaces the object's Cartesian limits. WK_PRECONDITION when it is
+ * not a kinematic object; WK_INVALID for a NaN, a min above its max, or a
+ * negative rotational limit (naming the object and the field). */
+int wk_scene_set_cartesian_limits(wk_scene *s, wk_entity object, const wk_cartesian_limits *limits, wk_status *st);
+/* Borrowed until the object changes; NULL when it has none. */
+const wk_cartesian_limits *wk_scene_cartesian_limits(const wk_scene *s, wk_entity object);
+/* Sets or replaces the object's mounted payload. WK_PRECONDITION when it is
+ * not a kinematic object; WK_INVALID for a negative or non-finite mass, an
+ * invalid pose, or an inertia that is not finite and symmetric with a
+ * non-negative diagonal. */
+int wk_scene_set_payload(wk_scene *s, wk_entity object, const wk_payload *payload, wk_status *st);
+/* Borrowed until the object changes; NULL when it has none. */
+const wk_payload *wk_scene_payload(const wk_scene *s, wk_entity object);
 
 /* One joint of a kinematic object to create, with the link it moves: the
  * joint entity hangs below its parent link, the link below the joint. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "grpc/health/v1/health.pb-c.h"
+#include "intrinsic/geometry/proto/geometry_service.pb-c.h"
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
 #include "worldkit/levels.pb-c.h"
@@ -14,6 +15,7 @@ static const ProtobufCServiceDescriptor *const services[] = {
     &simulation_interfaces__simulation_interfaces__descriptor,
     &intrinsic_proto__world__object_world_service__descriptor,
     &worldkit__levels__descriptor,
+    &intrinsic_proto__geometry__geometry_service__descriptor,
     &grpc__health__v1__health__descriptor,
     &worldkit__world_watch__descriptor,
 };

@@ -1,6 +1,6 @@
 /* methods.c — the registry: one row per RPC method of every service
- * worldkit serves (simulation_interfaces, ObjectWorldService, worldkit's
- * levels, the health check), holding its handler, what it is (flags) and
+ * worldkit serves (simulation_interfaces, ObjectWorldService, Intrinsic's
+ * GeometryService, worldkit's levels, the health check), holding its handler, what it is (flags) and
  * the features it brings. Request and response types come from the service descriptors
  * protoc-c generates from proto/, so a row names its method only. The
  * router (invoke.c), the lock a method takes (api.c), the answer without a
@@ -11,11 +11,13 @@
 #include "api/methods.h"
 #include "api/ows/ows.h"
 #include "grpc/health/v1/health.pb-c.h"
+#include "intrinsic/geometry/proto/geometry_service.pb-c.h"
 #include "worldkit/levels.pb-c.h"
 #include "worldkit/watch.pb-c.h"
 
 #define SI &simulation_interfaces__simulation_interfaces__descriptor
 #define OWS &intrinsic_proto__world__object_world_service__descriptor
+#define GEOMETRY &intrinsic_proto__geometry__geometry_service__descriptor
 #define HEALTH &grpc__health__v1__health__descriptor
 #define LEVELS &worldkit__levels__descriptor
 /* A simulation_interfaces mutation: writes, all or nothing. */
@@ -101,6 +103,12 @@ static const wk__method methods[] = {
     OWS_MUTATION("ToggleCollisions", 0),
     {OWS, "UpdateWorldResources", wk__ows_update_world_resources,
      WK__METHOD_OPENS | WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
+
+    /* Intrinsic's geometry store, which worldkit does not keep: each method
+     * refuses at once, saying what to do instead (ows/geometry_service.c). */
+    {GEOMETRY, "CreateGeometry", wk__geometry_unsupported, 0, 0, {0}},
+    {GEOMETRY, "GetGeometry", wk__geometry_unsupported, 0, 0, {0}},
+    {GEOMETRY, "GetRenderable", wk__geometry_unsupported, 0, 0, {0}},
 
     /* worldkit's own: levels and performers, on a simulation as above. */
     {LEVELS, "SetPerformer", wk__set_performer, MUTATES, 0, {0}},

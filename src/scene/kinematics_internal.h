@@ -8,6 +8,9 @@
 
 extern const wk_type_hooks wk__kinematics_hooks;
 extern const wk_type_hooks wk__kinematic_object_hooks;
+/* kinematics_payload.c: CartesianLimits and Payload. */
+extern const wk_type_hooks wk__cartesian_limits_hooks;
+extern const wk_type_hooks wk__payload_hooks;
 
 /* Frees what k owns and zeroes it; an all-zero k is fine. */
 void wk__kinematic_object_fini(wk_kinematic_object *k);

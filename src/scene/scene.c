@@ -147,6 +147,9 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
         {&t->world_settings, {.name = "WorldSettings", .size = sizeof(wk_world_settings)}},
         {&t->world_source, {.name = "WorldSource", .size = sizeof(char *), .hooks = string_hooks}},
         {&t->performer, {.name = "Performer", .size = sizeof(wk_vec3)}},
+        {&t->cartesian_limits,
+         {.name = "CartesianLimits", .size = sizeof(wk_cartesian_limits), .hooks = wk__cartesian_limits_hooks}},
+        {&t->payload, {.name = "Payload", .size = sizeof(wk_payload), .hooks = wk__payload_hooks}},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = wk_ecm_register(ecm, &table[i].desc, table[i].id);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "intrinsic/geometry/proto/geometry_service.pb-c.h"
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "json_test.pb-c.h"
 #include "json_test_types.h"
@@ -636,7 +637,8 @@ static void methods(void)
               simulation_interfaces__simulation_interfaces__descriptor.n_methods +
                   intrinsic_proto__world__object_world_service__descriptor.n_methods +
                   worldkit__levels__descriptor.n_methods + worldkit__world_watch__descriptor.n_methods +
-                  grpc__health__v1__health__descriptor.n_methods);
+                  grpc__health__v1__health__descriptor.n_methods +
+                  intrinsic_proto__geometry__geometry_service__descriptor.n_methods);
 }
 
 /* Messages of our own protos, read from JSON in the mapping's own form:

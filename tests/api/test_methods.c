@@ -6,6 +6,7 @@
 
 #include "api/methods.h"
 #include "grpc/health/v1/health.pb-c.h"
+#include "intrinsic/geometry/proto/geometry_service.pb-c.h"
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "wk_test.h"
 #include "worldkit/levels.pb-c.h"
@@ -17,9 +18,10 @@ static const ProtobufCServiceDescriptor *const services[] = {
     &grpc__health__v1__health__descriptor,
     &worldkit__levels__descriptor,
     &worldkit__world_watch__descriptor,
+    &intrinsic_proto__geometry__geometry_service__descriptor,
 };
 
-/* Every method of the five services has exactly one row, and nothing else
+/* Every method of the six services has exactly one row, and nothing else
  * has one; simulation_interfaces' and worldkit.Levels' run on a simulation,
  * and WorldWatch/Watch is a stream. */
 static void one_row_per_method(void)

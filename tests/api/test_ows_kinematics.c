@@ -4,7 +4,9 @@
  * limits, counts that do not match, positions outside the limits, objects
  * that are not kinematic), UpdateObjectJoint through UpdateWorldResources,
  * and UpdateKinematicObjectProperties (named configurations, the IK solver
- * key, what worldkit does not keep refused by name), each refusal leaving
+ * key, Cartesian limits and the mounted payload returned, cloned, compared
+ * and rebuilt by CreateWorld, what worldkit does not keep refused by name),
+ * each refusal leaving
  * the world's serialized state as it was; mimic joints' limits, and what
  * CloneWorld and CreateWorld keep of their coupling. */
 #include <math.h>
@@ -260,13 +262,6 @@ static void kinematic_properties(void)
                "'namedJointConfigurationsToSet':[{'name':'short','jointPositions':[1]}]}",
                WK_GRPC_INVALID_ARGUMENT, "UpdateKinematicObjectProperties 'arm': ");
     OWS_EXPECT(api, "UpdateKinematicObjectProperties",
-               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'cartesianLimits':{},"
-               "'namedJointConfigurationsToRemove':['reach']}",
-               WK_GRPC_INVALID_ARGUMENT, "UpdateKinematicObjectProperties 'arm': cartesian_limits is not supported");
-    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
-               "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'mountedPayload':{'massKg':2}}",
-               WK_GRPC_INVALID_ARGUMENT, "mounted_payload is not supported");
-    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
                "{'worldId':'w','object':{'byName':{'objectName':'arm'}},"
                "'robotKinematicsUpdate':{'robotEntityUpdates':{'entities':[{'entityName':'l1'}]}}}",
                WK_GRPC_INVALID_ARGUMENT, "robot_kinematics_update.robot_entity_updates is not supported");
@@ -451,6 +446,113 @@ static void mimic_in_copies(void)
     wk_api_free(api);
 }
 
+/* Cartesian limits and the mounted payload: kept as given, returned in the
+ * FULL view only, copied by CloneWorld and CreateWorld, seen by
+ * CompareWorlds; malformed ones refused, naming the field, with the world
+ * unchanged. */
+static const char *const limits_and_payload =
+    "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'view':'FULL',"
+    "'cartesianLimits':{'minTranslationalVelocity':[-1,-2,-3],'maxTranslationalVelocity':[1,2,3],"
+    "'maxTranslationalPosition':[5,'Infinity',6],'maxRotationalVelocity':0.5},"
+    "'mountedPayload':{'massKg':2.5,'tipTCog':{'position':{'z':0.1},'orientation':{'w':1}},"
+    "'inertia':{'rows':3,'cols':3,'values':[0.1,0,0,0,0.2,0,0,0,0.3]}}}";
+
+static void cartesian_limits_and_payload(void)
+{
+    wk_api *api = arm_world();
+    REQUIRE(api);
+    OWS_EXPECT(api, "UpdateKinematicObjectProperties", limits_and_payload, WK_GRPC_OK,
+               "'cartesianLimits':{'minTranslationalVelocity':[-1,-2,-3],'maxTranslationalVelocity':[1,2,3],"
+               "'maxTranslationalPosition':[5,'Infinity',6],'maxRotationalVelocity':0.5},");
+    wk_world *w;
+    wk_status st;
+    wk_entity arm;
+    REQUIRE(wk_store_open(wk_api_store(api), "w", false, &w, &st) == WK_OK);
+    wk_scene *s = wk_world_scene(w);
+    const wk_cartesian_limits *l = NULL;
+    const wk_payload *p = NULL;
+    if (wk_scene_find_object(s, &(wk_ref){.object_name = "arm"}, &arm, &st) == WK_OK) {
+        l = wk_scene_cartesian_limits(s, arm);
+        p = wk_scene_payload(s, arm);
+    }
+    CHECK(l && p);
+    if (l && p) {
+        CHECK_INT(l->present, ==, 1u << WK_CART_MIN_VELOCITY | 1u << WK_CART_MAX_VELOCITY | 1u << WK_CART_MAX_POSITION);
+        CHECK_NEAR(l->translational[WK_CART_MIN_VELOCITY].y, -2, 0);
+        CHECK(isinf(l->translational[WK_CART_MAX_POSITION].y));
+        CHECK_NEAR(l->max_rotational_velocity, 0.5, 0);
+        CHECK_NEAR(p->mass_kg, 2.5, 0);
+        CHECK_NEAR(p->tip_t_cog.p.z, 0.1, 0);
+        CHECK_NEAR(p->inertia[2][2], 0.3, 0);
+    }
+    wk_store_close(w, false, false);
+
+    ows_answer basic;
+    REQUIRE_INT(ows_call(api, "GetObject", "{'worldId':'w','object':{'byName':{'objectName':'arm'}}}", &basic), ==,
+                WK_GRPC_OK);
+    CHECK(!ows_has(&basic, "cartesianLimits") && !ows_has(&basic, "mountedPayload"));
+    wk_buf_free(&basic.json);
+    OWS_EXPECT(api, "GetObject", "{'worldId':'w','object':{'byName':{'objectName':'arm'}},'view':'FULL'}", WK_GRPC_OK,
+               "'inertia':{'rows':3,'cols':3,'values':[0.1,0,0,0,0.2,0,0,0,0.3]}");
+
+    /* A clone is equal; a payload changed on it is a difference. */
+    OWS_EXPECT(api, "CloneWorld", "{'worldId':'w','clonedWorldId':'w2'}", WK_GRPC_OK, "'id':'w2'");
+    OWS_EXPECT(api, "GetObject", "{'worldId':'w2','object':{'byName':{'objectName':'arm'}},'view':'FULL'}",
+               WK_GRPC_OK, "'maxTranslationalVelocity':[1,2,3]");
+    ows_answer same;
+    REQUIRE_INT(ows_call(api, "CompareWorlds", "{'baseWorldId':'w','changedWorldId':'w2'}", &same), ==, WK_GRPC_OK);
+    CHECK(!ows_has(&same, "modified"));
+    wk_buf_free(&same.json);
+    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
+               "{'worldId':'w2','object':{'byName':{'objectName':'arm'}},'mountedPayload':{'massKg':3}}", WK_GRPC_OK,
+               NULL);
+    OWS_EXPECT(api, "CompareWorlds", "{'baseWorldId':'w','changedWorldId':'w2'}", WK_GRPC_OK, "Payload changed");
+
+    /* CreateWorld from the FULL snapshot rebuilds both. */
+    ows_answer list;
+    REQUIRE_INT(ows_call(api, "ListObjects", "{'worldId':'w','view':'FULL'}", &list), ==, WK_GRPC_OK);
+    const char *objects = (const char *)list.json.data;
+    size_t len = strlen(objects) + 64;
+    char *create = malloc(len);
+    REQUIRE(create && objects[0] == '{');
+    snprintf(create, len, "{'world':{'worldMetadata':{'id':'w3'},%s}", objects + 1);
+    OWS_EXPECT(api, "CreateWorld", create, WK_GRPC_OK, "'id':'w3'");
+    free(create);
+    wk_buf_free(&list.json);
+    OWS_EXPECT(api, "GetObject", "{'worldId':'w3','object':{'byName':{'objectName':'arm'}},'view':'FULL'}",
+               WK_GRPC_OK, "'mountedPayload':{'massKg':2.5,'tipTCog':{'position':{'x':0,'y':0,'z':0.1}");
+
+    wk_buf before = ows_state(api, "w");
+    static const struct {
+        const char *part, *status_says;
+        int code;
+    } refused[] = {
+        {"'cartesianLimits':{'maxTranslationalJerk':[1,2]}", "cartesian_limits.max_translational_jerk holds 2 values",
+         WK_GRPC_INVALID_ARGUMENT},
+        {"'cartesianLimits':{'minTranslationalPosition':[0,0,2],'maxTranslationalPosition':[1,1,1]}",
+         "min_translational_position[2] 2 is above max_translational_position[2] 1", WK_GRPC_INVALID_ARGUMENT},
+        {"'cartesianLimits':{'maxRotationalJerk':-1}", "cartesian_limits.max_rotational_jerk -1",
+         WK_GRPC_INVALID_ARGUMENT},
+        {"'mountedPayload':{'massKg':-1}", "object 'arm': mounted_payload.mass_kg -1", WK_GRPC_INVALID_ARGUMENT},
+        {"'mountedPayload':{'inertia':{'rows':2,'cols':2,'values':[1,0,0,1]}}",
+         "mounted_payload.inertia is 2x2 with 4 values", WK_GRPC_INVALID_ARGUMENT},
+        {"'mountedPayload':{'inertia':{'rows':3,'cols':3,'values':[1,0,0,0.5,1,0,0,0,1]}}",
+         "mounted_payload.inertia is not finite and symmetric", WK_GRPC_INVALID_ARGUMENT},
+        {"'mountedPayload':{'tipTCog':{'orientation':{'x':2}}}", "mounted_payload.tip_t_cog is not a valid pose",
+         WK_GRPC_INVALID_ARGUMENT},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char json[512];
+        snprintf(json, sizeof json, "{'worldId':'w','object':{'byName':{'objectName':'arm'}},%s}", refused[i].part);
+        OWS_EXPECT(api, "UpdateKinematicObjectProperties", json, refused[i].code, refused[i].status_says);
+    }
+    OWS_EXPECT(api, "UpdateKinematicObjectProperties",
+               "{'worldId':'w','object':{'byName':{'objectName':'crate'}},'mountedPayload':{'massKg':1}}",
+               WK_GRPC_FAILED_PRECONDITION, "object 'crate' is not a kinematic object");
+    CHECK(ows_unchanged(api, "w", &before));
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"file_frames_follow_joints", file_frames_follow_joints},
     {"parent_filters", parent_filters},
@@ -459,6 +561,7 @@ static const wk_test_case cases[] = {
     {"structure_hash", structure_hash},
     {"one_joint", one_joint},
     {"kinematic_properties", kinematic_properties},
+    {"cartesian_limits_and_payload", cartesian_limits_and_payload},
     {"mimic_limits", mimic_limits},
     {"mimic_in_copies", mimic_in_copies},
 };

@@ -2,7 +2,8 @@
  * method table, each with its success and its refusals (gRPC status and a
  * message naming the object, frame or world): CreateObject (geometry,
  * default physics, parent entity filters, user data, a collision rule,
- * create_from_scene_object unimplemented), DeleteObject (force, moving
+ * create_from_scene_object's links and frames, and what it refuses),
+ * DeleteObject (force, moving
  * children up), UpdateObjectName, ReparentObject (filter, frame, the
  * deprecated new_parent, snapping onto attachment frames),
  * UpdateObjectProperties, UpdateEntityProperties, the frame methods,
@@ -101,7 +102,7 @@ static void create_object(void)
     OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'none'}", WK_GRPC_INVALID_ARGUMENT,
                "CreateObject 'none': object_spec is not set");
     OWS_EXPECT(api, "CreateObject", "{'worldId':'w','name':'scene','createFromSceneObject':{}}", WK_GRPC_INVALID_ARGUMENT,
-               "CreateObject 'scene': create_from_scene_object is not supported");
+               "CreateObject 'scene': create_from_scene_object.scene_object is not set");
     OWS_EXPECT(api, "CreateObject",
                "{'worldId':'w','name':'lost','parentObject':{'reference':{'byName':{'objectName':'attic'}}},"
                "'createSingleEntityObject':{'geometryComponent':" BOX "}}",
@@ -574,8 +575,109 @@ static void structure_hash(void)
     wk_api_free(api);
 }
 
+/* create_from_scene_object: links below links, frames below links and
+ * frames, in any order in the message, each at its parent_t_this; the
+ * SceneObject's user data; and, refused by name with the world unchanged,
+ * what worldkit cannot keep or a tree that is not one. */
+#define ENTITY(name, parent, x, z, type)                                                                            \
+    "{'name':'" name "','parentName':'" parent "','parentTThis':{'position':{'x':" #x ",'z':" #z "},"             \
+    "'orientation':{'w':1}}," type "}"
+#define LINK(shape) "'link':{'geometryComponent':" shape ",'physicsComponent':{'massKg':2}}"
+
+static void create_from_scene_object(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'crate','view':'FULL','parentObjectTCreatedObject':{'position':{'x':1},"
+               "'orientation':{'w':1}},'createFromSceneObject':{'sceneObject':{'name':'crate_asset','entities':["
+               ENTITY("tip", "grasp", 0, 0.25, "'frame':{}") "," ENTITY("lid", "body", 0, 0.5, LINK(SPHERE)) ","
+               ENTITY("grasp", "lid", 0.5, 0, "'frame':{'isAttachmentFrame':true}") ","
+               ENTITY("body", "", 0, 0, LINK(BOX)) "],"
+               "'userData':{'colour':{'@type':'type.googleapis.com/google.protobuf.StringValue','value':'red'}}}}}",
+               WK_GRPC_OK, "'name':'crate','type':'PHYSICAL_OBJECT'");
+    OWS_EXPECT(api, "GetTransform",
+               "{'worldId':'w','nodeA':{'id':'root'},'nodeB':{'byName':{'frame':{'objectName':'crate',"
+               "'frameName':'tip'}}}}",
+               WK_GRPC_OK, "'position':{'x':1.5,'y':0,'z':0.75}");
+    OWS_EXPECT(api, "GetFrame", "{'worldId':'w','frame':{'byName':{'objectName':'crate','frameName':'grasp'}}}",
+               WK_GRPC_OK, "'isAttachmentFrame':true");
+    wk_scene *s;
+    wk_world *w = peek(api, &s);
+    REQUIRE(w);
+    wk_entity crate = object_named(s, "crate");
+    wk_entity_list all = {0};
+    CHECK(crate != WK_NULL_ENTITY && wk_scene_object_entities(s, crate, &all) == WK_OK);
+    CHECK_INT(all.count, ==, 4); /* body, lid and the two frames */
+    CHECK(wk_scene_user_datum(s, crate, "colour") != NULL);
+    CHECK(wk_scene_physics(s, crate) && wk_scene_physics(s, crate)->mass_kg == 2);
+    wk_entity_list_free(&all);
+    wk_store_close(w, false, false);
+
+    wk_buf before = ows_state(api, "w");
+    static const struct {
+        const char *entities, *extra, *says;
+    } refused[] = {
+        {ENTITY("body", "", 0, 0, LINK(BOX)) "," ENTITY("j", "body", 0, 0, "'joint':{}"), "",
+         "scene_object.entities['j'] is a joint"},
+        {ENTITY("body", "", 0, 0, LINK(BOX)) "," ENTITY("cam", "body", 0, 0, "'sensor':{}"), "",
+         "scene_object.entities['cam'] is a sensor"},
+        {ENTITY("body", "", 0, 0, LINK(BOX)), ",'properties':{}", "scene_object.properties is not supported"},
+        {ENTITY("body", "", 0, 0, LINK(BOX)), ",'simulationSpec':{}", "scene_object.simulation_spec is not supported"},
+        {ENTITY("body", "", 0, 0, LINK(BOX)), ",'collisionRules':{}", "scene_object.collision_rules is not supported"},
+        {ENTITY("body", "", 0, 0, LINK(BOX)) "," ENTITY("other", "", 0, 0, LINK(BOX)), "",
+         "scene_object has 2 root entities"},
+        {ENTITY("f", "", 0, 0, "'frame':{}"), "", "root entity 'f' is a frame"},
+        {ENTITY("body", "", 0, 0, LINK(BOX)) "," ENTITY("lid", "hinge", 0, 0, LINK(BOX)), "",
+         "entity 'lid' names parent 'hinge', which is not in the scene_object"},
+        {ENTITY("body", "", 0, 0, LINK(BOX)) "," ENTITY("a", "b", 0, 0, LINK(BOX)) "," ENTITY("b", "a", 0, 0, LINK(BOX)),
+         "", "the parents of entity 'a' lead back to it"},
+        {ENTITY("body", "", 0, 0, LINK(BOX)) "," ENTITY("lid", "body", 0, 0, LINK(BOX)) ","
+         ENTITY("lid", "body", 0, 0, "'frame':{}"), "", "scene_object names two entities 'lid'"},
+        {ENTITY("body", "", 0, 0, LINK(BOX)) "," ENTITY("f", "body", 0, 0, "'frame':{}") ","
+         ENTITY("lid", "f", 0, 0, LINK(BOX)), "", "scene_object.entities['lid']"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char json[2048];
+        snprintf(json, sizeof json,
+                 "{'worldId':'w','name':'bad','createFromSceneObject':{'sceneObject':{'entities':[%s]%s}}}",
+                 refused[i].entities, refused[i].extra);
+        OWS_EXPECT(api, "CreateObject", json, WK_GRPC_INVALID_ARGUMENT, refused[i].says);
+    }
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'bad','createFromSceneObject':{'sceneObject':{'entities':["
+               ENTITY("body", "", 0, 0, LINK(BOX)) "]},'userData':{'FLOWSTATE_x':'y'}}}",
+               WK_GRPC_INVALID_ARGUMENT, "create_from_scene_object.user_data is not supported");
+    CHECK(ows_unchanged(api, "w", &before));
+    wk_api_free(api);
+}
+
+/* GeometryService: worldkit keeps no geometry store, and each of the
+ * methods says so at once with INVALID_ARGUMENT (the client retries
+ * UNIMPLEMENTED, which a service without rows would answer). */
+static void geometry_service_refuses(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    static const struct {
+        const char *method, *request, *says;
+    } calls[] = {
+        {"/intrinsic_proto.geometry.GeometryService/CreateGeometry", "{'data':{'stlBytes':'c29saWQ='}}",
+         "GeometryService.CreateGeometry is not supported: worldkit keeps no geometry store"},
+        {"/intrinsic_proto.geometry.GeometryService/GetGeometry", "{'geometryStorageRefs':{'geometryRef':'x'}}",
+         "GeometryService.GetGeometry is not supported"},
+        {"/intrinsic_proto.geometry.GeometryService/GetRenderable", "{'lodLevel':1}",
+         "GeometryService.GetRenderable is not supported"},
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        OWS_EXPECT(api, calls[i].method, calls[i].request, WK_GRPC_INVALID_ARGUMENT, calls[i].says);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"create_object", create_object},
+    {"create_from_scene_object", create_from_scene_object},
+    {"geometry_service_refuses", geometry_service_refuses},
     {"create_under_filters_and_frames", create_under_filters_and_frames},
     {"delete_object", delete_object},
     {"rename_and_reparent_objects", rename_and_reparent_objects},

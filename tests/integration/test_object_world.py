@@ -64,16 +64,20 @@ class ObjectWorldCalls:
         box.size.x, box.size.y, box.size.z = sx, sy, sz
         return g
 
+    def entity_box(self, entity):
+        """The size of the entity's box, or None."""
+        for gset in entity.geometry_component.named_geometries.values():
+            for tg in gset.named_geometries.values():
+                for prim in tg.geometry.inline_geometry_data.exact_geometry.primitive_set.primitives:
+                    if prim.shape.HasField("box"):
+                        s = prim.shape.box.size
+                        return (s.x, s.y, s.z)
+        return None
+
     def box_size(self, obj):
         """The size of the one box among the entities of obj (FULL view)."""
-        for entity in obj.entities.values():
-            for gset in entity.geometry_component.named_geometries.values():
-                for tg in gset.named_geometries.values():
-                    for prim in tg.geometry.inline_geometry_data.exact_geometry.primitive_set.primitives:
-                        if prim.shape.HasField("box"):
-                            s = prim.shape.box.size
-                            return (s.x, s.y, s.z)
-        return None
+        sizes = [self.entity_box(e) for e in obj.entities.values() if self.entity_box(e)]
+        return sizes[0] if sizes else None
 
     # ---- calls ----
 
@@ -836,11 +840,11 @@ class ObjectWorldTest(ObjectWorldCalls, harness.ServerTest):
         self.assertEqual(len(self.list_objects(shared).objects), 41)
 
 
-class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
-    """The entity filters Intrinsic's ObjectWorldClient sends, on a world
-    whose kinematic object has visual and collision entities: hinge, whose
-    revolute joint pivot turns the link door (a visual, a collision and a
-    second visual) about the link post."""
+class HingeWorldTest(ObjectWorldCalls, harness.ServerTest):
+    """A server on a world whose kinematic object has visual and collision
+    entities: hinge, whose revolute joint pivot turns the link door (a
+    visual, a collision and a second visual) about the link post. Each test
+    works on a clone of it."""
     SERVICE = SERVICE_NAME
     SERVER_ARGS = ("--world", harness.world("shapes_to_joint.sdf"))
 
@@ -855,6 +859,11 @@ class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
                              timeout=harness.CALL_SECONDS)
         self.addCleanup(self.drop_world, world_id)
         return world_id
+
+
+class ClientFiltersTest(HingeWorldTest):
+    """The entity filters Intrinsic's ObjectWorldClient sends, and the
+    features it calls."""
 
     def with_filter(self, name, **flags):
         return self.pb.refs.ObjectReferenceWithEntityFilter(reference=self.obj(name),
@@ -935,6 +944,87 @@ class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
         self.assertEqual(len(rules), 1)
         self.assertTrue(rules[0].collision_action.is_excluded)
 
+    def test_cartesian_limits_and_payload_are_kept(self):
+        # As ObjectWorldClient.update_kinematic_object_cartesian_limits sends
+        # them (world_id, object, cartesian_limits and nothing else), and a
+        # mounted payload the same way: GetObject's FULL view gives back
+        # what was set, a clone keeps it, CompareWorlds sees a change, and a
+        # malformed one is refused at once (CreateWorld's snapshot is
+        # test_ows_kinematics' cartesian_limits_and_payload).
+        w = self.clone("it_cartesian")
+        u = self.pb.updates
+        cart = importlib.import_module("intrinsic.icon.proto.cart_space_pb2")
+        limits = cart.CartesianLimits(min_translational_velocity=[-1, -2, -3], max_translational_velocity=[1, 2, 3],
+                                      max_translational_position=[4, float("inf"), 5], max_rotational_velocity=2.0,
+                                      max_rotational_jerk=300.0)
+        self.stub.UpdateKinematicObjectProperties(
+            u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"), cartesian_limits=limits),
+            timeout=harness.CALL_SECONDS)
+        req = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
+        req.mounted_payload.mass_kg = 1.5
+        req.mounted_payload.tip_t_cog.CopyFrom(self.pose(z=0.05))
+        req.mounted_payload.inertia.rows = req.mounted_payload.inertia.cols = 3
+        req.mounted_payload.inertia.values.extend([0.01, 0, 0, 0, 0.02, 0, 0, 0, 0.03])
+        self.stub.UpdateKinematicObjectProperties(req, timeout=harness.CALL_SECONDS)
+        kept = self.get_object(w, "hinge", view=u.FULL).kinematic_object_component
+        self.assertEqual(kept.cartesian_limits, limits)
+        self.assertEqual(kept.mounted_payload, req.mounted_payload)
+        self.assertFalse(self.get_object(w, "hinge").HasField("kinematic_object_component"))
+
+        self.stub.CloneWorld(self.m.CloneWorldRequest(world_id=w, cloned_world_id="it_cartesian_clone"),
+                             timeout=harness.CALL_SECONDS)
+        self.addCleanup(self.drop_world, "it_cartesian_clone")
+        cloned = self.get_object("it_cartesian_clone", "hinge", view=u.FULL).kinematic_object_component
+        self.assertEqual(cloned.mounted_payload, req.mounted_payload)
+        req.mounted_payload.mass_kg = 2.0
+        req.world_id = "it_cartesian_clone"
+        self.stub.UpdateKinematicObjectProperties(req, timeout=harness.CALL_SECONDS)
+        diff = self.stub.CompareWorlds(self.m.CompareWorldsRequest(base_world_id=w,
+                                                                    changed_world_id="it_cartesian_clone"),
+                                       timeout=harness.CALL_SECONDS)
+        self.assertEqual([m.object.id for m in diff.modified], [self.get_object(w, "hinge").id])
+        self.assertIn("Payload", diff.modified[0].modification)
+
+        bad = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
+        bad.cartesian_limits.max_translational_jerk.extend([1.0, 2.0])
+        self.assertStatus(C.INVALID_ARGUMENT, self.stub.UpdateKinematicObjectProperties, bad,
+                          culprit="cartesian_limits.max_translational_jerk", timeout=1.0)
+
+    def test_create_object_from_scene_object(self):
+        # ObjectWorldClient.create_object with a SceneObject: the request as
+        # the client builds it (under root's final entity, a global alias,
+        # a pose, user data), a base link with a box, a second link and a
+        # frame on it, listed child first.
+        w = self.clone("it_scene_object")
+        u = self.pb.updates
+        so_pb = importlib.import_module("intrinsic.scene.proto.v1.scene_object_pb2")
+        any_pb = importlib.import_module("google.protobuf.any_pb2")
+        wrappers = importlib.import_module("google.protobuf.wrappers_pb2")
+        scene = so_pb.SceneObject(name="crate_asset")
+        tip = scene.entities.add(name="tip", parent_name="lid", parent_t_this=self.pose(x=0.25))
+        tip.frame.is_attachment_frame = True
+        lid = scene.entities.add(name="lid", parent_name="body", parent_t_this=self.pose(z=0.5))
+        lid.link.geometry_component.CopyFrom(self.box_geometry(0.5, 0.5, 0.1, name="lid"))
+        body = scene.entities.add(name="body")
+        body.link.geometry_component.CopyFrom(self.box_geometry(1, 2, 3))
+        body.link.physics_component.mass_kg = 4.0
+        note = any_pb.Any()
+        note.Pack(wrappers.StringValue(value="fragile"))
+        req = u.CreateObjectRequest(world_id=w, name="crate", name_is_global_alias=True,
+                                    parent_object_t_created_object=self.pose(x=2), user_data={"note": note})
+        req.parent_object.reference.id = "root"
+        req.parent_object.entity_filter.include_final_entity = True
+        req.create_from_scene_object.scene_object.CopyFrom(scene)
+        self.stub.CreateObject(req, timeout=harness.CALL_SECONDS)
+        crate = self.get_object(w, "crate", view=u.FULL)
+        self.assertEqual(sorted(e.name for e in crate.entities.values()), ["body", "lid", "tip"])
+        self.assertEqual([(f.name, f.is_attachment_frame) for f in crate.frames], [("tip", True)])
+        self.assertEqual({e.name: self.entity_box(e) for e in crate.entities.values()},
+                         {"body": (1.0, 2.0, 3.0), "lid": (0.5, 0.5, 0.1), "tip": None})
+        self.assertIn("note", crate.object_component.user_data)
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("crate", "tip")),
+                                   (2.25, 0, 0.5, 0, 0, 0, 1))
+
     def test_unsupported_features_are_not_retried(self):
         # Intrinsic's client retries UNAVAILABLE, UNIMPLEMENTED and
         # RESOURCE_EXHAUSTED for about a minute; what worldkit does not
@@ -944,15 +1034,23 @@ class ClientFiltersTest(ObjectWorldCalls, harness.ServerTest):
         u = self.pb.updates
         retried = (C.UNAVAILABLE, C.UNIMPLEMENTED, C.RESOURCE_EXHAUSTED)
         scene = u.CreateObjectRequest(world_id=w, name="from_scene")
-        scene.create_from_scene_object.scene_object.SetInParent()
+        joint = scene.create_from_scene_object.scene_object.entities.add(name="j", parent_name="body")
+        joint.joint.SetInParent()
+        scene.create_from_scene_object.scene_object.entities.add(name="body").link.SetInParent()
         scene.parent_object.reference.id = "root"
         scene.parent_object.entity_filter.include_final_entity = True
-        payload = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
-        payload.mounted_payload.mass_kg = 1.5
-        limits = u.UpdateKinematicObjectPropertiesRequest(world_id=w, object=self.obj("hinge"))
-        limits.cartesian_limits.max_rotational_velocity = 2.0
-        for call, req, feature in ((self.stub.CreateObject, scene, "create_from_scene_object"),
-                                   (self.stub.UpdateKinematicObjectProperties, payload, "mounted_payload"),
-                                   (self.stub.UpdateKinematicObjectProperties, limits, "cartesian_limits")):
+        sim = u.CreateObjectRequest(world_id=w, name="from_scene")
+        sim.create_from_scene_object.scene_object.entities.add(name="body").link.SetInParent()
+        sim.create_from_scene_object.scene_object.simulation_spec.SetInParent()
+        # ObjectWorldClient.register_geometry and register_geometry_v1 call
+        # GeometryService.CreateGeometry; worldkit keeps no geometry store.
+        geo = importlib.import_module("intrinsic.geometry.proto.geometry_service_pb2")
+        geo_stub = importlib.import_module("intrinsic.geometry.proto.geometry_service_pb2_grpc").GeometryServiceStub(
+            self.channel)
+        mesh = geo.CreateGeometryRequest(data=geo.GeometryData(stl_bytes=b"solid cube\nendsolid cube\n"))
+        for call, req, feature in ((self.stub.CreateObject, scene, "scene_object.entities['j'] is a joint"),
+                                   (self.stub.CreateObject, sim, "scene_object.simulation_spec"),
+                                   (geo_stub.CreateGeometry, mesh, "GeometryService.CreateGeometry is not supported"),
+                                   (geo_stub.GetGeometry, geo.GetGeometryRequest(), "GeometryService.GetGeometry")):
             err = self.assertStatus(C.INVALID_ARGUMENT, call, req, culprit=feature, timeout=1.0)
             self.assertNotIn(err.code(), retried)

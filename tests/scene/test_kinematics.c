@@ -508,6 +508,47 @@ static void built_entity_by_entity(void)
     wk_scene_free(s);
 }
 
+/* Cartesian limits (one bound unlimited) and a payload, for the tests of
+ * copies and bytes. */
+static const wk_cartesian_limits test_limits = {
+    .translational = {[WK_CART_MIN_VELOCITY] = {-1, -2, -3}, [WK_CART_MAX_VELOCITY] = {1, 2, INFINITY}},
+    .present = 1u << WK_CART_MIN_VELOCITY | 1u << WK_CART_MAX_VELOCITY,
+    .max_rotational_velocity = 0.5,
+    .max_rotational_jerk = 100,
+};
+static const wk_payload test_payload = {
+    .mass_kg = 2.5, .tip_t_cog = {{0, 0, 0.1}, {1, 0, 0, 0}}, .inertia = {{0.1, 0.01, 0}, {0.01, 0.2, 0}, {0, 0, 0.3}}};
+
+/* What the setters refuse: each names the field; nothing is stored. */
+static void limits_and_payload_are_checked(void)
+{
+    arm a;
+    REQUIRE(make_arm(&a));
+    wk_status st;
+    wk_cartesian_limits l = test_limits;
+    l.translational[WK_CART_MIN_VELOCITY].x = 4;
+    CHECK_INT(wk_scene_set_cartesian_limits(a.s, a.base, &l, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "min_translational_velocity[0] 4 is above max_translational_velocity[0] 1") != NULL);
+    l = test_limits;
+    l.max_rotational_acceleration = NAN;
+    CHECK_INT(wk_scene_set_cartesian_limits(a.s, a.base, &l, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "max_rotational_acceleration") != NULL);
+    wk_payload p = test_payload;
+    p.inertia[0][1] = 0.5;
+    CHECK_INT(wk_scene_set_payload(a.s, a.base, &p, &st), ==, WK_INVALID);
+    CHECK(strstr(st.message, "mounted_payload.inertia") != NULL);
+    p = test_payload;
+    p.mass_kg = -1;
+    CHECK_INT(wk_scene_set_payload(a.s, a.base, &p, &st), ==, WK_INVALID);
+    CHECK(!wk_scene_payload(a.s, a.base) && !wk_scene_cartesian_limits(a.s, a.base));
+    /* Only kinematic objects carry them. */
+    wk_entity crate;
+    REQUIRE_INT(wk_scene_create_object(a.s, &(wk_object_desc){.name = "crate"}, &crate, &st), ==, WK_OK);
+    CHECK_INT(wk_scene_set_payload(a.s, crate, &test_payload, &st), ==, WK_PRECONDITION);
+    CHECK(strstr(st.message, "crate") != NULL);
+    wk_scene_free(a.s);
+}
+
 static void clones_and_state_keep_everything(void)
 {
     arm a;
@@ -519,6 +560,8 @@ static void clones_and_state_keep_everything(void)
     REQUIRE_INT(wk_scene_update_joint_configurations(a.s, a.base, NULL, 0, &home, 1, &st), ==, WK_OK);
     REQUIRE_INT(wk_scene_set_ik_solvers(a.s, a.base, (wk_ik_solver[]){{"arm_ik", a.base, a.tcp}}, 1, &st), ==, WK_OK);
     REQUIRE_INT(wk_scene_set_flange_frames(a.s, a.base, &a.tcp, 1, &st), ==, WK_OK);
+    REQUIRE_INT(wk_scene_set_cartesian_limits(a.s, a.base, &test_limits, &st), ==, WK_OK);
+    REQUIRE_INT(wk_scene_set_payload(a.s, a.base, &test_payload, &st), ==, WK_OK);
     wk_scene *copy = wk_scene_clone(a.s);
     REQUIRE(copy);
     wk_status why = {0};
@@ -538,6 +581,10 @@ static void clones_and_state_keep_everything(void)
     CHECK(wk_ecm_equal(wk_scene_ecm(a.s), wk_scene_ecm(other), &why));
     if (why.message[0])
         fprintf(stderr, "    %s\n", why.message);
+    const wk_payload *p = wk_scene_payload(other, a.base);
+    const wk_cartesian_limits *l = wk_scene_cartesian_limits(other, a.base);
+    CHECK(p && memcmp(p, &test_payload, sizeof *p) == 0);
+    CHECK(l && memcmp(l, &test_limits, sizeof *l) == 0);
     wk_buf_free(&bytes);
     wk_scene_free(other);
     wk_scene_free(copy);
@@ -596,6 +643,12 @@ static void malformed_bytes_are_refused(void)
     good.len = 0;
     REQUIRE_INT(wk__kinematics_hooks.serialize(wk_scene_kinematics(a.s, a.elbow), &good), ==, WK_OK);
     check_decoder(&wk__kinematics_hooks, sizeof(wk_kinematics), &good);
+    good.len = 0;
+    REQUIRE_INT(wk__cartesian_limits_hooks.serialize(&test_limits, &good), ==, WK_OK);
+    check_decoder(&wk__cartesian_limits_hooks, sizeof(wk_cartesian_limits), &good);
+    good.len = 0;
+    REQUIRE_INT(wk__payload_hooks.serialize(&test_payload, &good), ==, WK_OK);
+    check_decoder(&wk__payload_hooks, sizeof(wk_payload), &good);
     /* A count far past the bytes is refused before anything is allocated. */
     const uint8_t huge[] = {0xff, 0xff, 0xff, 0x7f};
     wk_kinematic_object k;
@@ -888,6 +941,7 @@ static const wk_test_case cases[] = {
     {"built_entity_by_entity", built_entity_by_entity},
     {"attached_things_follow", attached_things_follow},
     {"creation_is_checked", creation_is_checked},
+    {"limits_and_payload_are_checked", limits_and_payload_are_checked},
     {"clones_and_state_keep_everything", clones_and_state_keep_everything},
     {"malformed_bytes_are_refused", malformed_bytes_are_refused},
     {"urdf_arm", urdf_arm},

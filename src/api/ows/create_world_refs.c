@@ -78,8 +78,8 @@ static int make_joints(wk_scene *s, const wk__id_map *map, const IntrinsicProto_
     return rc;
 }
 
-/* Named configurations, IK solvers and flange frames of a kinematic
- * object's component. */
+/* Named configurations, IK solvers, flange frames, Cartesian limits and
+ * mounted payload of a kinematic object's component. */
 static int make_kinematic_props(wk_scene *s, const wk__id_map *map, const IntrinsicProto__World__KinematicObjectComponent *k, wk_entity object,
                                 const char *name, wk_status *st)
 {
@@ -107,6 +107,8 @@ static int make_kinematic_props(wk_scene *s, const wk__id_map *map, const Intrin
         rc = wk_scene_set_ik_solvers(s, object, solvers, ni, st);
     if (rc == WK_OK && nf)
         rc = wk_scene_set_flange_frames(s, object, flanges, nf, st);
+    if (rc == WK_OK)
+        rc = wk__ows_set_limits_and_payload(s, object, k->cartesian_limits, k->mounted_payload, st);
     free(configs);
     free(solvers);
     free(flanges);

@@ -34,6 +34,11 @@ int wk__ows_delete_object(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_update_object_name(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_reparent_object(wk__ows_edit *e, const ProtobufCMessage *request);
 int wk__ows_update_object_properties(wk__ows_edit *e, const ProtobufCMessage *request);
+/* scene_object.c: creates the object desc describes (name, parent, pose,
+ * alias) from spec's SceneObject into e->node, refusing what worldkit
+ * cannot keep by name before anything is made. */
+int wk__ows_create_scene_object(wk__ows_edit *e, const IntrinsicProto__World__ObjectSpecFromSceneObject *spec,
+                                wk_object_desc *desc);
 /* entities.c */
 int wk__ows_update_entity_properties(wk__ows_edit *e, const ProtobufCMessage *request);
 /* frames.c */

@@ -9,16 +9,9 @@ int wk__ows_physics_in(const IntrinsicProto__World__PhysicsComponent *msg, wk_ph
 {
     *out = (wk_physics){.mass_kg = msg->mass_kg, .contact_kp = msg->contact_kp, .contact_kd = msg->contact_kd};
     out->this_T_com = wk__ows_pose_in(msg->this_t_center_of_mass);
-    if (msg->inertia) {
-        const IntrinsicProto__Matrixd *m = msg->inertia;
-        if (m->rows != 3 || m->cols != 3 || m->n_values != 9)
-            return wk_fail(st, WK_INVALID, "physics_component.inertia is %dx%d with %zu values, not 3x3 with 9",
-                           (int)m->rows, (int)m->cols, m->n_values);
-        /* Matrixd holds its values column after column. */
-        for (int c = 0; c < 3; c++)
-            for (int r = 0; r < 3; r++)
-                out->inertia[r][c] = m->values[c * 3 + r];
-    }
+    int rc = msg->inertia ? wk__ows_inertia_in(msg->inertia, "physics_component.inertia", out->inertia, st) : WK_OK;
+    if (rc)
+        return rc;
     if (msg->friction) {
         const IntrinsicProto__World__Friction *f = msg->friction;
         out->friction = (wk_friction){f->mu, f->mu2, f->slip1, f->slip2, {0, 0, 0}};

@@ -1,8 +1,9 @@
 /* kinematics.c — ObjectWorldService's updates of kinematic objects as
  * wk_scene calls: UpdateObjectJoints (positions in radians for revolute
  * joints, limits, an order by joint names), UpdateObjectJoint, and
- * UpdateKinematicObjectProperties (named configurations and the IK solver
- * key; what worldkit does not keep is refused by name). Each runs inside its
+ * UpdateKinematicObjectProperties (named configurations, Cartesian limits,
+ * the mounted payload and the IK solver key; what worldkit does not keep,
+ * entity pose updates, is refused by name). Each runs inside its
  * caller's batch (batch.c). */
 #include <string.h>
 
@@ -118,16 +119,12 @@ int wk__ows_update_kinematic_object_properties(wk__ows_edit *e, const ProtobufCM
     if (rc)
         return rc;
     /* What worldkit does not keep is refused before anything changes. */
-    const char *unsupported = req->cartesian_limits ? "cartesian_limits"
-                              : req->mounted_payload ? "mounted_payload"
-                              : req->robot_kinematics_update && req->robot_kinematics_update->robot_entity_updates
-                                  ? "robot_kinematics_update.robot_entity_updates"
-                                  : NULL;
-    if (unsupported)
+    if (req->robot_kinematics_update && req->robot_kinematics_update->robot_entity_updates)
         return wk_fail(e->st, WK_UNSUPPORTED,
-                       "UpdateKinematicObjectProperties '%s': %s is not supported (worldkit keeps joint limits, "
-                       "named joint configurations and IK solver keys only)",
-                       name, unsupported);
+                       "UpdateKinematicObjectProperties '%s': robot_kinematics_update.robot_entity_updates is not "
+                       "supported (worldkit keeps joint limits, named joint configurations, Cartesian limits, the "
+                       "mounted payload and IK solver keys)",
+                       name);
     if (!wk_scene_kinematic_object(e->scene, e->node))
         return wk_fail(e->st, WK_PRECONDITION, "UpdateKinematicObjectProperties: object '%s' is not a kinematic object",
                        name);
@@ -146,6 +143,9 @@ int wk__ows_update_kinematic_object_properties(wk__ows_edit *e, const ProtobufCM
         if (rc)
             return wk__ows_context(e->st, rc, "UpdateKinematicObjectProperties '%s'", name);
     }
+    rc = wk__ows_set_limits_and_payload(e->scene, e->node, req->cartesian_limits, req->mounted_payload, e->st);
+    if (rc)
+        return wk__ows_context(e->st, rc, "UpdateKinematicObjectProperties '%s'", name);
     if (req->robot_kinematics_update && req->robot_kinematics_update->ik_solver_key)
         return replace_solver_keys(e, name, req->robot_kinematics_update->ik_solver_key);
     return WK_OK;

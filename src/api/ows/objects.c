@@ -1,6 +1,7 @@
 /* objects.c — ObjectWorldService's object mutations as wk_scene calls:
- * CreateObject (a single-entity physical object with default physics, user
- * data and a collision rule for its entities), DeleteObject, UpdateObjectName,
+ * CreateObject (a single-entity physical object with default physics, or
+ * one made from a SceneObject by scene_object.c; user data and a collision
+ * rule for its entities), DeleteObject, UpdateObjectName,
  * ReparentObject and UpdateObjectProperties. Each runs inside its caller's
  * batch (batch.c), so a failure after a first change is undone there. */
 #include <string.h>
@@ -59,23 +60,23 @@ int wk__ows_create_object(wk__ows_edit *e, const ProtobufCMessage *request)
 {
     const IntrinsicProto__World__CreateObjectRequest *req = (const void *)request;
     const char *name = req->name ? req->name : "";
-    if (req->object_spec_case == INTRINSIC_PROTO__WORLD__CREATE_OBJECT_REQUEST__OBJECT_SPEC_CREATE_FROM_SCENE_OBJECT)
-        return wk_fail(e->st, WK_UNSUPPORTED,
-                       "CreateObject '%s': create_from_scene_object is not supported (worldkit does not instantiate "
-                       "SceneObjects); use create_single_entity_object",
-                       name);
-    if (req->object_spec_case != INTRINSIC_PROTO__WORLD__CREATE_OBJECT_REQUEST__OBJECT_SPEC_CREATE_SINGLE_ENTITY_OBJECT)
-        return wk_fail(e->st, WK_INVALID, "CreateObject '%s': object_spec is not set (create_single_entity_object)",
+    bool from_scene =
+        req->object_spec_case == INTRINSIC_PROTO__WORLD__CREATE_OBJECT_REQUEST__OBJECT_SPEC_CREATE_FROM_SCENE_OBJECT;
+    if (!from_scene &&
+        req->object_spec_case != INTRINSIC_PROTO__WORLD__CREATE_OBJECT_REQUEST__OBJECT_SPEC_CREATE_SINGLE_ENTITY_OBJECT)
+        return wk_fail(e->st, WK_INVALID,
+                       "CreateObject '%s': object_spec is not set (create_single_entity_object or "
+                       "create_from_scene_object)",
                        name);
     const IntrinsicProto__World__ObjectSpecForSingleEntityObject *spec = req->create_single_entity_object;
-    if (!spec->geometry_component)
+    if (!from_scene && !spec->geometry_component)
         return wk_fail(e->st, WK_INVALID,
                        "CreateObject '%s': create_single_entity_object has no geometry_component: a single-entity "
                        "object needs a geometry",
                        name);
     wk_scene_geometry geometry;
     const char *uri = NULL;
-    int rc = wk__ows_geometry_in(spec->geometry_component, &geometry, &uri, e->st);
+    int rc = from_scene ? WK_OK : wk__ows_geometry_in(spec->geometry_component, &geometry, &uri, e->st);
     if (rc)
         return wk__ows_context(e->st, rc, "CreateObject '%s'", name);
 
@@ -83,8 +84,8 @@ int wk__ows_create_object(wk__ows_edit *e, const ProtobufCMessage *request)
         .name = name,
         .pose = wk_pose_identity(),
         .name_is_global_alias = req->has_name_is_global_alias && req->name_is_global_alias,
-        .entity_name = set(spec->entity_local_name) ? spec->entity_local_name : NULL,
-        .geometry = &geometry,
+        .entity_name = !from_scene && set(spec->entity_local_name) ? spec->entity_local_name : NULL,
+        .geometry = from_scene ? NULL : &geometry,
         .uri = uri,
         .physics = &default_physics,
     };
@@ -95,14 +96,26 @@ int wk__ows_create_object(wk__ows_edit *e, const ProtobufCMessage *request)
         (rc = wk__ows_pose_checked(req->parent_object_t_created_object, "parent_object_t_created_object", &desc.pose,
                                     e->st)))
         return wk__ows_context(e->st, rc, "CreateObject '%s'", name);
-    if ((rc = wk_scene_create_object(e->scene, &desc, &e->node, e->st)))
+    if ((rc = from_scene ? wk__ows_create_scene_object(e, req->create_from_scene_object, &desc)
+                         : wk_scene_create_object(e->scene, &desc, &e->node, e->st)))
         return rc;
-
-    if (req->n_user_data) {
+    const IntrinsicProto__SceneObject__V1__SceneObject *so = from_scene ? req->create_from_scene_object->scene_object
+                                                                        : NULL;
+    /* The SceneObject's user data, then the request's. */
+    const struct {
+        const char *field;
+        ProtobufCMessage *const *map;
+        size_t n;
+    } data[2] = {
+        {"scene_object.user_data", so ? (ProtobufCMessage *const *)so->user_data : NULL, so ? so->n_user_data : 0},
+        {"user_data", (ProtobufCMessage *const *)req->user_data, req->n_user_data},
+    };
+    for (int i = 0; i < 2; i++) {
         wk_user_datum *entries;
-        if ((rc = user_data_entries(e, (ProtobufCMessage *const *)req->user_data, req->n_user_data, &entries)) ||
-            (rc = wk_scene_update_user_data(e->scene, e->node, entries, req->n_user_data, WK_USER_DATA_INSERT, e->st)))
-            return wk__ows_context(e->st, rc, "CreateObject '%s': user_data", name);
+        if (data[i].n &&
+            ((rc = user_data_entries(e, data[i].map, data[i].n, &entries)) ||
+             (rc = wk_scene_update_user_data(e->scene, e->node, entries, data[i].n, WK_USER_DATA_INSERT, e->st))))
+            return wk__ows_context(e->st, rc, "CreateObject '%s': %s", name, data[i].field);
     }
     if (req->action_for_object_entities) {
         wk_collision_ref whole = {e->node, true};

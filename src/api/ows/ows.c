@@ -55,7 +55,9 @@ int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t
     const ProtobufCServiceDescriptor *service = &intrinsic_proto__world__object_world_service__descriptor;
     const char *slash = method ? strrchr(method, '/') : NULL;
     const wk__method *m = slash ? wk__method_find(method) : wk__method_named(service, method);
-    if (!m || m->service != service)
+    /* A bare name is ObjectWorldService's; a path may name GeometryService's
+     * methods too, which share this call's shape. */
+    if (!m || !m->handle || (m->flags & (WK__METHOD_SIM | WK__METHOD_TRANSPORT)))
         return wk_fail(st, WK_NOT_FOUND, "ObjectWorldService has no method %.100s", method ? method : "(null)");
     ProtobufCMessage *req;
     if (wk__method_unpack(m, request, len, &req, st))

@@ -149,6 +149,19 @@ int wk__ows_geometry_in(const IntrinsicProto__World__GeometryComponent *msg, wk_
  * message leaves out is zero (a proto3 peer omits zeros), the centre of
  * mass the identity; WK_INVALID for an inertia that is not 3x3. */
 int wk__ows_physics_in(const IntrinsicProto__World__PhysicsComponent *msg, wk_physics *out, wk_status *st);
+/* A 3x3 Matrixd (column after column) as rows and columns; WK_INVALID,
+ * naming what, for any other shape. */
+int wk__ows_inertia_in(const IntrinsicProto__Matrixd *m, const char *what, double out[3][3], wk_status *st);
+IntrinsicProto__Matrixd *wk__ows_inertia(wk__call *call, const double in[3][3]);
+/* A kinematic object's Cartesian limits and mounted payload, both ways
+ * (kinematic_data.c). The setter sets each of the two given (NULL: left
+ * as it is): WK_INVALID, naming the field, for a translational bound
+ * without exactly 3 values or an inertia that is not 3x3, and the scene's
+ * refusals of the values. */
+int wk__ows_set_limits_and_payload(wk_scene *s, wk_entity object, const IntrinsicProto__Icon__CartesianLimits *limits,
+                                   const IntrinsicProto__World__RobotPayload *payload, wk_status *st);
+IntrinsicProto__Icon__CartesianLimits *wk__ows_cartesian_limits(wk__call *call, const wk_cartesian_limits *l);
+IntrinsicProto__World__RobotPayload *wk__ows_payload(wk__call *call, const wk_payload *p);
 IntrinsicProto__World__CollisionSettings *wk__ows_collision_settings(wk__call *call, const wk_scene *s);
 /* The settings a CollisionSettings message describes, its references
  * resolved in s, its arrays owned by call (collisions.c). */
@@ -198,5 +211,7 @@ WK__HANDLER(wk__ows_compare_worlds);
 WK__HANDLER(wk__ows_sync_object);
 /* footprints.c. */
 WK__HANDLER(wk__ows_are_footprints_compatible);
+/* geometry_service.c: every GeometryService method, refused. */
+WK__HANDLER(wk__geometry_unsupported);
 
 #endif

@@ -222,7 +222,7 @@ IntrinsicProto__World__Frame *wk__ows_frame(wk__call *call, const wk_scene *s, c
     return m;
 }
 
-static IntrinsicProto__Matrixd *inertia(wk__call *call, const double in[3][3])
+IntrinsicProto__Matrixd *wk__ows_inertia(wk__call *call, const double in[3][3])
 {
     IntrinsicProto__Matrixd *m = wk__ows_new(call, &intrinsic_proto__matrixd__descriptor);
     double *v = wk__ows_array(call, 9, sizeof *v);
@@ -249,7 +249,7 @@ static IntrinsicProto__World__PhysicsComponent *physics(wk__call *call, const wk
         return NULL;
     m->has_mass_kg = true, m->mass_kg = p->mass_kg;
     m->this_t_center_of_mass = wk__ows_pose(call, p->this_T_com);
-    m->inertia = inertia(call, p->inertia);
+    m->inertia = wk__ows_inertia(call, p->inertia);
     f->has_mu = f->has_mu2 = f->has_slip1 = f->has_slip2 = true;
     f->mu = p->friction.mu, f->mu2 = p->friction.mu2;
     f->slip1 = p->friction.slip1, f->slip2 = p->friction.slip2;
@@ -395,6 +395,13 @@ static IntrinsicProto__World__KinematicObjectComponent *kinematic_object(wk__cal
     }
     m->iso_flange_frames = id_names(call, s, k->flange_frames, k->flange_count, true);
     m->n_iso_flange_frames = m->iso_flange_frames ? k->flange_count : 0;
+    const wk_cartesian_limits *limits = wk_scene_cartesian_limits(s, object);
+    const wk_payload *payload = wk_scene_payload(s, object);
+    if ((limits && !(m->cartesian_limits = wk__ows_cartesian_limits(call, limits))) ||
+        (payload && !(m->mounted_payload = wk__ows_payload(call, payload)))) {
+        call->failed = true;
+        return NULL;
+    }
     return m;
 }
 
