@@ -134,6 +134,7 @@ typedef struct wk_scene_types {
     wk_type velocity;         /* wk_velocity: how a simulation moves the entity */
     wk_type acceleration;     /* wk_acceleration: how its Velocity changes */
     wk_type world_settings;   /* wk_world_settings, on a world entity loaded from a file */
+    wk_type surface;          /* wk_scene_surface, on a collision whose file gives its friction */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {
@@ -141,7 +142,17 @@ typedef struct wk_scene_joint {
     wk_vec3 axis;         /* in the joint frame */
     double lower, upper;  /* -inf / +inf when unlimited */
     double effort, velocity;
+    double damping;       /* N s/m or N m s/rad */
+    double friction;      /* N or N m: the joint's dry friction */
+    double stiffness;     /* N/m or N m/rad: a spring's, 0 for none */
+    double reference;     /* m or rad: where the spring pulls nothing */
 } wk_scene_joint;
+
+/* A collision's contact friction as its file gave it: sliding, torsional
+ * and rolling coefficients (MuJoCo's geom friction). */
+typedef struct wk_scene_surface {
+    double friction[3];
+} wk_scene_surface;
 
 typedef struct wk_scene_joint_links {
     wk_entity parent, child; /* WK_NULL_ENTITY for the world */

@@ -34,7 +34,7 @@ typedef struct body {
     int qpos, dof;     /* its free joint's (root bodies) or its joint's first addresses; -1: none */
     wk_entity carries; /* the model it carries (a free root link right below its model), or WK_NULL_ENTITY */
     wk_pose written;   /* its world pose as last written to the entities */
-    double at_build;   /* its joint's position (a kinematic object's) when the model was compiled */
+    double at_build;   /* its joint's position (a kinematic object's) when the model was written */
     wk_velocity twist; /* the carried model's Velocity as last written */
 } body;
 
@@ -130,10 +130,27 @@ static wk_quat z_onto(wk_vec3 n)
     return q;
 }
 
-/* The geom of a collision shape, at pose in its body; nothing for the
- * shapes MuJoCo has no primitive for. */
-static int add_geom(wk_buf *xml, const wk_scene_geometry *g, wk_pose pose, const wk_physics *ph)
+/* A geom's friction: what a client set on its link's physics (the
+ * readers leave that zero), else what the file gave the collision, else
+ * MuJoCo's default. */
+static int add_friction(wk_buf *xml, wk_scene *s, wk_entity collision, const wk_physics *ph)
 {
+    const wk_scene_surface *surface = wk_ecm_get(wk_scene_ecm(s), collision, wk_scene_types_of(s)->surface);
+    if (ph && ph->friction.mu > 0)
+        return add(xml, " friction='%.17g 0.005 0.0001'", ph->friction.mu);
+    if (surface)
+        return add(xml, " friction='%.17g %.17g %.17g'", surface->friction[0], surface->friction[1],
+                   surface->friction[2]);
+    return WK_OK;
+}
+
+/* The geom of collision, at pose in its body; nothing for the shapes
+ * MuJoCo has no primitive for. */
+static int add_geom(wk_buf *xml, wk_scene *s, wk_entity collision, wk_pose pose, const wk_physics *ph)
+{
+    const wk_scene_geometry *g = wk_ecm_get(wk_scene_ecm(s), collision, wk_scene_types_of(s)->geometry);
+    if (!g)
+        return WK_OK;
     char size[160];
     const char *type;
     switch (g->type) {
@@ -165,8 +182,8 @@ static int add_geom(wk_buf *xml, const wk_scene_geometry *g, wk_pose pose, const
     int rc = add(xml, "<geom type='%s' size='%s'", type, size);
     if (rc == WK_OK)
         rc = add_pose(xml, pose);
-    if (rc == WK_OK && ph && ph->friction.mu > 0)
-        rc = add(xml, " friction='%.17g 0.005 0.0001'", ph->friction.mu);
+    if (rc == WK_OK)
+        rc = add_friction(xml, s, collision, ph);
     return rc ? rc : add(xml, "/>");
 }
 
@@ -188,9 +205,13 @@ static int add_joint(wk_buf *xml, wk_scene *s, const body *b, wk_pose world_T_li
     wk_vec3 axis = wk_quat_rotate(link_T_joint.q, j->axis);
     int rc = add(xml, "<joint type='%s' pos='%.17g %.17g %.17g' axis='%.17g %.17g %.17g'", type, link_T_joint.p.x,
                  link_T_joint.p.y, link_T_joint.p.z, axis.x, axis.y, axis.z);
+    if (rc == WK_OK && j->type != WK_JOINT_BALL)
+        rc = add(xml, " damping='%.17g' frictionloss='%.17g' stiffness='%.17g' springref='%.17g'", j->damping,
+                 j->friction, j->stiffness, j->reference - b->at_build);
+    /* A ball's range is a cone MuJoCo measures differently: left free. */
     if (rc == WK_OK && j->type != WK_JOINT_CONTINUOUS && j->type != WK_JOINT_BALL && isfinite(j->lower) &&
         isfinite(j->upper) && j->lower < j->upper)
-        rc = add(xml, " limited='true' range='%.17g %.17g'", j->lower, j->upper);
+        rc = add(xml, " limited='true' range='%.17g %.17g'", j->lower - b->at_build, j->upper - b->at_build);
     return rc ? rc : add(xml, "/>");
 }
 
@@ -234,11 +255,9 @@ static int add_body(wk__physics *p, wk_scene *s, size_t i, wk_pose world_T_paren
         rc = b->parent < 0 && !b->joint ? add(xml, "<freejoint/>") : add_joint(xml, s, b, world_T_link);
     if (rc == WK_OK && b->moves)
         rc = add_inertial(xml, ph);
-    for (wk_entity c = wk_ecm_first_child(ecm, b->link); rc == WK_OK && c; c = wk_ecm_next_sibling(ecm, c)) {
-        const wk_scene_geometry *g = wk_ecm_get(ecm, c, t->geometry);
-        if (g && kind_of(s, c) == WK_NODE_COLLISION)
-            rc = add_geom(xml, g, wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, c)), ph);
-    }
+    for (wk_entity c = wk_ecm_first_child(ecm, b->link); rc == WK_OK && c; c = wk_ecm_next_sibling(ecm, c))
+        if (kind_of(s, c) == WK_NODE_COLLISION)
+            rc = add_geom(xml, s, c, wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, c)), ph);
     for (size_t k = 0; rc == WK_OK && k < p->count; k++)
         if (p->bodies[k].parent == (int)i)
             rc = add_body(p, s, k, world_T_link, xml);
@@ -254,11 +273,9 @@ static int add_world_geoms(wk_scene *s, wk_buf *xml)
     uint8_t collision = WK_NODE_COLLISION;
     wk_entity_list shapes = {0};
     int rc = wk_ecm_find(ecm, &(wk_match){t->kind, &collision}, 1, &shapes);
-    for (size_t i = 0; rc == WK_OK && i < shapes.count; i++) {
-        const wk_scene_geometry *g = wk_ecm_get(ecm, shapes.items[i], t->geometry);
-        if (g && kind_of(s, wk_ecm_parent(ecm, shapes.items[i])) == WK_NODE_MODEL)
-            rc = add_geom(xml, g, wk_scene_world_pose(s, shapes.items[i]), NULL);
-    }
+    for (size_t i = 0; rc == WK_OK && i < shapes.count; i++)
+        if (kind_of(s, wk_ecm_parent(ecm, shapes.items[i])) == WK_NODE_MODEL)
+            rc = add_geom(xml, s, shapes.items[i], wk_scene_world_pose(s, shapes.items[i]), NULL);
     wk_entity_list_free(&shapes);
     return rc;
 }
@@ -288,6 +305,12 @@ static int gather(wk__physics *p, wk_scene *s, bool mjcf)
                     if (bodies[j].link == jl->parent && j != i)
                         bodies[i].parent = (int)j;
             }
+    }
+    /* The model is written at the links' poses now: where each joint stands
+     * is its zero there, so its range and spring are moved by as much. */
+    for (size_t i = 0; rc == WK_OK && i < links.count; i++) {
+        const wk_kinematics *k = bodies[i].joint ? wk_scene_kinematics(s, bodies[i].joint) : NULL;
+        bodies[i].at_build = k ? k->position : 0;
     }
     size_t count = links.count;
     /* MJCF welds a body without a joint to its parent, the world's too;
@@ -395,8 +418,6 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
         p->of_id[b->id] = i;
         b->written = wk_scene_world_pose(s, b->link);
         b->carries = carrier_of(p, s, i);
-        const wk_kinematics *k = b->joint ? wk_scene_kinematics(s, b->joint) : NULL;
-        b->at_build = k ? k->position : 0;
         /* The velocity it had in the model replaced, when it was there. */
         for (size_t k = 0; old.d && k < old.count; k++) {
             const body *was = &old.bodies[k];
