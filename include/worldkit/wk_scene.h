@@ -135,6 +135,7 @@ typedef struct wk_scene_types {
     wk_type acceleration;     /* wk_acceleration: how its Velocity changes */
     wk_type world_settings;   /* wk_world_settings, on a world entity loaded from a file */
     wk_type surface;          /* wk_scene_surface, on a collision whose file gives its friction */
+    wk_type mesh_file;        /* char *, owned: the file a shape's Uri was found at when its world was read */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {

@@ -126,7 +126,7 @@ typedef struct extras {
     wk_scene_surface surface;
     wk_physics physics;
     wk_world_settings world;
-    const char *uri;
+    const char *uri, *path;
 } extras;
 
 static void add_extra(extras *x, wk_type type, const void *value)
@@ -182,6 +182,10 @@ static void collect_extras(const builder *b, const wk_node *n, extras *x)
         if (g->uri) {
             x->uri = g->uri;
             add_extra(x, t->uri, &x->uri);
+        }
+        if (g->path) {
+            x->path = g->path;
+            add_extra(x, t->mesh_file, &x->path);
         }
         if (n->kind == WK_NODE_COLLISION && n->shape.has_friction) {
             memcpy(x->surface.friction, n->shape.friction, sizeof x->surface.friction);

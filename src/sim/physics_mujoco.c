@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sim/physics.h"
 #include "sim/sim_internal.h"
@@ -44,6 +45,8 @@ struct wk__physics {
     body *bodies;
     size_t count;
     size_t *of_id; /* MuJoCo's body id to its index in bodies (nbody of them; 0, the world's, unused) */
+    wk_buf assets; /* while a model is written: its meshes' <mesh> elements */
+    size_t meshes; /* how many */
 };
 
 /* MuJoCo's warnings (a full contact buffer, an unstable step) go to stderr
@@ -144,14 +147,81 @@ static int add_friction(wk_buf *xml, wk_scene *s, wk_entity collision, const wk_
     return WK_OK;
 }
 
+/* The model an MJCF text makes, compiled from memory (the files it names,
+ * meshes, from disk); NULL with MuJoCo's complaint in error when it does
+ * not compile, or with error empty when memory runs out. */
+static mjModel *compile(const wk_buf *xml, char *error, size_t cap)
+{
+    mjVFS *vfs = malloc(sizeof *vfs);
+    mjModel *m = NULL;
+    if (!vfs)
+        return NULL;
+    mj_defaultVFS(vfs);
+    if (mj_makeEmptyFileVFS(vfs, "world.xml", (int)xml->len) == 0) {
+        memcpy(vfs->filedata[mj_findFileVFS(vfs, "world.xml")], xml->data, xml->len);
+        m = mj_loadXML("world.xml", vfs, error, (int)cap);
+    }
+    mj_deleteVFS(vfs);
+    free(vfs);
+    return m;
+}
+
+/* Whether MuJoCo 2.2.2 reads the mesh file: it takes binary STL, OBJ and
+ * its own MSH, and not an ASCII STL or what other tools write (COLLADA,
+ * glTF...); asked of MuJoCo itself, with a model of that one mesh. */
+static bool mujoco_reads(const char *file, char *why, size_t cap)
+{
+    const char *dot = strrchr(file, '.');
+    if (!dot || (strcasecmp(dot, ".stl") && strcasecmp(dot, ".obj") && strcasecmp(dot, ".msh"))) {
+        snprintf(why, cap, "MuJoCo 2.2.2 reads STL, OBJ and MSH meshes only");
+        return false;
+    }
+    if (strpbrk(file, "'\"&<")) {
+        snprintf(why, cap, "its path holds a character MJCF would need escaped");
+        return false;
+    }
+    wk_buf probe = {0};
+    mjModel *m = NULL;
+    if (add(&probe, "<mujoco><asset><mesh name='m' file='%s'/></asset></mujoco>", file) == WK_OK)
+        m = compile(&probe, why, cap);
+    wk_buf_free(&probe);
+    mj_deleteModel(m);
+    return m != NULL;
+}
+
+/* A mesh collision's geom type and asset: a <mesh> of its file where
+ * MuJoCo reads it (which collides as the file's convex hull), else
+ * nothing, with a warning naming the shape and its file. */
+static int add_mesh(wk__physics *p, wk_scene *s, wk_entity collision, const wk_scene_geometry *g, char *type,
+                    size_t cap)
+{
+    const char *const *file = wk_ecm_get(wk_scene_ecm(s), collision, wk_scene_types_of(s)->mesh_file);
+    char why[512] = "";
+    if (!file || !*file)
+        snprintf(why, sizeof why, "its file was not found when the world was read");
+    if (!why[0] && !mujoco_reads(*file, why, sizeof why) && !why[0])
+        return WK_NOMEM;
+    if (why[0]) {
+        why[strcspn(why, "\n")] = 0; /* MuJoCo's first line says why */
+        fprintf(stderr, "worldkit: physics: collision '%s' (%s) is left out: %s\n", wk_scene_name(s, collision),
+                file && *file ? *file : "no file", why);
+        type[0] = 0;
+        return WK_OK;
+    }
+    snprintf(type, cap, "mesh' mesh='m%zu", p->meshes);
+    return add(&p->assets, "<mesh name='m%zu' file='%s' scale='%.17g %.17g %.17g'/>", p->meshes++, *file, g->scale.x,
+               g->scale.y, g->scale.z);
+}
+
 /* The geom of collision, at pose in its body; nothing for the shapes
  * MuJoCo has no primitive for. */
-static int add_geom(wk_buf *xml, wk_scene *s, wk_entity collision, wk_pose pose, const wk_physics *ph)
+static int add_geom(wk__physics *p, wk_buf *xml, wk_scene *s, wk_entity collision, wk_pose pose,
+                    const wk_physics *ph)
 {
     const wk_scene_geometry *g = wk_ecm_get(wk_scene_ecm(s), collision, wk_scene_types_of(s)->geometry);
     if (!g)
         return WK_OK;
-    char size[160];
+    char size[160] = "", mesh[64];
     const char *type;
     switch (g->type) {
     case WK_GEOMETRY_BOX:
@@ -176,10 +246,19 @@ static int add_geom(wk_buf *xml, wk_scene *s, wk_entity collision, wk_pose pose,
         snprintf(size, sizeof size, "0 0 1");
         pose.q = wk_quat_mul(pose.q, z_onto(g->normal));
         break;
+    case WK_GEOMETRY_MESH: {
+        int rc = add_mesh(p, s, collision, g, mesh, sizeof mesh);
+        if (rc || !mesh[0])
+            return rc;
+        type = mesh;
+        break;
+    }
     default:
         return WK_OK;
     }
-    int rc = add(xml, "<geom type='%s' size='%s'", type, size);
+    int rc = add(xml, "<geom type='%s'", type);
+    if (rc == WK_OK && size[0])
+        rc = add(xml, " size='%s'", size);
     if (rc == WK_OK)
         rc = add_pose(xml, pose);
     if (rc == WK_OK)
@@ -257,7 +336,8 @@ static int add_body(wk__physics *p, wk_scene *s, size_t i, wk_pose world_T_paren
         rc = add_inertial(xml, ph);
     for (wk_entity c = wk_ecm_first_child(ecm, b->link); rc == WK_OK && c; c = wk_ecm_next_sibling(ecm, c))
         if (kind_of(s, c) == WK_NODE_COLLISION)
-            rc = add_geom(xml, s, c, wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, c)), ph);
+            rc = add_geom(p, xml, s, c, wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, c)),
+                          ph);
     for (size_t k = 0; rc == WK_OK && k < p->count; k++)
         if (p->bodies[k].parent == (int)i)
             rc = add_body(p, s, k, world_T_link, xml);
@@ -266,7 +346,7 @@ static int add_body(wk__physics *p, wk_scene *s, size_t i, wk_pose world_T_paren
 
 /* The collision shapes of models rather than links (MJCF's world body's
  * geoms): the world's, fixed where they are. */
-static int add_world_geoms(wk_scene *s, wk_buf *xml)
+static int add_world_geoms(wk__physics *p, wk_scene *s, wk_buf *xml)
 {
     wk_ecm *ecm = wk_scene_ecm(s);
     const wk_scene_types *t = wk_scene_types_of(s);
@@ -275,7 +355,7 @@ static int add_world_geoms(wk_scene *s, wk_buf *xml)
     int rc = wk_ecm_find(ecm, &(wk_match){t->kind, &collision}, 1, &shapes);
     for (size_t i = 0; rc == WK_OK && i < shapes.count; i++)
         if (kind_of(s, wk_ecm_parent(ecm, shapes.items[i])) == WK_NODE_MODEL)
-            rc = add_geom(xml, s, shapes.items[i], wk_scene_world_pose(s, shapes.items[i]), NULL);
+            rc = add_geom(p, xml, s, shapes.items[i], wk_scene_world_pose(s, shapes.items[i]), NULL);
     wk_entity_list_free(&shapes);
     return rc;
 }
@@ -377,25 +457,23 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
                  "<option timestep='%.17g' gravity='%.17g %.17g %.17g'/><worldbody>",
                  dt, g.x, g.y, g.z);
     if (rc == WK_OK)
-        rc = add_world_geoms(s, &xml);
+        rc = add_world_geoms(p, s, &xml);
     for (size_t i = 0; rc == WK_OK && i < p->count; i++)
         if (p->bodies[i].parent < 0)
             rc = add_body(p, s, i, wk_pose_identity(), &xml);
     size_t contacts = CONTACTS_PER_GEOM * geoms_in(&xml) + 100;
     if (rc == WK_OK)
-        rc = add(&xml, "</worldbody><size nconmax='%zu' njmax='%zu'/></mujoco>", contacts,
+        rc = add(&xml, "</worldbody><size nconmax='%zu' njmax='%zu'/>", contacts,
                  ROWS_PER_CONTACT * contacts);
-    mjVFS *vfs = rc == WK_OK ? malloc(sizeof *vfs) : NULL;
+    if (rc == WK_OK && p->meshes)
+        rc = add(&xml, "<asset>%.*s</asset>", (int)p->assets.len, (const char *)p->assets.data);
+    if (rc == WK_OK)
+        rc = add(&xml, "</mujoco>");
+    wk_buf_free(&p->assets);
+    p->meshes = 0;
     char error[1024] = "";
-    if (vfs) {
-        mj_defaultVFS(vfs);
-        if (mj_makeEmptyFileVFS(vfs, "world.xml", (int)xml.len) == 0) {
-            memcpy(vfs->filedata[mj_findFileVFS(vfs, "world.xml")], xml.data, xml.len);
-            p->m = mj_loadXML("world.xml", vfs, error, sizeof error);
-        }
-        mj_deleteVFS(vfs);
-        free(vfs);
-    }
+    if (rc == WK_OK)
+        p->m = compile(&xml, error, sizeof error);
     wk_buf_free(&xml);
     p->d = p->m ? mj_makeData(p->m) : NULL;
     p->of_id = p->d ? calloc((size_t)p->m->nbody, sizeof *p->of_id) : NULL;
