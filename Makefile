@@ -34,7 +34,7 @@ $(BUILD)/fuzz/build.ninja: | deps
 
 run: deps $(BUILD)/release/build.ninja
 	cmake --build $(BUILD)/release -j $(JOBS)
-	$(BUILD)/release/worldkit serve --world examples/levels.sdf --levels
+	$(BUILD)/release/worldkit serve --world examples/levels.sdf --levels --physics none
 
 check: deps $(BUILD)/check/build.ninja $(BUILD)/tsan/build.ninja
 	cmake --build $(BUILD)/check -j $(JOBS)

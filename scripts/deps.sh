@@ -11,6 +11,7 @@ packages=(
   libgrpc-dev libabsl-dev protobuf-compiler protobuf-compiler-grpc
   libgrpc++-dev libprotobuf-dev
   libsqlite3-dev
+  libpq-dev postgresql-15
   libre2-dev
   python3-grpcio python3-protobuf
   openssl

@@ -42,7 +42,8 @@ extern "C" {
     X(PRECONDITION, -16, FAILED_PRECONDITION, "the world is not in a state that allows this") \
     X(IO, -17, INTERNAL, "storage failed")                                                    \
     X(DEADLINE, -18, DEADLINE_EXCEEDED, "the call's deadline passed before it was done")      \
-    X(LIMIT, -19, RESOURCE_EXHAUSTED, "past a limit the server was given")
+    X(LIMIT, -19, RESOURCE_EXHAUSTED, "past a limit the server was given")                   \
+    X(MOVED, -20, UNAVAILABLE, "another server holds the world's lease")
 
 enum wk_code {
 #define WK__CODE_ENUM(name, value, grpc, msg) WK_##name = (value),

@@ -134,6 +134,10 @@ typedef struct wk_scene_types {
     wk_type velocity;         /* wk_velocity: how a simulation moves the entity */
     wk_type acceleration;     /* wk_acceleration: how its Velocity changes */
     wk_type world_settings;   /* wk_world_settings, on a world entity loaded from a file */
+    wk_type world_source;     /* char *, owned, on a world entity loaded from a file: the file's absolute
+                                 path, read again for its levels when the world comes back from disk */
+    wk_type performer;        /* wk_vec3, on a top-level entity made a performer at run time
+                                 (SetPerformer): its box's size, so that it performs again after a restart */
     wk_type surface;          /* wk_scene_surface, on a collision whose file gives its friction */
     wk_type mesh_file;        /* char *, owned: the file a shape's Uri was found at when its world was read */
 } wk_scene_types;

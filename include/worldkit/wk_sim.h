@@ -67,6 +67,8 @@ enum wk_motion_part {
 typedef enum wk_physics_engine {
     WK_PHYSICS_NONE,   /* kinematic motion only: Velocity and Acceleration integrated */
     WK_PHYSICS_MUJOCO, /* dynamics on MuJoCo: gravity, contacts, joints, inertia */
+    WK_PHYSICS_AUTO,   /* MUJOCO when the world has a dynamic link (one outside a static model) as the
+                          simulation is made, else NONE: the command line's default */
 } wk_physics_engine;
 
 typedef struct wk_sim_desc {
@@ -144,6 +146,9 @@ int wk_sim_add_system(wk_sim *sim, wk_phase phase, wk_system_fn fn, void *ctx);
 
 /* Runs n steps of the world's step size, as fast as possible. */
 int wk_sim_step(wk_sim *sim, uint64_t n);
+/* Whether an engine steps the world's links (MUJOCO, or AUTO for a world
+ * that had a dynamic link), rather than kinematic motion. */
+bool wk_sim_has_physics(const wk_sim *sim);
 /* Why the last step that failed in the physics engine failed ("" when none
  * has); borrowed until the next step. */
 const char *wk_sim_error(const wk_sim *sim);
@@ -185,8 +190,10 @@ const char *wk_sim_unloaded_level_of(const wk_sim *sim, const char *name);
 size_t wk_sim_performer_count(const wk_sim *sim);
 const char *wk_sim_performer(const wk_sim *sim, size_t i, wk_vec3 *size);
 /* Makes the top-level entity called name a performer (with a 1 m box), as
- * Gazebo's set_performer service: 1 when added, 0 when no such entity exists
- * or it is a performer already, or a negative code. */
+ * Gazebo's set_performer service, marking the entity so (its Performer
+ * component, which a world reloaded from disk reads back): 1 when added, 0
+ * when no such entity exists or it is a performer already, or a negative
+ * code. */
 int wk_sim_set_performer(wk_sim *sim, const char *name);
 
 /* The states of simulation_interfaces' SimulationState, same numbers. */

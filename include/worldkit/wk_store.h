@@ -22,7 +22,23 @@
  * wk_store_commit. A background thread folds long journals into new
  * snapshots. Reopening the directory brings every world back with the same
  * ids, entities, components, metadata and structure hash. A store made with
- * wk_store_new keeps nothing. */
+ * wk_store_new keeps nothing.
+ *
+ * A store opened on a PostgreSQL URL (wk_store_desc.url) keeps the same
+ * tables there, with the same guarantee: a call that returns WK_OK has
+ * committed its transaction, and the server was asked for synchronous
+ * commit.
+ *
+ * Several servers may share one PostgreSQL database. Each world then has a
+ * lease: one server at a time holds it, renewing it in the background, and
+ * only that server serves the world. Every write checks, in its own
+ * transaction, the epoch of the lease it was taken at (the epoch grows with
+ * every change of holder), so a server that lost a lease (paused past it,
+ * cut off) never writes the world again. Opening a world another server
+ * holds fails with WK_MOVED naming that server's address; opening one whose
+ * lease expired (or that no server holds) takes its lease and loads it from
+ * the database, snapshot then journal. wk_store_list lists every world of
+ * the database with the address of its holder. */
 #ifndef WK_STORE_H
 #define WK_STORE_H
 
@@ -34,6 +50,9 @@ extern "C" {
 #endif
 
 #define WK_WORLD_ID_MAX 128
+#define WK_OWNER_MAX 128
+/* What the message of WK_MOVED says before the holder's address. */
+#define WK_MOVED_TEXT "is served by the worldkit server at "
 
 typedef struct wk_store wk_store;
 typedef struct wk_world wk_world;
@@ -44,6 +63,9 @@ typedef struct wk_world_meta {
     int64_t last_update_ns;  /* wall clock, nanoseconds since 1970 */
     bool has_user_tag;
     char user_tag[256];
+    /* A store shared between servers: the address of the server that holds
+     * the world's lease ("" when none holds a live one). */
+    char owner[WK_OWNER_MAX];
 } wk_world_meta;
 
 /* An in-memory store; NULL when out of memory. */
@@ -52,22 +74,36 @@ wk_store *wk_store_new(void);
 /* Options of a store kept on disk; zero means the default. */
 typedef struct wk_store_desc {
     const char *dir;          /* created (one level) when missing */
+    /* Instead of dir: a PostgreSQL connection URL (postgresql://...) or
+     * libpq keyword string; the database holds the same tables, created when
+     * missing, so that several servers can share it. */
+    const char *url;
     uint32_t compact_entries; /* 0: 1000; a longer journal is folded into a new snapshot */
     uint64_t compact_bytes;   /* 0: 4 MiB; likewise a journal larger than this and than its snapshot */
     bool compact_inline;      /* fold at commit time instead of in a background thread */
+    /* With url: the address clients reach this server at, which the leases
+     * it holds show other servers (wk_store_set_address changes it), and
+     * how long a lease lasts unless renewed (0: 10,000 ms). */
+    const char *address;
+    uint32_t lease_ms;
 } wk_store_desc;
 
 /* Opens (creating it when missing) the store kept in dir and loads every
  * world in it. Fails with WK_IO naming the file and SQLite's reason for a
  * directory that cannot be created or written or a file that is not a
  * worldkit database, and with WK_IO naming the world and journal entry for
- * one that does not load; nothing is left open then. */
+ * one that does not load; nothing is left open then. wk_store_open_desc
+ * does the same for a directory or a PostgreSQL database (naming the
+ * database and PostgreSQL's reason when it fails). */
 int wk_store_open_dir(const char *dir, wk_store **out, wk_status *st);
 int wk_store_open_desc(const wk_store_desc *desc, wk_store **out, wk_status *st);
 /* Frees every world; no world may be open. A store on disk first finishes
  * the compaction under way and closes the database (what was committed is
  * on disk already). */
 void wk_store_free(wk_store *store);
+/* The address a store shared between servers gives the leases it holds
+ * from now on (the one clients reach this server at); a no-op otherwise. */
+void wk_store_set_address(wk_store *store, const char *address);
 /* The most entities a world of the store may hold; 0, a new store's, is
  * no bound. A world created, cloned or replaced with more is refused
  * (WK_LIMIT) and not stored; a writer asks wk_store_room before keeping

@@ -75,16 +75,15 @@ void *wk__call_response(wk__call *call, const ProtobufCMessageDescriptor *type, 
     return m;
 }
 
-int wk__call_reply(wk__call *call, const ProtobufCMessageDescriptor *type, ProtobufCMessage **response,
-                   SimulationInterfaces__Result *result)
+int wk__call_reply(ProtobufCMessage *response, SimulationInterfaces__Result *result)
 {
-    const ProtobufCFieldDescriptor *field = protobuf_c_message_descriptor_get_field_by_name(type, "result");
-    ProtobufCMessage *m = wk__call_response(call, type, response);
+    const ProtobufCFieldDescriptor *field =
+        protobuf_c_message_descriptor_get_field_by_name(response->descriptor, "result");
     if (!field || field->descriptor != &simulation_interfaces__result__descriptor)
         return WK_INVALID; /* a type without a Result: a mistake in a handler */
-    if (!m || !result)
+    if (!result)
         return WK_NOMEM;
-    *(SimulationInterfaces__Result **)(void *)((char *)m + field->offset) = result;
+    *(SimulationInterfaces__Result **)(void *)((char *)response + field->offset) = result;
     return WK_OK;
 }
 
@@ -190,6 +189,7 @@ void wk_api_free(wk_api *api)
     wk__api_free_bindings(api);
     wk_sim_free(api->sim);
     wk_scene_free(api->initial);
+    wk_scene_free(api->elsewhere);
     wk_store_free(api->store);
     pthread_mutex_destroy(&api->bindings_lock);
     pthread_mutex_destroy(&api->lock);
@@ -231,10 +231,32 @@ static int result_code(const ProtobufCMessage *response)
 /* Answers a simulation_interfaces method refused for a bound (limits.c)
  * in its response's Result, OPERATION_FAILED, the standard's code for a
  * call that could not be done. */
-static int refuse_limit(wk__call *call, const wk__method *m, ProtobufCMessage **response, const wk_status *why)
+static int refuse_limit(wk__call *call, ProtobufCMessage *response, const wk_status *why)
 {
-    return wk__call_reply(call, wk__method_response(m), response,
-                          wk__call_result(call, WK_RESULT_OPERATION_FAILED, "%s", why->message));
+    return wk__call_reply(response, wk__call_result(call, WK_RESULT_OPERATION_FAILED, "%s", why->message));
+}
+
+/* Begins the scene batch of a method whose row says so (WK__METHOD_BATCH),
+ * on the open world; *open says whether one was begun. */
+static int batch_begin(wk_api *api, const wk__method *m, bool *open, wk_status *st)
+{
+    *open = false;
+    if (!(m->flags & WK__METHOD_BATCH) || !api->open)
+        return WK_OK;
+    int rc = wk_scene_batch_begin(wk_api_scene(api), st);
+    *open = rc == WK_OK;
+    return rc;
+}
+
+/* Ends the scene batch: keeps what the handler changed when it answered a
+ * Result of OK, else puts the world back as it was. */
+static int batch_end(wk_api *api, int rc, const ProtobufCMessage *response)
+{
+    wk_scene *s = wk_api_scene(api);
+    if (rc == WK_OK && result_code(response) == WK_RESULT_OK)
+        return wk_scene_batch_commit(s);
+    wk_scene_batch_rollback(s);
+    return rc;
 }
 
 /* Runs the method, or one batch of its steps, under the binding's lock:
@@ -257,12 +279,22 @@ static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *r
         api->unloaded = true;
     progress->more = false;
     wk_status limit = {0};
-    if (rc == 0 && wk__api_refuse_without_world(api, &call, m, &response))
+    if (rc == 0 && !wk__call_response(&call, wk__method_response(m), &response))
+        rc = WK_NOMEM;
+    else if (rc == 0 && wk__api_refuse_without_world(api, &call, m, response))
         rc = WK_OK;
     else if (rc == 0 && wk__api_memory_room(api->endpoint, m, &limit))
-        rc = refuse_limit(&call, m, &response, &limit);
-    else if (rc == 0)
-        rc = m->handle(api, &call, req, &response);
+        rc = refuse_limit(&call, response, &limit);
+    else if (rc == 0) {
+        bool batch;
+        rc = batch_begin(api, m, &batch, st);
+        if (rc == WK_OK)
+            rc = m->handle(api, &call, req, &response);
+        if (rc == WK_OK && call.failed)
+            rc = WK_NOMEM;
+        if (batch)
+            rc = batch_end(api, rc, response);
+    }
     if (rc == WK_OK && (call.failed || !response))
         rc = WK_NOMEM;
     /* What the call changed is on disk before it is answered. */
@@ -271,7 +303,7 @@ static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *r
     if (rc == WK_OK && !progress->more) {
         size_t size = protobuf_c_message_get_packed_size(response);
         if (wk__api_response_room(api->endpoint, m, size, &limit)) {
-            rc = refuse_limit(&call, m, &response, &limit);
+            rc = refuse_limit(&call, response, &limit);
             size = rc ? 0 : protobuf_c_message_get_packed_size(response);
         }
         if (rc == WK_OK)

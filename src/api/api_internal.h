@@ -28,6 +28,7 @@ struct wk_api {
     char world_id[WK_WORLD_ID_MAX]; /* the store world it simulates: the endpoint's is "world" */
     wk_sim *sim;          /* runs that world; bound to its scene while a call has it open */
     wk_scene *initial;    /* owned: the world as its simulation began, which a reset puts back */
+    wk_scene *elsewhere;  /* owned: the scene sim began on when another server holds the world */
     wk_store *store;      /* every world, by id (the endpoint's, shared by its bindings) */
     bool levels;          /* worlds run their levels (wk_api_desc) */
     wk_physics_engine physics; /* what steps them (wk_api_desc) */
@@ -92,6 +93,16 @@ typedef struct wk__call {
     int (*check)(void *);   /* the transport's wk_api_sink check, or NULL */
     void *check_ctx;
     unsigned checks;        /* wk__call_over's calls, so that it asks the transport now and then */
+    /* The world an ObjectWorldService request names, which the dispatcher
+     * opened in the row's mode (methods.h) and closes once the handler
+     * returns; NULL for a method on no one world. (A simulation_interfaces
+     * handler has its binding's world open as api->open, bindings.c.) */
+    wk_world *world;
+    /* Set by a handler for what must wait until that world is closed (an
+     * ObjectWorldService World reply's metadata, which the store reads under
+     * the world's own lock); run by the dispatcher when the handler
+     * succeeded. */
+    int (*after)(wk_api *api, struct wk__call *call, const ProtobufCMessage *request, ProtobufCMessage *response);
 } wk__call;
 
 /* Whether the call should give up: its deadline has passed or its client
@@ -112,10 +123,9 @@ SimulationInterfaces__Result *wk__call_result(wk__call *call, uint32_t code, con
  * *response as well; NULL when out of memory. */
 void *wk__call_response(wk__call *call, const ProtobufCMessageDescriptor *type, ProtobufCMessage **response);
 
-/* Answers with a response of the type that carries only a Result: *response
- * is a new message of that type with result in its `result` field. */
-int wk__call_reply(wk__call *call, const ProtobufCMessageDescriptor *type, ProtobufCMessage **response,
-                   SimulationInterfaces__Result *result);
+/* Answers result in the response's `result` field (a simulation_interfaces
+ * response, or worldkit.Levels'). */
+int wk__call_reply(ProtobufCMessage *response, SimulationInterfaces__Result *result);
 
 /* A worldkit code and the result code a service gives for it. A table ends
  * with {0, fallback}: the result for every code it does not list. */
@@ -126,9 +136,13 @@ typedef struct wk__code_map {
 
 uint32_t wk__map_code(const wk__code_map *map, int code);
 
-/* The one handler signature: a handler reads its request and fills
- * *response (a message owned by call); a code other than WK_OK, with
- * call->status saying why, answers no message. WK__HANDLER declares one. */
+/* The one handler signature. The dispatcher (api.c for the simulation
+ * services, ows/ows.c for ObjectWorldService) unpacks the request, makes
+ * *response a new message of the row's response type owned by call, and
+ * opens the world the row says in its lock mode (call->world); the handler
+ * reads its request and fills *response (or points it at a message of that
+ * type it rendered); a code other than WK_OK, with call->status saying why,
+ * answers no message. WK__HANDLER declares one. */
 typedef int (*wk__handler)(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response);
 #define WK__HANDLER(fn) int fn(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 
@@ -168,7 +182,7 @@ struct wk__method;
  * with INCORRECT_STATE in *response, returning true (false: run it). */
 void wk__api_world_loaded(wk_api *api, const char *uri);
 bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const struct wk__method *m,
-                                  ProtobufCMessage **response);
+                                  ProtobufCMessage *response);
 /* sim/entity_state.c: an EntityState of motion m in the world frame, stamped
  * with the simulated time, owned by the call. */
 SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *call, const wk_motion *m);
@@ -199,8 +213,10 @@ bool wk__request_strings_clean(const ProtobufCMessageDescriptor *desc, const uin
 /* bindings.c: replaces the binding's world, in the store and in the
  * simulation, with the world of desc (which it takes), or an empty world
  * named "default" when desc is NULL; for the endpoint, init_world becomes a
- * copy of it. */
-int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st);
+ * copy of it. source (NULL or "": none) is the absolute path of the file
+ * desc was read from, kept on the world entity so that a restart runs its
+ * levels again. */
+int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk_status *st);
 /* Makes the binding's simulation, of its store world as it is; when the
  * store has no such world, of a new empty one with create, else NOT_FOUND. */
 int wk__api_bind(wk_api *api, bool create, wk_status *st);

@@ -68,7 +68,31 @@ static int restore_initial(wk_sim *sim, void *ctx, wk_status *st)
     return rc;
 }
 
-int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
+/* A simulation of desc (which it takes) on scene, as the endpoint runs its
+ * worlds: levels, engine and the restorer of the binding. */
+static int sim_new(wk_api *api, wk_world_desc *desc, wk_scene *scene, wk_sim **out, wk_status *st)
+{
+    return wk_sim_new(desc,
+                      &(wk_sim_desc){.scene = scene,
+                                     .levels = api->levels,
+                                     .physics = api->physics,
+                                     .restore = restore_initial,
+                                     .restore_ctx = api},
+                      out, st);
+}
+
+/* Keeps the file a world was read from on its world entity. */
+static int keep_source(wk_scene *scene, wk_entity world, const char *source, wk_status *st)
+{
+    if (!source || !*source)
+        return WK_OK;
+    wk_ecm *ecm = wk_scene_ecm(scene);
+    return wk_ecm_set(ecm, world, wk_scene_types_of(scene)->world_source, &source) < 0
+               ? wk_fail(st, WK_NOMEM, "out of memory keeping the world's file %s", source)
+               : WK_OK;
+}
+
+int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk_status *st)
 {
     int rc = desc ? WK_OK : read_empty(&desc, st);
     if (rc)
@@ -79,16 +103,11 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
         return wk_fail(st, WK_NOMEM, "out of memory creating a world");
     }
     wk_sim *sim = NULL;
-    rc = wk_sim_new(desc,
-                    &(wk_sim_desc){
-                        .scene = scene,
-                        .levels = api->levels,
-                        .physics = api->physics,
-                        .restore = restore_initial,
-                        .restore_ctx = api},
-                    &sim, st);
+    rc = sim_new(api, desc, scene, &sim, st);
     if (rc == WK_OK)
         rc = wk_scene_objects_init(scene, wk_sim_world(sim), st);
+    if (rc == WK_OK)
+        rc = keep_source(scene, wk_sim_world(sim), source, st);
     char id[WK_WORLD_ID_MAX];
     if (rc) {
         wk_scene_free(scene);
@@ -107,24 +126,52 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, wk_status *st)
     return WK_OK;
 }
 
+/* The description a world back from the store runs with: its file's
+ * again, when it was read from one and levels run (they live in the
+ * description, not in the entities); else an empty one. A file that no
+ * longer reads is said on stderr, and the world runs without levels. */
+static int read_source(wk_api *api, wk_scene *scene, wk_world_desc **out, wk_status *st)
+{
+    char *const *source = wk_ecm_get(wk_scene_ecm(scene), wk_scene_root(scene), wk_scene_types_of(scene)->world_source);
+    if (!api->levels || !source || !*source)
+        return read_empty(out, st);
+    wk_status why = {0};
+    if (wk_desc_read(&(wk_read_desc){.uri = *source, .roots = api->roots}, out, &why) == WK_OK)
+        return WK_OK;
+    fprintf(stderr, "worldkit: world '%s' runs without its levels: %s\n", api->world_id, why.message);
+    return read_empty(out, st);
+}
+
+/* A simulation for api on scene (borrowed), which it copies as its
+ * initial state. */
+static int sim_on(wk_api *api, wk_scene *scene, wk_status *st)
+{
+    wk_world_desc *desc = NULL;
+    wk_sim *sim = NULL;
+    int rc = read_source(api, scene, &desc, st);
+    if (rc == WK_OK)
+        rc = sim_new(api, desc, scene, &sim, st);
+    if (rc == WK_OK)
+        use_sim(api, sim);
+    return rc;
+}
+
 int wk__api_bind(wk_api *api, bool create, wk_status *st)
 {
     wk_world *w;
-    if (wk_store_open(api->store, api->world_id, false, &w, st))
-        return create ? wk__api_set_world(api, NULL, st) : WK_NOT_FOUND;
-    /* The file it came from is not kept: its levels are not run again. */
-    wk_world_desc *desc = NULL;
-    wk_sim *sim = NULL;
-    int rc = read_empty(&desc, st);
-    if (rc == WK_OK)
-        rc = wk_sim_new(desc,
-                        &(wk_sim_desc){.scene = wk_world_scene(w),
-                                       .physics = api->physics,
-                                       .restore = restore_initial,
-                                       .restore_ctx = api},
-                        &sim, st);
-    if (rc == WK_OK)
-        use_sim(api, sim); /* with the world open: its initial copy is taken */
+    int rc = wk_store_open(api->store, api->world_id, false, &w, st);
+    if (rc == WK_MOVED && create) {
+        /* Another server sharing the store's database holds the world:
+         * calls for it, which open it first, are answered with its
+         * address; the simulation waits on an empty scene of its own. */
+        if (!(api->elsewhere = wk_scene_new()))
+            return wk_fail(st, WK_NOMEM, "out of memory binding world '%s'", api->world_id);
+        rc = wk_scene_objects_init(api->elsewhere, WK_NULL_ENTITY, st);
+        return rc ? rc : sim_on(api, api->elsewhere, st);
+    }
+    if (rc)
+        return create ? wk__api_set_world(api, NULL, NULL, st) : WK_NOT_FOUND;
+    rc = sim_on(api, wk_world_scene(w), st); /* with the world open: its initial copy is taken */
     wk_store_close(w, false, false);
     return rc;
 }

@@ -12,9 +12,10 @@ enum wk__method_flags {
      * world's, or the one its call names), under that simulation's lock,
      * with the world open; a Result in its response tells its outcome. */
     WK__METHOD_SIM = 1,
-    /* Changes the world it acts on: a simulation_interfaces method opens
-     * its world for writing and commits what it changed before answering;
-     * others open it for reading. */
+    /* Changes the world it acts on: the dispatcher opens its world for
+     * writing (else for reading); a simulation_interfaces method's change
+     * is committed before it answers, an ObjectWorldService mutation
+     * commits its own batch. */
     WK__METHOD_WRITES = 2,
     /* Answers even while no world is loaded (after UnloadWorld); every
      * other simulation_interfaces method then answers INCORRECT_STATE. */
@@ -27,6 +28,17 @@ enum wk__method_flags {
      * entities added): refused while the process is past its memory bound
      * (limits.c), as Redis refuses its commands flagged denyoom. */
     WK__METHOD_GROWS = 32,
+    /* ObjectWorldService: acts on the one world its request's world_id
+     * names, which the dispatcher opens for the handler (for writing with
+     * WRITES) and closes after it (ows/ows.c). */
+    WK__METHOD_OPENS = 64,
+    /* simulation_interfaces: all or nothing. The dispatcher runs the
+     * handler in a scene batch on the open world and keeps what it changed
+     * only when its Result says OK (api.c). LoadWorld and UnloadWorld have
+     * none: they replace the world whole (after reading what replaces it),
+     * all or nothing by the store's replace; nor has ResetSimulation: a
+     * reset ends the ECM's step, which a batch does not allow. */
+    WK__METHOD_BATCH = 128,
 };
 
 typedef struct wk__method {

@@ -121,10 +121,29 @@ static bool print_response(const wk_json_method *m, grpc_byte_buffer *bb, wk_buf
     return ok;
 }
 
+/* The address an UNAVAILABLE answer's trailing metadata worldkit-owner
+ * names (the server holding the world, when servers share a database),
+ * into owner (WK_OWNER_MAX bytes); false when there is none. */
+static bool owner_of(const grpc_metadata_array *trailing, char *owner)
+{
+    for (size_t i = 0; i < trailing->count; i++) {
+        if (grpc_slice_str_cmp(trailing->metadata[i].key, "worldkit-owner"))
+            continue;
+        size_t n = GRPC_SLICE_LENGTH(trailing->metadata[i].value);
+        snprintf(owner, WK_OWNER_MAX, "%.*s", (int)(n < WK_OWNER_MAX ? n : WK_OWNER_MAX - 1),
+                 (const char *)GRPC_SLICE_START_PTR(trailing->metadata[i].value));
+        return *owner != '\0';
+    }
+    return false;
+}
+
 /* The call's batches: the request out and the initial metadata in, then a
- * message at a time until there is none, then the status. */
+ * message at a time until there is none, then the status. Returns 2, with
+ * nothing printed but a note, when the answer names another server to ask
+ * (owner); else the exit status. */
 static int exchange(grpc_call *call, grpc_completion_queue *cq, const wk_json_method *m, const uint8_t *request,
-                    size_t len, grpc_metadata *metadata, size_t metadata_count, const char *server, wk_buf *last)
+                    size_t len, grpc_metadata *metadata, size_t metadata_count, const char *server, wk_buf *last,
+                    char *owner)
 {
     grpc_slice body = grpc_slice_from_copied_buffer(len ? (const char *)request : "", len);
     grpc_byte_buffer *send = grpc_raw_byte_buffer_create(&body, 1);
@@ -162,6 +181,9 @@ static int exchange(grpc_call *call, grpc_completion_queue *cq, const wk_json_me
     if (!run_batch(call, cq, &op, 1, (void *)3)) {
         fprintf(stderr, "worldkit: %s: the call ended without a status\n", m->name);
         rc = 1;
+    } else if (status == GRPC_STATUS_UNAVAILABLE && owner_of(&trailing, owner) && strcmp(owner, server)) {
+        fprintf(stderr, "worldkit: %s: the world is served at %s: asking there\n", m->name, owner);
+        rc = 2;
     } else if (status != GRPC_STATUS_OK) {
         fprintf(stderr, "worldkit: %s: %s: %.*s\n", m->name, status_name(status), (int)GRPC_SLICE_LENGTH(details),
                 (const char *)GRPC_SLICE_START_PTR(details));
@@ -178,13 +200,10 @@ static int exchange(grpc_call *call, grpc_completion_queue *cq, const wk_json_me
     return rc;
 }
 
-int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *request, size_t len, wk_buf *last)
+/* One call to server; 2 with owner set when it names another server. */
+static int call_at(const wk_client *c, const char *server, const char *path, const wk_json_method *m,
+                   const uint8_t *request, size_t len, wk_buf *last, char *owner)
 {
-    char path[512];
-    if ((size_t)snprintf(path, sizeof path, "/%s/%s", m->service, m->name) >= sizeof path) {
-        fprintf(stderr, "worldkit: %s: method name too long\n", m->name);
-        return 1;
-    }
     grpc_metadata metadata[2];
     size_t metadata_count;
     if (!wk_client_metadata(c, metadata, &metadata_count))
@@ -201,7 +220,7 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
         grpc_shutdown();
         return 1;
     }
-    grpc_channel *channel = grpc_channel_create(c->server, creds, NULL);
+    grpc_channel *channel = grpc_channel_create(server, creds, NULL);
     grpc_channel_credentials_release(creds);
     grpc_completion_queue *cq = grpc_completion_queue_create_for_next(NULL);
     gpr_timespec deadline = gpr_inf_future(GPR_CLOCK_REALTIME);
@@ -214,10 +233,10 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
     grpc_slice_unref(method);
     int rc = 1;
     if (call) {
-        rc = exchange(call, cq, m, request, len, metadata, metadata_count, c->server, last);
+        rc = exchange(call, cq, m, request, len, metadata, metadata_count, server, last, owner);
         grpc_call_unref(call);
     } else {
-        fprintf(stderr, "worldkit: %s: the call could not be made on %s\n", m->name, c->server);
+        fprintf(stderr, "worldkit: %s: the call could not be made on %s\n", m->name, server);
     }
     grpc_completion_queue_shutdown(cq);
     while (grpc_completion_queue_next(cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN)
@@ -227,6 +246,28 @@ int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *r
     wk_client_metadata_free(metadata, metadata_count);
     grpc_shutdown();
     return rc;
+}
+
+/* Servers sharing a database answer a call for a world another holds with
+ * its address: the call follows it, a few times at most (a world may move
+ * while it is followed). */
+#define MAX_HOPS 4
+
+int wk_client_call(const wk_client *c, const wk_json_method *m, const uint8_t *request, size_t len, wk_buf *last)
+{
+    char path[512];
+    if ((size_t)snprintf(path, sizeof path, "/%s/%s", m->service, m->name) >= sizeof path) {
+        fprintf(stderr, "worldkit: %s: method name too long\n", m->name);
+        return 1;
+    }
+    char server[2][WK_OWNER_MAX];
+    snprintf(server[0], sizeof server[0], "%s", c->server);
+    int rc = 2;
+    for (int hop = 0; rc == 2 && hop < MAX_HOPS; hop++)
+        rc = call_at(c, server[hop % 2], path, m, request, len, last, server[(hop + 1) % 2]);
+    if (rc == 2)
+        fprintf(stderr, "worldkit: %s: the world moved %d times while the call followed it\n", m->name, MAX_HOPS);
+    return rc ? 1 : 0;
 }
 
 /* The request text: the argument, standard input for "-", "{}" for none. */

@@ -13,7 +13,8 @@
 #define USAGE                                                                                        \
     "run WORLD [--levels] [--steps N] [--rtf X] [--physics mujoco|none] [--velocity NAME vx vy vz]\n" \
     "           [--performer NAME]\n"                                                               \
-    "       (stops after N steps: 1,000 unless --steps says)"
+    "       (stops after N steps: 1,000 unless --steps says; physics: mujoco for a world with\n"      \
+    "       dynamic links unless --physics says)"
 #define MAX_ITEMS 16
 
 typedef struct velocity_arg {
@@ -50,7 +51,7 @@ static int values_after(const char *o)
 /* 0 when parsed, else 2 with the mistake printed. */
 static int parse(int argc, char **argv, run_args *a)
 {
-    *a = (run_args){.steps = 1000, .rtf = -1};
+    *a = (run_args){.steps = 1000, .rtf = -1, .physics = WK_PHYSICS_AUTO};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         int values = values_after(o);
@@ -197,7 +198,7 @@ int wk_cli_run(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    if (rc == 0 && a.physics != WK_PHYSICS_NONE)
+    if (rc == 0 && wk_sim_has_physics(sim))
         report_rest(sim);
     if (rc == 0)
         printf("steps %llu, sim time %.6g s, wall time %.6g s, real-time factor %.3g\n",

@@ -24,7 +24,8 @@
     "                       [--physics ENGINE] [--rtf X]\n"                                              \
     "                       [--workers N] [--max-request-mib N] [--shutdown-seconds S]\n"              \
     "                       [--max-world-entities N] [--max-response-mib N] [--max-memory-mib N]\n"      \
-    "                       [--data DIR [--compact-entries N] [--checkpoint-seconds S] | --memory]\n" \
+    "                       [--data DIR | --store DIR|URL [--compact-entries N] [--checkpoint-seconds S]\n" \
+    "                        [--lease-ms N] | --memory]\n"                                          \
     "                       [--verbose]\n"                                                            \
     "                       [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--token-file FILE]"
 
@@ -51,7 +52,8 @@ static const char *const help[] = {
     "                         Other files are answered as missing\n"
     "  --levels               load and unload levels around performers\n"
     "  --physics ENGINE       what steps the worlds: mujoco (gravity, contacts, joints) or none\n"
-    "                         (kinematic motion of set velocities; the default)\n"
+    "                         (kinematic motion of set velocities). Default: mujoco for a world\n"
+    "                         with a link outside a static model, none for the others\n"
     "  --rtf X                real-time factor of a PLAYING world (default: the world's own,\n"
     "                         1 unless the file says; 0: as fast as possible)\n"
     "  --workers N            calls served at once (default: the CPU count, at least 4)\n"
@@ -70,6 +72,13 @@ static const char *const help[] = {
     "  --data DIR             keep ObjectWorldService's worlds in DIR/worlds.db (SQLite): every\n"
     "                         change answered OK is on disk, and a restart brings them back\n"
     "                         (default ./worldkit-data; --data '' is --memory)\n"
+    "  --store URL            keep them in a PostgreSQL database instead (postgresql://...; a\n"
+    "                         folder is --data): the same tables, created when missing; every change\n"
+    "                         answered OK is committed there. Several servers may share one\n"
+    "                         database: each world is served by the one holding its lease (a call\n"
+    "                         for a world another server holds fails UNAVAILABLE naming it, in\n"
+    "                         metadata 'worldkit-owner' too); a lapsed lease is taken over\n"
+    "  --lease-ms N           how long a lease lasts unless renewed (default 10000)\n"
     "  --compact-entries N    fold a world's journal of changes into a new snapshot once it\n"
     "                         holds more than N entries (default 1000)\n"
     "  --checkpoint-seconds S write a PLAYING world's motion to DIR every S seconds (default 5)\n"
@@ -96,8 +105,9 @@ typedef struct serve_args {
     size_t root_count;
     char world_folder[4096];
     char listen[512]; /* --listen HOST with the default port */
-    const char *data; /* NULL: worlds in memory only */
+    const char *data; /* NULL: worlds in memory only; a folder or a PostgreSQL URL */
     uint32_t compact_entries;
+    uint32_t lease_ms; /* 0: the store's default */
     double checkpoint_seconds; /* 0: the api's default */
     wk_physics_engine physics;
     bool levels;
@@ -150,6 +160,11 @@ static void set_compact(serve_args *a, unsigned long long x)
     a->compact_entries = (uint32_t)x;
 }
 
+static void set_lease(serve_args *a, unsigned long long x)
+{
+    a->lease_ms = (uint32_t)x;
+}
+
 static void set_checkpoint(serve_args *a, unsigned long long x)
 {
     a->checkpoint_seconds = (double)x;
@@ -173,6 +188,7 @@ static bool numeric(const char *o, const char *v, serve_args *a, int *status)
         {"--shutdown-seconds", 1, 3600, set_grace, "a count of seconds from 1 to 3600"},
         {"--compact-entries", 1, 1000000000, set_compact, "a count from 1 to 1e9"},
         {"--checkpoint-seconds", 1, 86400, set_checkpoint, "a count of seconds from 1 to 86400"},
+        {"--lease-ms", 100, 3600000, set_lease, "a count of milliseconds from 100 to 3600000"},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         if (strcmp(o, options[i].name))
@@ -190,7 +206,7 @@ static bool numeric(const char *o, const char *v, serve_args *a, int *status)
 /* 0 when parsed, 1 for --help, 2 for a mistake (printed). */
 static int parse(int argc, char **argv, serve_args *a)
 {
-    *a = (serve_args){.data = "worldkit-data"};
+    *a = (serve_args){.data = "worldkit-data", .physics = WK_PHYSICS_AUTO};
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int status = 0;
@@ -236,7 +252,7 @@ static int parse(int argc, char **argv, serve_args *a)
                 return 2;
             }
             a->roots[a->root_count++] = v;
-        } else if (!strcmp(o, "--data"))
+        } else if (!strcmp(o, "--data") || !strcmp(o, "--store"))
             a->data = *v ? v : NULL; /* --data '' is --memory */
         else if (!strcmp(o, "--tls-cert"))
             a->server.tls_cert_file = v;
@@ -368,15 +384,23 @@ int wk_cli_serve(int argc, char **argv)
         return parsed;
     wk_store *store = NULL;
     wk_status st = {0};
-    wk_store_desc kept = {.dir = a.data, .compact_entries = a.compact_entries};
+    /* A URL may hold a password: messages name the database, not it. */
+    bool pg = a.data && (!strncmp(a.data, "postgresql://", 13) || !strncmp(a.data, "postgres://", 11));
+    wk_store_desc kept = {.dir = pg ? NULL : a.data,
+                          .url = pg ? a.data : NULL,
+                          .compact_entries = a.compact_entries,
+                          .address = a.server.listen ? a.server.listen : "127.0.0.1:50051",
+                          .lease_ms = a.lease_ms};
     if (a.data && wk_store_open_desc(&kept, &store, &st)) {
-        fprintf(stderr, "worldkit: --data %s: %s: %s\n", a.data, wk_code_name(st.code), st.message);
+        fprintf(stderr, "worldkit: --data %s: %s: %s\n", pg ? "(PostgreSQL)" : a.data, wk_code_name(st.code),
+                st.message);
         return 1;
     }
     finish_roots(&a);
     wk_world_meta meta;
     if (a.world && store && wk_store_meta(store, "world", &meta, NULL) == WK_OK)
-        fprintf(stderr, "worldkit: %s replaces the stored world 'world' of %s\n", a.world, a.data);
+        fprintf(stderr, "worldkit: %s replaces the stored world 'world' of %s\n", a.world,
+                pg ? "the PostgreSQL database" : a.data);
     wk_api *api = wk_api_new_desc(&(wk_api_desc){.levels = a.levels,
                                                  .physics = a.physics,
                                                  .store = store,
@@ -406,6 +430,8 @@ int wk_cli_serve(int argc, char **argv)
         wk_api_free(api);
         return 1;
     }
+    if (store) /* port 0 picked one: the leases give the address taken */
+        wk_store_set_address(store, wk_server_address(server));
     printf("worldkit: serving on %s\n", wk_server_address(server));
     fflush(stdout);
     int sig = wk_server_wait_signal();

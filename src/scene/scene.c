@@ -145,6 +145,8 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
         {&t->velocity, {.name = "Velocity", .size = sizeof(wk_velocity)}},
         {&t->acceleration, {.name = "Acceleration", .size = sizeof(wk_acceleration)}},
         {&t->world_settings, {.name = "WorldSettings", .size = sizeof(wk_world_settings)}},
+        {&t->world_source, {.name = "WorldSource", .size = sizeof(char *), .hooks = string_hooks}},
+        {&t->performer, {.name = "Performer", .size = sizeof(wk_vec3)}},
         {&t->surface, {.name = "Surface", .size = sizeof(wk_scene_surface)}},
         {&t->mesh_file, {.name = "MeshFile", .size = sizeof(char *), .hooks = string_hooks}},
     };

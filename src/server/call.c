@@ -159,10 +159,21 @@ static bool send(call *c, grpc_byte_buffer *msg, const grpc_status_code *status,
         ops[n++].data.send_message.send_message = msg;
     }
     grpc_slice text = grpc_empty_slice();
+    /* A world another server holds: its address also in trailing metadata,
+     * for clients to follow. */
+    const char *owner = status && *status == GRPC_STATUS_UNAVAILABLE ? strstr(details, WK_MOVED_TEXT) : NULL;
+    grpc_metadata owner_md = {.key = grpc_empty_slice(), .value = grpc_empty_slice()};
+    if (owner) {
+        owner += strlen(WK_MOVED_TEXT);
+        owner_md.key = grpc_slice_from_static_string("worldkit-owner");
+        owner_md.value = grpc_slice_from_copied_buffer(owner, strcspn(owner, " "));
+    }
     if (status) {
         text = grpc_slice_from_copied_string(details);
         ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
         ops[n].data.send_status_from_server.status = *status;
+        ops[n].data.send_status_from_server.trailing_metadata_count = owner ? 1 : 0;
+        ops[n].data.send_status_from_server.trailing_metadata = owner ? &owner_md : NULL;
         ops[n++].data.send_status_from_server.status_details = &text;
         if (!c->closing) {
             ops[n].op = GRPC_OP_RECV_CLOSE_ON_SERVER;
@@ -172,6 +183,7 @@ static bool send(call *c, grpc_byte_buffer *msg, const grpc_status_code *status,
     bool ok = grpc_call_start_batch(c->slot->call, ops, n, &tag_send, NULL) == GRPC_CALL_OK &&
               (c->streaming ? wait_for_reader(c) : wait_for(c, &tag_send));
     grpc_slice_unref(text);
+    grpc_slice_unref(owner_md.value);
     if (msg)
         grpc_byte_buffer_destroy(msg);
     c->broken |= !ok;

@@ -172,19 +172,41 @@ void wk__levels_forget(wk_sim *sim)
     memset(sim->loaded, 0, count * sizeof *sim->loaded);
 }
 
-void wk__levels_reread(wk_sim *sim)
+/* Whether name is one of the simulation's performers. */
+static bool is_performer(const wk_sim *sim, const char *name)
+{
+    for (size_t i = 0; i < sim->performer_count; i++)
+        if (!strcmp(sim->performers[i].name, name))
+            return true;
+    return false;
+}
+
+int wk__levels_reread(wk_sim *sim)
 {
     wk__levels_forget(sim);
+    /* The performers SetPerformer made, which the entities carry. */
+    wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    wk_type performer = wk_scene_types_of(sim->scene)->performer;
+    for (wk_entity e = wk_ecm_first_child(ecm, sim->world); sim->levels_on && e; e = wk_ecm_next_sibling(ecm, e)) {
+        const wk_vec3 *size = wk_ecm_get(ecm, e, performer);
+        const char *name = wk_scene_name(sim->scene, e);
+        if (size && name && !is_performer(sim, name) && add_performer(sim, name, *size))
+            return WK_NOMEM;
+    }
+    /* A level is loaded when all its entities are there: one it shares
+     * with a loaded level says nothing of it. */
     for (size_t i = 0; i < sim->level_count; i++) {
         wk__level *l = &sim->levels[i];
+        l->loaded = l->ref_count > 0;
         for (size_t r = 0; r < l->ref_count; r++)
-            l->loaded |= (sim->loaded[l->refs[r]] =
+            l->loaded &= (sim->loaded[l->refs[r]] =
                               wk_scene_child(sim->scene, sim->world, wk_desc_node(sim->desc, l->refs[r])->name)) != 0;
         for (size_t r = 0; l->loaded && r < l->ref_count; r++)
             sim->holders[l->refs[r]]++;
     }
     for (size_t i = 0; i < sim->performer_count; i++)
         sim->performers[i].entity = WK_NULL_ENTITY, sim->performers[i].settled = false;
+    return WK_OK;
 }
 
 bool wk__levels_hold(const wk_sim *sim, uint32_t node)
@@ -624,10 +646,11 @@ const char *wk_sim_performer(const wk_sim *sim, size_t i, wk_vec3 *size)
 
 int wk_sim_set_performer(wk_sim *sim, const char *name)
 {
-    if (!wk_scene_child(sim->scene, sim->world, name))
+    wk_entity e = wk_scene_child(sim->scene, sim->world, name);
+    if (!e || is_performer(sim, name))
         return 0;
-    for (size_t i = 0; i < sim->performer_count; i++)
-        if (!strcmp(sim->performers[i].name, name))
-            return 0;
-    return add_performer(sim, name, (wk_vec3){1, 1, 1}) ? WK_NOMEM : 1;
+    wk_vec3 size = {1, 1, 1};
+    if (wk_ecm_set(wk_scene_ecm(sim->scene), e, wk_scene_types_of(sim->scene)->performer, &size) < 0)
+        return WK_NOMEM;
+    return add_performer(sim, name, size) ? WK_NOMEM : 1;
 }

@@ -9,6 +9,9 @@
 
 typedef struct wk__physics wk__physics;
 
+/* Whether the scene holds a link the engine would move: one in no static
+ * model. */
+bool wk__physics_moves(wk_scene *s, wk_entity world);
 /* An engine for the simulation's world, built from its entities at its
  * first step; NULL when out of memory. */
 wk__physics *wk__physics_new(void);

@@ -121,6 +121,17 @@ static bool in_static_model(wk_scene *s, wk_entity e)
     return false;
 }
 
+bool wk__physics_moves(wk_scene *s, wk_entity world)
+{
+    wk_entity_list all = {0};
+    bool moves = false;
+    if (wk_ecm_descendants(wk_scene_ecm(s), world, &all) == WK_OK)
+        for (size_t i = 0; !moves && i < all.count; i++)
+            moves = kind_of(s, all.items[i]) == WK_NODE_LINK && !in_static_model(s, all.items[i]);
+    wk_entity_list_free(&all);
+    return moves;
+}
+
 /* The turn that takes the z axis onto n: a plane's normal is its z axis. */
 static wk_quat z_onto(wk_vec3 n)
 {

@@ -63,10 +63,6 @@ int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_st
     sim->levels_on = opts && opts->levels;
     sim->naive_levels = opts && opts->naive_levels;
     sim->restore = opts ? opts->restore : NULL;
-    if (opts && opts->physics == WK_PHYSICS_MUJOCO && !(sim->physics = wk__physics_new())) {
-        wk_sim_free(sim);
-        return wk_fail(st, WK_NOMEM, "out of memory creating a simulation");
-    }
     sim->restore_ctx = opts ? opts->restore_ctx : NULL;
     sim->owns_scene = !(opts && opts->scene);
     sim->scene = sim->owns_scene ? wk_scene_new() : opts->scene;
@@ -79,6 +75,11 @@ int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_st
         rc = filled ? wk_sim_bind(sim, sim->scene, st) : wk__motion_bind(sim, st);
     if (rc == WK_OK && !filled)
         rc = build(sim, st);
+    wk_physics_engine engine = opts ? opts->physics : WK_PHYSICS_NONE;
+    if (rc == WK_OK && engine == WK_PHYSICS_AUTO)
+        engine = wk__physics_moves(sim->scene, sim->world) ? WK_PHYSICS_MUJOCO : WK_PHYSICS_NONE;
+    if (rc == WK_OK && engine == WK_PHYSICS_MUJOCO && !(sim->physics = wk__physics_new()))
+        rc = wk_fail(st, WK_NOMEM, "out of memory creating a simulation");
     if (rc) {
         wk_sim_free(sim);
         return rc;
@@ -98,8 +99,8 @@ int wk_sim_bind(wk_sim *sim, wk_scene *scene, wk_status *st)
     sim->world = world;
     read_settings(sim);
     int rc = wk__motion_bind(sim, st);
-    if (rc == WK_OK)
-        wk__levels_reread(sim);
+    if (rc == WK_OK && (rc = wk__levels_reread(sim)))
+        wk_fail(st, rc, "out of memory reading the world's performers");
     return rc;
 }
 
@@ -192,6 +193,11 @@ int wk_sim_run(wk_sim *sim, uint64_t n, double rtf)
             nanosleep(&(struct timespec){.tv_sec = ahead >= 1, .tv_nsec = ahead >= 1 ? 0 : (long)(ahead * 1e9)}, NULL);
     }
     return WK_OK;
+}
+
+bool wk_sim_has_physics(const wk_sim *sim)
+{
+    return sim->physics != NULL;
 }
 
 const char *wk_sim_error(const wk_sim *sim)

@@ -98,8 +98,9 @@ int wk__levels_update(wk_sim *sim);
 
 void wk__levels_forget(wk_sim *sim);
 /* Reads which levels are loaded back from the scene's entities (by name),
- * for a scene the simulation did not build itself. */
-void wk__levels_reread(wk_sim *sim);
+ * for a scene the simulation did not build itself, and the performers
+ * SetPerformer made (their Performer component); WK_NOMEM. */
+int wk__levels_reread(wk_sim *sim);
 
 /* motion.c: the motion system's views of the scene, made again when the
  * simulation runs on another scene. */

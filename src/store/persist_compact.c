@@ -17,29 +17,6 @@
 
 #include "store/persist.h"
 
-typedef struct folding {
-    const wk__wrec *rec;
-    const wk_buf *snap;
-} folding;
-
-/* The new snapshot, as of the last entry written, and the entries it
- * folds gone. */
-static int fold(wk__db *db, void *ctx)
-{
-    const folding *f = ctx;
-    sqlite3_stmt *s = db->stmts[WK__STMT_SET_SNAPSHOT];
-    sqlite3_bind_int64(s, 1, f->rec->wid);
-    wk__db_bind_blob(s, 2, &f->snap[0]);
-    wk__db_bind_blob(s, 3, &f->snap[1]);
-    sqlite3_bind_int64(s, 4, f->rec->seq);
-    if (wk__db_run(db, WK__STMT_SET_SNAPSHOT) != SQLITE_DONE)
-        return WK_IO;
-    sqlite3_stmt *trim = db->stmts[WK__STMT_TRIM_JOURNAL];
-    sqlite3_bind_int64(trim, 1, f->rec->wid);
-    sqlite3_bind_int64(trim, 2, f->rec->seq);
-    return wk__db_run(db, WK__STMT_TRIM_JOURNAL) == SQLITE_DONE ? WK_OK : WK_IO;
-}
-
 int wk__db_compact(wk_world *w, bool always, wk_status *st)
 {
     wk__db *db = w->store->db;
@@ -52,7 +29,7 @@ int wk__db_compact(wk_world *w, bool always, wk_status *st)
         rc = wk_fail(st, rc, "world '%s': serializing a snapshot: %s", w->id, wk_ecm_errmsg(wk_scene_ecm(w->scene)));
         goto done;
     }
-    rc = wk__db_write(db, "writing a snapshot", fold, &(folding){r, snap}, st);
+    rc = db->ops->fold(db->impl, r->wid, r->epoch, r->seq, snap, st);
     if (rc == WK_OK) {
         r->journal_count = 0;
         r->journal_bytes = 0;

@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "base/hash_index.h"
-#include "store/store_internal.h"
+#include "store/persist.h"
 
 int64_t wk__now_ns(void)
 {
@@ -88,7 +88,7 @@ int wk_store_open_desc(const wk_store_desc *desc, wk_store **out, wk_status *st)
 {
     wk_store *store = wk_store_new();
     if (!store)
-        return wk_fail(st, WK_NOMEM, "out of memory opening the store in '%s'", desc->dir);
+        return wk_fail(st, WK_NOMEM, "out of memory opening the store");
     int rc = wk__db_open(store, desc, st);
     if (rc) {
         wk_store_free(store);
@@ -114,6 +114,12 @@ void wk_store_free(wk_store *store)
     free(store->worlds);
     pthread_rwlock_destroy(&store->lock);
     free(store);
+}
+
+void wk_store_set_address(wk_store *store, const char *address)
+{
+    if (store->db && store->db->ops->set_address)
+        store->db->ops->set_address(store->db->impl, address);
 }
 
 void wk_store_set_max_entities(wk_store *store, size_t max)
@@ -183,6 +189,14 @@ static void pick_id(const wk_store *store, const char *want, char *out)
         if (wk__find_world(store, out) == store->count)
             return;
     }
+}
+
+/* Brings world id here (wk__db_pull) when it is named to be written over:
+ * a world that is nowhere yet is no failure. */
+static int pull_target(wk_store *store, const char *id, wk_status *st)
+{
+    int rc = id && *id ? wk__db_pull(store, id, st) : WK_OK;
+    return rc == WK_NOT_FOUND ? WK_OK : rc;
 }
 
 /* Room for one more world in the list. */
@@ -256,13 +270,16 @@ static int scene_from(const wk_world_create_desc *desc, wk_scene **out, wk_statu
 
 int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_out, wk_status *st)
 {
-    if (check_id(desc->id, st)) {
+    int rc = check_id(desc->id, st);
+    if (rc == WK_OK)
+        rc = pull_target(store, desc->id, st);
+    if (rc) {
         wk_desc_free(desc->file);
         wk_scene_free(desc->scene);
-        return WK_INVALID;
+        return rc;
     }
     wk_scene *scene;
-    int rc = scene_from(desc, &scene, st);
+    rc = scene_from(desc, &scene, st);
     if (rc)
         return rc;
     if ((rc = check_size(store, desc->id, scene, st))) {
@@ -297,7 +314,7 @@ int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_
     return WK_OK;
 }
 
-int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st)
+wk_world *wk__world_ref(wk_store *store, const char *id)
 {
     pthread_rwlock_rdlock(&store->lock);
     size_t i = wk__find_world(store, id);
@@ -305,6 +322,15 @@ int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, w
     if (w)
         atomic_fetch_add(&w->refs, 1);
     pthread_rwlock_unlock(&store->lock);
+    return w;
+}
+
+int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st)
+{
+    int rc = wk__db_pull(store, id, st);
+    if (rc)
+        return rc;
+    wk_world *w = wk__world_ref(store, id);
     if (!w)
         return wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
     if (write) {
@@ -372,6 +398,9 @@ int wk_store_clone(wk_store *store, const char *id, const char *clone_id, bool a
 {
     if (check_id(clone_id, st))
         return WK_INVALID;
+    int pulled = pull_target(store, clone_id, st);
+    if (pulled)
+        return pulled;
     wk_world *source;
     int rc = wk_store_open(store, id, false, &source, st);
     if (rc)
@@ -428,6 +457,9 @@ int wk_store_clone(wk_store *store, const char *id, const char *clone_id, bool a
 
 int wk_store_delete(wk_store *store, const char *id, wk_status *st)
 {
+    int pulled = wk__db_pull(store, id, st);
+    if (pulled)
+        return pulled;
     pthread_rwlock_wrlock(&store->lock);
     size_t i = wk__find_world(store, id);
     wk_world *w = i < store->count ? store->worlds[i] : NULL;

@@ -16,6 +16,7 @@ typedef struct wk__db wk__db;
 typedef struct wk__wrec {
     int64_t wid;      /* worlds.wid */
     int64_t seq;      /* seq of the last journal entry written */
+    int64_t epoch;    /* of the lease this server holds the world at (a shared database) */
     uint64_t journal_count, journal_bytes, snapshot_bytes; /* since the snapshot */
     uint64_t version;  /* the ECM's version when tracking was last reset */
     size_t empty_len;  /* the length of a changed-only state that holds no change */
@@ -51,6 +52,9 @@ int64_t wk__now_ns(void);
 /* The index of id in the list, or count; under the store's lock. */
 size_t wk__find_world(const wk_store *store, const char *id);
 void wk__world_unref(wk_world *w);
+/* The world with id in the list, with a reference taken (wk__world_unref),
+ * or NULL; takes the store's lock. */
+wk_world *wk__world_ref(wk_store *store, const char *id);
 /* A new world holding scene (taken, also on failure), with one reference:
  * the store's; NULL when out of memory. */
 wk_world *wk__world_new(wk_store *store, const char *id, wk_scene *scene, const char *user_tag);
@@ -93,6 +97,14 @@ int wk__db_compact(wk_world *w, bool always, wk_status *st);
 /* Hands w to the compactor (or compacts at once when inline); w open for
  * writing. */
 void wk__db_want_compaction(wk_world *w);
+
+/* In a store whose database other servers share: makes sure world id is
+ * in the list and this server holds its lease, taking the lease and
+ * loading the world when no server holds it (a lease found lapsed takes the
+ * world out of the list first). WK_OK at once in other stores; else
+ * WK_NOT_FOUND (no such world in the database), WK_MOVED (another server
+ * holds it: the message names its address) or WK_IO. */
+int wk__db_pull(wk_store *store, const char *id, wk_status *st);
 
 /* Runs SQL on the store's database: for tests that make it fail. */
 int wk__db_exec(wk_store *store, const char *sql);

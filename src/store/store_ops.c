@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/hash_index.h"
-#include "store/store_internal.h"
+#include "store/persist.h"
 #include "worldkit/ecs_state.pb-c.h"
 
 /* The hash of a state message that does not depend on the order of its
@@ -99,8 +99,44 @@ static int by_id(const void *a, const void *b)
     return strcmp(((const wk_world_meta *)a)->id, ((const wk_world_meta *)b)->id);
 }
 
+/* A store whose database other servers share lists the database's worlds
+ * with their owners, and the structure hash of those it holds. */
+static int list_shared(wk_store *store, wk_world_meta **out, size_t *count)
+{
+    wk__listed *listed;
+    size_t n;
+    wk__db *db = store->db;
+    if (db->ops->list(db->impl, &listed, &n, NULL))
+        return WK_IO;
+    wk_world_meta *metas = calloc(n ? n : 1, sizeof *metas);
+    int rc = metas ? WK_OK : WK_NOMEM;
+    for (size_t i = 0; rc == WK_OK && i < n; i++) {
+        metas[i] = listed[i].meta;
+        snprintf(metas[i].owner, sizeof metas[i].owner, "%s", listed[i].owner);
+        wk_world *w = wk__world_ref(store, metas[i].id);
+        if (!w)
+            continue;
+        wk_world_meta mine;
+        pthread_rwlock_rdlock(&w->lock);
+        rc = meta_of(w, &mine);
+        pthread_rwlock_unlock(&w->lock);
+        wk__world_unref(w);
+        memcpy(metas[i].structure_hash, mine.structure_hash, sizeof mine.structure_hash);
+    }
+    free(listed);
+    if (rc) {
+        free(metas);
+        return rc;
+    }
+    *out = metas;
+    *count = n;
+    return WK_OK;
+}
+
 int wk_store_list(wk_store *store, wk_world_meta **out, size_t *count)
 {
+    if (store->db && store->db->ops->list)
+        return list_shared(store, out, count);
     /* Take a reference on every world, then read each under its own lock. */
     pthread_rwlock_rdlock(&store->lock);
     size_t n = store->count;
@@ -137,6 +173,11 @@ int wk_store_list(wk_store *store, wk_world_meta **out, size_t *count)
 static int open_two(wk_store *store, const char *id_a, bool write_a, const char *id_b, bool write_b, wk_world **a,
                     wk_world **b, wk_status *st)
 {
+    int pulled = wk__db_pull(store, id_a, st);
+    if (pulled == WK_OK && strcmp(id_a, id_b) != 0)
+        pulled = wk__db_pull(store, id_b, st);
+    if (pulled)
+        return pulled;
     pthread_rwlock_rdlock(&store->lock);
     size_t i = wk__find_world(store, id_a), j = wk__find_world(store, id_b);
     int rc = i == store->count   ? wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id_a)

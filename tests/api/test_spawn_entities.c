@@ -1,7 +1,7 @@
 /* test_spawn_entities.c — the SpawnEntities service: names (given, from the
  * file, generated, made unique), each refusal code of the standard, initial
- * poses in reference frames, namespaces, and a batch where failed entries
- * change nothing while the others spawn. */
+ * poses in reference frames, namespaces, and a call whose failing entry
+ * leaves the world as it was, on disk too. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,33 +228,72 @@ static void namespaces(void)
     wk_api_free(api);
 }
 
-static void batch_failures_are_isolated(void)
+/* The world's whole serialized state, into out. */
+static void world_state(wk_api *api, wk_buf *out)
 {
-    wk_api *api = wk_api_new();
+    out->len = 0;
+    REQUIRE_INT(wk_ecm_state(wk_scene_ecm(wk_api_scene(api)), &(wk_state_desc){0}, out), ==, WK_OK);
+}
+
+/* The call is all or nothing: an entry that fails last, after two others
+ * were instantiated, leaves the world exactly as it was, each entry
+ * saying why; with the store on disk, what was answered OK is there after
+ * a reopen and what was refused is not. */
+static void a_failing_entry_spawns_none(void)
+{
+    char dir[] = "/tmp/wk_spawn_XXXXXX";
+    REQUIRE(mkdtemp(dir));
+    wk_store *store;
+    wk_status st;
+    REQUIRE_INT(wk_store_open_dir(dir, &store, &st), ==, WK_OK);
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.store = store});
     REQUIRE(api);
-    size_t before = wk_ecm_count(wk_scene_ecm(wk_api_scene(api)));
-    entry good1, bad, good2;
+    entry good1, good2, bad, kept;
+    entry_init(&kept, "kept", CRATE, NULL);
     entry_init(&good1, "one", CRATE, NULL);
-    entry_init(&bad, "two", NULL, "<usd/>");
     entry_init(&good2, "three", CRATE, NULL);
-    SimulationInterfaces__SpawnEntityRequest *list[] = {&good1.req, &bad.req, &good2.req};
-    SimulationInterfaces__SpawnEntitiesResponse *resp = spawn_entities(api, list, 3);
+    entry_init(&bad, "two", NULL, "<usd/>");
+    SimulationInterfaces__SpawnEntityRequest *first[] = {&kept.req};
+    SimulationInterfaces__SpawnEntitiesResponse *resp = spawn_entities(api, first, 1);
+    REQUIRE(resp);
+    CHECK_INT(resp->result->result, ==, WK_RESULT_OK);
+    free_response(resp);
+    wk_buf before = {0}, after = {0};
+    world_state(api, &before);
+    SimulationInterfaces__SpawnEntityRequest *list[] = {&good1.req, &good2.req, &bad.req};
+    resp = spawn_entities(api, list, 3);
     REQUIRE(resp && resp->n_results == 3);
     CHECK_INT(resp->result->result, ==, WK_SPAWN_ENTITIES_FAILED);
     CHECK(strstr(resp->result->error_message, "1 of 3") != NULL);
-    CHECK_INT(resp->results[0]->result->result, ==, WK_RESULT_OK);
-    CHECK_INT(resp->results[1]->result->result, ==, WK_SPAWN_UNSUPPORTED_FORMAT);
-    CHECK_INT(resp->results[2]->result->result, ==, WK_RESULT_OK);
-    CHECK_STR(resp->results[2]->entity_name, "three");
-    CHECK_STR(resp->results[1]->entity_name, "");
+    CHECK_INT(resp->results[0]->result->result, ==, WK_RESULT_OPERATION_FAILED);
+    CHECK(strstr(resp->results[0]->result->error_message, "entry 2 failed") != NULL);
+    CHECK_INT(resp->results[1]->result->result, ==, WK_RESULT_OPERATION_FAILED);
+    CHECK_INT(resp->results[2]->result->result, ==, WK_SPAWN_UNSUPPORTED_FORMAT);
+    CHECK_STR(resp->results[0]->entity_name, "");
     free_response(resp);
-    /* Two crates of four entities each (model, link, visual, frame). */
-    CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, before + 8);
+    world_state(api, &after);
+    CHECK(before.len == after.len && memcmp(before.data, after.data, before.len) == 0);
+    CHECK(wk_scene_child(wk_api_scene(api), wk_api_world(api), "one") == WK_NULL_ENTITY);
+    /* An empty call is all of nothing: OK. */
     resp = spawn_entities(api, NULL, 0);
     REQUIRE(resp);
     CHECK_INT(resp->result->result, ==, WK_RESULT_OK);
     free_response(resp);
     wk_api_free(api);
+    REQUIRE_INT(wk_store_open_dir(dir, &store, &st), ==, WK_OK);
+    wk_world *w;
+    REQUIRE_INT(wk_store_open(store, "world", false, &w, &st), ==, WK_OK);
+    wk_scene *s = wk_world_scene(w);
+    wk_entity root = wk_scene_root(s);
+    CHECK(wk_scene_child(s, root, "kept") != WK_NULL_ENTITY);
+    CHECK(wk_scene_child(s, root, "one") == WK_NULL_ENTITY && wk_scene_child(s, root, "three") == WK_NULL_ENTITY);
+    wk_store_close(w, false, false);
+    wk_store_free(store);
+    wk_buf_free(&before);
+    wk_buf_free(&after);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_INT(system(cmd), ==, 0);
 }
 
 static void too_many_entries_refused_whole(void)
@@ -289,7 +328,7 @@ static const wk_test_case cases[] = {
     {"resources", resources},
     {"poses_and_frames", poses_and_frames},
     {"namespaces", namespaces},
-    {"batch_failures_are_isolated", batch_failures_are_isolated},
+    {"a_failing_entry_spawns_none", a_failing_entry_spawns_none},
     {"too_many_entries_refused_whole", too_many_entries_refused_whole},
 };
 WK_TEST_MAIN(cases)

@@ -46,7 +46,8 @@ for block in "$dir"/block.*; do
         # shellcheck disable=SC2086 # the README's arguments, split as a shell would
         serve $served
     elif grep -q '^build/release/worldkit ' "$block"; then
-        serve --world examples/levels.sdf --levels # make run's
+        # shellcheck disable=SC2046 # make run's arguments, split as make's shell would
+        serve $(sed -n 's|^\t.*/worldkit serve ||p' Makefile)
     fi
     while IFS= read -r line; do
         command=$(printf '%s\n' "$line" | sed 's/  *#.*//; s|^build/release/worldkit |worldkit |')

@@ -538,16 +538,17 @@ class LimitsTest(Worlds):
             reply = self.sim.SpawnEntity(big, timeout=harness.CALL_SECONDS)
         self.assertResultRefused(harness.OPERATION_FAILED, reply, "limit of 300", "SpawnEntity 400 links")
         self.assertIn("--max-world-entities", reply.result.error_message)
-        # Entries are independent: the small one is kept, the big one not.
+        # A call is all or nothing: the big entry refused, the small one
+        # before it is not kept either.
         small = self.si.SpawnEntityRequest(name="small", entity_resource=self.si.Resource(
             resource_string=many_links(2, "small")))
-        reply = self.sim.SpawnEntities(self.si.SpawnEntitiesRequest(spawn_requests=[small, big]),
-                                       timeout=harness.CALL_SECONDS)
+        with self.unchanged():
+            reply = self.sim.SpawnEntities(self.si.SpawnEntitiesRequest(spawn_requests=[small, big]),
+                                           timeout=harness.CALL_SECONDS)
         self.assertResult(harness.SPAWN_ENTITIES_FAILED, reply, "SpawnEntities")
-        self.assertEqual([r.result.result for r in reply.results], [OK, harness.OPERATION_FAILED])
+        self.assertEqual([r.result.result for r in reply.results], [harness.OPERATION_FAILED] * 2)
+        self.assertIn("entry 1 failed", reply.results[0].result.error_message)
         self.assertIn("--max-world-entities", reply.results[1].result.error_message)
-        self.assertResult(OK, self.sim.DeleteEntity(self.si.DeleteEntityRequest(entity="small"),
-                                                    timeout=harness.CALL_SECONDS), "DeleteEntity small")
 
     def test_load_past_the_entity_limit(self):
         world = ("<sdf version='1.9'><world name='crowd'>"

@@ -7,6 +7,10 @@ SetPerformer has the semantics of Gazebo's set_performer service: a name
 in, true when the performer was added. An entity of an unloaded level is
 NOT_FOUND with a message naming its level.
 """
+import shutil
+import tempfile
+import unittest
+
 from . import harness
 from .harness import OK, NOT_FOUND, OPERATION_FAILED, FEATURE_UNSUPPORTED, STATE_PAUSED
 
@@ -80,3 +84,48 @@ class WithoutLevelsTest(harness.ServerTest):
         reply = stub.ListLevels(lv.ListLevelsRequest(), timeout=harness.CALL_SECONDS)
         self.assertResult(OK, reply)
         self.assertEqual(len(reply.levels), 0)
+
+
+class RestartTest(unittest.TestCase):
+    """A world served with levels, from a store on disk, served again
+    without --world: its levels, its file's performer and the performer a
+    client added come back, and performers still load levels."""
+
+    def test_levels_after_a_restart_without_world(self):
+        pb = harness.stubs()
+        data = tempfile.mkdtemp(prefix="wk_levels_restart_")
+        self.addCleanup(shutil.rmtree, data, True)
+        # Kinematic motion: the robots stay where they are put.
+        server = harness.Server("--levels", "--world", WORLD, "--data", data, "--physics", "none")
+        reply = pb.levels_grpc.LevelsStub(server.channel).SetPerformer(pb.levels.SetPerformerRequest(name="R3"),
+                                                                       timeout=harness.CALL_SECONDS)
+        self.assertTrue(reply.added, reply.result.error_message)
+        code, err = server.stop()
+        self.assertEqual(code, 0, err)
+        server = harness.Server("--levels", "--data", data, "--physics", "none")
+        try:
+            levels = pb.levels_grpc.LevelsStub(server.channel)
+            sim = pb.si_grpc.SimulationInterfacesStub(server.channel)
+            reply = levels.ListLevels(pb.levels.ListLevelsRequest(), timeout=harness.CALL_SECONDS)
+            self.assertEqual(reply.result.result, OK, reply.result.error_message)
+            self.assertEqual([(l.name, l.loaded) for l in reply.levels], [("L1", True), ("L2", False), ("L3", False)])
+            reply = levels.ListPerformers(pb.levels.ListPerformersRequest(), timeout=harness.CALL_SECONDS)
+            self.assertEqual([p.name for p in reply.performers], ["R1", "R3"])
+            # R1 into L3's zone; R3 stands in L2's: the next step loads both.
+            state = pb.si.EntityState(pose=pb.si.Pose(position=pb.si.Point(x=-5, y=-5, z=0),
+                                                      orientation=pb.si.Quaternion(w=1)))
+            reply = sim.SetEntityState(pb.si.SetEntityStateRequest(entity="R1", state=state, set_pose=True),
+                                       timeout=harness.CALL_SECONDS)
+            self.assertEqual(reply.result.result, OK, reply.result.error_message)
+            paused = pb.si.SetSimulationStateRequest(state=pb.si.SimulationState(state=harness.STATE_PAUSED))
+            self.assertEqual(sim.SetSimulationState(paused, timeout=harness.CALL_SECONDS).result.result, OK)
+            reply = sim.StepSimulation(pb.si.StepSimulationRequest(steps=1), timeout=harness.CALL_SECONDS)
+            self.assertEqual(reply.result.result, OK, reply.result.error_message)
+            reply = levels.ListLevels(pb.levels.ListLevelsRequest(), timeout=harness.CALL_SECONDS)
+            self.assertEqual([(l.name, l.loaded) for l in reply.levels], [("L1", False), ("L2", True), ("L3", True)])
+            for entity in ("M2", "M4"):
+                reply = sim.GetEntityState(pb.si.GetEntityStateRequest(entity=entity), timeout=harness.CALL_SECONDS)
+                self.assertEqual(reply.result.result, OK, reply.result.error_message)
+        finally:
+            code, err = server.stop()
+        self.assertEqual(code, 0, err)

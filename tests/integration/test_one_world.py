@@ -27,7 +27,9 @@ BOX = ("<sdf version='1.9'><model name='box'><link name='body'><collision name='
        "<size>1 1 1</size></box></geometry></collision></link></model></sdf>")
 
 
-SERVE_LEVELS = ("--world", harness.world("levels_one_performer.sdf"), "--levels")
+# Kinematic motion (the default physics would drop the file's boxes): the
+# tests move entities by the velocities they set.
+SERVE_LEVELS = ("--world", harness.world("levels_one_performer.sdf"), "--levels", "--physics", "none")
 
 
 class Calls(ObjectWorldCalls):
@@ -352,7 +354,7 @@ class OneWorldRestartTest(Calls, harness.ServerTest):
         code, err = self.server.kill()
         self.assertEqual(code, -9, err)
         cls = type(self)
-        cls.server = harness.Server("--data", self.data)
+        cls.server = harness.Server("--data", self.data, "--physics", "none")
         cls.connect(cls.server.channel)
 
     def test_kill_and_restart_keeps_both_services_changes_and_the_motion(self):

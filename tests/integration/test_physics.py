@@ -13,13 +13,17 @@ from .test_one_world import WORLD, Calls
 FALLING = os.path.join(harness.SOURCE, "examples", "falling.sdf")
 
 
-class PhysicsTest(Calls, harness.ServerTest):
-    SERVER_ARGS = ("--world", FALLING, "--physics", "mujoco")
+class Served(Calls, harness.ServerTest):
+    """A server of SERVER_ARGS, its stubs connected."""
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         cls.connect(cls.channel)
+
+
+class PhysicsTest(Served):
+    SERVER_ARGS = ("--world", FALLING, "--physics", "mujoco")
 
     def test_a_dropped_box_comes_to_rest_in_both_views(self):
         self.set_state(harness.STATE_PAUSED)
@@ -35,15 +39,35 @@ class PhysicsTest(Calls, harness.ServerTest):
         self.assertGreater(self.entity_pose("box")[2], 1.0)
 
 
-class PendulumTest(Calls, harness.ServerTest):
+class DefaultPhysicsTest(Served):
+    """No --physics: a world with dynamic links gets MuJoCo, and its box
+    falls as z0 - g t^2 / 2 until it meets the ground."""
+    SERVER_ARGS = ("--world", FALLING)
+
+    def test_the_default_falls_a_box(self):
+        self.set_state(harness.STATE_PAUSED)
+        z0 = self.entity_pose("box")[2]
+        self.step(300)
+        # 0.3 s of free fall, semi-implicit Euler at 1 ms: within 2 mm.
+        self.assertAlmostEqual(self.entity_pose("box")[2], z0 - 9.8 * 0.3 ** 2 / 2, delta=2e-3)
+        self.assertAlmostEqual(self.world_pose("box")[2], self.entity_pose("box")[2], places=9)
+
+
+class NoPhysicsTest(Served):
+    """--physics none: the same world's box hangs where the file put it."""
+    SERVER_ARGS = ("--world", FALLING, "--physics", "none")
+
+    def test_none_leaves_the_box_hanging(self):
+        self.set_state(harness.STATE_PAUSED)
+        z0 = self.entity_pose("box")[2]
+        self.step(300)
+        self.assertEqual(self.entity_pose("box")[2], z0)
+
+
+class PendulumTest(Served):
     """A revolute joint moved by the engine is a kinematic object's joint
     that ObjectWorldService reads."""
     SERVER_ARGS = ("--world", harness.world("pendulum.sdf"), "--physics", "mujoco")
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.connect(cls.channel)
 
     def joint_position(self):
         obj = self.get_object(WORLD, "pendulum", view=self.pb.updates.FULL)

@@ -4,9 +4,15 @@
  * and in the background, a failed write that leaves memory and disk as they
  * were, crashes at random moments (SIGKILL) that lose nothing acknowledged
  * and tear no batch, and clear errors for directories and files that cannot
- * serve. */
+ * serve.
+ *
+ * Run with WK_TEST_PG_URL set (tests/store/with_postgres.sh does), the same
+ * cases run on the PostgreSQL backend: each store is a schema of its own in
+ * that database instead of a temporary folder, and the cases that break
+ * SQLite's file on purpose break PostgreSQL's tables instead. */
 #include <fcntl.h>
 #include <ftw.h>
+#include <libpq-fe.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -22,10 +28,48 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
+/* Where a store is: a folder, or a PostgreSQL URL naming a schema. */
+#define PLACE_MAX 1024
+
+/* The PostgreSQL server the cases run on; NULL: SQLite. */
+static const char *pg_url(void)
+{
+    const char *url = getenv("WK_TEST_PG_URL");
+    return url && *url ? url : NULL;
+}
+
+/* Runs sql on the PostgreSQL database at url; its first value as an
+ * integer (0 without rows), or -1 when it fails. */
+static long long pg_value(const char *url, const char *sql)
+{
+    PGconn *conn = PQconnectdb(url);
+    PQclear(PQexec(conn, "SET client_min_messages = warning"));
+    PGresult *res = PQexec(conn, sql);
+    ExecStatusType s = PQresultStatus(res);
+    long long v = s == PGRES_COMMAND_OK ? 0
+                  : s == PGRES_TUPLES_OK ? (PQntuples(res) ? atoll(PQgetvalue(res, 0, 0)) : 0)
+                                         : -1;
+    if (v < 0)
+        fprintf(stderr, "%s: %s", sql, PQerrorMessage(conn));
+    PQclear(res);
+    PQfinish(conn);
+    return v;
+}
+
+/* A new place for a store: a temporary folder, or a new schema. */
 static bool temp_dir(char *buf)
 {
-    strcpy(buf, "/tmp/wk_persist_XXXXXX");
-    return mkdtemp(buf) != NULL;
+    const char *url = pg_url();
+    if (!url) {
+        strcpy(buf, "/tmp/wk_persist_XXXXXX");
+        return mkdtemp(buf) != NULL;
+    }
+    static int made;
+    char sql[64];
+    snprintf(sql, sizeof sql, "CREATE SCHEMA s%d_%d", (int)getpid(), ++made);
+    snprintf(buf, PLACE_MAX, "%s%coptions=-csearch_path%%3Ds%d_%d", url, strchr(url, '?') ? '&' : '?',
+             (int)getpid(), made);
+    return pg_value(url, sql) == 0;
 }
 
 static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -36,7 +80,14 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
 
 static void remove_dir(const char *dir)
 {
-    nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    const char *url = pg_url(), *schema = strstr(dir, "%3D");
+    if (!url) {
+        nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    } else if (schema) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP SCHEMA %s CASCADE", schema + 3);
+        pg_value(url, sql);
+    }
 }
 
 static void sleep_ms(long ms)
@@ -52,10 +103,12 @@ static double now_s(void)
 }
 
 /* Runs sql on dir's database with a connection of the test's own (the
- * store must be closed: it holds the file exclusively); returns the first
- * column of the first row, or -1. */
+ * store must be closed: it holds SQLite's file exclusively); returns the
+ * first column of the first row, or -1. */
 static long long sql_value(const char *dir, const char *sql)
 {
+    if (pg_url())
+        return pg_value(dir, sql);
     char path[512];
     snprintf(path, sizeof path, "%s/worlds.db", dir);
     sqlite3 *db;
@@ -76,8 +129,9 @@ static wk_store *open_store(const char *dir, uint32_t compact_entries, bool inli
 {
     wk_store *store = NULL;
     wk_status st;
-    if (wk_store_open_desc(&(wk_store_desc){.dir = dir, .compact_entries = compact_entries,
-                                            .compact_inline = inline_},
+    if (wk_store_open_desc(&(wk_store_desc){.dir = pg_url() ? NULL : dir, .url = pg_url() ? dir : NULL,
+                                            .compact_entries = compact_entries, .compact_inline = inline_,
+                                            .lease_ms = 1000},
                            &store, &st))
         fprintf(stderr, "open %s: %s\n", dir, st.message);
     return store;
@@ -103,7 +157,12 @@ static wk_store *fresh_store(char *dir, const char *id, uint32_t compact_entries
 static wk_scene *open_w(wk_store *store, const char *id, wk_world **w)
 {
     wk_status st;
-    if (wk_store_open(store, id, true, w, &st)) {
+    int rc;
+    /* On PostgreSQL, a world a killed child held is taken once its lease
+     * (1 s) is over. */
+    for (int tries = 0; (rc = wk_store_open(store, id, true, w, &st)) == WK_MOVED && tries < 60; tries++)
+        sleep_ms(50);
+    if (rc) {
         fprintf(stderr, "open %s: %s\n", id, st.message);
         return NULL;
     }
@@ -155,6 +214,7 @@ static bool copy_store(wk_store *store, store_copy *out)
         out->worlds[i].meta = metas[i];
         wk_world *w;
         wk_status st;
+        wk_store_meta(store, metas[i].id, &out->worlds[i].meta, &st);
         if (wk_store_open(store, metas[i].id, false, &w, &st) == WK_OK) {
             out->worlds[i].scene = wk_scene_clone(wk_world_scene(w));
             wk_store_close(w, false, false);
@@ -228,10 +288,14 @@ static void check_same(const store_copy *before, wk_store *after)
         CHECK_STR(b->id, a->id);
         CHECK_INT(b->has_user_tag, ==, a->has_user_tag);
         CHECK(strcmp(b->user_tag, a->user_tag) == 0);
-        CHECK_STR(b->structure_hash, a->structure_hash);
         CHECK_INT(b->last_update_ns, ==, a->last_update_ns);
-        wk_world *w;
+        /* Asked of the world itself: a listing of a shared database hashes
+         * only the worlds this server has loaded. */
+        wk_world_meta hashed;
         wk_status st;
+        if (CHECK_INT(wk_store_meta(after, a->id, &hashed, &st), ==, WK_OK))
+            CHECK_STR(hashed.structure_hash, a->structure_hash);
+        wk_world *w;
         if (CHECK_INT(wk_store_open(after, a->id, false, &w, &st), ==, WK_OK)) {
             check_same_world(&before->worlds[i], wk_world_scene(w));
             wk_store_close(w, false, false);
@@ -346,7 +410,7 @@ static void build_cell(wk_store *store, const char *id)
 
 static void every_change_comes_back(void)
 {
-    char dir[64];
+    char dir[PLACE_MAX];
     REQUIRE(temp_dir(dir));
     wk_store *store = open_store(dir, 0, false);
     REQUIRE(store);
@@ -434,7 +498,7 @@ static int step(wk_store *store, const char *id, int i)
 
 static void journal_replays_many_commits(void)
 {
-    char dir[64];
+    char dir[PLACE_MAX];
     wk_store *store = fresh_store(dir, "w", 100000, false);
     REQUIRE(store);
     const int n = 300;
@@ -460,7 +524,7 @@ static void journal_replays_many_commits(void)
 
 static void compaction_keeps_everything(void)
 {
-    char dir[64];
+    char dir[PLACE_MAX];
     wk_status st;
     /* At commit time. */
     wk_store *store = fresh_store(dir, "w", 16, true);
@@ -507,7 +571,7 @@ static void compaction_keeps_everything(void)
  * the journal: a client holding such an id must not reach a new object. */
 static void deleted_ids_stay_used(void)
 {
-    char dir[64];
+    char dir[PLACE_MAX];
     wk_status st;
     wk_store *store = fresh_store(dir, "w", 100000, false);
     REQUIRE(store);
@@ -550,7 +614,7 @@ static void deleted_ids_stay_used(void)
 
 static void failed_write_changes_nothing(void)
 {
-    char dir[64];
+    char dir[PLACE_MAX];
     wk_store *store = fresh_store(dir, "w", 0, false);
     REQUIRE(store);
     wk_entity box = add_object(store, "w", "box", at(1, 0, 0, 0, 0, 0));
@@ -563,8 +627,12 @@ static void failed_write_changes_nothing(void)
     store_copy copy = {0};
     REQUIRE(copy_store(store, &copy));
 
-    /* The database may not grow: the next journal entry does not fit. */
-    REQUIRE_INT(wk__db_exec(store, "PRAGMA max_page_count = 1"), ==, WK_OK);
+    /* The database refuses the next journal entry: SQLite's file may not
+     * grow, PostgreSQL's journal takes no large entry. */
+    const char *refuse = pg_url() ? "ALTER TABLE journal ADD CONSTRAINT wk_small CHECK (octet_length(state) < 100000)"
+                                  : "PRAGMA max_page_count = 1";
+    const char *allow = pg_url() ? "ALTER TABLE journal DROP CONSTRAINT wk_small" : "PRAGMA max_page_count = 1073741823";
+    REQUIRE_INT(wk__db_exec(store, refuse), ==, WK_OK);
     static uint8_t big[256 * 1024];
     memset(big, 7, sizeof big);
     REQUIRE(s = open_w(store, "w", &w));
@@ -573,7 +641,10 @@ static void failed_write_changes_nothing(void)
               ==, WK_OK);
     CHECK_INT(wk_scene_set_pose(s, box, at(9, 9, 9, 0, 0, 0), &st), ==, WK_OK);
     CHECK_INT(wk_store_commit(w, true, &st), ==, WK_IO);
-    CHECK(strstr(st.message, "worlds.db") && strstr(st.message, "full"));
+    if (pg_url())
+        CHECK(strstr(st.message, "PostgreSQL database") && strstr(st.message, "wk_small"));
+    else
+        CHECK(strstr(st.message, "worlds.db") && strstr(st.message, "full"));
     /* Memory went back to what the disk holds. */
     check_same_world(&copy.worlds[0], wk_world_scene(w));
     CHECK_INT(wk_scene_user_data(wk_world_scene(w), find_object(wk_world_scene(w), "box")).count, ==, 0);
@@ -582,7 +653,7 @@ static void failed_write_changes_nothing(void)
     REQUIRE_INT(wk_store_meta(store, "w", &after, &st), ==, WK_OK);
     CHECK_INT(after.last_update_ns, ==, before.last_update_ns);
     CHECK_STR(after.structure_hash, before.structure_hash);
-    REQUIRE_INT(wk__db_exec(store, "PRAGMA max_page_count = 1073741823"), ==, WK_OK);
+    REQUIRE_INT(wk__db_exec(store, allow), ==, WK_OK);
 
     /* A batch rolled back leaves nothing to write; an open one refuses. */
     REQUIRE(s = open_w(store, "w", &w));
@@ -641,9 +712,60 @@ static int open_after(const char *dir, const char *sub, const char *sql, wk_stat
     return rc;
 }
 
+/* Opens the store at url and its world w (worlds load as their leases are
+ * taken) after running sql there; the result, the store closed again. */
+static int pg_open_after(const char *url, const char *sql, wk_status *st)
+{
+    if (sql)
+        CHECK_INT(pg_value(url, sql), ==, 0);
+    wk_store *store = NULL;
+    int rc = wk_store_open_desc(&(wk_store_desc){.url = url}, &store, st);
+    wk_world *w;
+    if (rc == WK_OK && (rc = wk_store_open(store, "w", false, &w, st)) == WK_OK)
+        wk_store_close(w, false, false);
+    wk_store_free(store);
+    return rc;
+}
+
+/* PostgreSQL's side of bad_places_and_files: a server that is not there, a
+ * schema of someone else's, damaged rows. */
+static void bad_databases(void)
+{
+    wk_store *store = NULL;
+    wk_status st;
+    CHECK_INT(wk_store_open_desc(&(wk_store_desc){.url = "postgresql:///none?host=/proc/no-such-socket-dir"}, &store,
+                                 &st),
+              ==, WK_IO);
+    CHECK(strstr(st.message, "PostgreSQL") && strstr(st.message, "connecting") && strstr(st.message, "no-such"));
+    char place[PLACE_MAX];
+    REQUIRE(temp_dir(place));
+    CHECK_INT(pg_open_after(place, "CREATE TABLE worlds(text text)", &st), ==, WK_IO);
+    CHECK(strstr(st.message, "not a worldkit database"));
+    remove_dir(place);
+
+    REQUIRE(temp_dir(place));
+    REQUIRE_INT(wk_store_open_desc(&(wk_store_desc){.url = place}, &store, &st), ==, WK_OK);
+    char id[WK_WORLD_ID_MAX];
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
+    REQUIRE_INT(step(store, "w", 1), ==, WK_OK);
+    wk_store_free(store);
+    CHECK_INT(pg_open_after(place, "UPDATE worldkit_schema SET version = 99", &st), ==, WK_IO);
+    CHECK(strstr(st.message, "schema version 99"));
+    CHECK_INT(pg_value(place, "UPDATE worldkit_schema SET version = 1"), ==, 0);
+    CHECK_INT(pg_open_after(place, "UPDATE journal SET state = '\\x0a03ffffff'", &st), ==, WK_IO);
+    CHECK(strstr(st.message, "world 'w': journal entry 1 does not apply"));
+    CHECK_INT(pg_open_after(place, "DELETE FROM journal; UPDATE snapshots SET state = '\\x12'", &st), ==, WK_IO);
+    CHECK(strstr(st.message, "world 'w': the snapshot does not load"));
+    remove_dir(place);
+}
+
 static void bad_places_and_files(void)
 {
-    char dir[64], path[256];
+    if (pg_url()) {
+        bad_databases();
+        return;
+    }
+    char dir[64], path[256]; /* a folder: SQLite only */
     REQUIRE(temp_dir(dir));
     wk_store *store = NULL, *other = NULL;
     wk_status st;
@@ -743,7 +865,7 @@ static void child_run(const char *dir, int first, int fd)
 
 static void crashes_lose_nothing_acknowledged(void)
 {
-    char dir[64];
+    char dir[PLACE_MAX];
     wk_store *store = fresh_store(dir, "crash", 8, false);
     REQUIRE(store);
     CHECK(add_object(store, "crash", "anchor", at(0, 0, 0, 0, 0, 0)));
@@ -850,7 +972,7 @@ static void *read_many(void *arg)
  * too. */
 static void threads_commit_while_compacting(void)
 {
-    char dir[64];
+    char dir[PLACE_MAX];
     wk_store *store = fresh_store(dir, "one", 8, false);
     REQUIRE(store);
     char id[WK_WORLD_ID_MAX];

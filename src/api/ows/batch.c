@@ -64,7 +64,9 @@ static int nomem(wk__ows_edit *e)
 
 static int reply_empty(wk__ows_edit *e, ProtobufCMessage **response)
 {
-    return wk__call_response(e->call, &google__protobuf__empty__descriptor, response) ? WK_OK : nomem(e);
+    (void)e;
+    (void)response;
+    return WK_OK;
 }
 
 static int reply_object(wk__ows_edit *e, ProtobufCMessage **response)
@@ -92,10 +94,7 @@ static int reply_entity(wk__ows_edit *e, ProtobufCMessage **response)
  * for or a Frame, always whole. */
 static int reply_transform(wk__ows_edit *e, ProtobufCMessage **response)
 {
-    IntrinsicProto__World__UpdateTransformResponse *m =
-        wk__call_response(e->call, &intrinsic_proto__world__update_transform_response__descriptor, response);
-    if (!m)
-        return nomem(e);
+    IntrinsicProto__World__UpdateTransformResponse *m = (void *)*response;
     if (wk_scene_is_frame(e->scene, e->node)) {
         m->updated_node_case = INTRINSIC_PROTO__WORLD__UPDATE_TRANSFORM_RESPONSE__UPDATED_NODE_FRAME;
         m->frame = wk__ows_frame(e->call, e->scene, e->world_id, e->node, true);
@@ -109,10 +108,9 @@ static int reply_transform(wk__ows_edit *e, ProtobufCMessage **response)
 /* ToggleCollisions: the objects of both sides (once when they are one). */
 static int reply_objects(wk__ows_edit *e, ProtobufCMessage **response)
 {
-    IntrinsicProto__World__Objects *m =
-        wk__call_response(e->call, &intrinsic_proto__world__objects__descriptor, response);
+    IntrinsicProto__World__Objects *m = (void *)*response;
     size_t n = e->others[0] == e->others[1] ? 1 : 2;
-    IntrinsicProto__World__Object **objects = m ? wk__ows_array(e->call, n, sizeof *objects) : NULL;
+    IntrinsicProto__World__Object **objects = wk__ows_array(e->call, n, sizeof *objects);
     if (!objects)
         return nomem(e);
     for (size_t i = 0; i < n; i++)
@@ -122,14 +120,27 @@ static int reply_objects(wk__ows_edit *e, ProtobufCMessage **response)
     return e->call->failed ? nomem(e) : WK_OK;
 }
 
+/* World.world_metadata of a World reply, read once the world is closed (the
+ * store hashes a world under its own read lock): the call's after. */
+static int world_meta(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage *response)
+{
+    const char *world_id = wk__ows_world_id(request);
+    wk_world_meta meta;
+    int rc = wk_store_meta(api->store, world_id, &meta, call->status);
+    if (rc)
+        return rc;
+    ((IntrinsicProto__World__World *)response)->world_metadata = wk__ows_metadata(call, &meta);
+    return call->failed ? wk_fail(call->status, WK_NOMEM, "out of memory answering for world '%s'", world_id)
+                        : WK_OK;
+}
+
 /* UpdateCollisionSettings: the World after the update, its objects in the
  * FULL view as World says; the metadata follows once the world is closed
- * (world_meta below). */
+ * (world_meta above). */
 static int reply_world(wk__ows_edit *e, ProtobufCMessage **response)
 {
-    IntrinsicProto__World__World *m = wk__call_response(e->call, &intrinsic_proto__world__world__descriptor, response);
-    if (!m)
-        return nomem(e);
+    IntrinsicProto__World__World *m = (void *)*response;
+    e->call->after = world_meta;
     m->collision_settings = wk__ows_collision_settings(e->call, e->scene);
     int rc = wk__ows_objects(e->call, e->scene, e->world_id, WK__OWS_FULL, &m->objects, &m->n_objects);
     return rc || e->call->failed ? nomem(e) : WK_OK;
@@ -174,15 +185,6 @@ static const struct mutation *mutation_of(const ProtobufCMessageDescriptor *type
     return NULL;
 }
 
-/* A request's world_id: every update request has one, field 1. */
-static const char *world_id_of(const ProtobufCMessage *request)
-{
-    const ProtobufCFieldDescriptor *f =
-        protobuf_c_message_descriptor_get_field_by_name(request->descriptor, "world_id");
-    const char *id = f ? *(char *const *)((const char *)request + f->offset) : NULL;
-    return id ? id : "";
-}
-
 /* A request's ObjectView (BASIC when it has none, or no view field). */
 static wk__ows_view view_of(const ProtobufCMessage *request)
 {
@@ -196,25 +198,21 @@ static wk__ows_view view_of(const ProtobufCMessage *request)
 
 /* ---- running ------------------------------------------------------------ */
 
-/* An open world with a batch begun on its scene. */
+/* The world open for writing (the dispatcher's) with a batch begun on its
+ * scene. */
 typedef struct run {
     wk_world *world;
     wk_scene *scene;
     uint64_t version; /* the ECM's when the batch began */
 } run;
 
-static int run_begin(wk_api *api, const char *world_id, run *r, wk_status *st)
+static int run_begin(wk__call *call, run *r, wk_status *st)
 {
-    int rc = wk__ows_open(api, world_id, true, &r->world, st);
-    if (rc)
-        return rc;
+    r->world = call->world;
     r->scene = wk_world_scene(r->world);
     r->version = wk_ecm_version(wk_scene_ecm(r->scene));
-    if ((rc = wk_scene_batch_begin(r->scene, st))) {
-        wk_store_close(r->world, false, false);
-        return wk__ows_context(st, rc, "world '%s'", world_id);
-    }
-    return WK_OK;
+    int rc = wk_scene_batch_begin(r->scene, st);
+    return rc ? wk__ows_context(st, rc, "world '%s'", wk_world_id(r->world)) : WK_OK;
 }
 
 /* Ends the batch: when rc is WK_OK and the world holds no more entities
@@ -223,8 +221,8 @@ static int run_begin(wk_api *api, const char *world_id, run *r, wk_status *st)
  * changed), else rolls them back. A batch that changed nothing commits
  * nothing: the ECM's version also moves when an earlier batch was rolled
  * back, which is no update of the world.
- * The world stays open for the reply, which is made only from what was
- * kept. Returns rc, or why the changes could not be kept (the store then
+ * The world stays open for the reply (the dispatcher closes it), which is
+ * made only from what was kept. Returns rc, or why the changes could not be kept (the store then
  * has put the world back as it was before them). */
 static int run_keep(run *r, int rc, bool pose_only, wk_status *st)
 {
@@ -244,29 +242,16 @@ static int run_keep(run *r, int rc, bool pose_only, wk_status *st)
     return rc ? wk__ows_context(st, rc, "world '%s': the change could not be kept", wk_world_id(r->world)) : WK_OK;
 }
 
-/* World.world_metadata of a World reply, read once the world is closed (the
- * store hashes a world under its own read lock). */
-static int world_meta(wk_api *api, wk__call *call, const char *world_id, ProtobufCMessage *response, wk_status *st)
-{
-    if (response->descriptor != &intrinsic_proto__world__world__descriptor)
-        return WK_OK;
-    wk_world_meta meta;
-    int rc = wk_store_meta(api->store, world_id, &meta, st);
-    if (rc)
-        return rc;
-    ((IntrinsicProto__World__World *)response)->world_metadata = wk__ows_metadata(call, &meta);
-    return call->failed ? wk_fail(st, WK_NOMEM, "out of memory answering for world '%s'", world_id) : WK_OK;
-}
-
 int wk__ows_mutate(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     wk_status *st = call->status;
     const struct mutation *m = mutation_of(request->descriptor);
     if (!m)
         return wk_fail(st, WK_UNSUPPORTED, "%s is not an update of ObjectWorldService", request->descriptor->name);
-    const char *world_id = world_id_of(request);
+    (void)api;
+    const char *world_id = wk__ows_world_id(request);
     run r;
-    int rc = run_begin(api, world_id, &r, st);
+    int rc = run_begin(call, &r, st);
     if (rc)
         return rc;
     wk__ows_edit e = {.call = call, .scene = r.scene, .world_id = world_id, .st = st, .view = view_of(request)};
@@ -274,10 +259,7 @@ int wk__ows_mutate(wk_api *api, wk__call *call, const ProtobufCMessage *request,
         rc = wk__ows_context(st, rc, "world '%s'", world_id);
     rc = run_keep(&r, rc, e.pose_only, st);
     e.scene = r.scene;
-    if (rc == WK_OK)
-        rc = m->reply(&e, response);
-    wk_store_close(r.world, false, false);
-    return rc ? rc : world_meta(api, call, world_id, *response, st);
+    return rc ? rc : m->reply(&e, response);
 }
 
 int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCMessage *request,
@@ -287,8 +269,9 @@ int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCM
     const IntrinsicProto__World__UpdateWorldResourcesRequest *req = (const void *)request;
     const char *world_id = req->world_id ? req->world_id : "";
     size_t n = req->world_updates ? req->world_updates->n_updates : 0;
+    (void)api;
     run r;
-    int rc = run_begin(api, world_id, &r, st);
+    int rc = run_begin(call, &r, st);
     if (rc)
         return rc;
     wk__ows_view view = wk__ows_view_of(req->has_view, req->view);
@@ -304,11 +287,11 @@ int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCM
                          i);
             break;
         }
-        if (*world_id_of(one)) {
+        if (*wk__ows_world_id(one)) {
             rc = wk_fail(st, WK_INVALID,
                          "UpdateWorldResources on world '%s': update %zu (%s) sets world_id '%s': updates of a batch "
                          "must not set one",
-                         world_id, i, f->name, world_id_of(one));
+                         world_id, i, f->name, wk__ows_world_id(one));
             break;
         }
         wk__ows_edit e = {.call = call, .scene = r.scene, .world_id = world_id, .st = st, .view = view};
@@ -318,15 +301,11 @@ int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCM
         pose_only = pose_only && e.pose_only;
     }
     if ((rc = run_keep(&r, rc, pose_only, st)) == WK_OK) {
-        IntrinsicProto__World__UpdateWorldResourcesResponse *m = wk__call_response(
-            call, &intrinsic_proto__world__update_world_resources_response__descriptor, response);
-        if (m) {
-            m->collision_settings = wk__ows_collision_settings(call, r.scene);
-            rc = wk__ows_objects(call, r.scene, world_id, view, &m->objects, &m->n_objects);
-        }
-        if (!m || rc || call->failed)
+        IntrinsicProto__World__UpdateWorldResourcesResponse *m = (void *)*response;
+        m->collision_settings = wk__ows_collision_settings(call, r.scene);
+        rc = wk__ows_objects(call, r.scene, world_id, view, &m->objects, &m->n_objects);
+        if (rc || call->failed)
             rc = wk_fail(st, WK_NOMEM, "out of memory answering for world '%s'", world_id);
     }
-    wk_store_close(r.world, false, false);
     return rc;
 }

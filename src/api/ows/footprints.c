@@ -292,6 +292,7 @@ static int check_pairs(wk__call *call, const wk_scene *s, const held *left, size
 int wk__ows_are_footprints_compatible(wk_api *api, wk__call *call, const ProtobufCMessage *request,
                                       ProtobufCMessage **response)
 {
+    (void)api;
     wk_status *st = call->status;
     const IntrinsicProto__World__AreFootprintsCompatibleRequest *req = (const void *)request;
     if (req->n_left_set && req->n_right_set > WK_FOOTPRINT_PAIRS_MAX / req->n_left_set)
@@ -301,17 +302,15 @@ int wk__ows_are_footprints_compatible(wk_api *api, wk__call *call, const Protobu
                        req->n_left_set, req->n_right_set,
                        (unsigned long long)req->n_left_set * (unsigned long long)req->n_right_set,
                        WK_FOOTPRINT_PAIRS_MAX);
-    Response *resp = wk__call_response(call, &intrinsic_proto__world__are_footprints_compatible_response__descriptor,
-                                       response);
+    Response *resp = (void *)*response;
     held *left = calloc(req->n_left_set + 1, sizeof *left), *right = calloc(req->n_right_set + 1, sizeof *right);
-    if (!resp || !left || !right) {
+    if (!left || !right) {
         free(left);
         free(right);
         return wk_fail(st, WK_NOMEM, "out of memory");
     }
-    wk_world *w;
-    int rc = wk__ows_open(api, req->world_id, false, &w, st);
-    wk_scene *s = rc ? NULL : wk_world_scene(w);
+    int rc = WK_OK;
+    wk_scene *s = wk_world_scene(call->world);
     size_t footprints = req->n_left_set + req->n_right_set;
     for (size_t i = 0; rc == WK_OK && i < req->n_left_set; i++)
         rc = wk__call_over(call) ? gave_up(st, "footprints resolved", i, footprints)
@@ -324,8 +323,6 @@ int wk__ows_are_footprints_compatible(wk_api *api, wk__call *call, const Protobu
                          req->return_all_incompatible_pairs, resp, st);
     if (rc == WK_OK && !(resp->world_id = wk__call_strdup(call, req->world_id)))
         rc = wk_fail(st, WK_NOMEM, "out of memory");
-    if (s)
-        wk_store_close(w, false, false);
     for (size_t i = 0; i < req->n_left_set; i++)
         free(left[i].holds);
     for (size_t i = 0; i < req->n_right_set; i++)

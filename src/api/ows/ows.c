@@ -1,12 +1,53 @@
-/* ows.c — ObjectWorldService's entry: a method's row of the registry
- * (methods.c) found, its request unpacked, its handler run and its answer
- * packed; and the opening of the world a request names. */
+/* ows.c — ObjectWorldService's dispatcher: a method's row of the registry
+ * (methods.c) found, its request unpacked, its response made, the world
+ * its request names opened in the row's lock mode, its handler run, the
+ * world closed and the answer packed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/methods.h"
 #include "api/ows/ows.h"
+
+const char *wk__ows_world_id(const ProtobufCMessage *request)
+{
+    const ProtobufCFieldDescriptor *f =
+        protobuf_c_message_descriptor_get_field_by_name(request->descriptor, "world_id");
+    const char *id = f ? *(char *const *)(const void *)((const char *)request + f->offset) : NULL;
+    return id ? id : "";
+}
+
+/* Opens the world the request names for a row that says so. */
+static int open_world(wk_api *api, const wk__method *m, const ProtobufCMessage *req, wk__call *call, wk_status *st)
+{
+    if (!(m->flags & WK__METHOD_OPENS))
+        return WK_OK;
+    const char *id = wk__ows_world_id(req);
+    if (!*id)
+        return wk_fail(st, WK_INVALID, "no world_id given");
+    return wk_store_open(api->store, id, m->flags & WK__METHOD_WRITES, &call->world, st);
+}
+
+/* Runs the handler on the response the row's type gives, with the world
+ * it acts on open, then what it left for once that world is closed. */
+static int run(wk_api *api, const wk__method *m, const ProtobufCMessage *req, wk__call *call,
+               ProtobufCMessage **response, wk_status *st)
+{
+    int rc = wk__api_memory_room(api, m, st);
+    if (rc == WK_OK && !wk__call_response(call, wk__method_response(m), response))
+        rc = wk_fail(st, WK_NOMEM, "%s: out of memory making the response", m->name);
+    if (rc == WK_OK && (rc = open_world(api, m, req, call, st)) == WK_OK) {
+        rc = m->handle(api, call, req, response);
+        if (call->world)
+            wk_store_close(call->world, false, false);
+        call->world = NULL;
+    }
+    if (rc == WK_OK && call->after)
+        rc = call->after(api, call, req, *response);
+    if (rc == WK_OK && (call->failed || !*response))
+        rc = wk_fail(st, WK_NOMEM, "%s: out of memory building the response", m->name);
+    return rc;
+}
 
 int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, int (*check)(void *),
                  void *check_ctx, wk_buf *out, wk_status *st)
@@ -27,11 +68,7 @@ int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t
     wk__call call = {.status = st, .check = check, .check_ctx = check_ctx};
     ProtobufCMessage *response = NULL;
     wk_status_clear(st);
-    int rc = wk__api_memory_room(api, m, st);
-    if (rc == WK_OK)
-        rc = m->handle(api, &call, req, &response);
-    if (rc == WK_OK && (call.failed || !response))
-        rc = wk_fail(st, WK_NOMEM, "%s: out of memory building the response", m->name);
+    int rc = run(api, m, req, &call, &response, st);
     size_t size = rc == WK_OK ? protobuf_c_message_get_packed_size(response) : 0;
     if (rc == WK_OK && (rc = wk__api_response_room(api, m, size, st)) == WK_OK) {
         rc = wk_buf_reserve(out, size);
@@ -45,11 +82,4 @@ int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t
     free(call.blocks);
     protobuf_c_message_free_unpacked(req, NULL);
     return rc;
-}
-
-int wk__ows_open(wk_api *api, const char *world_id, bool write, wk_world **out, wk_status *st)
-{
-    if (!world_id || !*world_id)
-        return wk_fail(st, WK_INVALID, "no world_id given");
-    return wk_store_open(api->store, world_id, write, out, st);
 }

@@ -6,8 +6,9 @@
  * methods with the one entry that runs them.
  *
  * ObjectWorldService acts on the worlds of the endpoint's store (wk_store.h)
- * by world_id, never on the simulation of simulation_interfaces. A handler
- * opens the world it names (wk__ows_open), resolves references, calls the
+ * by world_id. A handler finds the world its request names open for it
+ * (call->world, opened by the dispatcher in the row's lock mode, ows.c),
+ * resolves references, calls the
  * scene and renders the answer into messages owned by its wk__call. Failures
  * are worldkit codes with a message naming what was looked for; a transport
  * answers them with wk_code_grpc(code) (NOT_FOUND, ALREADY_EXISTS,
@@ -170,9 +171,8 @@ int wk__ows_objects(wk__call *call, const wk_scene *s, const char *world_id, wk_
 int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t len, int (*check)(void *),
                  void *check_ctx, wk_buf *out, wk_status *st);
 
-/* Opens the world named by world_id (WK_INVALID when empty, WK_NOT_FOUND
- * when unknown) in the endpoint's store. */
-int wk__ows_open(wk_api *api, const char *world_id, bool write, wk_world **out, wk_status *st);
+/* A request's world_id field ("" when it has none, or the field is empty). */
+const char *wk__ows_world_id(const ProtobufCMessage *request);
 
 /* The mutations (batch.c): the one handler of every method that
  * changes a world (CreateObject, DeleteObject, ..., ToggleCollisions; the

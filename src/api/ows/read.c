@@ -35,11 +35,10 @@ int wk__ows_list_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *req
 {
     wk_status *st = call->status;
     (void)request;
-    IntrinsicProto__World__ListWorldsResponse *resp =
-        wk__call_response(call, &intrinsic_proto__world__list_worlds_response__descriptor, response);
+    IntrinsicProto__World__ListWorldsResponse *resp = (void *)*response;
     wk_world_meta *metas = NULL;
     size_t n = 0;
-    int rc = resp ? wk_store_list(api->store, &metas, &n) : WK_NOMEM;
+    int rc = wk_store_list(api->store, &metas, &n);
     if (rc)
         return wk_fail(st, rc, "listing the worlds: %s", wk_strerror(rc));
     resp->world_metadatas = wk__ows_array(call, n, sizeof *resp->world_metadatas);
@@ -70,18 +69,18 @@ int wk__ows_clone_world(wk_api *api, wk__call *call, const ProtobufCMessage *req
 
 int wk__ows_delete_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    (void)response;
     wk_status *st = call->status;
     const IntrinsicProto__World__DeleteWorldRequest *req = (const void *)request;
     int rc = need_id(req->world_id, "world_id", st);
     if (rc == WK_OK)
         rc = wk_store_delete(api->store, req->world_id, st);
-    if (rc == WK_OK)
-        wk__call_response(call, &google__protobuf__empty__descriptor, response);
     return rc;
 }
 
 int wk__ows_swap_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    (void)response;
     wk_status *st = call->status;
     const IntrinsicProto__World__SwapWorldRequest *req = (const void *)request;
     int rc = need_id(req->world_id, "world_id", st);
@@ -89,21 +88,17 @@ int wk__ows_swap_world(wk_api *api, wk__call *call, const ProtobufCMessage *requ
         rc = need_id(req->target_world_id, "target_world_id", st);
     if (rc == WK_OK)
         rc = wk_store_swap(api->store, req->world_id, req->target_world_id, st);
-    if (rc == WK_OK)
-        wk__call_response(call, &google__protobuf__empty__descriptor, response);
     return rc;
 }
 
 int wk__ows_get_object(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    (void)api;
     wk_status *st = call->status;
     const IntrinsicProto__World__GetObjectRequest *req = (const void *)request;
-    wk_world *w;
     wk_entity object = WK_NULL_ENTITY;
-    int rc = wk__ows_open(api, req->world_id, false, &w, st);
-    if (rc)
-        return rc;
-    const wk_scene *s = wk_world_scene(w);
+    int rc;
+    const wk_scene *s = wk_world_scene(call->world);
     switch (req->object_query_case) {
     case INTRINSIC_PROTO__WORLD__GET_OBJECT_REQUEST__OBJECT_QUERY_OBJECT:
         rc = wk__ows_find_object(s, req->object, &object, st);
@@ -122,25 +117,21 @@ int wk__ows_get_object(wk_api *api, wk__call *call, const ProtobufCMessage *requ
     if (rc == WK_OK)
         *response = (ProtobufCMessage *)wk__ows_object(call, s, req->world_id, object,
                                                        wk__ows_view_of(req->has_view, req->view));
-    wk_store_close(w, false, false);
     return rc;
 }
 
 int wk__ows_list_objects(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    (void)api;
     wk_status *st = call->status;
     const IntrinsicProto__World__ListObjectsRequest *req = (const void *)request;
-    IntrinsicProto__World__ListObjectsResponse *resp =
-        wk__call_response(call, &intrinsic_proto__world__list_objects_response__descriptor, response);
+    IntrinsicProto__World__ListObjectsResponse *resp = (void *)*response;
     wk__ows_view view = wk__ows_view_of(req->has_view, req->view);
-    wk_world *w;
-    int rc = resp ? wk__ows_open(api, req->world_id, false, &w, st) : WK_NOMEM;
-    if (rc)
-        return rc;
-    const wk_scene *s = wk_world_scene(w);
+    wk_scene *s = wk_world_scene(call->world);
+    int rc = WK_OK;
     /* More references than the world has entities cannot all name
      * different objects: refused, rather than answered object by object. */
-    size_t entities = wk_ecm_count(wk_scene_ecm(wk_world_scene(w)));
+    size_t entities = wk_ecm_count(wk_scene_ecm(s));
     if (!req->n_query_objects) {
         rc = wk__ows_objects(call, s, req->world_id, view, &resp->objects, &resp->n_objects);
     } else if (req->n_query_objects > entities) {
@@ -155,37 +146,29 @@ int wk__ows_list_objects(wk_api *api, wk__call *call, const ProtobufCMessage *re
                 resp->objects[resp->n_objects++] = wk__ows_object(call, s, req->world_id, object, view);
         }
     }
-    wk_store_close(w, false, false);
     return rc;
 }
 
 int wk__ows_get_frame(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    (void)api;
     wk_status *st = call->status;
     const IntrinsicProto__World__GetFrameRequest *req = (const void *)request;
-    wk_world *w;
     wk_entity frame;
-    int rc = wk__ows_open(api, req->world_id, false, &w, st);
-    if (rc)
-        return rc;
-    rc = wk__ows_find_frame(wk_world_scene(w), req->frame, &frame, st);
+    int rc = wk__ows_find_frame(wk_world_scene(call->world), req->frame, &frame, st);
     if (rc == WK_OK)
-        *response = (ProtobufCMessage *)wk__ows_frame(call, wk_world_scene(w), req->world_id, frame, true);
-    wk_store_close(w, false, false);
+        *response = (ProtobufCMessage *)wk__ows_frame(call, wk_world_scene(call->world), req->world_id, frame, true);
     return rc;
 }
 
 int wk__ows_list_frames(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    (void)api;
     wk_status *st = call->status;
     const IntrinsicProto__World__ListFramesRequest *req = (const void *)request;
-    IntrinsicProto__World__ListFramesResponse *resp =
-        wk__call_response(call, &intrinsic_proto__world__list_frames_response__descriptor, response);
-    wk_world *w;
-    int rc = resp ? wk__ows_open(api, req->world_id, false, &w, st) : WK_NOMEM;
-    if (rc)
-        return rc;
-    const wk_scene *s = wk_world_scene(w);
+    IntrinsicProto__World__ListFramesResponse *resp = (void *)*response;
+    const wk_scene *s = wk_world_scene(call->world);
+    int rc;
     wk_entity_list objects = {0}, frames = {0};
     if (req->object) {
         wk_entity object;
@@ -206,40 +189,29 @@ int wk__ows_list_frames(wk_api *api, wk__call *call, const ProtobufCMessage *req
     }
     wk_entity_list_free(&objects);
     wk_entity_list_free(&frames);
-    wk_store_close(w, false, false);
     return rc;
 }
 
 int wk__ows_get_transform(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    (void)api;
     wk_status *st = call->status;
     const IntrinsicProto__World__GetTransformRequest *req = (const void *)request;
-    IntrinsicProto__World__GetTransformResponse *resp =
-        wk__call_response(call, &intrinsic_proto__world__get_transform_response__descriptor, response);
-    wk_world *w;
+    IntrinsicProto__World__GetTransformResponse *resp = (void *)*response;
     wk_entity ab[2];
-    int rc = resp ? wk__ows_open(api, req->world_id, false, &w, st) : WK_NOMEM;
-    if (rc)
-        return rc;
-    const wk_scene *s = wk_world_scene(w);
-    rc = wk__ows_find_node_pair(s, call, req->node_a, req->node_a_filter, req->node_b, req->node_b_filter, ab, st);
+    const wk_scene *s = wk_world_scene(call->world);
+    int rc = wk__ows_find_node_pair(s, call, req->node_a, req->node_a_filter, req->node_b, req->node_b_filter, ab, st);
     if (rc == WK_OK)
         resp->a_t_b = wk__ows_pose(call, wk_scene_transform(s, ab[0], ab[1]));
-    wk_store_close(w, false, false);
     return rc;
 }
 
 int wk__ows_get_collision_settings(wk_api *api, wk__call *call, const ProtobufCMessage *request,
                                    ProtobufCMessage **response)
 {
-    wk_status *st = call->status;
-    const IntrinsicProto__World__GetCollisionSettingsRequest *req = (const void *)request;
-    wk_world *w;
-    int rc = wk__ows_open(api, req->world_id, false, &w, st);
-    if (rc)
-        return rc;
-    *response = (ProtobufCMessage *)wk__ows_collision_settings(call, wk_world_scene(w));
-    wk_store_close(w, false, false);
+    (void)api;
+    (void)request;
+    *response = (ProtobufCMessage *)wk__ows_collision_settings(call, wk_world_scene(call->world));
     return WK_OK;
 }
 
@@ -300,9 +272,8 @@ int wk__ows_compare_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *
 {
     wk_status *st = call->status;
     const IntrinsicProto__World__CompareWorldsRequest *req = (const void *)request;
-    IntrinsicProto__World__CompareWorldsResponse *resp =
-        wk__call_response(call, &intrinsic_proto__world__compare_worlds_response__descriptor, response);
-    int rc = resp ? need_id(req->base_world_id, "base_world_id", st) : WK_NOMEM;
+    IntrinsicProto__World__CompareWorldsResponse *resp = (void *)*response;
+    int rc = need_id(req->base_world_id, "base_world_id", st);
     if (rc == WK_OK)
         rc = need_id(req->changed_world_id, "changed_world_id", st);
     if (rc)
@@ -345,6 +316,7 @@ int wk__ows_compare_worlds(wk_api *api, wk__call *call, const ProtobufCMessage *
 
 int wk__ows_sync_object(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
+    (void)response;
     wk_status *st = call->status;
     const IntrinsicProto__World__SyncObjectRequest *req = (const void *)request;
     wk_ref ref;
@@ -358,7 +330,5 @@ int wk__ows_sync_object(wk_api *api, wk__call *call, const ProtobufCMessage *req
         rc = frame ? wk__ows_frame_wkref(req->frame, &ref, st) : wk__ows_object_wkref(req->object, &ref, st);
     if (rc == WK_OK)
         rc = wk_store_sync(api->store, req->from_world_id, req->to_world_id, &ref, frame, st);
-    if (rc == WK_OK)
-        wk__call_response(call, &intrinsic_proto__world__sync_object_response__descriptor, response);
     return rc;
 }

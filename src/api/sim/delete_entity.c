@@ -30,7 +30,7 @@ int wk__delete_entity(wk_api *api, wk__call *call, const ProtobufCMessage *reque
     const SimulationInterfaces__DeleteEntityRequest *req = (const void *)request;
     char why[WK_STATUS_MSG_MAX] = "";
     uint32_t code = delete_entity(api, req->entity ? req->entity : "", why, sizeof why);
-    return wk__call_reply(call, &simulation_interfaces__delete_entity_response__descriptor, response,
+    return wk__call_reply(*response,
                           wk__call_result(call, code, "%s", why));
 }
 
@@ -41,13 +41,14 @@ int wk__spawn_entity(wk_api *api, wk__call *call, const ProtobufCMessage *reques
     many.n_spawn_requests = 1;
     many.spawn_requests = &entry;
     ProtobufCMessage *inner = NULL;
+    if (!wk__call_response(call, &simulation_interfaces__spawn_entities_response__descriptor, &inner))
+        return WK_NOMEM;
     int rc = wk__spawn_entities(api, call, &many.base, &inner);
     if (rc)
         return rc;
     const SimulationInterfaces__SpawnEntitiesResponse *all = (const void *)inner;
-    SimulationInterfaces__SpawnEntityResponse *resp =
-        wk__call_response(call, &simulation_interfaces__spawn_entity_response__descriptor, response);
-    if (!resp || !all || all->n_results != 1)
+    SimulationInterfaces__SpawnEntityResponse *resp = (void *)*response;
+    if (all->n_results != 1)
         return WK_NOMEM;
     resp->result = all->results[0]->result;
     resp->entity_name = all->results[0]->entity_name;

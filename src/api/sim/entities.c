@@ -205,10 +205,7 @@ static char **names_of(wk_api *api, wk__call *call, const wk_entity_list *list)
 int wk__get_entities(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__GetEntitiesRequest *req = (const void *)request;
-    SimulationInterfaces__GetEntitiesResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_entities_response__descriptor, response);
-    if (!resp)
-        return WK_NOMEM;
+    SimulationInterfaces__GetEntitiesResponse *resp = (void *)*response;
     char why[WK_STATUS_MSG_MAX] = "";
     wk_entity_list found = {0};
     uint32_t code = select_entities(api, req->filters, &found, why, sizeof why);
@@ -225,10 +222,7 @@ int wk__get_entities_states(wk_api *api, wk__call *call, const ProtobufCMessage 
                             ProtobufCMessage **response)
 {
     const SimulationInterfaces__GetEntitiesStatesRequest *req = (const void *)request;
-    SimulationInterfaces__GetEntitiesStatesResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_entities_states_response__descriptor, response);
-    if (!resp)
-        return WK_NOMEM;
+    SimulationInterfaces__GetEntitiesStatesResponse *resp = (void *)*response;
     char why[WK_STATUS_MSG_MAX] = "";
     wk_entity_list found = {0};
     uint32_t code = select_entities(api, req->filters, &found, why, sizeof why);

@@ -48,10 +48,7 @@ SimulationInterfaces__Bounds *wk__msg_bounds(wk__call *call, const wk__hull *h, 
 int wk__get_entity_bounds(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__GetEntityBoundsRequest *req = (const void *)request;
-    SimulationInterfaces__GetEntityBoundsResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_entity_bounds_response__descriptor, response);
-    if (!resp)
-        return WK_NOMEM;
+    SimulationInterfaces__GetEntityBoundsResponse *resp = (void *)*response;
     const char *name = req->entity ? req->entity : "";
     wk_entity e = wk__api_named(api, call, name, &resp->result);
     if (!e)

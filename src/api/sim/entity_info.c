@@ -30,10 +30,9 @@ char **wk__msg_strings(wk__call *call, const char *const *strings, size_t n)
 int wk__get_entity_info(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__GetEntityInfoRequest *req = (const void *)request;
-    SimulationInterfaces__GetEntityInfoResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_entity_info_response__descriptor, response);
+    SimulationInterfaces__GetEntityInfoResponse *resp = (void *)*response;
     SimulationInterfaces__EntityInfo *info = wk__call_alloc(call, sizeof *info);
-    if (!resp || !info)
+    if (!info)
         return WK_NOMEM;
     const char *name = req->entity ? req->entity : "";
     wk_entity e = wk__api_named(api, call, name, &resp->result);
@@ -80,6 +79,6 @@ int wk__set_entity_info(wk_api *api, wk__call *call, const ProtobufCMessage *req
 {
     char why[WK_STATUS_MSG_MAX] = "";
     uint32_t code = set_info(api, (const void *)request, why, sizeof why);
-    return wk__call_reply(call, &simulation_interfaces__set_entity_info_response__descriptor, response,
+    return wk__call_reply(*response,
                           wk__call_result(call, code, "%s", why));
 }

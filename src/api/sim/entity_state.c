@@ -48,10 +48,7 @@ SimulationInterfaces__EntityState *wk__msg_entity_state(wk_api *api, wk__call *c
 int wk__get_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__GetEntityStateRequest *req = (const void *)request;
-    SimulationInterfaces__GetEntityStateResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_entity_state_response__descriptor, response);
-    if (!resp)
-        return WK_NOMEM;
+    SimulationInterfaces__GetEntityStateResponse *resp = (void *)*response;
     const char *name = req->entity ? req->entity : "";
     wk_entity e = wk__api_named(api, call, name, &resp->result);
     if (!e)
@@ -152,6 +149,6 @@ int wk__set_entity_state(wk_api *api, wk__call *call, const ProtobufCMessage *re
 {
     char why[WK_STATUS_MSG_MAX] = "";
     uint32_t code = set_state(api, (const void *)request, why, sizeof why);
-    return wk__call_reply(call, &simulation_interfaces__set_entity_state_response__descriptor, response,
+    return wk__call_reply(*response,
                           wk__call_result(call, code, "%s", why));
 }

@@ -12,10 +12,7 @@
 int wk__set_performer(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const Worldkit__SetPerformerRequest *req = (const void *)request;
-    Worldkit__SetPerformerResponse *resp =
-        wk__call_response(call, &worldkit__set_performer_response__descriptor, response);
-    if (!resp)
-        return WK_NOMEM;
+    Worldkit__SetPerformerResponse *resp = (void *)*response;
     const char *name = req->name ? req->name : "";
     char why[WK_STATUS_MSG_MAX];
     int rc = api->levels ? wk_sim_set_performer(api->sim, name) : 0;
@@ -56,10 +53,10 @@ static Worldkit__Level *level_msg(wk__call *call, const wk_level_info *info)
 int wk__list_levels(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     (void)request;
-    Worldkit__ListLevelsResponse *resp = wk__call_response(call, &worldkit__list_levels_response__descriptor, response);
+    Worldkit__ListLevelsResponse *resp = (void *)*response;
     size_t n = wk_sim_level_count(api->sim);
     Worldkit__Level **levels = wk__call_alloc(call, n * sizeof *levels);
-    if (!resp || !levels)
+    if (!levels)
         return WK_NOMEM;
     wk_level_info info;
     for (size_t i = 0; wk_sim_level_info(api->sim, i, &info); i++)
@@ -73,11 +70,10 @@ int wk__list_levels(wk_api *api, wk__call *call, const ProtobufCMessage *request
 int wk__list_performers(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     (void)request;
-    Worldkit__ListPerformersResponse *resp =
-        wk__call_response(call, &worldkit__list_performers_response__descriptor, response);
+    Worldkit__ListPerformersResponse *resp = (void *)*response;
     size_t n = wk_sim_performer_count(api->sim);
     Worldkit__Performer **performers = wk__call_alloc(call, n * sizeof *performers);
-    if (!resp || !performers)
+    if (!performers)
         return WK_NOMEM;
     for (size_t i = 0; i < n; i++) {
         wk_vec3 size;

@@ -2,6 +2,10 @@
  * when it reads, replaces the current world (every entity, spawned ones too)
  * and leaves the simulation stopped. A world that fails to read changes
  * nothing (an endpoint without a world, after UnloadWorld, stays so). */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "api/api_internal.h"
 
 static const wk__code_map load_world_codes[] = {
@@ -15,15 +19,21 @@ static const wk__code_map load_world_codes[] = {
     {0, WK_RESULT_OPERATION_FAILED},
 };
 
+/* The absolute path of the file uri names (a path or a file:// URI), in
+ * out (PATH_MAX bytes); NULL when it names none that exists. */
+static const char *file_path(const char *uri, char *out)
+{
+    if (!uri || !*uri)
+        return NULL;
+    if (!strncmp(uri, "file://", 7))
+        uri += 7;
+    return realpath(uri, out);
+}
+
 int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__LoadWorldRequest *req = (const void *)request;
-    SimulationInterfaces__LoadWorldResponse *resp = wk__call_alloc(call, sizeof *resp);
-    if (!resp)
-        return WK_NOMEM;
-    simulation_interfaces__load_world_response__init(resp);
-    *response = &resp->base;
-
+    SimulationInterfaces__LoadWorldResponse *resp = (void *)*response;
     /* 2.1.0's world_resource, or the earlier fields when it is absent. */
     const SimulationInterfaces__Resource *res = req->world_resource;
     const char *uri = res ? res->uri : req->uri;
@@ -41,8 +51,9 @@ int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request,
     /* A file read past the call's deadline changes nothing. */
     if (rc == WK_DEADLINE)
         return wk_fail(call->status, WK_DEADLINE, "LoadWorld: %s", st.message);
+    char source[PATH_MAX] = "";
     if (rc == WK_OK)
-        rc = wk__api_set_world(api, desc, &st);
+        rc = wk__api_set_world(api, desc, file_path(uri, source), &st);
     if (rc) {
         resp->result = wk__call_result(call, wk__map_code(load_world_codes, rc), "%s", st.message);
         return WK_OK;

@@ -48,10 +48,7 @@ static SimulationInterfaces__NamedPose *pose_msg(wk_api *api, wk__call *call, wk
 int wk__get_named_poses(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__GetNamedPosesRequest *req = (const void *)request;
-    SimulationInterfaces__GetNamedPosesResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_named_poses_response__descriptor, response);
-    if (!resp)
-        return WK_NOMEM;
+    SimulationInterfaces__GetNamedPosesResponse *resp = (void *)*response;
     char why[WK_STATUS_MSG_MAX] = "";
     if (!wk__tags_filter_valid(req->tags, why, sizeof why)) {
         resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED, "%s", why);
@@ -76,10 +73,7 @@ int wk__get_named_pose_bounds(wk_api *api, wk__call *call, const ProtobufCMessag
                               ProtobufCMessage **response)
 {
     const SimulationInterfaces__GetNamedPoseBoundsRequest *req = (const void *)request;
-    SimulationInterfaces__GetNamedPoseBoundsResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_named_pose_bounds_response__descriptor, response);
-    if (!resp)
-        return WK_NOMEM;
+    SimulationInterfaces__GetNamedPoseBoundsResponse *resp = (void *)*response;
     const char *name = req->name ? req->name : "";
     wk_scene *s = wk_api_scene(api);
     wk_entity e = name[0] ? wk_scene_child(s, wk_api_world(api), name) : WK_NULL_ENTITY;

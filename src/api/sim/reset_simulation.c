@@ -45,6 +45,6 @@ static SimulationInterfaces__Result *reset(wk_api *api, wk__call *call, uint32_t
 int wk__reset_simulation(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__ResetSimulationRequest *req = (const void *)request;
-    return wk__call_reply(call, &simulation_interfaces__reset_simulation_response__descriptor, response,
+    return wk__call_reply(*response,
                           reset(api, call, req->scope));
 }

@@ -30,10 +30,7 @@ static SimulationInterfaces__SimulationState *state_msg(wk__call *call, wk_sim_s
 int wk__get_simulation_state(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     (void)request;
-    SimulationInterfaces__GetSimulationStateResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_simulation_state_response__descriptor, response);
-    if (!resp)
-        return WK_NOMEM;
+    SimulationInterfaces__GetSimulationStateResponse *resp = (void *)*response;
     resp->state = state_msg(call, api->unloaded ? WK_SIM_NO_WORLD : wk_sim_state_of(api->sim));
     resp->result = wk__call_result(call, WK_RESULT_OK, "%s", "");
     return WK_OK;
@@ -62,6 +59,6 @@ int wk__set_simulation_state(wk_api *api, wk__call *call, const ProtobufCMessage
 {
     const SimulationInterfaces__SetSimulationStateRequest *req = (const void *)request;
     /* An absent state is ROS's default, 0: STOPPED. */
-    return wk__call_reply(call, &simulation_interfaces__set_simulation_state_response__descriptor, response,
+    return wk__call_reply(*response,
                           set_state(api, call, req->state ? req->state->state : WK_SIM_STOPPED));
 }

@@ -9,12 +9,11 @@ int wk__get_simulator_features(wk_api *api, wk__call *call, const ProtobufCMessa
                                ProtobufCMessage **response)
 {
     (void)api, (void)request;
-    SimulationInterfaces__GetSimulatorFeaturesResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_simulator_features_response__descriptor, response);
+    SimulationInterfaces__GetSimulatorFeaturesResponse *resp = (void *)*response;
     SimulationInterfaces__SimulatorFeatures *f = wk__call_alloc(call, sizeof *f);
     size_t n = wk__method_features(NULL, 0);
     uint32_t *features = wk__call_alloc(call, n * sizeof *features);
-    if (!resp || !f || !features)
+    if (!f || !features)
         return WK_NOMEM;
     simulation_interfaces__simulator_features__init(f);
     f->n_features = wk__method_features(features, n);

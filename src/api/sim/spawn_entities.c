@@ -1,11 +1,11 @@
 /* spawn_entities.c — the SpawnEntities service: each entry reads one model
  * (SDFormat, URDF or MJCF, by uri or string) and adds it to the world under
  * a unique name, at its initial pose in its reference frame, under its
- * namespace. Entries are independent: one that fails changes nothing and
- * reports its own result (one that would take the world past the entities
- * its store allows is taken out again; one whose file is still being read
- * at the call's deadline gives up); the call's result is OK only when all
- * succeed. */
+ * namespace. The call is all or nothing (its row's batch, api.c): each
+ * entry reports its own result (one whose file is still being read at the
+ * call's deadline gives up), and when one fails none is kept, the entries
+ * that would have spawned answering OPERATION_FAILED with the first that
+ * failed; the call's result is OK only when all succeed. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <math.h>
@@ -214,12 +214,8 @@ static uint32_t spawn_one(wk_api *api, wk__call *call, const SimulationInterface
 int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__SpawnEntitiesRequest *req = (const void *)request;
-    SimulationInterfaces__SpawnEntitiesResponse *resp = wk__call_alloc(call, sizeof *resp);
+    SimulationInterfaces__SpawnEntitiesResponse *resp = (void *)*response;
     size_t n = req->n_spawn_requests;
-    if (!resp)
-        return WK_NOMEM;
-    simulation_interfaces__spawn_entities_response__init(resp);
-    *response = &resp->base;
     if (n > WK_SPAWN_ENTITIES_MAX) {
         resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED,
                                        "%zu spawn requests: at most %d per call, none was tried", n,
@@ -230,7 +226,7 @@ int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *requ
     if (!results)
         return WK_NOMEM;
     resp->results = results;
-    size_t failed = 0;
+    size_t failed = 0, first_failed = 0;
     for (size_t i = 0; i < n; i++) {
         outcome o = {.code = WK_RESULT_OK};
         uint32_t code = spawn_one(api, call, req->spawn_requests[i], &o);
@@ -241,8 +237,17 @@ int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *requ
         r->result = wk__call_result(call, code, "%s", o.message);
         r->entity_name = wk__call_strdup(call, code == WK_RESULT_OK ? o.name : "");
         results[resp->n_results++] = r;
-        failed += code != WK_RESULT_OK;
+        if (code != WK_RESULT_OK && !failed++)
+            first_failed = i;
     }
+    for (size_t i = 0; failed && i < n; i++)
+        if (results[i]->result && results[i]->result->result == WK_RESULT_OK) {
+            results[i]->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED,
+                                                 "not spawned: entry %zu failed, and a call spawns all its entries "
+                                                 "or none",
+                                                 first_failed);
+            results[i]->entity_name = wk__call_strdup(call, "");
+        }
     resp->result = failed ? wk__call_result(call, WK_SPAWN_ENTITIES_FAILED, "%zu of %zu spawn requests failed", failed, n)
                           : wk__call_result(call, WK_RESULT_OK, "%s", "");
     return WK_OK;

@@ -122,10 +122,7 @@ static int search(const char *dir, void *ctx)
 int wk__get_spawnables(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__GetSpawnablesRequest *req = (const void *)request;
-    SimulationInterfaces__GetSpawnablesResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_spawnables_response__descriptor, response);
-    if (!resp)
-        return WK_NOMEM;
+    SimulationInterfaces__GetSpawnablesResponse *resp = (void *)*response;
     found f = {.call = call, .walks = {.call = call, .roots = api->roots, .left = WK__WALK_MAX}};
     if (req->n_sources > WK_SOURCES_MAX) {
         resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED, "%zu sources: at most %d per call",

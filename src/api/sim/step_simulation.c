@@ -68,12 +68,12 @@ int wk__step_simulation(wk_api *api, wk__call *call, const ProtobufCMessage *req
                               "and can be cancelled)",
                               req->steps, WK_STEP_SIMULATION_MAX_STEPS)
             : run(api, call, req->steps);
-    return wk__call_reply(call, &simulation_interfaces__step_simulation_response__descriptor, response, result);
+    return wk__call_reply(*response, result);
 }
 
 int wk__simulate_steps(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     const SimulationInterfaces__SimulateStepsGoal *goal = (const void *)request;
-    return wk__call_reply(call, &simulation_interfaces__simulate_steps_result__descriptor, response,
+    return wk__call_reply(*response,
                           run(api, call, goal->steps));
 }

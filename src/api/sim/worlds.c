@@ -37,11 +37,11 @@ void wk__api_world_loaded(wk_api *api, const char *uri)
     snprintf(api->world_uri, sizeof api->world_uri, "%s", uri ? uri : "");
 }
 
-bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const wk__method *m, ProtobufCMessage **response)
+bool wk__api_refuse_without_world(wk_api *api, wk__call *call, const wk__method *m, ProtobufCMessage *response)
 {
     if (!api->unloaded || (m->flags & WK__METHOD_ANY_WORLD))
         return false;
-    wk__call_reply(call, wk__method_response(m), response,
+    wk__call_reply(response,
                    wk__call_result(call, WK_RESULT_INCORRECT_STATE,
                                    "no world is loaded (UnloadWorld removed it): %s needs one, LoadWorld first",
                                    m->name));
@@ -66,29 +66,25 @@ static SimulationInterfaces__WorldResource *world_msg(wk__call *call, const char
 int wk__unload_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     (void)request;
-    const ProtobufCMessageDescriptor *type = &simulation_interfaces__unload_world_response__descriptor;
     if (api->unloaded)
-        return wk__call_reply(call, type, response,
+        return wk__call_reply(*response,
                               wk__call_result(call, WK_UNLOAD_WORLD_NO_WORLD_LOADED, "no world is loaded"));
     wk_status st = {0};
     char name[256];
     snprintf(name, sizeof name, "%s", wk_scene_name(wk_api_scene(api), wk_api_world(api)));
-    int rc = wk__api_set_world(api, NULL, &st);
+    int rc = wk__api_set_world(api, NULL, NULL, &st);
     if (rc)
-        return wk__call_reply(call, type, response,
+        return wk__call_reply(*response,
                               wk__call_result(call, WK_RESULT_OPERATION_FAILED, "unloading '%s': %s", name, st.message));
     wk__api_world_loaded(api, "");
     api->unloaded = true;
-    return wk__call_reply(call, type, response, wk__call_result(call, WK_RESULT_OK, "%s", ""));
+    return wk__call_reply(*response, wk__call_result(call, WK_RESULT_OK, "%s", ""));
 }
 
 int wk__get_current_world(wk_api *api, wk__call *call, const ProtobufCMessage *request, ProtobufCMessage **response)
 {
     (void)request;
-    SimulationInterfaces__GetCurrentWorldResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_current_world_response__descriptor, response);
-    if (!resp)
-        return WK_NOMEM;
+    SimulationInterfaces__GetCurrentWorldResponse *resp = (void *)*response;
     if (api->unloaded) {
         resp->result = wk__call_result(call, WK_UNLOAD_WORLD_NO_WORLD_LOADED, "no world is loaded");
         return WK_OK;
@@ -223,10 +219,7 @@ int wk__get_available_worlds(wk_api *api, wk__call *call, const ProtobufCMessage
                              ProtobufCMessage **response)
 {
     const SimulationInterfaces__GetAvailableWorldsRequest *req = (const void *)request;
-    SimulationInterfaces__GetAvailableWorldsResponse *resp =
-        wk__call_response(call, &simulation_interfaces__get_available_worlds_response__descriptor, response);
-    if (!resp)
-        return WK_NOMEM;
+    SimulationInterfaces__GetAvailableWorldsResponse *resp = (void *)*response;
     search s = {.api = api, .call = call, .walks = {.call = call, .roots = api->roots, .left = WK__WALK_MAX}, .req = req};
     if (req->n_additional_sources > WK_SOURCES_MAX) {
         resp->result = wk__call_result(call, WK_RESULT_OPERATION_FAILED,
