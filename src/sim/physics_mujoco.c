@@ -36,6 +36,7 @@ typedef struct body {
     wk_entity carries; /* the model it carries (a free root link right below its model), or WK_NULL_ENTITY */
     wk_pose written;   /* its world pose as last written to the entities */
     double at_build;   /* its joint's position (a kinematic object's) when the model was written */
+    double position;   /* that position as last written to the kinematic object, or taken from it */
     wk_velocity twist; /* the carried model's Velocity as last written */
 } body;
 
@@ -401,7 +402,7 @@ static int gather(wk__physics *p, wk_scene *s, bool mjcf)
      * is its zero there, so its range and spring are moved by as much. */
     for (size_t i = 0; rc == WK_OK && i < links.count; i++) {
         const wk_kinematics *k = bodies[i].joint ? wk_scene_kinematics(s, bodies[i].joint) : NULL;
-        bodies[i].at_build = k ? k->position : 0;
+        bodies[i].at_build = bodies[i].position = k ? k->position : 0;
     }
     size_t count = links.count;
     /* MJCF welds a body without a joint to its parent, the world's too;
@@ -571,15 +572,40 @@ static bool twist_set(const wk_velocity *a, const wk_velocity *b)
     return memcmp(&a->linear, &b->linear, sizeof a->linear) || memcmp(&a->angular, &b->angular, sizeof a->angular);
 }
 
+/* Whether body b turns or slides on a joint of a kinematic object. */
+static bool on_object_joint(const wk__physics *p, wk_scene *s, const body *b)
+{
+    if (!b->joint || b->qpos < 0 || b->free || !wk_scene_kinematics(s, b->joint))
+        return false;
+    int type = p->m->jnt_type[p->m->body_jntadr[b->id]];
+    return type == mjJNT_HINGE || type == mjJNT_SLIDE;
+}
+
+/* A joint position a client set (UpdateObjectJoints, or a leader's that
+ * its mimic follows) goes to the engine, the joint at rest there. */
+static bool take_joint(wk__physics *p, wk_scene *s, body *b)
+{
+    double now = wk_scene_kinematics(s, b->joint)->position;
+    if (now == b->position)
+        return false;
+    p->d->qpos[b->qpos] = now - b->at_build;
+    p->d->qvel[b->dof] = 0;
+    b->position = now;
+    return true;
+}
+
 /* What clients changed since the last step goes to the engine: a free body
  * whose link was moved (itself or its model) goes where it was put, at
- * rest (a teleport); a twist set on a carried model is the body's. */
+ * rest (a teleport); a twist set on a carried model is the body's; a
+ * kinematic object's joint set goes to its body's joint. */
 static bool take_changes(wk__physics *p, wk_sim *sim)
 {
     bool taken = false;
     wk_scene *s = sim->scene;
     for (size_t i = 0; i < p->count; i++) {
         body *b = &p->bodies[i];
+        if (on_object_joint(p, s, b))
+            taken |= take_joint(p, s, b);
         if (!b->free)
             continue;
         wk_pose now = wk_scene_world_pose(s, b->link);
@@ -626,15 +652,14 @@ static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
  * body's joint stood at zero, plus the joint's travel since. A position
  * the object's limits refuse (MuJoCo's are soft) is left as it was: the
  * link's pose is written relative to the joint's either way. */
-static void move_joint(wk__physics *p, wk_scene *s, const body *b)
+static void move_joint(wk__physics *p, wk_scene *s, body *b)
 {
-    const wk_kinematics *k = wk_scene_kinematics(s, b->joint);
-    int type = p->m->jnt_type[p->m->body_jntadr[b->id]];
-    if (!k || (type != mjJNT_HINGE && type != mjJNT_SLIDE))
+    if (!on_object_joint(p, s, b))
         return;
     double position = b->at_build + p->d->qpos[b->qpos];
     const char *name = wk_scene_name(s, b->joint);
     (void)wk_scene_set_joint_positions(s, wk_scene_object_of(s, b->joint), &name, &position, 1, NULL);
+    b->position = wk_scene_kinematics(s, b->joint)->position;
 }
 
 /* Every moving link's pose from its body's, parents first (MuJoCo numbers

@@ -142,6 +142,40 @@ static void pendulum_period(void)
     wk_sim_free(sim);
 }
 
+/* A joint position a client sets (UpdateObjectJoints) goes to the engine,
+ * at rest there: set to 0.3 rad a quarter period in, when it swings its
+ * fastest (0.157 rad/s, 1.6e-4 rad a step), the next step leaves it where
+ * it was put but for gravity's g/L sin(0.25) h^2 = 2.5e-6 rad; and from
+ * there it swings through the bob's rest, at 0.05 rad (it was let go 0.05
+ * rad from hanging straight), to 0.05 - 0.25 = -0.2 rad (the bound, 2 mrad,
+ * is what a step moves it near the turn and the integrator's drift). */
+static void joint_set_by_a_client(void)
+{
+    wk_sim *sim = physics_sim(PENDULUM);
+    REQUIRE(sim);
+    wk_scene *s = wk_sim_scene(sim);
+    wk_entity pendulum = wk_scene_scoped(s, wk_sim_world(sim), "pendulum");
+    wk_entity swing = wk_scene_scoped(s, wk_sim_world(sim), "pendulum::swing");
+    wk_status st = {0};
+    /* Its model a kinematic object, as a server's world is. */
+    REQUIRE_INT(wk_scene_objects_init(s, wk_sim_world(sim), &st), ==, WK_OK);
+    REQUIRE(wk_scene_kinematics(s, swing));
+    REQUIRE_INT(steps(sim, 502), ==, WK_OK);
+    const char *name = "swing";
+    double set = 0.3;
+    if (!CHECK_INT(wk_scene_set_joint_positions(s, pendulum, &name, &set, 1, &st), ==, WK_OK))
+        fprintf(stderr, "    %s\n", st.message);
+    REQUIRE_INT(steps(sim, 1), ==, WK_OK);
+    CHECK_NEAR(wk_scene_kinematics(s, swing)->position, 0.3, 1e-5);
+    double turned = 0.3;
+    for (int k = 0; k < 1000; k++) {
+        REQUIRE_INT(steps(sim, 1), ==, WK_OK);
+        turned = fmin(turned, wk_scene_kinematics(s, swing)->position);
+    }
+    CHECK_NEAR(turned, -0.2, 2e-3);
+    wk_sim_free(sim);
+}
+
 /* In zero gravity a body set moving keeps its speed: a straight line, to
  * 1e-9 per step. The model follows its link, as Gazebo's follows its
  * canonical link, so its pose and twist are the body's. */
@@ -481,5 +515,6 @@ static const wk_test_case cases[] = {
     {"joint_friction_and_limit", joint_friction_and_limit},
     {"contact_friction", contact_friction},
     {"rests_on_meshes", rests_on_meshes},
+    {"joint_set_by_a_client", joint_set_by_a_client},
 };
 WK_TEST_MAIN(cases)
