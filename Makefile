@@ -1,6 +1,7 @@
 # The README's commands. Each installs dependencies first, then drives CMake.
 #   make run    build (Release) and run the main job: serve the bundled example world,
-#               its store kept in ./worldkit-data (serve's default --data)
+#               its store kept in ./worldkit-data (serve's default --data), and its live
+#               view on http://127.0.0.1:8080/
 #   make check  build with ASan+UBSan and -Werror, run every test under CTest,
 #               then the multi-threaded store tests again under ThreadSanitizer
 #   make bench  build (Release) and run every benchmark in bench/
@@ -34,7 +35,7 @@ $(BUILD)/fuzz/build.ninja: | deps
 
 run: deps $(BUILD)/release/build.ninja
 	cmake --build $(BUILD)/release -j $(JOBS)
-	$(BUILD)/release/worldkit serve --world examples/levels.sdf --levels --physics none
+	$(BUILD)/release/worldkit serve --world examples/levels.sdf --levels --physics none --http 127.0.0.1:8080
 
 check: deps $(BUILD)/check/build.ninja $(BUILD)/tsan/build.ninja
 	cmake --build $(BUILD)/check -j $(JOBS)

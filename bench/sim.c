@@ -17,72 +17,12 @@
 
 #define BENCH_NAME "bench/sim"
 #include "bench.h"
+#include "moving.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
 #include "worldkit/wk_server.h"
 
 #define MODELS 500
 #define WORLDS_MAX 64
-
-/* The world's SDFormat: MODELS models on a grid, each one box link. */
-static char *world_sdf(void)
-{
-    size_t cap = 256 + MODELS * 256;
-    char *s = malloc(cap);
-    if (!s)
-        die("out of memory");
-    size_t n = (size_t)snprintf(s, cap, "<sdf version='1.9'><world name='bench'>");
-    for (int i = 0; i < MODELS; i++)
-        n += (size_t)snprintf(s + n, cap - n,
-                              "<model name='m%d'><pose>%d %d 0 0 0 0</pose><link name='l'><collision name='c'>"
-                              "<geometry><box><size>1 1 1</size></box></geometry></collision></link></model>",
-                              i, i % 25, i / 25);
-    snprintf(s + n, cap - n, "</world></sdf>");
-    return s;
-}
-
-static bool ignore(void *ctx, const uint8_t *msg, size_t len)
-{
-    (void)ctx, (void)msg, (void)len;
-    return true;
-}
-
-/* Calls a simulation_interfaces method on world id with request. */
-static void call(wk_api *api, const char *id, const char *method, const ProtobufCMessage *request)
-{
-    uint8_t buf[1 << 16];
-    if (protobuf_c_message_get_packed_size(request) > sizeof buf)
-        die("%s: request too large", method);
-    size_t len = protobuf_c_message_pack(request, buf);
-    char path[128];
-    snprintf(path, sizeof path, "/simulation_interfaces.SimulationInterfaces/%s", method);
-    wk_api_sink sink = {.write = ignore, .world_id = id};
-    if (wk_api_invoke(api, path, buf, len, &sink) != WK_GRPC_OK)
-        die("%s on %s: %s", method, id, sink.message);
-}
-
-static void set_state(wk_api *api, const char *id, wk_sim_state state)
-{
-    SimulationInterfaces__SimulationState s = SIMULATION_INTERFACES__SIMULATION_STATE__INIT;
-    s.has_state = true;
-    s.state = (uint32_t)state;
-    SimulationInterfaces__SetSimulationStateRequest req = SIMULATION_INTERFACES__SET_SIMULATION_STATE_REQUEST__INIT;
-    req.state = &s;
-    call(api, id, "SetSimulationState", &req.base);
-}
-
-/* Every model of the current world moving at 1 m/s along x. */
-static void set_moving(wk_api *api)
-{
-    wk_sim *sim = wk_api_sim(api);
-    wk_scene *s = wk_api_scene(api);
-    for (wk_entity m = wk_ecm_first_child(wk_scene_ecm(s), wk_api_world(api)); m;
-         m = wk_ecm_next_sibling(wk_scene_ecm(s), m)) {
-        wk_motion motion = wk_sim_motion(sim, m);
-        motion.linear = (wk_vec3){1, 0, 0};
-        if (wk_sim_set_motion(sim, m, &motion, WK_MOTION_TWIST))
-            die("setting a model's velocity");
-    }
-}
 
 static void world_id(int i, char *out, size_t cap)
 {
@@ -98,7 +38,7 @@ static double play(wk_api *api, int count, double seconds)
     char id[32];
     for (int i = 0; i < count; i++) {
         world_id(i, id, sizeof id);
-        set_state(api, id, WK_SIM_PAUSED);
+        moving_set_state(api, id, WK_SIM_PAUSED);
     }
     size_t n = wk_api_simulations(api, sims, WORLDS_MAX + 1);
     if (n < (size_t)count)
@@ -111,14 +51,14 @@ static double play(wk_api *api, int count, double seconds)
     double t0 = now_s();
     for (int i = 0; i < count; i++) {
         world_id(i, id, sizeof id);
-        set_state(api, id, WK_SIM_PLAYING);
+        moving_set_state(api, id, WK_SIM_PLAYING);
     }
     struct timespec nap = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
     nanosleep(&nap, NULL);
     double slowest = 1e9;
     for (int i = 0; i < count; i++) {
         world_id(i, id, sizeof id);
-        set_state(api, id, WK_SIM_PAUSED);
+        moving_set_state(api, id, WK_SIM_PAUSED);
         wk_api_play(sims[i], 0, &clock);
         /* Each world's own span: from the first PLAYING to its pause. */
         double rtf = (double)(clock.iterations - before[i]) * clock.dt / (now_s() - t0);
@@ -134,19 +74,9 @@ int main(void)
     wk_api *api = wk_api_new();
     if (!api)
         die("out of memory");
-    char *sdf = world_sdf();
-    SimulationInterfaces__LoadWorldRequest load = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
-    load.resource_string = sdf;
-    uint8_t *bytes = malloc(protobuf_c_message_get_packed_size(&load.base));
-    if (!bytes)
-        die("out of memory");
-    wk_buf out = {0};
-    if (wk_api_call(api, "LoadWorld", bytes, protobuf_c_message_pack(&load.base, bytes), &out))
-        die("LoadWorld failed");
-    wk_buf_free(&out);
-    free(bytes);
+    char *sdf = moving_world_sdf(MODELS, "collision", "");
+    moving_load(api, sdf);
     free(sdf);
-    set_moving(api);
 
     /* One step of one world alone, for scale. */
     wk_sim *sim = wk_api_sim(api);

@@ -13,8 +13,9 @@ packages=(
   libsqlite3-dev
   libpq-dev postgresql-15
   libre2-dev
-  python3-grpcio python3-protobuf
+  python3-grpcio python3-protobuf python3-websocket python3-pil
   openssl
+  libwebsockets-dev libjs-three chromium
 )
 
 missing=()

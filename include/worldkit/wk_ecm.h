@@ -268,6 +268,24 @@ bool wk_ecm_has_one_time_changes(const wk_ecm *ecm);
  * returns how many there are. */
 size_t wk_ecm_periodic_types(const wk_ecm *ecm, wk_type *out, size_t cap);
 
+/* What changed this step, one call of fn per fact, for an observer that
+ * keeps its own record of changes (the change stream's hub) without
+ * serializing them: WK_STEP_CREATED for each entity created (type
+ * WK_NO_TYPE); WK_STEP_TOUCHED for each other entity touched (a component
+ * added, set, removed, or the entity re-parented), once with WK_NO_TYPE and
+ * once per component whose change state is not WK_NO_CHANGE;
+ * WK_STEP_COMPONENT_REMOVED per component removed from an entity that
+ * lives on; WK_STEP_REMOVED for each entity removed or marked for removal.
+ * The facts are those a changed-only wk_ecm_state holds, at O(changes). */
+typedef enum wk_step_fact {
+    WK_STEP_CREATED = 1,
+    WK_STEP_TOUCHED = 2,
+    WK_STEP_COMPONENT_REMOVED = 3,
+    WK_STEP_REMOVED = 4,
+} wk_step_fact;
+typedef void (*wk_step_fact_fn)(wk_entity e, wk_step_fact fact, wk_type type, void *ctx);
+void wk_ecm_step_facts(const wk_ecm *ecm, wk_step_fact_fn fn, void *ctx);
+
 /* Ends the step, in this order: entities marked for removal are removed;
  * newness, change states and the step's record of removals are cleared.
  * Fails with WK_BUSY while an iterator or a transaction is open. */

@@ -59,6 +59,11 @@ typedef struct wk_server_desc {
     /* A file holding the bearer token calls must carry (wk_server_read_token
      * says what it may hold). NULL: no token. */
     const char *token_file;
+    /* The live view (src/server/view.c): "host:port" to serve the page and
+     * its WebSocket on, loopback only (port 0 picks a free one); NULL: none.
+     * http_root: the page's folder (NULL: web/ of the source tree). */
+    const char *http_listen;
+    const char *http_root;
     /* Called from a worker thread as each call starts and ends; must be
      * thread-safe. NULL for none. */
     void (*on_call)(const wk_server_call *call, void *ctx);
@@ -94,6 +99,8 @@ int wk_server_read_pem(const char *what, const char *path, wk_buf *out, wk_statu
  * the server's life. */
 int wk_server_port(const wk_server *server);
 const char *wk_server_address(const wk_server *server);
+/* The live view's address, "http://host:port/"; NULL without one. */
+const char *wk_server_view_address(const wk_server *server);
 
 /* Stops taking calls, waits for those in flight (cancelling them shortly
  * before the shutdown grace ends), and stops the threads: WK_OK. Returns

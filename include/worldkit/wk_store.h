@@ -114,6 +114,21 @@ void wk_store_set_max_entities(wk_store *store, size_t max);
  * writer undoes what it added (a scene batch rolled back, an entity
  * deleted) rather than keep it. */
 int wk_store_room(const wk_world *w, wk_status *st);
+/* Who hears of the store's changes as they are made (the change stream's
+ * hub, wk_watch.h); zero: nobody. */
+typedef struct wk_store_observer {
+    /* A write of w is being committed: called holding w open for writing,
+     * once its changes are durable and before its ECM's change tracking is
+     * reset, so that the ECM still tells what changed (wk_ecm_step_facts). */
+    void (*committed)(wk_world *w, void *ctx);
+    /* World id's content was replaced whole (created or cloned over,
+     * swapped, deleted, or read back from disk after a failed write): what
+     * an observer knew of it is void. */
+    void (*replaced)(const char *id, void *ctx);
+    void *ctx;
+} wk_store_observer;
+/* Sets the store's observer; before the store is shared between threads. */
+void wk_store_observe(wk_store *store, const wk_store_observer *observer);
 /* Folds the journal of world id into a new snapshot now, as the background
  * thread does on its own; WK_OK at once in an in-memory store. */
 int wk_store_compact(wk_store *store, const char *id, wk_status *st);

@@ -158,6 +158,9 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
         goto fail_destroy_lock;
     if (!(api->store = desc && desc->store ? desc->store : wk_store_new()))
         goto fail_destroy_bindings_lock;
+    if (!(api->hub = wk_watch_hub_new()))
+        goto fail_free_store;
+    wk__api_watch_store(api);
     wk_store_set_max_entities(api->store, desc && desc->max_world_entities ? desc->max_world_entities
                                                                            : WK_MAX_WORLD_ENTITIES);
     api->max_response_bytes = desc && desc->max_response_bytes ? desc->max_response_bytes : WK_MAX_RESPONSE_BYTES;
@@ -168,6 +171,7 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
 
 fail_free_store:
     wk_store_free(api->store);
+    wk_watch_hub_free(api->hub);
 fail_destroy_bindings_lock:
     pthread_mutex_destroy(&api->bindings_lock);
 fail_destroy_lock:
@@ -191,6 +195,7 @@ void wk_api_free(wk_api *api)
     wk_scene_free(api->initial);
     wk_scene_free(api->elsewhere);
     wk_store_free(api->store);
+    wk_watch_hub_free(api->hub);
     pthread_mutex_destroy(&api->bindings_lock);
     pthread_mutex_destroy(&api->lock);
     free(api);

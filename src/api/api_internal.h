@@ -12,6 +12,7 @@
 #include "worldkit/wk_formats.h"
 #include "worldkit/wk_sim.h"
 #include "worldkit/wk_store.h"
+#include "worldkit/wk_watch.h"
 
 /* The store's ids of the current world, the one the simulation_interfaces
  * services and the loop act on, and of the copy LoadWorld keeps of it as
@@ -50,6 +51,10 @@ struct wk_api {
     void (*on_level)(const char *world_id, const char *level, bool loaded, double sim_time, void *ctx);
     void *level_ctx;
     size_t max_response_bytes, max_memory_bytes; /* wk_api_desc's, defaults applied */
+    /* The endpoint's only: the change stream of every world (watch.c),
+     * told of each commit by the store and of each step by the binding's
+     * simulation. */
+    wk_watch_hub *hub;
     /* The endpoint's only: the bindings of the other worlds called so far,
      * kept for the endpoint's life so that the PLAYING loop can index them. */
     pthread_mutex_t bindings_lock;
@@ -103,6 +108,11 @@ typedef struct wk__call {
      * the world's own lock); run by the dispatcher when the handler
      * succeeded. */
     int (*after)(wk_api *api, struct wk__call *call, const ProtobufCMessage *request, ProtobufCMessage *response);
+    /* A stream's (WorldWatch/Watch): the transport's wk_api_sink write, to
+     * which the handler writes each message with no world held; NULL for
+     * the others, which answer one response. */
+    bool (*write)(void *ctx, const uint8_t *msg, size_t len);
+    void *write_ctx;
 } wk__call;
 
 /* Whether the call should give up: its deadline has passed or its client
@@ -135,6 +145,10 @@ typedef struct wk__code_map {
 } wk__code_map;
 
 uint32_t wk__map_code(const wk__code_map *map, int code);
+
+/* watch.c: makes the store tell the endpoint's hub of every commit and
+ * every world replaced. */
+void wk__api_watch_store(wk_api *api);
 
 /* The one handler signature. The dispatcher (api.c for the simulation
  * services, ows/ows.c for ObjectWorldService) unpacks the request, makes
@@ -170,6 +184,8 @@ WK__HANDLER(wk__set_entity_info);
 WK__HANDLER(wk__get_entity_bounds);
 WK__HANDLER(wk__get_named_poses);
 WK__HANDLER(wk__get_named_pose_bounds);
+/* worldkit.WorldWatch's (watch.c): a stream that ends when its client goes. */
+WK__HANDLER(wk__watch);
 /* worldkit.Levels' handlers (sim/levels.c). */
 WK__HANDLER(wk__set_performer);
 WK__HANDLER(wk__list_levels);

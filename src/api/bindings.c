@@ -27,10 +27,23 @@ static int read_empty(wk_world_desc **out, wk_status *st)
                         st);
 }
 
-/* Makes sim the binding's, and its scene as it is now the state a reset
- * puts back. */
-static void use_sim(wk_api *api, wk_sim *sim)
+/* The last system of every step: what it changed goes to the world's
+ * watchers, stamped with the simulation's clock, before the step ends. */
+static void publish_step(wk_sim *sim, const wk_step_info *info, void *ctx)
 {
+    wk_api *api = ctx;
+    wk_watch_publish(api->endpoint->hub, api->world_id, wk_scene_ecm(wk_sim_scene(sim)),
+                     &(wk_watch_clock){.step = info->iteration, .sim_time = info->sim_time});
+}
+
+/* Makes sim the binding's, and its scene as it is now the state a reset
+ * puts back; fails (sim freed) only when out of memory. */
+static int use_sim(wk_api *api, wk_sim *sim, wk_status *st)
+{
+    if (wk_sim_add_system(sim, WK_POST_UPDATE, publish_step, api)) {
+        wk_sim_free(sim);
+        return wk_fail(st, WK_NOMEM, "out of memory adding the change stream to world '%s'", api->world_id);
+    }
     wk_sim_free(api->sim);
     api->sim = sim;
     wk_sim_on_level_event(sim, level_changed, api);
@@ -42,6 +55,7 @@ static void use_sim(wk_api *api, wk_sim *sim)
             api->endpoint->on_level(api->world_id, level.name, true, wk_sim_time(sim), api->endpoint->level_ctx);
     wk_scene_free(api->initial);
     api->initial = wk_scene_clone(wk_sim_scene(sim));
+    return WK_OK;
 }
 
 /* The simulation's restorer (wk_sim_desc.restore): the world's scene
@@ -122,8 +136,7 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk_s
         wk_sim_free(sim);
         return rc;
     }
-    use_sim(api, sim);
-    return WK_OK;
+    return use_sim(api, sim, st);
 }
 
 /* The description a world back from the store runs with: its file's
@@ -152,7 +165,7 @@ static int sim_on(wk_api *api, wk_scene *scene, wk_status *st)
     if (rc == WK_OK)
         rc = sim_new(api, desc, scene, &sim, st);
     if (rc == WK_OK)
-        use_sim(api, sim);
+        rc = use_sim(api, sim, st);
     return rc;
 }
 

@@ -131,6 +131,25 @@ static int run_ows(wk_api *api, const char *path, const uint8_t *request, size_t
     return answer(sink, WK_GRPC_OK, "%s", "");
 }
 
+/* A stream of worldkit's own (WorldWatch/Watch): no simulation's lock; the
+ * handler writes its messages through the sink itself, holding no world
+ * while it does, and what it returns ends the stream. */
+static int run_stream(wk_api *api, const wk__method *m, const char *path, const uint8_t *request, size_t len,
+                      wk_api_sink *sink)
+{
+    wk_status st = {0};
+    ProtobufCMessage *req;
+    int rc = wk__method_unpack(m, request, len, &req, &st);
+    if (rc == WK_OK) {
+        wk__call call = {
+            .status = &st, .check = sink->check, .check_ctx = sink->ctx, .write = sink->write, .write_ctx = sink->ctx};
+        ProtobufCMessage *response = NULL;
+        rc = m->handle(api, &call, req, &response);
+        protobuf_c_message_free_unpacked(req, NULL);
+    }
+    return finish(sink, path, rc, &st);
+}
+
 int wk_api_invoke(wk_api *api, const char *method, const uint8_t *request, size_t len, wk_api_sink *sink)
 {
     const wk__method *m = wk__method_find(method);
@@ -139,5 +158,7 @@ int wk_api_invoke(wk_api *api, const char *method, const uint8_t *request, size_
         return answer(sink, WK_GRPC_UNIMPLEMENTED, "no method %.200s", method ? method : "(null)");
     if (m->flags & WK__METHOD_SIM)
         return run_sim(api, m, method, request, len, sink);
+    if (m->flags & WK__METHOD_STREAMING)
+        return run_stream(api, m, method, request, len, sink);
     return run_ows(api, method, request, len, sink);
 }

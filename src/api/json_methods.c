@@ -7,6 +7,7 @@
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
 #include "worldkit/levels.pb-c.h"
+#include "worldkit/watch.pb-c.h"
 #include "worldkit/wk_api.h"
 
 static const ProtobufCServiceDescriptor *const services[] = {
@@ -14,6 +15,7 @@ static const ProtobufCServiceDescriptor *const services[] = {
     &intrinsic_proto__world__object_world_service__descriptor,
     &worldkit__levels__descriptor,
     &grpc__health__v1__health__descriptor,
+    &worldkit__world_watch__descriptor,
 };
 #define SERVICE_COUNT (sizeof services / sizeof services[0])
 

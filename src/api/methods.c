@@ -12,6 +12,7 @@
 #include "api/ows/ows.h"
 #include "grpc/health/v1/health.pb-c.h"
 #include "worldkit/levels.pb-c.h"
+#include "worldkit/watch.pb-c.h"
 
 #define SI &simulation_interfaces__simulation_interfaces__descriptor
 #define OWS &intrinsic_proto__world__object_world_service__descriptor
@@ -22,6 +23,7 @@
 /* An ObjectWorldService mutation: one handler, the request type choosing
  * what it does, on the world the request names, opened for writing. */
 #define OWS_MUTATION(name, flags) {OWS, name, wk__ows_mutate, WK__METHOD_OPENS | WK__METHOD_WRITES | (flags), 0, {0}}
+#define WATCH &worldkit__world_watch__descriptor
 
 static const wk__method methods[] = {
     {SI, "LoadWorld", wk__load_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD | WK__METHOD_GROWS,
@@ -105,6 +107,9 @@ static const wk__method methods[] = {
     {LEVELS, "ListLevels", wk__list_levels, WK__METHOD_SIM, 0, {0}},
     {LEVELS, "ListPerformers", wk__list_performers, WK__METHOD_SIM, 0, {0}},
 
+    /* worldkit's change stream: no simulation's lock, any store world. */
+    {WATCH, "Watch", wk__watch, WK__METHOD_STREAMING, 0, {0}},
+
     {HEALTH, "Check", NULL, WK__METHOD_TRANSPORT, 0, {0}},
     {HEALTH, "Watch", NULL, WK__METHOD_TRANSPORT | WK__METHOD_STREAMING, 0, {0}},
 };
@@ -158,6 +163,22 @@ const ProtobufCMessageDescriptor *wk__method_response(const wk__method *m)
     if (m->handle == wk__simulate_steps)
         return &simulation_interfaces__simulate_steps_result__descriptor;
     return described(m)->output;
+}
+
+int wk__method_unpack(const wk__method *m, const uint8_t *request, size_t len, ProtobufCMessage **out,
+                      wk_status *st)
+{
+    const ProtobufCMessageDescriptor *type = wk__method_request(m);
+    ProtobufCMessage *req = protobuf_c_message_unpack(type, NULL, len, request);
+    char why[WK_STATUS_MSG_MAX] = "";
+    if (!req || !wk__request_strings_clean(type, request, len, why, sizeof why)) {
+        protobuf_c_message_free_unpacked(req, NULL);
+        *out = NULL;
+        return why[0] ? wk_fail(st, WK_PARSE, "%s: %s", m->name, why)
+                      : wk_fail(st, WK_PARSE, "%s: the request does not parse as %s", m->name, type->name);
+    }
+    *out = req;
+    return WK_OK;
 }
 
 size_t wk__method_features(uint32_t *out, size_t cap)

@@ -62,6 +62,12 @@ const wk__method *wk__method_at(size_t i);
 const ProtobufCMessageDescriptor *wk__method_request(const wk__method *m);
 const ProtobufCMessageDescriptor *wk__method_response(const wk__method *m);
 
+/* The method's request, unpacked from len bytes into *out (free with
+ * protobuf_c_message_free_unpacked); WK_PARSE, with st naming the method
+ * and the field, for bytes that do not parse or a string holding a NUL. */
+int wk__method_unpack(const wk__method *m, const uint8_t *request, size_t len, ProtobufCMessage **out,
+                      wk_status *st);
+
 /* limits.c: WK_OK, or WK_LIMIT with st naming the bound and the serve flag
  * that raises it: for m, a method that grows what the server holds, while
  * the process's resident memory is past api's bound; for an answer of

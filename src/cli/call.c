@@ -85,7 +85,7 @@ static bool run_batch(grpc_call *call, grpc_completion_queue *cq, const grpc_op 
 }
 
 /* Prints one response as JSON; false (reason printed) when it cannot. */
-static bool print_response(const wk_json_method *m, grpc_byte_buffer *bb, wk_buf *last)
+static bool print_response(const wk_json_method *m, grpc_byte_buffer *bb, bool one_line, wk_buf *last)
 {
     grpc_byte_buffer_reader reader;
     if (!grpc_byte_buffer_reader_init(&reader, bb)) {
@@ -98,7 +98,7 @@ static bool print_response(const wk_json_method *m, grpc_byte_buffer *bb, wk_buf
     size_t len = GRPC_SLICE_LENGTH(all);
     wk_buf json = {0}, named = {0};
     wk_status st = {0};
-    bool ok = wk_json_from_bytes(m->output, bytes, len, &(wk_json_desc){.indent = true}, &json, &st) == WK_OK;
+    bool ok = wk_json_from_bytes(m->output, bytes, len, &(wk_json_desc){.indent = !one_line}, &json, &st) == WK_OK;
     /* simulation_interfaces' numbers are read by their names, in its
      * answers and in worldkit's Levels', which carry its Result. */
     bool names = !strcmp(m->service, "simulation_interfaces.SimulationInterfaces") ||
@@ -142,8 +142,8 @@ static bool owner_of(const grpc_metadata_array *trailing, char *owner)
  * nothing printed but a note, when the answer names another server to ask
  * (owner); else the exit status. */
 static int exchange(grpc_call *call, grpc_completion_queue *cq, const wk_json_method *m, const uint8_t *request,
-                    size_t len, grpc_metadata *metadata, size_t metadata_count, const char *server, wk_buf *last,
-                    char *owner)
+                    size_t len, grpc_metadata *metadata, size_t metadata_count, const wk_client *c, const char *server,
+                    wk_buf *last, char *owner)
 {
     grpc_slice body = grpc_slice_from_copied_buffer(len ? (const char *)request : "", len);
     grpc_byte_buffer *send = grpc_raw_byte_buffer_create(&body, 1);
@@ -165,7 +165,7 @@ static int exchange(grpc_call *call, grpc_completion_queue *cq, const wk_json_me
         grpc_op op = {.op = GRPC_OP_RECV_MESSAGE, .data.recv_message.recv_message = &recv};
         if (!run_batch(call, cq, &op, 1, (void *)2) || !recv)
             break;
-        if (!print_response(m, recv, last))
+        if (!print_response(m, recv, c->one_line, last))
             rc = 1;
         grpc_byte_buffer_destroy(recv);
         fflush(stdout);
@@ -233,7 +233,7 @@ static int call_at(const wk_client *c, const char *server, const char *path, con
     grpc_slice_unref(method);
     int rc = 1;
     if (call) {
-        rc = exchange(call, cq, m, request, len, metadata, metadata_count, server, last, owner);
+        rc = exchange(call, cq, m, request, len, metadata, metadata_count, c, server, last, owner);
         grpc_call_unref(call);
     } else {
         fprintf(stderr, "worldkit: %s: the call could not be made on %s\n", m->name, server);

@@ -21,6 +21,7 @@ int wk_cli_state(int argc, char **argv);
 int wk_cli_step(int argc, char **argv);
 int wk_cli_levels(int argc, char **argv);
 int wk_cli_performer(int argc, char **argv);
+int wk_cli_watch(int argc, char **argv);
 
 /* args.c: the arguments' common checks. */
 bool wk_cli_is_help(const char *arg); /* --help or -h */

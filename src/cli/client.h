@@ -19,6 +19,7 @@ typedef struct wk_client {
     const char *tls_key;
     const char *world;      /* --world: the world a simulation_interfaces call acts on (metadata
                                worldkit-world-id) and tf reads; NULL: the current world */
+    bool one_line;          /* print each response's JSON on one line (watch), not indented */
 } wk_client;
 
 /* The client options as usage text, for the commands' messages. */

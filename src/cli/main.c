@@ -52,6 +52,9 @@ static const struct command {
     {"performer", "performer NAME        make entity NAME a performer, which loads the levels it nears\n"
                   "                       (worldkit.Levels/SetPerformer; serve --levels)",
      wk_cli_performer, TAKES_CLIENT_OPTIONS},
+    {"watch", "watch [--rate HZ]      follow a world's changes, one JSON object a line: its full state, then\n"
+              "                       what changed (worldkit.WorldWatch/Watch; --world ID, --kind NAME)",
+     wk_cli_watch, TAKES_CLIENT_OPTIONS},
 };
 
 static int usage(FILE *to)

@@ -26,7 +26,7 @@
     "                       [--max-world-entities N] [--max-response-mib N] [--max-memory-mib N]\n"      \
     "                       [--data DIR | --store DIR|URL [--compact-entries N] [--checkpoint-seconds S]\n" \
     "                        [--lease-ms N] | --memory]\n"                                          \
-    "                       [--verbose]\n"                                                            \
+    "                       [--verbose] [--http ADDR]\n"                                              \
     "                       [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--token-file FILE]"
 
 /* In two strings: a C compiler need take none longer than 4095 bytes. */
@@ -50,6 +50,8 @@ static const char *const help[] = {
     "                         read: the resource path (WORLDKIT_RESOURCE_PATH, GZ_SIM_RESOURCE_PATH,\n"
     "                         SDF_PATH) and the --world file's folder. Default: the working folder.\n"
     "                         Other files are answered as missing\n"
+    "  --http ADDR            also serve the live view, a web page of the current world in 3D, on\n"
+    "                         host:port (loopback only; port 0 picks a free one); prints its address\n"
     "  --levels               load and unload levels around performers\n"
     "  --physics ENGINE       what steps the worlds: mujoco (gravity, contacts, joints) or none\n"
     "                         (kinematic motion of set velocities). Default: mujoco for a world\n"
@@ -238,6 +240,10 @@ static int parse(int argc, char **argv, serve_args *a)
             if (!port && (size_t)snprintf(a->listen, sizeof a->listen, "%s:50051", v) >= sizeof a->listen)
                 return wk_cli_usage_error(USAGE, "--listen %.40s...: the address is too long", v);
             a->server.listen = port ? v : a->listen;
+        } else if (!strcmp(o, "--http")) {
+            if (!wk_cli_address_ok("--http", v))
+                return 2;
+            a->server.http_listen = v;
         } else if (!strcmp(o, "--world")) {
             if (!v[0])
                 return wk_cli_usage_error(USAGE, "--world needs a file name, not ''");
@@ -433,6 +439,8 @@ int wk_cli_serve(int argc, char **argv)
     if (store) /* port 0 picked one: the leases give the address taken */
         wk_store_set_address(store, wk_server_address(server));
     printf("worldkit: serving on %s\n", wk_server_address(server));
+    if (wk_server_view_address(server))
+        printf("worldkit: live view on %s\n", wk_server_view_address(server));
     fflush(stdout);
     int sig = wk_server_wait_signal();
     fprintf(stderr, "worldkit: %s: finishing the calls in flight (a second SIGINT or SIGTERM exits at once)\n",

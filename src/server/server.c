@@ -190,6 +190,11 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
     }
     if (wk__health_start(&s->health) || wk__loop_start(&s->loop, api, d.rtf))
         goto fail_shutdown;
+    if (d.http_listen && (rc = wk__view_start(s, d.http_listen, d.http_root, &s->view, st))) {
+        wk_server_free(s);
+        return rc;
+    }
+    s->desc.http_listen = s->desc.http_root = NULL;
     *out = s;
     return WK_OK;
 
@@ -212,6 +217,11 @@ int wk_server_port(const wk_server *server)
 const char *wk_server_address(const wk_server *server)
 {
     return server->address;
+}
+
+const char *wk_server_view_address(const wk_server *server)
+{
+    return server->view ? wk__view_address(server->view) : NULL;
 }
 
 /* Waits for the workers to end the calls they serve, until the deadline at
@@ -238,6 +248,8 @@ static gpr_timespec seconds_after(gpr_timespec t, double seconds)
 /* Stops the threads and frees the queues, once gRPC's shutdown is done. */
 static void finish_shutdown(wk_server *s)
 {
+    wk__view_stop(s->view);
+    s->view = NULL;
     wk__workers_quit(s);
     for (int i = 0; i < s->worker_count; i++)
         if (s->workers[i].started)

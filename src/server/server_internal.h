@@ -71,6 +71,14 @@ typedef struct wk__worker {
     atomic_bool resting;     /* asleep until the worker before takes a call */
 } wk__worker;
 
+/* view.c: the live view on libwebsockets, serving listen (loopback only)
+ * from root (NULL: the source tree's web/); stopped before the server's
+ * threads, which its streams' checks see stopping. */
+struct wk__view;
+int wk__view_start(struct wk_server *s, const char *listen, const char *root, struct wk__view **out, wk_status *st);
+const char *wk__view_address(const struct wk__view *v);
+void wk__view_stop(struct wk__view *v);
+
 struct wk_server {
     wk_api *api;
     wk_server_desc desc; /* defaults filled in */
@@ -80,6 +88,7 @@ struct wk_server {
     int worker_count;
     wk__loop loop;
     wk__health health;
+    struct wk__view *view; /* the live view, or NULL */
     char token[WK_SERVER_TOKEN_MAX]; /* the bearer token calls must carry; "" for none */
     atomic_bool stopping; /* shutdown has begun: health says NOT_SERVING, new calls are refused */
     atomic_int calls;     /* calls the workers are serving */

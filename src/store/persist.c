@@ -186,6 +186,7 @@ static int reload(wk_world *w, wk_status *st)
     l.rec.queued = w->rec.queued;
     w->rec = l.rec;
     wk__world_settle(w);
+    wk__store_replaced(w->store, w->id);
     return WK_OK;
 }
 

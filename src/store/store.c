@@ -122,6 +122,17 @@ void wk_store_set_address(wk_store *store, const char *address)
         store->db->ops->set_address(store->db->impl, address);
 }
 
+void wk_store_observe(wk_store *store, const wk_store_observer *observer)
+{
+    store->observer = *observer;
+}
+
+void wk__store_replaced(const wk_store *store, const char *id)
+{
+    if (store->observer.replaced)
+        store->observer.replaced(id, store->observer.ctx);
+}
+
 void wk_store_set_max_entities(wk_store *store, size_t max)
 {
     store->max_entities = max;
@@ -244,6 +255,7 @@ static int insert(wk_store *store, wk_world *w, size_t at, const wk_buf snap[2],
      * the first journal entry. Failing leaves the construction tracked, to be
      * written again (harmlessly) with the next commit. */
     (void)wk__world_settle(w);
+    wk__store_replaced(store, w->id);
     return WK_OK;
 }
 
@@ -357,6 +369,8 @@ int wk_store_commit(wk_world *w, bool structural, wk_status *st)
     int rc = w->store->db ? wk__db_journal(w, now, &wrote, st) : WK_OK;
     if (rc)
         return rc;
+    if (w->store->observer.committed)
+        w->store->observer.committed(w, w->store->observer.ctx);
     if (wk__world_settle(w))
         return wk_fail(st, WK_NOMEM, "world '%s': out of memory ending the step", w->id);
     if (!wrote) /* changes undone by a rolled back batch */
@@ -471,6 +485,7 @@ int wk_store_delete(wk_store *store, const char *id, wk_status *st)
     pthread_rwlock_unlock(&store->lock);
     if (rc)
         return rc;
+    wk__store_replaced(store, id);
     wk__world_unref(w);
     return WK_OK;
 }

@@ -46,7 +46,11 @@ struct wk_store {
     size_t count, cap;
     wk__db *db; /* NULL: in memory */
     size_t max_entities; /* per world; 0: no bound (wk_store_set_max_entities) */
+    wk_store_observer observer;
 };
+
+/* Tells the store's observer that world id was replaced whole. */
+void wk__store_replaced(const wk_store *store, const char *id);
 
 int64_t wk__now_ns(void);
 /* The index of id in the list, or count; under the store's lock. */

@@ -245,6 +245,8 @@ int wk_store_swap(wk_store *store, const char *id, const char *other, wk_status 
         pthread_mutex_unlock(&w->meta_lock);
         wk_store_close(w, false, false);
     }
+    wk__store_replaced(store, id);
+    wk__store_replaced(store, other);
     return WK_OK;
 }
 

@@ -15,6 +15,7 @@
 #include "worldkit/ecs_state.pb-c.h"
 #include "wk_test.h"
 #include "worldkit/levels.pb-c.h"
+#include "worldkit/watch.pb-c.h"
 #include "grpc/health/v1/health.pb-c.h"
 #include "worldkit/wk_api.h"
 
@@ -634,7 +635,8 @@ static void methods(void)
     CHECK_U64(n, ==,
               simulation_interfaces__simulation_interfaces__descriptor.n_methods +
                   intrinsic_proto__world__object_world_service__descriptor.n_methods +
-                  worldkit__levels__descriptor.n_methods + grpc__health__v1__health__descriptor.n_methods);
+                  worldkit__levels__descriptor.n_methods + worldkit__world_watch__descriptor.n_methods +
+                  grpc__health__v1__health__descriptor.n_methods);
 }
 
 /* Messages of our own protos, read from JSON in the mapping's own form:

@@ -9,16 +9,19 @@
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "wk_test.h"
 #include "worldkit/levels.pb-c.h"
+#include "worldkit/watch.pb-c.h"
 
 static const ProtobufCServiceDescriptor *const services[] = {
     &simulation_interfaces__simulation_interfaces__descriptor,
     &intrinsic_proto__world__object_world_service__descriptor,
     &grpc__health__v1__health__descriptor,
     &worldkit__levels__descriptor,
+    &worldkit__world_watch__descriptor,
 };
 
-/* Every method of the four services has exactly one row, and nothing else
- * has one; simulation_interfaces' and worldkit.Levels' run on a simulation. */
+/* Every method of the five services has exactly one row, and nothing else
+ * has one; simulation_interfaces' and worldkit.Levels' run on a simulation,
+ * and WorldWatch/Watch is a stream. */
 static void one_row_per_method(void)
 {
     size_t described = 0, rows = 0;
@@ -33,6 +36,8 @@ static void one_row_per_method(void)
         CHECK(wk__method_response(m) != NULL);
         CHECK_INT(!!(m->flags & WK__METHOD_SIM), ==, m->service == services[0] || m->service == services[3]);
         CHECK_INT(!m->handle, ==, m->service == services[2]);
+        if (m->service == services[4])
+            CHECK(m->flags & WK__METHOD_STREAMING);
     }
     CHECK_INT(rows, ==, described);
 }

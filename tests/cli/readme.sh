@@ -47,7 +47,7 @@ for block in "$dir"/block.*; do
         serve $served
     elif grep -q '^build/release/worldkit ' "$block"; then
         # shellcheck disable=SC2046 # make run's arguments, split as make's shell would
-        serve $(sed -n 's|^\t.*/worldkit serve ||p' Makefile)
+        serve $(sed -n 's|^\t.*/worldkit serve ||; s| --http [^ ]*||p' Makefile)
     fi
     while IFS= read -r line; do
         command=$(printf '%s\n' "$line" | sed 's/  *#.*//; s|^build/release/worldkit |worldkit |')

@@ -96,6 +96,8 @@ class Stubs:
         self.pose = importlib.import_module("intrinsic.math.proto.pose_pb2")
         self.levels = importlib.import_module("worldkit.levels_pb2")
         self.levels_grpc = importlib.import_module("worldkit.levels_pb2_grpc")
+        self.watch = importlib.import_module("worldkit.watch_pb2")
+        self.watch_grpc = importlib.import_module("worldkit.watch_pb2_grpc")
         # grpc/health/v1/health_pb2.py cannot be imported by its package
         # name, which is grpcio's own `grpc`: load it under another name.
         path = os.path.join(self.dir, "grpc", "health", "v1", "health_pb2.py")

@@ -57,14 +57,9 @@ int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t
     const wk__method *m = slash ? wk__method_find(method) : wk__method_named(service, method);
     if (!m || m->service != service)
         return wk_fail(st, WK_NOT_FOUND, "ObjectWorldService has no method %.100s", method ? method : "(null)");
-    const ProtobufCMessageDescriptor *type = wk__method_request(m);
-    ProtobufCMessage *req = protobuf_c_message_unpack(type, NULL, len, request);
-    char why[WK_STATUS_MSG_MAX] = "";
-    if (!req || !wk__request_strings_clean(type, request, len, why, sizeof why)) {
-        protobuf_c_message_free_unpacked(req, NULL);
-        return why[0] ? wk_fail(st, WK_PARSE, "%s: %s", m->name, why)
-                      : wk_fail(st, WK_PARSE, "%s: the request does not parse as %s", m->name, type->name);
-    }
+    ProtobufCMessage *req;
+    if (wk__method_unpack(m, request, len, &req, st))
+        return WK_PARSE;
     wk__call call = {.status = st, .check = check, .check_ctx = check_ctx};
     ProtobufCMessage *response = NULL;
     wk_status_clear(st);

@@ -1,0 +1,211 @@
+"""test_view.py — the live view (`worldkit serve --http`, web/) in a real
+browser: Debian's Chromium, headless, opens the page on the levels
+tutorial's world (tests/formats/worlds/levels_one_performer.sdf: R1 in L1,
+which holds M1 and M3; L3 holds M3, M4 and M5) and the test reads what the
+page itself says (its DOM: #summary, written by web/view.js) and shows
+(a screenshot):
+
+- one drawable per visual, against the server's own state (the Kind of
+  every entity in WorldWatch/Watch's full state, over gRPC);
+- each model's colour in the screenshot where its pose projects;
+- a SetEntityState over gRPC on the page within 1 s of the call;
+- a level unloaded by the performer's move: its models gone from the page.
+"""
+import base64
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+
+import websocket  # Debian's python3-websocket
+from PIL import Image  # Debian's python3-pil
+
+from . import harness
+from .harness import OK, STATE_PAUSED
+
+WORLD = harness.world("levels_one_performer.sdf")
+CHROMIUM = shutil.which("chromium")
+WINDOW = (1000, 700)
+VISUAL = 5  # the Kind of a visual (wk_node_kind)
+
+
+class Browser:
+    """Headless Chromium on url, asked over its DevTools protocol (a
+    WebSocket) for the page's window.wkView and for screenshots."""
+
+    def __init__(self, url, folder):
+        self.proc = subprocess.Popen([CHROMIUM, "--headless", "--no-sandbox", "--use-angle=swiftshader",
+                                      "--enable-unsafe-swiftshader", "--window-size=%d,%d" % WINDOW,
+                                      "--remote-debugging-port=0", "--user-data-dir=" + os.path.join(folder, "p"),
+                                      url], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     start_new_session=True)  # its helpers go with it (close)
+        port, end = None, time.monotonic() + 30
+        while port is None and time.monotonic() < end:
+            line = self.proc.stderr.readline().decode(errors="replace")
+            m = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
+            port = m and int(m.group(1))
+            if not line and self.proc.poll() is not None:
+                break
+        if port is None:
+            raise RuntimeError("chromium did not start its DevTools")
+        pages = []
+        for _ in range(100):
+            pages = [p for p in json.load(urllib.request.urlopen("http://127.0.0.1:%d/json/list" % port))
+                     if p.get("type") == "page"]
+            if pages:
+                break
+            time.sleep(0.1)
+        self.sock = websocket.create_connection(pages[0]["webSocketDebuggerUrl"], timeout=30)
+        self.next_id = 0
+
+    def call(self, method, **params):
+        """A DevTools method's result (messages in until the answer to it)."""
+        self.next_id += 1
+        self.sock.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            reply = json.loads(self.sock.recv())
+            if reply.get("id") == self.next_id:
+                return reply["result"]
+
+    def view(self):
+        """window.wkView; or the error the page shows; or None before the first message."""
+        got = self.call("Runtime.evaluate", returnByValue=True,
+                        expression="window.wkView ? JSON.stringify(window.wkView) : "
+                                   "document.getElementById('summary').textContent")
+        text = got["result"].get("value") or ""
+        return json.loads(text) if text.startswith("{") else (text or None)
+
+    def screenshot(self, path):
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(self.call("Page.captureScreenshot", format="png")["data"]))
+
+    def close(self):
+        self.sock.close()
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+        self.proc.stderr.close()
+
+
+@unittest.skipUnless(CHROMIUM or os.environ.get("WK_INTEGRATION_STRICT"), "no chromium")
+class ViewTest(harness.ServerTest):
+    SERVER_ARGS = ("--levels", "--world", WORLD, "--http", "127.0.0.1:0")
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.si = cls.pb.si
+        cls.stub = cls.pb.si_grpc.SimulationInterfacesStub(cls.channel)
+        cls.url = cls.view_address()
+
+    @classmethod
+    def view_address(cls):
+        """The page's address, from the server's second line."""
+        line, end = b"", time.monotonic() + 10
+        while not line.endswith(b"\n") and time.monotonic() < end:
+            if select.select([cls.server.proc.stdout], [], [], 0.5)[0]:
+                line += cls.server.proc.stdout.read(1)
+        m = re.match(r"worldkit: live view on (http://\S+)", line.decode())
+        if not m:
+            raise RuntimeError("no live view address, but %r" % line)
+        return m.group(1)
+
+    def setUp(self):
+        self.assertResult(OK, self.stub.LoadWorld(self.si.LoadWorldRequest(uri=WORLD), timeout=harness.CALL_SECONDS))
+        self.dir = tempfile.mkdtemp(prefix="wk_view_")
+        self.addCleanup(shutil.rmtree, self.dir)
+
+    def browser(self):
+        b = Browser(self.url, self.dir)
+        self.addCleanup(b.close)
+        return b
+
+    def until(self, browser, done, what, seconds=20):
+        """The page's window.wkView once done(it) holds."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            view = browser.view()
+            if isinstance(view, str):
+                self.fail("the page failed: " + view)
+            if view and done(view):
+                return view
+            time.sleep(0.02)
+        self.fail("the page never showed %s: %s" % (what, browser.view()))
+
+    def visual_models(self):
+        """The models owning a visual, as the server's full state has them."""
+        first = next(self.pb.watch_grpc.WorldWatchStub(self.channel).Watch(self.pb.watch.WatchRequest(),
+                                                                           timeout=harness.CALL_SECONDS))
+        types = {t.id: t.name for t in first.state.types}
+        kind, name, parent = {}, {}, {}
+        for block in first.state.blocks:
+            for row, e in enumerate(block.ids):
+                if block.parents:
+                    parent[e] = block.parents[row]
+            for col in block.columns:
+                for row, e in enumerate(block.ids):
+                    if types[col.type] == "Kind":
+                        kind[e] = col.packed_values[row]
+                    elif types[col.type] == "Name":
+                        name[e] = col.values[row].decode()
+        models = []
+        for e, k in kind.items():
+            if k == VISUAL:
+                p = parent.get(e)
+                while p and kind.get(p) != 1:  # up to its model
+                    p = parent.get(p)
+                models.append(name.get(p))
+        return sorted(models)
+
+    def test_a_drawable_per_visual_in_its_colour_where_it_stands(self):
+        browser = self.browser()
+        view = self.until(browser, lambda v: v["drawables"] > 0, "the world")
+        self.assertEqual(view["drawables"], len(view["visuals"]))
+        self.assertEqual(sorted(v["model"] for v in view["visuals"]), self.visual_models())
+        shot = os.path.join(self.dir, "view.png")
+        browser.screenshot(shot)
+        image = Image.open(shot).convert("RGB")
+        width, height = image.size
+        self.assertEqual(width, WINDOW[0])
+        for v in view["visuals"]:
+            want = tuple(int(v["colour"][i:i + 2], 16) for i in (1, 3, 5))
+            near = [image.getpixel((x, y)) for y in range(max(v["py"] - 6, 0), min(v["py"] + 7, height))
+                    for x in range(max(v["px"] - 6, 0), min(v["px"] + 7, width))]
+            self.assertTrue(any(max(abs(a - b) for a, b in zip(px, want)) <= 8 for px in near),
+                            "%s's colour %s not near (%d, %d) in the screenshot" % (v["model"], v["colour"],
+                                                                                   v["px"], v["py"]))
+        if os.environ.get("WK_VIEW_SCREENSHOT"):
+            shutil.copy(shot, os.environ["WK_VIEW_SCREENSHOT"])
+
+    def test_a_change_shows_within_a_second_and_an_unloaded_level_goes(self):
+        browser = self.browser()
+        self.until(browser, lambda v: v["drawables"] > 0, "the world")
+        pose = self.si.Pose(position=self.si.Point(x=2.5, y=-3.0, z=0.0))
+        asked = time.time()
+        req = self.si.SetEntityStateRequest(entity="M3", state=self.si.EntityState(pose=pose), set_pose=True)
+        self.assertResult(OK, self.stub.SetEntityState(req, timeout=harness.CALL_SECONDS))
+        view = self.until(browser, lambda v: any(e["name"] == "M3" and e["x"] == 2.5 for e in v["log"]),
+                          "M3's new pose")
+        m3 = [e for e in view["log"] if e["name"] == "M3"]
+        self.assertEqual((m3[0]["x"], m3[0]["y"]), (0, 0), "M3 where the file puts it, first")
+        moved = [e for e in m3 if (e["x"], e["y"]) == (2.5, -3.0)]
+        self.assertLess(moved[0]["t"] / 1000 - asked, 1.0, "M3's new pose took a second or more")
+        # R1, the performer, leaves L1 for L3: a step unloads L1 and its M1.
+        state = self.si.SetSimulationStateRequest(state=self.si.SimulationState(state=STATE_PAUSED))
+        self.assertResult(OK, self.stub.SetSimulationState(state, timeout=harness.CALL_SECONDS))
+        far = self.si.Pose(position=self.si.Point(x=-5.0, y=-5.0, z=0.0))
+        req = self.si.SetEntityStateRequest(entity="R1", state=self.si.EntityState(pose=far), set_pose=True)
+        self.assertResult(OK, self.stub.SetEntityState(req, timeout=harness.CALL_SECONDS))
+        self.assertResult(OK, self.stub.StepSimulation(self.si.StepSimulationRequest(steps=1),
+                                                       timeout=harness.CALL_SECONDS))
+        view = self.until(browser, lambda v: "M4" in {x["model"] for x in v["visuals"]}, "L3's M4")
+        models = {v["model"] for v in view["visuals"]}
+        self.assertNotIn("M1", models, "L1 unloaded: M1 gone")
+        self.assertIn("M1", {e["name"] for e in view["log"]}, "M1 was there before")
+        self.assertEqual(view["drawables"], len(self.visual_models()))

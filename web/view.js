@@ -1,0 +1,222 @@
+// view.js — the live view's page: it keeps a mirror of the current world's
+// entities from the change stream (WatchUpdate messages as proto3 JSON over
+// the WebSocket /ws: the full state, then what changed), draws every visual
+// by its Geometry at its pose, levels and performers as boxes, and lists the
+// models; its buttons send "METHOD JSON" frames the server calls as gRPC
+// would. window.wkView (and #summary, as JSON) tell a test what is drawn.
+'use strict';
+
+const KINDS = ['world', 'model', 'link', 'joint', 'frame', 'visual', 'collision', 'sensor', 'light', 'actor',
+               'level', 'performer'];
+const SHAPE = {BOX: 1, SPHERE: 2, CYLINDER: 3, CAPSULE: 4, ELLIPSOID: 5, PLANE: 6, MESH: 7};
+
+const entities = new Map(); // id (string) -> {id, name, kind, parent, pose, geometry, node, drawn}
+const log = [];             // {name, x, y, z, t}: poses as they arrived
+let version = '0', selected = null;
+
+// The scene, z up as SDFormat has it.
+const root = document.getElementById('view');
+const renderer = new THREE.WebGLRenderer({antialias: false, preserveDrawingBuffer: true});
+renderer.setSize(root.clientWidth, root.clientHeight);
+root.appendChild(renderer.domElement);
+const scene = new THREE.Scene();
+scene.background = new THREE.Color(0xffffff);
+const camera = new THREE.PerspectiveCamera(50, root.clientWidth / root.clientHeight, 0.05, 1000);
+camera.up.set(0, 0, 1);
+camera.position.set(-14, -22, 18);
+const controls = new THREE.OrbitControls(camera, renderer.domElement);
+controls.target.set(0, 0, 0);
+controls.update();
+const grid = new THREE.GridHelper(40, 40, 0xbbbbbb, 0xdddddd);
+grid.rotation.x = Math.PI / 2;
+scene.add(grid);
+
+function bytes(b64) {
+  const s = atob(b64 || '');
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+// A colour of its own for each model, from its name, so that a model keeps
+// its colour (the scene keeps no material colours yet).
+function colourOf(name) {
+  let h = 0;
+  for (const c of name || '') h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return new THREE.Color().setHSL((h % 360) / 360, 0.75, 0.45);
+}
+
+function modelOf(e) {
+  for (let p = e; p; p = entities.get(p.parent)) if (p.kind === 'model') return p;
+  return null;
+}
+
+function shapeOf(g) {
+  const s = g.scale;
+  switch (g.type) {
+  case SHAPE.BOX: return new THREE.BoxGeometry(g.size[0], g.size[1], g.size[2]);
+  case SHAPE.SPHERE: return new THREE.SphereGeometry(g.radius, 24, 16);
+  case SHAPE.ELLIPSOID: return new THREE.SphereGeometry(1, 24, 16).scale(g.size[0], g.size[1], g.size[2]);
+  case SHAPE.CYLINDER: return new THREE.CylinderGeometry(g.radius, g.radius, g.length, 24).rotateX(Math.PI / 2);
+  case SHAPE.CAPSULE: {
+    const c = new THREE.CylinderGeometry(g.radius, g.radius, g.length + 2 * g.radius, 24);
+    return c.rotateX(Math.PI / 2);
+  }
+  case SHAPE.PLANE: return new THREE.PlaneGeometry(g.size[0] || 10, g.size[1] || 10);
+  default: // a mesh whose file the page cannot read: its scale as a box
+    return new THREE.BoxGeometry(s[0] || 1, s[1] || 1, s[2] || 1);
+  }
+}
+
+function readGeometry(view, at) {
+  const f = (k) => view.getFloat64(at + k, true);
+  return {type: view.getInt32(at, true), size: [f(8), f(16), f(24)], radius: f(32), length: f(40),
+          scale: [f(72), f(80), f(88)]};
+}
+
+function entity(id) {
+  if (!entities.has(id)) entities.set(id, {id, name: '', kind: '', parent: '0', pose: null, geometry: null});
+  return entities.get(id);
+}
+
+function readBlock(block, types) {
+  const ids = block.ids || [];
+  ids.forEach((id, row) => {
+    const e = entity(id);
+    if (block.parents) e.parent = block.parents[row];
+  });
+  for (const col of block.columns || []) {
+    const name = types.get(col.type);
+    const packed = bytes(col.packedValues);
+    const view = new DataView(packed.buffer);
+    ids.forEach((id, row) => {
+      const e = entity(id);
+      if (name === 'Name') e.name = new TextDecoder().decode(bytes(col.values[row]));
+      else if (name === 'Kind') e.kind = KINDS[packed[row]] || 'other';
+      else if (name === 'ParentPose') {
+        const a = row * 56, f = (k) => view.getFloat64(a + k, true);
+        e.pose = [f(0), f(8), f(16), f(24), f(32), f(40), f(48)];
+      } else if (name === 'Geometry') e.geometry = readGeometry(view, row * 96);
+    });
+  }
+  for (const t of block.removedTypes || []) {
+    const name = types.get(t);
+    ids.forEach((id) => { if (name === 'Geometry') entity(id).geometry = null; });
+  }
+}
+
+function forget(id) {
+  const e = entities.get(id);
+  if (e && e.node) e.node.removeFromParent ? e.node.removeFromParent() : e.node.parent && e.node.parent.remove(e.node);
+  entities.delete(id);
+}
+
+// Places every entity's node under its parent's, at its pose, and gives
+// each visual, level and performer its drawable.
+function build() {
+  for (const e of entities.values()) {
+    if (!e.node) e.node = new THREE.Group();
+    if (e.pose) {
+      e.node.position.set(e.pose[0], e.pose[1], e.pose[2]);
+      e.node.quaternion.set(e.pose[4], e.pose[5], e.pose[6], e.pose[3]);
+    }
+  }
+  for (const e of entities.values()) {
+    const parent = entities.get(e.parent);
+    const holder = parent ? parent.node : scene;
+    if (e.node.parent !== holder) holder.add(e.node);
+    const wants = e.geometry && (e.kind === 'visual' || e.kind === 'level' || e.kind === 'performer');
+    if (wants && !e.drawn) {
+      const level = e.kind !== 'visual';
+      const model = modelOf(e);
+      const material = level ? new THREE.MeshBasicMaterial({color: e.kind === 'level' ? 0x3355ff : 0xff8800,
+                                                            wireframe: true})
+                             : new THREE.MeshBasicMaterial({color: colourOf(model ? model.name : e.name)});
+      e.drawn = new THREE.Mesh(shapeOf(e.geometry), material);
+      e.node.add(e.drawn);
+    } else if (!wants && e.drawn) {
+      e.node.remove(e.drawn);
+      e.drawn = null;
+    }
+  }
+}
+
+function summary() {
+  scene.updateMatrixWorld(true);
+  const box = renderer.domElement.getBoundingClientRect(), w = box.width, h = box.height;
+  const visuals = [];
+  for (const e of entities.values()) {
+    if (e.kind !== 'visual' || !e.drawn) continue;
+    const p = new THREE.Vector3();
+    e.node.getWorldPosition(p);
+    const s = p.clone().project(camera);
+    const model = modelOf(e);
+    visuals.push({model: model ? model.name : '', x: p.x, y: p.y, z: p.z,
+                  px: Math.round(box.left + (s.x + 1) / 2 * w), py: Math.round(box.top + (1 - s.y) / 2 * h),
+                  colour: '#' + e.drawn.material.color.getHexString()});
+  }
+  const drawables = visuals.length;
+  window.wkView = {version, drawables, visuals, log};
+  document.getElementById('summary').textContent = JSON.stringify(window.wkView);
+}
+
+function listModels() {
+  const ul = document.getElementById('entities');
+  ul.textContent = '';
+  const models = [...entities.values()].filter((e) => e.kind === 'model').sort((a, b) => a.name < b.name ? -1 : 1);
+  for (const m of models) {
+    const li = document.createElement('li');
+    li.textContent = m.name;
+    if (m.id === selected) li.className = 'selected';
+    li.onclick = () => { selected = m.id; show(); listModels(); };
+    ul.appendChild(li);
+  }
+}
+
+function show() {
+  const e = entities.get(selected);
+  const p = e && e.pose;
+  document.getElementById('selected').textContent = !e ? '' :
+    `${e.name}\nkind: ${e.kind}\nposition: ${p.slice(0, 3).map((v) => v.toFixed(3)).join(' ')}\n` +
+    `orientation (w x y z): ${p.slice(3).map((v) => v.toFixed(3)).join(' ')}`;
+}
+
+function apply(u) {
+  if (u.full) for (const id of [...entities.keys()]) forget(id);
+  const types = new Map((u.state && u.state.types || []).map((t) => [t.id, t.name]));
+  for (const block of (u.state && u.state.blocks) || []) readBlock(block, types);
+  for (const id of (u.state && u.state.removed) || []) forget(id);
+  build();
+  const now = Date.now();
+  for (const block of (u.state && u.state.blocks) || [])
+    for (const id of block.ids || []) {
+      const e = entities.get(id);
+      if (e && e.pose && e.kind === 'model') log.push({name: e.name, x: e.pose[0], y: e.pose[1], z: e.pose[2], t: now});
+    }
+  version = u.version;
+  document.getElementById('clock').textContent = `step ${u.step || 0}, t = ${(u.simTime || 0).toFixed(3)} s`;
+  listModels();
+  show();
+  renderer.render(scene, camera);
+  summary();
+}
+
+const socket = new WebSocket(`ws://${location.host}/ws`, 'worldkit-view');
+socket.onmessage = (m) => {
+  try {
+    apply(JSON.parse(m.data));
+  } catch (err) { // shown where a test reads the page
+    document.getElementById('summary').textContent = 'error: ' + err + '\n' + err.stack;
+  }
+};
+socket.onclose = () => { document.getElementById('clock').textContent = 'disconnected'; };
+const send = (method, request) => socket.send(method + ' ' + JSON.stringify(request));
+document.getElementById('play').onclick = () => send('SetSimulationState', {state: {state: 1}});
+document.getElementById('pause').onclick = () => send('SetSimulationState', {state: {state: 2}});
+document.getElementById('step').onclick = () => send('StepSimulation', {steps: 1});
+
+(function draw() {
+  controls.update();
+  renderer.render(scene, camera);
+  requestAnimationFrame(draw);
+})();
