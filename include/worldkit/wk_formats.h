@@ -46,6 +46,7 @@ typedef struct wk_joint_axis {
     double lower, upper;      /* -inf / +inf when unlimited */
     double effort, velocity;  /* +inf when unlimited */
     double damping, friction;
+    double spring_stiffness, spring_reference; /* a spring's stiffness, and the position where it pulls nothing */
 } wk_joint_axis;
 
 /* One outline of a polyline shape, extruded upward by its height. */
@@ -124,6 +125,12 @@ typedef struct wk_node {
         } frame;
         struct {
             wk_geometry geometry;
+            /* A collision's contact friction, when the file gives it:
+             * sliding, torsional and rolling, as MuJoCo's geom friction
+             * (SDFormat's ode mu is the first; the others keep MuJoCo's
+             * 0.005 and 0.0001). */
+            bool has_friction;
+            double friction[3];
         } shape; /* visual, collision */
         struct {
             const char *type;

@@ -140,6 +140,8 @@ typedef struct wk_scene_types {
                                  (SetPerformer): its box's size, so that it performs again after a restart */
     wk_type cartesian_limits; /* wk_cartesian_limits, on a kinematic object's base entity */
     wk_type payload;          /* wk_payload: what is mounted on a kinematic object's flange */
+    wk_type surface;          /* wk_scene_surface, on a collision whose file gives its friction */
+    wk_type mesh_file;        /* char *, owned: the file a shape's Uri was found at when its world was read */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {
@@ -147,7 +149,17 @@ typedef struct wk_scene_joint {
     wk_vec3 axis;         /* in the joint frame */
     double lower, upper;  /* -inf / +inf when unlimited */
     double effort, velocity;
+    double damping;       /* N s/m or N m s/rad */
+    double friction;      /* N or N m: the joint's dry friction */
+    double stiffness;     /* N/m or N m/rad: a spring's, 0 for none */
+    double reference;     /* m or rad: where the spring pulls nothing */
 } wk_scene_joint;
+
+/* A collision's contact friction as its file gave it: sliding, torsional
+ * and rolling coefficients (MuJoCo's geom friction). */
+typedef struct wk_scene_surface {
+    double friction[3];
+} wk_scene_surface;
 
 typedef struct wk_scene_joint_links {
     wk_entity parent, child; /* WK_NULL_ENTITY for the world */

@@ -123,9 +123,10 @@ typedef struct extras {
     size_t n;
     wk_scene_joint joint;
     wk_scene_geometry geometry;
+    wk_scene_surface surface;
     wk_physics physics;
     wk_world_settings world;
-    const char *uri;
+    const char *uri, *path;
 } extras;
 
 static void add_extra(extras *x, wk_type type, const void *value)
@@ -165,7 +166,11 @@ static void collect_extras(const builder *b, const wk_node *n, extras *x)
                                     .lower = a->present ? a->lower : -1.0 / 0.0,
                                     .upper = a->present ? a->upper : 1.0 / 0.0,
                                     .effort = a->present ? a->effort : 1.0 / 0.0,
-                                    .velocity = a->present ? a->velocity : 1.0 / 0.0};
+                                    .velocity = a->present ? a->velocity : 1.0 / 0.0,
+                                    .damping = a->present ? a->damping : 0,
+                                    .friction = a->present ? a->friction : 0,
+                                    .stiffness = a->present ? a->spring_stiffness : 0,
+                                    .reference = a->present ? a->spring_reference : 0};
         add_extra(x, t->joint, &x->joint);
         break;
     }
@@ -177,6 +182,14 @@ static void collect_extras(const builder *b, const wk_node *n, extras *x)
         if (g->uri) {
             x->uri = g->uri;
             add_extra(x, t->uri, &x->uri);
+        }
+        if (g->path) {
+            x->path = g->path;
+            add_extra(x, t->mesh_file, &x->path);
+        }
+        if (n->kind == WK_NODE_COLLISION && n->shape.has_friction) {
+            memcpy(x->surface.friction, n->shape.friction, sizeof x->surface.friction);
+            add_extra(x, t->surface, &x->surface);
         }
         break;
     }

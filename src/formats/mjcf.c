@@ -207,8 +207,12 @@ static int read_geom(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
         rc = wk__mjcf_fail(r, el, WK_PARSE, "a geom of body '%s' cannot have a negative %s", b->name,
                            GIVEN(&a, mass) && a.mass[0] < 0 ? "mass" : "density");
     rc = rc ? rc : add_body_node(r, el, b, WK_NODE_COLLISION, GEOM, &pose, &node);
-    if (rc == WK_OK)
-        wk__desc_at(r->d, node)->shape.geometry = g;
+    if (rc == WK_OK) {
+        wk_node *n = wk__desc_at(r->d, node);
+        n->shape.geometry = g;
+        n->shape.has_friction = true;
+        memcpy(n->shape.friction, a.friction, sizeof n->shape.friction);
+    }
     return rc;
 }
 
@@ -328,6 +332,8 @@ static int add_joint(mjcf_reader *r, xmlNodePtr el, const body_ctx *b, const cha
         .velocity = INFINITY,
         .damping = a->damping[0],
         .friction = a->frictionloss[0],
+        .spring_stiffness = a->stiffness[0],
+        .spring_reference = a->springref[0] * unit,
     };
     return WK_OK;
 }

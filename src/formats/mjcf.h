@@ -73,7 +73,7 @@ typedef struct body_ctx {
     X(pos, 3, 3) X(quat, 4, 4) X(axisangle, 4, 4) X(xyaxes, 6, 6) X(zaxis, 3, 3) X(euler, 3, 3)          \
         X(fromto, 6, 6) X(size, 1, 3) X(axis, 3, 3) X(range, 2, 2) X(damping, 1, 1) X(frictionloss, 1, 1) \
             X(dir, 3, 3) X(scale, 3, 3) X(mass, 1, 1) X(diaginertia, 3, 3) X(fullinertia, 6, 6)      \
-                X(density, 1, 1)
+                X(density, 1, 1) X(stiffness, 1, 1) X(springref, 1, 1) X(friction, 1, 3)
 #define STRING_ATTRS(X) X(type, 0, 0) X(mesh, 0, 0) X(limited, 0, 0) X(directional, 0, 0)
 
 typedef struct attrs {

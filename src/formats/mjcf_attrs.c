@@ -26,7 +26,11 @@ static const struct attr_rule {
 
 attrs wk__mjcf_builtin_attrs(void)
 {
-    return (attrs){.quat = {1, 0, 0, 0}, .axis = {0, 0, 1}, .dir = {0, 0, -1}, .scale = {1, 1, 1}};
+    return (attrs){.quat = {1, 0, 0, 0},
+                   .axis = {0, 0, 1},
+                   .dir = {0, 0, -1},
+                   .scale = {1, 1, 1},
+                   .friction = {1, 0.005, 0.0001}};
 }
 
 int wk__mjcf_read_level(mjcf_reader *r, xmlNodePtr level, attrs *a)

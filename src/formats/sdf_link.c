@@ -224,11 +224,33 @@ static const child_rule visual_rules[] = {
     {"visibility_flags", NULL},  {"meta", NULL},                {NULL, NULL},
 };
 
+/* A collision's <surface>: its friction's ode mu, the coefficient every
+ * engine shares; the rest of a surface (bounce, contact, the second
+ * direction's mu2, slips, torsional friction) is reported. */
+static int read_surface(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    xmlNodePtr friction, ode, mu;
+    int rc = wk__sdf_check_children(r, el, NAMES("friction"));
+    if (rc || !(friction = wk__xml_child(el, "friction")) || (rc = wk__sdf_check_children(r, friction, NAMES("ode"))) ||
+        !(ode = wk__xml_child(friction, "ode")) || (rc = wk__sdf_check_children(r, ode, NAMES("mu"))) ||
+        !(mu = wk__xml_child(ode, "mu")))
+        return rc;
+    double value;
+    if ((rc = wk__sdf_read_nonnegative(r, mu, &value)))
+        return rc;
+    wk_node *n = wk__desc_at(r->d, node);
+    n->shape.has_friction = true;
+    n->shape.friction[0] = value;
+    n->shape.friction[1] = 0.005;
+    n->shape.friction[2] = 0.0001;
+    return WK_OK;
+}
+
 /* A collision's density and auto_inertia_params (1.11) matter only to
  * automatic inertia, which is reported where its link asks for it. */
 static const child_rule collision_rules[] = {
-    {"pose", wk__sdf_read_pose}, {"geometry", read_geometry}, {"density", NULL}, {"auto_inertia_params", NULL},
-    {NULL, NULL},
+    {"pose", wk__sdf_read_pose}, {"geometry", read_geometry},           {"surface", read_surface},
+    {"density", NULL},           {"auto_inertia_params", NULL},         {NULL, NULL},
 };
 
 static int read_shape(sdf_reader *r, xmlNodePtr el, uint32_t link, wk_node_kind kind, const child_rule *rules)
@@ -320,8 +342,8 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
                             .effort = INFINITY, .velocity = INFINITY};
     xmlNodePtr c, lim;
     /* The mimic (1.11) is read by the joint. A limit's stiffness and
-     * dissipation, springs and an initial_position are not kept, so they
-     * are reported. */
+     * dissipation and an initial_position are not kept, so they are
+     * reported. */
     int rc = wk__sdf_check_children(r, el, NAMES("xyz", "limit", "dynamics", "mimic", "use_parent_model_frame"));
     /* use_parent_model_frame (1.5 and 1.6) true says what 1.7's expressed_in="__model__" says. */
     bool in_model = false;
@@ -349,11 +371,16 @@ static int read_axis_into(sdf_reader *r, xmlNodePtr el, wk_joint_axis *axis)
                 rc = wk__sdf_read_bound(r, c, slots[i]);
     }
     if (rc == WK_OK && (lim = wk__xml_child(el, "dynamics")) &&
-        (rc = wk__sdf_check_children(r, lim, NAMES("damping", "friction"))) == WK_OK) {
+        (rc = wk__sdf_check_children(r, lim, NAMES("damping", "friction", "spring_stiffness", "spring_reference"))) ==
+            WK_OK) {
         if ((c = wk__xml_child(lim, "damping")))
             rc = wk__sdf_read_double(r, c, &axis->damping);
         if (rc == WK_OK && (c = wk__xml_child(lim, "friction")))
             rc = wk__sdf_read_nonnegative(r, c, &axis->friction);
+        if (rc == WK_OK && (c = wk__xml_child(lim, "spring_stiffness")))
+            rc = wk__sdf_read_nonnegative(r, c, &axis->spring_stiffness);
+        if (rc == WK_OK && (c = wk__xml_child(lim, "spring_reference")))
+            rc = wk__sdf_read_double(r, c, &axis->spring_reference);
     }
     return rc;
 }

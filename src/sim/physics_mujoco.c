@@ -1,18 +1,23 @@
 /* physics_mujoco.c — the physics engine on MuJoCo's C API. MuJoCo 2.2.2
  * compiles models from MJCF and cannot edit one, so the world's links are
  * written as MJCF (one body a link, nested along the joints that join them;
- * a free joint for the root link of a model that is not static; the
- * collision shapes as geoms; inertials as the file gave them), compiled
- * from memory, and compiled again at the step boundary when the set of
- * links changes, carrying each body's velocity over. Poses are the
- * entities': the model is written at the links' current world poses, and
- * after each step every moving link's ParentPose is written back. */
+ * a free joint for the root link of a model that is not static; joints
+ * with their limits, damping, dry friction and springs; the collision
+ * shapes as geoms with their friction, meshes as mesh assets where MuJoCo
+ * reads the file; inertials as the file gave them), compiled from memory,
+ * and compiled again at the step boundary when the set of links changes,
+ * carrying each body's velocity over. Poses are the entities': the model
+ * is written at the links' current world poses, and after each step every
+ * moving link's ParentPose and kinematic joint's position is written back;
+ * what clients set between steps (poses, twists, joint positions) is taken
+ * before the next. */
 #include <math.h>
 #include <mujoco/mujoco.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sim/physics.h"
 #include "sim/sim_internal.h"
@@ -34,7 +39,8 @@ typedef struct body {
     int qpos, dof;     /* its free joint's (root bodies) or its joint's first addresses; -1: none */
     wk_entity carries; /* the model it carries (a free root link right below its model), or WK_NULL_ENTITY */
     wk_pose written;   /* its world pose as last written to the entities */
-    double at_build;   /* its joint's position (a kinematic object's) when the model was compiled */
+    double at_build;   /* its joint's position (a kinematic object's) when the model was written */
+    double position;   /* that position as last written to the kinematic object, or taken from it */
     wk_velocity twist; /* the carried model's Velocity as last written */
 } body;
 
@@ -44,6 +50,8 @@ struct wk__physics {
     body *bodies;
     size_t count;
     size_t *of_id; /* MuJoCo's body id to its index in bodies (nbody of them; 0, the world's, unused) */
+    wk_buf assets; /* while a model is written: its meshes' <mesh> elements */
+    size_t meshes; /* how many */
 };
 
 /* MuJoCo's warnings (a full contact buffer, an unstable step) go to stderr
@@ -141,11 +149,95 @@ static wk_quat z_onto(wk_vec3 n)
     return q;
 }
 
-/* The geom of a collision shape, at pose in its body; nothing for the
- * shapes MuJoCo has no primitive for. */
-static int add_geom(wk_buf *xml, const wk_scene_geometry *g, wk_pose pose, const wk_physics *ph)
+/* A geom's friction: what a client set on its link's physics (the
+ * readers leave that zero), else what the file gave the collision, else
+ * MuJoCo's default. */
+static int add_friction(wk_buf *xml, wk_scene *s, wk_entity collision, const wk_physics *ph)
 {
-    char size[160];
+    const wk_scene_surface *surface = wk_ecm_get(wk_scene_ecm(s), collision, wk_scene_types_of(s)->surface);
+    if (ph && ph->friction.mu > 0)
+        return add(xml, " friction='%.17g 0.005 0.0001'", ph->friction.mu);
+    if (surface)
+        return add(xml, " friction='%.17g %.17g %.17g'", surface->friction[0], surface->friction[1],
+                   surface->friction[2]);
+    return WK_OK;
+}
+
+/* The model an MJCF text makes, compiled from memory (the files it names,
+ * meshes, from disk); NULL with MuJoCo's complaint in error when it does
+ * not compile, or with error empty when memory runs out. */
+static mjModel *compile(const wk_buf *xml, char *error, size_t cap)
+{
+    mjVFS *vfs = malloc(sizeof *vfs);
+    mjModel *m = NULL;
+    if (!vfs)
+        return NULL;
+    mj_defaultVFS(vfs);
+    if (mj_makeEmptyFileVFS(vfs, "world.xml", (int)xml->len) == 0) {
+        memcpy(vfs->filedata[mj_findFileVFS(vfs, "world.xml")], xml->data, xml->len);
+        m = mj_loadXML("world.xml", vfs, error, (int)cap);
+    }
+    mj_deleteVFS(vfs);
+    free(vfs);
+    return m;
+}
+
+/* Whether MuJoCo 2.2.2 reads the mesh file: it takes binary STL, OBJ and
+ * its own MSH, and not an ASCII STL or what other tools write (COLLADA,
+ * glTF...); asked of MuJoCo itself, with a model of that one mesh. */
+static bool mujoco_reads(const char *file, char *why, size_t cap)
+{
+    const char *dot = strrchr(file, '.');
+    if (!dot || (strcasecmp(dot, ".stl") && strcasecmp(dot, ".obj") && strcasecmp(dot, ".msh"))) {
+        snprintf(why, cap, "MuJoCo 2.2.2 reads STL, OBJ and MSH meshes only");
+        return false;
+    }
+    if (strpbrk(file, "'\"&<")) {
+        snprintf(why, cap, "its path holds a character MJCF would need escaped");
+        return false;
+    }
+    wk_buf probe = {0};
+    mjModel *m = NULL;
+    if (add(&probe, "<mujoco><asset><mesh name='m' file='%s'/></asset></mujoco>", file) == WK_OK)
+        m = compile(&probe, why, cap);
+    wk_buf_free(&probe);
+    mj_deleteModel(m);
+    return m != NULL;
+}
+
+/* A mesh collision's geom type and asset: a <mesh> of its file where
+ * MuJoCo reads it (which collides as the file's convex hull), else
+ * nothing, with a warning naming the shape and its file. */
+static int add_mesh(wk__physics *p, wk_scene *s, wk_entity collision, const wk_scene_geometry *g, char *type,
+                    size_t cap)
+{
+    const char *const *file = wk_ecm_get(wk_scene_ecm(s), collision, wk_scene_types_of(s)->mesh_file);
+    char why[512] = "";
+    if (!file || !*file)
+        snprintf(why, sizeof why, "its file was not found when the world was read");
+    if (!why[0] && !mujoco_reads(*file, why, sizeof why) && !why[0])
+        return WK_NOMEM;
+    if (why[0]) {
+        why[strcspn(why, "\n")] = 0; /* MuJoCo's first line says why */
+        fprintf(stderr, "worldkit: physics: collision '%s' (%s) is left out: %s\n", wk_scene_name(s, collision),
+                file && *file ? *file : "no file", why);
+        type[0] = 0;
+        return WK_OK;
+    }
+    snprintf(type, cap, "mesh' mesh='m%zu", p->meshes);
+    return add(&p->assets, "<mesh name='m%zu' file='%s' scale='%.17g %.17g %.17g'/>", p->meshes++, *file, g->scale.x,
+               g->scale.y, g->scale.z);
+}
+
+/* The geom of collision, at pose in its body; nothing for the shapes
+ * MuJoCo has no primitive for. */
+static int add_geom(wk__physics *p, wk_buf *xml, wk_scene *s, wk_entity collision, wk_pose pose,
+                    const wk_physics *ph)
+{
+    const wk_scene_geometry *g = wk_ecm_get(wk_scene_ecm(s), collision, wk_scene_types_of(s)->geometry);
+    if (!g)
+        return WK_OK;
+    char size[160] = "", mesh[64];
     const char *type;
     switch (g->type) {
     case WK_GEOMETRY_BOX:
@@ -170,14 +262,23 @@ static int add_geom(wk_buf *xml, const wk_scene_geometry *g, wk_pose pose, const
         snprintf(size, sizeof size, "0 0 1");
         pose.q = wk_quat_mul(pose.q, z_onto(g->normal));
         break;
+    case WK_GEOMETRY_MESH: {
+        int rc = add_mesh(p, s, collision, g, mesh, sizeof mesh);
+        if (rc || !mesh[0])
+            return rc;
+        type = mesh;
+        break;
+    }
     default:
         return WK_OK;
     }
-    int rc = add(xml, "<geom type='%s' size='%s'", type, size);
+    int rc = add(xml, "<geom type='%s'", type);
+    if (rc == WK_OK && size[0])
+        rc = add(xml, " size='%s'", size);
     if (rc == WK_OK)
         rc = add_pose(xml, pose);
-    if (rc == WK_OK && ph && ph->friction.mu > 0)
-        rc = add(xml, " friction='%.17g 0.005 0.0001'", ph->friction.mu);
+    if (rc == WK_OK)
+        rc = add_friction(xml, s, collision, ph);
     return rc ? rc : add(xml, "/>");
 }
 
@@ -199,9 +300,13 @@ static int add_joint(wk_buf *xml, wk_scene *s, const body *b, wk_pose world_T_li
     wk_vec3 axis = wk_quat_rotate(link_T_joint.q, j->axis);
     int rc = add(xml, "<joint type='%s' pos='%.17g %.17g %.17g' axis='%.17g %.17g %.17g'", type, link_T_joint.p.x,
                  link_T_joint.p.y, link_T_joint.p.z, axis.x, axis.y, axis.z);
+    if (rc == WK_OK && j->type != WK_JOINT_BALL)
+        rc = add(xml, " damping='%.17g' frictionloss='%.17g' stiffness='%.17g' springref='%.17g'", j->damping,
+                 j->friction, j->stiffness, j->reference - b->at_build);
+    /* A ball's range is a cone MuJoCo measures differently: left free. */
     if (rc == WK_OK && j->type != WK_JOINT_CONTINUOUS && j->type != WK_JOINT_BALL && isfinite(j->lower) &&
         isfinite(j->upper) && j->lower < j->upper)
-        rc = add(xml, " limited='true' range='%.17g %.17g'", j->lower, j->upper);
+        rc = add(xml, " limited='true' range='%.17g %.17g'", j->lower - b->at_build, j->upper - b->at_build);
     return rc ? rc : add(xml, "/>");
 }
 
@@ -245,11 +350,10 @@ static int add_body(wk__physics *p, wk_scene *s, size_t i, wk_pose world_T_paren
         rc = b->parent < 0 && !b->joint ? add(xml, "<freejoint/>") : add_joint(xml, s, b, world_T_link);
     if (rc == WK_OK && b->moves)
         rc = add_inertial(xml, ph);
-    for (wk_entity c = wk_ecm_first_child(ecm, b->link); rc == WK_OK && c; c = wk_ecm_next_sibling(ecm, c)) {
-        const wk_scene_geometry *g = wk_ecm_get(ecm, c, t->geometry);
-        if (g && kind_of(s, c) == WK_NODE_COLLISION)
-            rc = add_geom(xml, g, wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, c)), ph);
-    }
+    for (wk_entity c = wk_ecm_first_child(ecm, b->link); rc == WK_OK && c; c = wk_ecm_next_sibling(ecm, c))
+        if (kind_of(s, c) == WK_NODE_COLLISION)
+            rc = add_geom(p, xml, s, c, wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, c)),
+                          ph);
     for (size_t k = 0; rc == WK_OK && k < p->count; k++)
         if (p->bodies[k].parent == (int)i)
             rc = add_body(p, s, k, world_T_link, xml);
@@ -258,18 +362,16 @@ static int add_body(wk__physics *p, wk_scene *s, size_t i, wk_pose world_T_paren
 
 /* The collision shapes of models rather than links (MJCF's world body's
  * geoms): the world's, fixed where they are. */
-static int add_world_geoms(wk_scene *s, wk_buf *xml)
+static int add_world_geoms(wk__physics *p, wk_scene *s, wk_buf *xml)
 {
     wk_ecm *ecm = wk_scene_ecm(s);
     const wk_scene_types *t = wk_scene_types_of(s);
     uint8_t collision = WK_NODE_COLLISION;
     wk_entity_list shapes = {0};
     int rc = wk_ecm_find(ecm, &(wk_match){t->kind, &collision}, 1, &shapes);
-    for (size_t i = 0; rc == WK_OK && i < shapes.count; i++) {
-        const wk_scene_geometry *g = wk_ecm_get(ecm, shapes.items[i], t->geometry);
-        if (g && kind_of(s, wk_ecm_parent(ecm, shapes.items[i])) == WK_NODE_MODEL)
-            rc = add_geom(xml, g, wk_scene_world_pose(s, shapes.items[i]), NULL);
-    }
+    for (size_t i = 0; rc == WK_OK && i < shapes.count; i++)
+        if (kind_of(s, wk_ecm_parent(ecm, shapes.items[i])) == WK_NODE_MODEL)
+            rc = add_geom(p, xml, s, shapes.items[i], wk_scene_world_pose(s, shapes.items[i]), NULL);
     wk_entity_list_free(&shapes);
     return rc;
 }
@@ -299,6 +401,12 @@ static int gather(wk__physics *p, wk_scene *s, bool mjcf)
                     if (bodies[j].link == jl->parent && j != i)
                         bodies[i].parent = (int)j;
             }
+    }
+    /* The model is written at the links' poses now: where each joint stands
+     * is its zero there, so its range and spring are moved by as much. */
+    for (size_t i = 0; rc == WK_OK && i < links.count; i++) {
+        const wk_kinematics *k = bodies[i].joint ? wk_scene_kinematics(s, bodies[i].joint) : NULL;
+        bodies[i].at_build = bodies[i].position = k ? k->position : 0;
     }
     size_t count = links.count;
     /* MJCF welds a body without a joint to its parent, the world's too;
@@ -365,25 +473,23 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
                  "<option timestep='%.17g' gravity='%.17g %.17g %.17g'/><worldbody>",
                  dt, g.x, g.y, g.z);
     if (rc == WK_OK)
-        rc = add_world_geoms(s, &xml);
+        rc = add_world_geoms(p, s, &xml);
     for (size_t i = 0; rc == WK_OK && i < p->count; i++)
         if (p->bodies[i].parent < 0)
             rc = add_body(p, s, i, wk_pose_identity(), &xml);
     size_t contacts = CONTACTS_PER_GEOM * geoms_in(&xml) + 100;
     if (rc == WK_OK)
-        rc = add(&xml, "</worldbody><size nconmax='%zu' njmax='%zu'/></mujoco>", contacts,
+        rc = add(&xml, "</worldbody><size nconmax='%zu' njmax='%zu'/>", contacts,
                  ROWS_PER_CONTACT * contacts);
-    mjVFS *vfs = rc == WK_OK ? malloc(sizeof *vfs) : NULL;
+    if (rc == WK_OK && p->meshes)
+        rc = add(&xml, "<asset>%.*s</asset>", (int)p->assets.len, (const char *)p->assets.data);
+    if (rc == WK_OK)
+        rc = add(&xml, "</mujoco>");
+    wk_buf_free(&p->assets);
+    p->meshes = 0;
     char error[1024] = "";
-    if (vfs) {
-        mj_defaultVFS(vfs);
-        if (mj_makeEmptyFileVFS(vfs, "world.xml", (int)xml.len) == 0) {
-            memcpy(vfs->filedata[mj_findFileVFS(vfs, "world.xml")], xml.data, xml.len);
-            p->m = mj_loadXML("world.xml", vfs, error, sizeof error);
-        }
-        mj_deleteVFS(vfs);
-        free(vfs);
-    }
+    if (rc == WK_OK)
+        p->m = compile(&xml, error, sizeof error);
     wk_buf_free(&xml);
     p->d = p->m ? mj_makeData(p->m) : NULL;
     p->of_id = p->d ? calloc((size_t)p->m->nbody, sizeof *p->of_id) : NULL;
@@ -406,8 +512,6 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
         p->of_id[b->id] = i;
         b->written = wk_scene_world_pose(s, b->link);
         b->carries = carrier_of(p, s, i);
-        const wk_kinematics *k = b->joint ? wk_scene_kinematics(s, b->joint) : NULL;
-        b->at_build = k ? k->position : 0;
         /* The velocity it had in the model replaced, when it was there. */
         for (size_t k = 0; old.d && k < old.count; k++) {
             const body *was = &old.bodies[k];
@@ -472,15 +576,40 @@ static bool twist_set(const wk_velocity *a, const wk_velocity *b)
     return memcmp(&a->linear, &b->linear, sizeof a->linear) || memcmp(&a->angular, &b->angular, sizeof a->angular);
 }
 
+/* Whether body b turns or slides on a joint of a kinematic object. */
+static bool on_object_joint(const wk__physics *p, wk_scene *s, const body *b)
+{
+    if (!b->joint || b->qpos < 0 || b->free || !wk_scene_kinematics(s, b->joint))
+        return false;
+    int type = p->m->jnt_type[p->m->body_jntadr[b->id]];
+    return type == mjJNT_HINGE || type == mjJNT_SLIDE;
+}
+
+/* A joint position a client set (UpdateObjectJoints, or a leader's that
+ * its mimic follows) goes to the engine, the joint at rest there. */
+static bool take_joint(wk__physics *p, wk_scene *s, body *b)
+{
+    double now = wk_scene_kinematics(s, b->joint)->position;
+    if (now == b->position)
+        return false;
+    p->d->qpos[b->qpos] = now - b->at_build;
+    p->d->qvel[b->dof] = 0;
+    b->position = now;
+    return true;
+}
+
 /* What clients changed since the last step goes to the engine: a free body
  * whose link was moved (itself or its model) goes where it was put, at
- * rest (a teleport); a twist set on a carried model is the body's. */
+ * rest (a teleport); a twist set on a carried model is the body's; a
+ * kinematic object's joint set goes to its body's joint. */
 static bool take_changes(wk__physics *p, wk_sim *sim)
 {
     bool taken = false;
     wk_scene *s = sim->scene;
     for (size_t i = 0; i < p->count; i++) {
         body *b = &p->bodies[i];
+        if (on_object_joint(p, s, b))
+            taken |= take_joint(p, s, b);
         if (!b->free)
             continue;
         wk_pose now = wk_scene_world_pose(s, b->link);
@@ -527,15 +656,14 @@ static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
  * body's joint stood at zero, plus the joint's travel since. A position
  * the object's limits refuse (MuJoCo's are soft) is left as it was: the
  * link's pose is written relative to the joint's either way. */
-static void move_joint(wk__physics *p, wk_scene *s, const body *b)
+static void move_joint(wk__physics *p, wk_scene *s, body *b)
 {
-    const wk_kinematics *k = wk_scene_kinematics(s, b->joint);
-    int type = p->m->jnt_type[p->m->body_jntadr[b->id]];
-    if (!k || (type != mjJNT_HINGE && type != mjJNT_SLIDE))
+    if (!on_object_joint(p, s, b))
         return;
     double position = b->at_build + p->d->qpos[b->qpos];
     const char *name = wk_scene_name(s, b->joint);
     (void)wk_scene_set_joint_positions(s, wk_scene_object_of(s, b->joint), &name, &position, 1, NULL);
+    b->position = wk_scene_kinematics(s, b->joint)->position;
 }
 
 /* Every moving link's pose from its body's, parents first (MuJoCo numbers

@@ -221,7 +221,8 @@ static void known_but_not_kept(void)
                              "<model name='m'><gripper name='g'/><enable_wind>1</enable_wind><link name='l'>\n"
                              "<gravity>0</gravity><kinematic>1</kinematic><visual name='v'><material/>"
                              "<cast_shadows>0</cast_shadows><transparency>0.5</transparency>\n"
-                             "<laser_retro>1</laser_retro></visual><collision name='c'><surface/></collision></link>\n"
+                             "<laser_retro>1</laser_retro></visual><collision name='c'><surface><bounce/>"
+                             "<friction><torsional/><ode><mu>0.5</mu><mu2>0.4</mu2></ode></friction></surface></collision></link>\n"
                              "<link name='k'/><joint name='j' type='revolute'><parent>l</parent><child>k</child>\n"
                              "<axis><limit><stiffness>1</stiffness></limit><dynamics><spring_stiffness>1"
                              "</spring_stiffness></dynamics></axis><physics/></joint></model>\n"
@@ -241,9 +242,10 @@ static void known_but_not_kept(void)
         "<string>:8: ignored unsupported element /sdf/world/model/link/gravity",
         "<string>:8: ignored unsupported element /sdf/world/model/link/kinematic",
         "<string>:9: ignored unsupported element /sdf/world/model/link/visual/laser_retro",
-        "<string>:9: ignored unsupported element /sdf/world/model/link/collision/surface",
+        "<string>:9: ignored unsupported element /sdf/world/model/link/collision/surface/bounce",
+        "<string>:9: ignored unsupported element /sdf/world/model/link/collision/surface/friction/torsional",
+        "<string>:9: ignored unsupported element /sdf/world/model/link/collision/surface/friction/ode/mu2",
         "<string>:11: ignored unsupported element /sdf/world/model/joint/axis/limit/stiffness",
-        "<string>:11: ignored unsupported element /sdf/world/model/joint/axis/dynamics/spring_stiffness",
         "<string>:11: ignored unsupported element /sdf/world/model/joint/physics",
         "<string>:12: ignored unsupported element /sdf/world/actor/skin",
         "<string>:13: ignored unsupported element /sdf/world/physics/real_time_update_rate",

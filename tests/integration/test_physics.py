@@ -2,7 +2,9 @@
 dynamics the sim tests check (tests/sim/test_physics.c), seen through both
 services: stepped with StepSimulation, a dropped box comes to rest on the
 ground, and GetEntityState and GetTransform agree on where it is; a pose
-set with SetEntityState teleports it.
+set with SetEntityState teleports it; a pendulum's joint is the kinematic
+object's joint that GetObject reads, and UpdateObjectJoints sets it in the
+engine.
 """
 import os
 
@@ -84,3 +86,18 @@ class PendulumTest(Served):
         bob = self.entity_pose("pendulum::bob")
         self.assertAlmostEqual(bob[0], 0, delta=0.002)
         self.assertAlmostEqual(bob[2], 1, delta=0.002)
+
+    def test_update_object_joints_reaches_the_engine(self):
+        # Set mid-swing, the joint holds where it was put, at rest: the next
+        # step moves it by gravity's 2.5e-6 rad only (0.16 rad/s would move
+        # it 1.6e-4 rad a step); from there it swings through the bob's
+        # rest, 0.05 rad, to 0.05 - 0.25 = -0.2 rad half a period later
+        # (1.007 s at that amplitude; tests/sim/test_physics.c says more).
+        self.set_state(harness.STATE_PAUSED)
+        self.step(300)
+        self.stub.UpdateObjectJoints(self.pb.updates.UpdateObjectJointsRequest(
+            world_id=WORLD, object=self.obj("pendulum"), joint_positions=[0.3]), timeout=harness.CALL_SECONDS)
+        self.step(1)
+        self.assertAlmostEqual(self.joint_position(), 0.3, delta=1e-5)
+        self.step(1006)
+        self.assertAlmostEqual(self.joint_position(), -0.2, delta=2e-3)
