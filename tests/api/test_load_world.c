@@ -13,6 +13,8 @@
 #include "wk_test.h"
 
 #define LEVELS_WORLD WK_TEST_WORLDS "/../../../examples/levels.sdf"
+#define SMALL_WORLD                                                                                                   \
+    "<sdf version='1.9'><world name='small'><model name='box'><link name='l'/></model></world></sdf>"
 
 static uint32_t load_code(wk_api *api, SimulationInterfaces__LoadWorldRequest *req, char *msg, size_t cap)
 {
@@ -50,8 +52,7 @@ static void loads_and_replaces(void)
     CHECK(wk_scene_child(scene, wk_api_world(api), "R1") != WK_NULL_ENTITY);
 
     /* A second world replaces the first entirely. */
-    req = request(NULL, "<sdf version='1.9'><world name='small'><model name='box'><link name='l'/></model>"
-                        "</world></sdf>");
+    req = request(NULL, SMALL_WORLD);
     char msg[256];
     CHECK_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK);
     scene = wk_api_scene(api);
@@ -188,6 +189,21 @@ static int orphan_entries(const char *dir)
     return n;
 }
 
+/* An api whose store is on disk in dir (a mkdtemp template), with
+ * LEVELS_WORLD loaded; NULL when either fails. */
+static wk_api *levels_on_disk(char *dir)
+{
+    wk_api *api = api_on_disk(dir);
+    SimulationInterfaces__LoadWorldRequest req = request(LEVELS_WORLD, NULL);
+    char msg[256];
+    if (api && load_code(api, &req, msg, sizeof msg) != WK_RESULT_OK) {
+        fprintf(stderr, "    %s\n", msg);
+        wk_api_free(api);
+        return NULL;
+    }
+    return api;
+}
+
 /* With the store on disk, a world that changed since its last commit (as
  * the PLAYING loop's motion leaves it) is replaced, not committed: LoadWorld
  * and UnloadWorld answer OK, no journal entry is written for a world the
@@ -196,14 +212,11 @@ static int orphan_entries(const char *dir)
 static void replaced_world_is_not_committed(void)
 {
     char dir[] = "/tmp/wk_load_XXXXXX";
-    wk_api *api = api_on_disk(dir);
+    wk_api *api = levels_on_disk(dir);
     REQUIRE(api);
-    SimulationInterfaces__LoadWorldRequest req = request(LEVELS_WORLD, NULL);
+    SimulationInterfaces__LoadWorldRequest req;
     char msg[256];
     wk_status st;
-    REQUIRE_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK);
-    const char *small = "<sdf version='1.9'><world name='small'><model name='box'><link name='l'/></model>"
-                        "</world></sdf>";
     for (int round = 0; round < 2; round++) {
         /* Motion the loop made and no call committed. */
         wk_scene *scene = wk_api_scene(api);
@@ -214,7 +227,7 @@ static void replaced_world_is_not_committed(void)
         /* The second time with a batch left open on it, which a commit
          * would refuse (WK_BUSY) after the replace. */
         REQUIRE(!round || wk_scene_batch_begin(scene, &st) == WK_OK);
-        req = request(NULL, small);
+        req = request(NULL, SMALL_WORLD);
         if (!CHECK_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK))
             fprintf(stderr, "    round %d: %s\n", round, msg);
     }
@@ -253,12 +266,10 @@ static bool same(const wk_buf *a, const wk_buf *b)
 static void refused_init_world_puts_the_old_world_back(void)
 {
     char dir[] = "/tmp/wk_load_XXXXXX";
-    wk_api *api = api_on_disk(dir);
+    wk_api *api = levels_on_disk(dir);
     REQUIRE(api);
-    SimulationInterfaces__LoadWorldRequest req = request(LEVELS_WORLD, NULL);
     char msg[256];
     wk_status st;
-    REQUIRE_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK);
     /* world apart from init_world: R1 moved by a client. */
     wk_motion moved = {.pose = {{-4, 6, 0}, {0, 0, 0, 1}}};
     REQUIRE_INT(set_entity(api, "R1", "", &moved, WK_MOTION_POSE, NULL), ==, WK_RESULT_OK);
@@ -271,8 +282,7 @@ static void refused_init_world_puts_the_old_world_back(void)
     REQUIRE_INT(wk__db_exec(store, "CREATE TRIGGER wk_no_init BEFORE INSERT ON worlds WHEN NEW.id = 'init_world' "
                                    "BEGIN SELECT RAISE(ABORT, 'init_world refused'); END"),
                 ==, WK_OK);
-    req = request(NULL, "<sdf version='1.9'><world name='small'><model name='box'><link name='l'/></model>"
-                        "</world></sdf>");
+    SimulationInterfaces__LoadWorldRequest req = request(NULL, SMALL_WORLD);
     CHECK_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OPERATION_FAILED);
     CHECK(strstr(msg, "init_world refused") != NULL);
     stored_state(store, "world", &now);
