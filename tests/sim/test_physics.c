@@ -303,13 +303,41 @@ static const double corner[8][3] = {{-1, -1, -1}, {-1, -1, 1}, {-1, 1, -1}, {-1,
 static const int face[12][3] = {{0, 1, 3}, {0, 3, 2}, {4, 6, 7}, {4, 7, 5}, {0, 4, 5}, {0, 5, 1},
                                 {2, 3, 7}, {2, 7, 6}, {0, 2, 6}, {0, 6, 4}, {1, 5, 7}, {1, 7, 3}};
 
+/* A box of the given half sizes as COLLADA, in centimetres (its <unit>
+ * says so), its vertices around the origin and its node lifting them by
+ * half its height, so that the box spans z from 0 to its height. */
+static void write_box_dae(FILE *f, wk_vec3 half)
+{
+    fprintf(f, "<?xml version='1.0'?><COLLADA xmlns='http://www.collada.org/2005/11/COLLADASchema' "
+               "version='1.4.1'><asset><unit name='centimeter' meter='0.01'/><up_axis>Z_UP</up_axis></asset>"
+               "<library_geometries><geometry id='g'><mesh><source id='p'><float_array id='a' count='24'>");
+    for (int v = 0; v < 8; v++)
+        fprintf(f, "%g %g %g ", 100 * corner[v][0] * half.x, 100 * corner[v][1] * half.y,
+                100 * corner[v][2] * half.z);
+    fprintf(f, "</float_array><technique_common><accessor source='#a' count='8' stride='3'><param name='X' "
+               "type='float'/><param name='Y' type='float'/><param name='Z' type='float'/></accessor>"
+               "</technique_common></source><vertices id='v'><input semantic='POSITION' source='#p'/></vertices>"
+               "<triangles count='12'><input semantic='VERTEX' source='#v' offset='0'/><p>");
+    for (int t = 0; t < 12; t++)
+        fprintf(f, "%d %d %d ", face[t][0], face[t][1], face[t][2]);
+    fprintf(f, "</p></triangles></mesh></geometry></library_geometries><library_visual_scenes><visual_scene "
+               "id='s'><node id='n'><translate>0 0 %g</translate><instance_geometry url='#g'/></node>"
+               "</visual_scene></library_visual_scenes><scene><instance_visual_scene url='#s'/></scene>"
+               "</COLLADA>",
+            100 * half.z);
+}
+
 /* Writes a box of the given half sizes as a mesh file: binary STL, ASCII
- * STL or OBJ, by path's ending. */
+ * STL, OBJ or COLLADA, by form; junk: a file no reader takes. */
 static bool write_box_mesh(const char *path, const char *form, wk_vec3 half)
 {
     FILE *f = fopen(path, "wb");
     if (!f)
         return false;
+    if (!strcmp(form, "dae"))
+        write_box_dae(f, half);
+    if (!strcmp(form, "junk"))
+        fprintf(f, "not a mesh\n");
     if (!strcmp(form, "stl")) {
         char header[80] = {0};
         uint32_t n = 12;
@@ -320,7 +348,7 @@ static bool write_box_mesh(const char *path, const char *form, wk_vec3 half)
     }
     for (int v = 0; !strcmp(form, "obj") && v < 8; v++)
         fprintf(f, "v %g %g %g\n", corner[v][0] * half.x, corner[v][1] * half.y, corner[v][2] * half.z);
-    for (int t = 0; t < 12; t++) {
+    for (int t = 0; (!strcmp(form, "stl") || !strcmp(form, "ascii") || !strcmp(form, "obj")) && t < 12; t++) {
         if (!strcmp(form, "obj")) {
             fprintf(f, "f %d %d %d\n", face[t][0] + 1, face[t][1] + 1, face[t][2] + 1);
             continue;
@@ -340,34 +368,53 @@ static bool write_box_mesh(const char *path, const char *form, wk_vec3 half)
             fprintf(f, "endloop\nendfacet\n");
         }
     }
+    if (!strcmp(form, "ascii"))
+        fprintf(f, "endsolid slab\n");
     return fclose(f) == 0;
 }
 
-/* A box of side 0.2 m dropped from 1 m onto a static floor whose one
- * collision is the mesh file (in form) scaled by scale: its height after 2 s. */
-static double dropped_on_mesh(const char *form, wk_vec3 half, const char *scale)
+/* The model whose one collision is the mesh file name scaled by scale: a
+ * static floor, or (falls) a 1 kg body at 1 m. */
+#define MESH_MODEL(falls)                                                                                      \
+    "<model name='mesh'>" falls "<link name='l'><inertial><mass>1</mass><inertia><ixx>0.00667</ixx><iyy>"      \
+    "0.00667</iyy><izz>0.00667</izz></inertia></inertial><collision name='c'><geometry><mesh><uri>%s</uri>"   \
+    "<scale>%s</scale></mesh></geometry></collision></link></model>"
+
+/* Two worlds, each with a plain shape and a mesh (in form, with half sizes
+ * half, scaled by scale): a box of side 0.2 m dropped from 1 m onto a
+ * static floor that is the mesh (!falls), or the mesh dropped from 1 m onto
+ * a ground plane (falls). The height of the body dropped after 2 s. */
+static double dropped_with_mesh(const char *form, wk_vec3 half, const char *scale, bool falls)
 {
     char dir[] = "/tmp/wk_meshXXXXXX", path[64], file[64], world[2048];
     if (!mkdtemp(dir))
         return NAN;
-    const char *name = !strcmp(form, "obj") ? "floor.obj" : "floor.stl";
+    const char *name = !strcmp(form, "obj") ? "mesh.obj" : strstr("stl ascii", form) ? "mesh.stl" : "mesh.dae";
     snprintf(path, sizeof path, "%s/%s", dir, name);
     snprintf(file, sizeof file, "%s/world.sdf", dir);
-    snprintf(world, sizeof world,
-             WORLD_OPEN("0 0 -9.8") "<model name='floor'><static>true</static><link name='l'><collision name='c'>"
-                                    "<geometry><mesh><uri>%s</uri><scale>%s</scale></mesh></geometry></collision>"
-                                    "</link></model><model name='box'><pose>0 0 1 0 0 0</pose><link name='body'>"
-                                    "<inertial><mass>1</mass><inertia><ixx>0.00667</ixx><iyy>0.00667</iyy><izz>"
-                                    "0.00667</izz></inertia></inertial><collision name='c'><geometry><box><size>0.2 "
-                                    "0.2 0.2</size></box></geometry></collision></link></model></world></sdf>",
-             name, scale);
+    if (falls)
+        snprintf(world, sizeof world,
+                 WORLD_OPEN("0 0 -9.8") "<model name='ground'><static>true</static><link name='l'><collision "
+                                        "name='c'><geometry><plane><normal>0 0 1</normal><size>100 100</size>"
+                                        "</plane></geometry></collision></link></model>" MESH_MODEL(
+                                            "<pose>0 0 1 0 0 0</pose>") "</world></sdf>",
+                 name, scale);
+    else
+        snprintf(world, sizeof world,
+                 WORLD_OPEN("0 0 -9.8") MESH_MODEL(
+                     "<static>true</static>") "<model name='box'><pose>0 0 1 0 0 0</pose><link name='body'>"
+                                              "<inertial><mass>1</mass><inertia><ixx>0.00667</ixx><iyy>0.00667"
+                                              "</iyy><izz>0.00667</izz></inertia></inertial><collision name='c'>"
+                                              "<geometry><box><size>0.2 0.2 0.2</size></box></geometry>"
+                                              "</collision></link></model></world></sdf>",
+                 name, scale);
     double z = NAN;
     FILE *f = fopen(file, "w");
     bool written = f && fputs(world, f) >= 0;
     written = f && !fclose(f) && written;
     wk_sim *sim = written && write_box_mesh(path, form, half) ? physics_sim_of(NULL, file) : NULL;
     if (sim && steps(sim, 2000) == WK_OK)
-        z = height(sim, "box::body");
+        z = height(sim, falls ? "mesh::l" : "box::body");
     wk_sim_free(sim);
     remove(path);
     remove(file);
@@ -380,14 +427,28 @@ static double dropped_on_mesh(const char *form, wk_vec3 half, const char *scale)
  * its centre at 0.2 m. MuJoCo collides a mesh as its convex hull with one
  * contact point a pair, which carries the whole weight and gives more than
  * a plane's four: the box sinks 4.6 mm (0.19538 m, as MuJoCo itself gives
- * with the same mesh in its own MJCF), so the bound is 5 mm. MuJoCo 2.2.2
- * reads no ASCII STL: that floor is left out, with a warning, and the box
- * falls through where it stood. */
+ * with the same mesh in its own MJCF), so the bound is 5 mm. */
 static void rests_on_meshes(void)
 {
-    CHECK_NEAR(dropped_on_mesh("stl", (wk_vec3){2, 2, 0.1}, "1 1 1"), 0.2, 5e-3);
-    CHECK_NEAR(dropped_on_mesh("obj", (wk_vec3){0.5, 0.5, 0.5}, "4 4 0.2"), 0.2, 5e-3);
-    CHECK(dropped_on_mesh("ascii", (wk_vec3){2, 2, 0.1}, "1 1 1") < -10);
+    CHECK_NEAR(dropped_with_mesh("stl", (wk_vec3){2, 2, 0.1}, "1 1 1", false), 0.2, 5e-3);
+    CHECK_NEAR(dropped_with_mesh("obj", (wk_vec3){0.5, 0.5, 0.5}, "4 4 0.2", false), 0.2, 5e-3);
+}
+
+/* Meshes MuJoCo 2.2.2 cannot read collide as the box around their
+ * vertices (a box against a box or a plane: several contact points, so
+ * under 2 mm of sinking, as for box_comes_to_rest): an ASCII STL cube of
+ * side 0.2 m scaled to 0.1 m high, dropped on a plane, rests at half its
+ * height; a COLLADA slab 4 x 4 x 0.1 m written in centimetres and lifted
+ * by its node to span z 0 to 0.1 is a floor a box rests on at 0.2 m (a
+ * box around the origin, or in metres, would be 5 cm or metres off); an
+ * ASCII STL floor too. A mesh nobody reads is left out: the box falls
+ * through where it stood. */
+static void unreadable_meshes_collide_as_boxes(void)
+{
+    CHECK_NEAR(dropped_with_mesh("ascii", (wk_vec3){0.1, 0.1, 0.1}, "1 1 0.5", true), 0.05, 2e-3);
+    CHECK_NEAR(dropped_with_mesh("ascii", (wk_vec3){2, 2, 0.1}, "1 1 1", false), 0.2, 2e-3);
+    CHECK_NEAR(dropped_with_mesh("dae", (wk_vec3){2, 2, 0.05}, "1 1 1", false), 0.2, 2e-3);
+    CHECK(dropped_with_mesh("junk", (wk_vec3){2, 2, 0.05}, "1 1 1", false) < -10);
 }
 
 /* worldkit's path loses nothing that matters: after 1,000 steps every
@@ -515,6 +576,7 @@ static const wk_test_case cases[] = {
     {"joint_friction_and_limit", joint_friction_and_limit},
     {"contact_friction", contact_friction},
     {"rests_on_meshes", rests_on_meshes},
+    {"unreadable_meshes_collide_as_boxes", unreadable_meshes_collide_as_boxes},
     {"joint_set_by_a_client", joint_set_by_a_client},
 };
 WK_TEST_MAIN(cases)
