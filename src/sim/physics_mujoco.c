@@ -706,8 +706,11 @@ static bool take_changes(wk__physics *p, wk_sim *sim)
     return taken;
 }
 
-/* A carried model's pose and twist from its body's: the model where the
- * link, at its place in the model, is where the engine put it. */
+/* A carried model's pose, twist and acceleration from its body's: the
+ * model where the link, at its place in the model, is where the engine put
+ * it. The acceleration is the one the step just taken integrated (qvel +=
+ * h qacc): a free joint's linear part in the world's axes, its angular
+ * part in the body's. */
 static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
 {
     wk_scene *s = sim->scene;
@@ -717,8 +720,11 @@ static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
     mjtNum vel[6]; /* angular then linear, in the world's axes */
     mj_objectVelocity(p->m, p->d, mjOBJ_BODY, b->id, vel, 0);
     b->twist = (wk_velocity){{vel[3], vel[4], vel[5]}, {vel[0], vel[1], vel[2]}, false};
+    const mjtNum *a = &p->d->qacc[b->dof];
+    wk_acceleration acc = {{a[0], a[1], a[2]}, wk_quat_rotate(world_T_link.q, (wk_vec3){a[3], a[4], a[5]})};
     if (wk_ecm_set(ecm, b->carries, wk_scene_types_of(s)->parent_pose, &model) < 0 ||
-        wk_ecm_set(ecm, b->carries, sim->velocity, &b->twist) < 0)
+        wk_ecm_set(ecm, b->carries, sim->velocity, &b->twist) < 0 ||
+        wk_ecm_set(ecm, b->carries, sim->acceleration, &acc) < 0)
         return WK_NOMEM;
     wk_scene_pose_written(s, b->carries);
     return WK_OK;
