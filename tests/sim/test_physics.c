@@ -610,6 +610,72 @@ static void mimic_joints_follow_in_the_engine(void)
     mj_deleteModel(m);
 }
 
+/* Zero gravity: a performer P (no collision) at y = 5, and a body D of
+ * level L1 (y 8 to 12), off P's path at x = 1.5. */
+static const char levels_world[] =
+    WORLD_OPEN("0 0 0") "<model name='P'><pose>0 5 0.5 0 0 0</pose><link name='l'><inertial><mass>1</mass>"
+                        "</inertial></link></model><model name='D'><pose>1.5 10 0.5 0 0 0</pose><link name='l'>"
+                        "<inertial><mass>1</mass></inertial></link></model><plugin name='gz::sim' "
+                        "filename='dummy'><performer name='perf'><ref>P</ref><geometry><box><size>1 1 1</size>"
+                        "</box></geometry></performer><level name='L1'><pose>0 10 0 0 0 0</pose><geometry><box>"
+                        "<size>4 4 4</size></box></geometry><buffer>0</buffer><ref>D</ref></level></plugin>"
+                        "</world></sdf>";
+
+static wk_entity top(wk_sim *sim, const char *name)
+{
+    return wk_scene_child(wk_sim_scene(sim), wk_sim_world(sim), name);
+}
+
+/* Gives a top-level model a velocity, as a client's SetEntityState does. */
+static void push(wk_sim *sim, const char *name, wk_vec3 v)
+{
+    wk_velocity twist = {.linear = v};
+    wk_ecm_set(wk_scene_ecm(wk_sim_scene(sim)), top(sim, name), wk_sim_velocity_type(sim), &twist);
+}
+
+/* Steps until L1 is loaded (or not, as loaded says), at most 2 s; the
+ * performer, coasting at vy in zero gravity, moves by vy h every step
+ * (1e-9) across the engine's rebuilds at each load and unload. */
+static bool step_until(wk_sim *sim, bool loaded, double vy)
+{
+    for (int k = 0; k < 2000 && wk_sim_level_loaded(sim, "L1") != loaded; k++) {
+        double y = wk_sim_motion(sim, top(sim, "P")).pose.p.y;
+        if (steps(sim, 1) != WK_OK ||
+            !CHECK_NEAR(wk_sim_motion(sim, top(sim, "P")).pose.p.y - y, vy * 0.001, 1e-9))
+            return false;
+    }
+    return wk_sim_level_loaded(sim, "L1") == loaded;
+}
+
+/* A level unloaded and loaded again around a moving performer brings its
+ * body back at its file pose, at rest, though it had drifted off while
+ * loaded; the performer's motion goes on unbroken through both. */
+static void levels_come_back_at_file_poses(void)
+{
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    wk_sim *sim = NULL;
+    REQUIRE_INT(wk_desc_read(&(wk_read_desc){.resource_string = levels_world}, &d, &st), ==, WK_OK);
+    REQUIRE_INT(wk_sim_new(d, &(wk_sim_desc){.physics = WK_PHYSICS_MUJOCO, .levels = true}, &sim, &st), ==, WK_OK);
+    REQUIRE(!top(sim, "D"));
+    push(sim, "P", (wk_vec3){0, 10, 0});
+    REQUIRE(step_until(sim, true, 10));
+    REQUIRE(top(sim, "D"));
+    push(sim, "D", (wk_vec3){0, 0, 1});
+    REQUIRE_INT(steps(sim, 100), ==, WK_OK);
+    CHECK_NEAR(wk_sim_motion(sim, top(sim, "D")).pose.p.z, 0.6, 1e-9); /* drifting up */
+    REQUIRE(step_until(sim, false, 10));
+    push(sim, "P", (wk_vec3){0, -10, 0});
+    REQUIRE(step_until(sim, true, -10));
+    for (int k = 0; k < 2; k++) { /* as loaded, and 100 steps later: still */
+        wk_motion m = wk_sim_motion(sim, top(sim, "D"));
+        CHECK_VEC3_NEAR(m.pose.p, ((wk_vec3){1.5, 10, 0.5}), 1e-12);
+        CHECK_VEC3_NEAR(m.linear, ((wk_vec3){0, 0, 0}), 1e-12);
+        REQUIRE(step_until(sim, true, -10) && steps(sim, 100) == WK_OK);
+    }
+    wk_sim_free(sim);
+}
+
 /* A model spawned mid-run (the engine's model compiled again) leaves the
  * other bodies' trajectories as they were without it, within 1e-9. */
 static void spawn_leaves_others_alone(void)
@@ -658,5 +724,6 @@ static const wk_test_case cases[] = {
     {"unreadable_meshes_collide_as_boxes", unreadable_meshes_collide_as_boxes},
     {"joint_set_by_a_client", joint_set_by_a_client},
     {"mimic_joints_follow_in_the_engine", mimic_joints_follow_in_the_engine},
+    {"levels_come_back_at_file_poses", levels_come_back_at_file_poses},
 };
 WK_TEST_MAIN(cases)
