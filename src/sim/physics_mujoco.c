@@ -43,6 +43,7 @@ typedef struct body {
     double at_build;   /* its joint's position (a kinematic object's) when the model was written */
     double position;   /* that position as last written to the kinematic object, or taken from it */
     wk_velocity twist; /* the carried model's Velocity as last written */
+    mjtNum before[6];  /* a body that moves within its model: its world twist (angular, linear) before the step */
 } body;
 
 struct wk__physics {
@@ -745,8 +746,49 @@ static void move_joint(wk__physics *p, wk_scene *s, body *b)
     b->position = wk_scene_kinematics(s, b->joint)->position;
 }
 
+/* Whether body b moves within its model (not welded to the world, and
+ * carrying no model): its link has a twist of its own to write. */
+static bool moves_in_model(const wk__physics *p, const body *b)
+{
+    return b->moves && !b->carries && p->m->body_weldid[b->id] != 0;
+}
+
+/* The world twist of every body that moves within its model, before the
+ * step: its acceleration is the step's change of it. */
+static void note_twists(wk__physics *p)
+{
+    for (size_t i = 0; i < p->count; i++)
+        if (moves_in_model(p, &p->bodies[i]))
+            mj_objectVelocity(p->m, p->d, mjOBJ_BODY, p->bodies[i].id, p->bodies[i].before, 0);
+}
+
+/* A link's twist and acceleration (the engine's world twist, and its
+ * change over the step just taken over the step's length), relative to
+ * its parent entity's motion, as Velocity and Acceleration hold them. */
+static int write_motion(wk__physics *p, wk_sim *sim, const body *b, wk_pose world)
+{
+    mjtNum v[6]; /* angular then linear, in the world's axes */
+    mj_objectVelocity(p->m, p->d, mjOBJ_BODY, b->id, v, 0);
+    double h = p->m->opt.timestep;
+    const mjtNum *w = b->before;
+    wk_motion m = {world,
+                   {v[3], v[4], v[5]},
+                   {v[0], v[1], v[2]},
+                   {(v[3] - w[3]) / h, (v[4] - w[4]) / h, (v[5] - w[5]) / h},
+                   {(v[0] - w[0]) / h, (v[1] - w[1]) / h, (v[2] - w[2]) / h}};
+    wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    wk_motion parent = wk_sim_motion(sim, wk_ecm_parent(ecm, b->link));
+    wk_motion rel = wk_motion_relative(&parent, &m);
+    wk_velocity twist = {rel.linear, rel.angular, false};
+    wk_acceleration acc = {rel.linear_acc, rel.angular_acc};
+    return wk_ecm_set(ecm, b->link, sim->velocity, &twist) < 0 || wk_ecm_set(ecm, b->link, sim->acceleration, &acc) < 0
+               ? WK_NOMEM
+               : WK_OK;
+}
+
 /* Every moving link's pose from its body's, parents first (MuJoCo numbers
- * bodies so): a carried model's, or the link's ParentPose. */
+ * bodies so): a carried model's, or the link's ParentPose, with its twist
+ * and acceleration where it moves within its model. */
 static int give_changes(wk__physics *p, wk_sim *sim)
 {
     wk_scene *s = sim->scene;
@@ -768,6 +810,8 @@ static int give_changes(wk__physics *p, wk_sim *sim)
                 wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(s, wk_ecm_parent(ecm, b->link))), world);
             rc = wk_ecm_set(ecm, b->link, parent_pose, &local) < 0 ? WK_NOMEM : WK_OK;
             wk_scene_pose_written(s, b->link);
+            if (rc == WK_OK && moves_in_model(p, b))
+                rc = write_motion(p, sim, b, world);
         }
         if (rc)
             return rc;
@@ -796,6 +840,7 @@ int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
      * half runs again only when a client changed a state. */
     if (take_changes(p, sim))
         mj_step1(p->m, p->d);
+    note_twists(p);
     mj_step2(p->m, p->d);
     mj_step1(p->m, p->d);
     return give_changes(p, sim) ? wk_fail(st, WK_NOMEM, "physics: out of memory writing poses") : WK_OK;

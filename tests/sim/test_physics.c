@@ -531,6 +531,38 @@ static void mjcf_joints_as_mujoco_runs_them(void)
     wk_sim_free(sim);
 }
 
+/* A link on a joint carries the engine's twist and acceleration: the bob
+ * of pendulum.sdf (1 m, let go at 0.05 rad about a pivot 2 m up) keeps
+ * its energy v^2 / 2 + g z within 1 % of its swing's, g L (1 - cos 0.05)
+ * = 12.25 mJ/kg (semi-implicit Euler's energy wobbles by about h omega / 2,
+ * 0.16 %), reaching the speed sqrt(2 g L (1 - cos 0.05)) = 0.1565 m/s;
+ * and its acceleration is gravity's pull along its path, -g sin(theta),
+ * and v^2 / L towards the pivot, within 5 mm/s^2 (the step's mean,
+ * measured half a step back: h / 2 times its rate of change, under
+ * 1 mm/s^2). */
+static void jointed_links_carry_their_motion(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/pendulum.sdf", WK_TEST_WORLDS);
+    wk_sim *sim = physics_sim_of(NULL, path);
+    REQUIRE(sim);
+    const double g = 9.8, swing = g * (1 - cos(0.05));
+    double e0 = g * height(sim, "pendulum::bob"), fastest = 0;
+    for (int k = 1; k <= 2000; k++) {
+        REQUIRE_INT(steps(sim, 1), ==, WK_OK);
+        wk_motion m = wk_sim_motion(sim, link_of(sim, "pendulum::bob"));
+        wk_vec3 r = {m.pose.p.x, m.pose.p.y, m.pose.p.z - 2}; /* from the pivot */
+        double L = wk_vec3_norm(r), theta = atan2(r.x, -r.z), v2 = wk_vec3_dot(m.linear, m.linear);
+        fastest = fmax(fastest, sqrt(v2));
+        if (!CHECK_NEAR(v2 / 2 + g * m.pose.p.z, e0, 0.01 * swing) ||
+            !CHECK_NEAR(wk_vec3_dot(m.linear_acc, ((wk_vec3){cos(theta), 0, sin(theta)})), -g * sin(theta), 5e-3) ||
+            !CHECK_NEAR(-wk_vec3_dot(m.linear_acc, r) / L, v2 / L, 5e-3))
+            break;
+    }
+    CHECK_NEAR(fastest, sqrt(2 * swing), 1e-3);
+    wk_sim_free(sim);
+}
+
 /* A base welded 2 m up; on hinges about y at its origin, a 1 kg leader
  * 0.5 m out along x, which swings down, and a 0.5 kg follower 0.3 m out
  * the other way, which mimics it: follower = -0.5 leader + 0.1. */
@@ -724,6 +756,7 @@ static const wk_test_case cases[] = {
     {"unreadable_meshes_collide_as_boxes", unreadable_meshes_collide_as_boxes},
     {"joint_set_by_a_client", joint_set_by_a_client},
     {"mimic_joints_follow_in_the_engine", mimic_joints_follow_in_the_engine},
+    {"jointed_links_carry_their_motion", jointed_links_carry_their_motion},
     {"levels_come_back_at_file_poses", levels_come_back_at_file_poses},
 };
 WK_TEST_MAIN(cases)
