@@ -2,15 +2,17 @@
  * compiles models from MJCF and cannot edit one, so the world's links are
  * written as MJCF (one body a link, nested along the joints that join them;
  * a free joint for the root link of a model that is not static; joints
- * with their limits, damping, dry friction and springs; the collision
- * shapes as geoms with their friction, meshes as mesh assets where MuJoCo
- * reads the file; inertials as the file gave them), compiled from memory,
- * and compiled again at the step boundary when the set of links changes,
- * carrying each body's velocity over. Poses are the entities': the model
- * is written at the links' current world poses, and after each step every
- * moving link's ParentPose and kinematic joint's position is written back;
- * what clients set between steps (poses, twists, joint positions) is taken
- * before the next. */
+ * with their limits, damping, dry friction and springs, mimics as joint
+ * equalities; the collision shapes as geoms with their friction, meshes
+ * as mesh assets where MuJoCo reads the file and as the box around their
+ * vertices where it does not; inertials as the file gave them), compiled
+ * from memory, and compiled again at the step boundary when the set of
+ * links changes, carrying each body's velocity over. Poses are the
+ * entities': the model is written at the links' current world poses, and
+ * after each step every moving link's ParentPose, twist and acceleration
+ * and kinematic joint's position is written back; what clients set
+ * between steps (poses, twists, joint positions) is taken before the
+ * next. */
 #include <math.h>
 #include <mujoco/mujoco.h>
 #include <stdarg.h>
