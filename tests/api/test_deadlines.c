@@ -129,35 +129,62 @@ static void footprint_pairs_bounded(void)
     wk_api_free(api);
 }
 
+/* head, then n items (a printf format of one size_t, the item's number),
+ * then tail, NUL-terminated, into text; WK_NOMEM. */
+static int repeated(wk_buf *text, const char *head, const char *item, size_t n, const char *tail)
+{
+    int rc = wk_buf_append(text, head, strlen(head));
+    char one[96];
+    for (size_t i = 0; rc == WK_OK && i < n; i++)
+        rc = wk_buf_append(text, one, (size_t)snprintf(one, sizeof one, item, i));
+    return rc ? rc : wk_buf_append(text, tail, strlen(tail) + 1);
+}
+
+/* Calls the method with msg, whose strings point into text; frees text
+ * and the answer. */
+static int dispatch_text(wk_api *api, const char *method, const ProtobufCMessage *msg, wk_buf *text,
+                         clock_check *check, wk_status *st)
+{
+    wk_buf out = {0};
+    int rc = dispatch(api, method, msg, check, &out, st);
+    wk_buf_free(text);
+    wk_buf_free(&out);
+    return rc;
+}
+
 /* LoadWorld of a world string of n models, each a link. */
 static int load_world(wk_api *api, size_t n, clock_check *check, wk_status *st)
 {
-    wk_buf text = {0}, out = {0};
-    int rc = wk_buf_append(&text, "<sdf version='1.9'><world name='many'>", 38);
-    char model[96];
-    for (size_t i = 0; rc == WK_OK && i < n; i++) {
-        int len = snprintf(model, sizeof model, "<model name='m%zu'><link name='l'/></model>", i);
-        rc = wk_buf_append(&text, model, (size_t)len);
-    }
-    if (rc || wk_buf_append(&text, "</world></sdf>", 15)) /* with its NUL */
+    wk_buf text = {0};
+    if (repeated(&text, "<sdf version='1.9'><world name='many'>", "<model name='m%zu'><link name='l'/></model>", n,
+                 "</world></sdf>"))
         return WK_NOMEM;
     SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
     req.resource_string = (char *)text.data;
-    rc = dispatch(api, "LoadWorld", &req.base, check, &out, st);
-    wk_buf_free(&text);
-    wk_buf_free(&out);
-    return rc;
+    return dispatch_text(api, "LoadWorld", &req.base, &text, check, st);
+}
+
+/* An endpoint whose world holds 10 models, its entity count in *count. */
+static wk_api *api_with_world(size_t *count)
+{
+    wk_api *api = wk_api_new();
+    wk_status st = {0};
+    if (!api || load_world(api, 10, NULL, &st)) {
+        wk_api_free(api);
+        return NULL;
+    }
+    *count = wk_ecm_count(wk_scene_ecm(wk_api_scene(api)));
+    return api;
 }
 
 /* A world being read when the deadline passes is not loaded: the read
  * asks at every element it keeps, and the world stays as it was. */
 static void load_world_gives_up(void)
 {
-    wk_api *api = wk_api_new();
+    size_t before;
+    wk_api *api = api_with_world(&before);
     REQUIRE(api);
     wk_status st = {0};
-    REQUIRE_INT(load_world(api, 10, NULL, &st), ==, WK_OK);
-    size_t before = wk_ecm_count(wk_scene_ecm(wk_api_scene(api)));
     clock_check check = {.grace = 3};
     CHECK_INT(load_world(api, 2000, &check, &st), ==, WK_DEADLINE);
     CHECK(strstr(st.message, "LoadWorld: <string>: gave up reading at the call's deadline, after ") != NULL);
@@ -179,11 +206,10 @@ static const char *const load_phases[] = {"gave up parsing", "gave up reading", 
  * was; every phase is seen giving up. */
 static void load_world_gives_up_in_every_phase(void)
 {
-    wk_api *api = wk_api_new();
+    size_t before;
+    wk_api *api = api_with_world(&before);
     REQUIRE(api);
     wk_status st = {0};
-    REQUIRE_INT(load_world(api, 10, NULL, &st), ==, WK_OK);
-    size_t before = wk_ecm_count(wk_scene_ecm(wk_api_scene(api)));
     clock_check all = {.grace = 1 << 30};
     REQUIRE_INT(load_world(api, 300, &all, &st), ==, WK_OK);
     REQUIRE_INT(load_world(api, 10, NULL, &st), ==, WK_OK);
@@ -205,12 +231,8 @@ static void load_world_gives_up_in_every_phase(void)
 /* SpawnEntities of count entries, each a model of links links. */
 static int spawn_entities(wk_api *api, size_t count, size_t links, clock_check *check, wk_status *st)
 {
-    wk_buf text = {0}, out = {0};
-    int rc = wk_buf_append(&text, "<sdf version='1.9'><model name='m'>", 35);
-    char link[48];
-    for (size_t i = 0; rc == WK_OK && i < links; i++)
-        rc = wk_buf_append(&text, link, (size_t)snprintf(link, sizeof link, "<link name='l%zu'/>", i));
-    if (rc || wk_buf_append(&text, "</model></sdf>", 15)) /* with its NUL */
+    wk_buf text = {0};
+    if (repeated(&text, "<sdf version='1.9'><model name='m'>", "<link name='l%zu'/>", links, "</model></sdf>"))
         return WK_NOMEM;
     SimulationInterfaces__Resource resource = SIMULATION_INTERFACES__RESOURCE__INIT;
     resource.resource_string = (char *)text.data;
@@ -224,10 +246,7 @@ static int spawn_entities(wk_api *api, size_t count, size_t links, clock_check *
     SimulationInterfaces__SpawnEntitiesRequest req = SIMULATION_INTERFACES__SPAWN_ENTITIES_REQUEST__INIT;
     req.n_spawn_requests = count;
     req.spawn_requests = entries;
-    rc = dispatch(api, "SpawnEntities", &req.base, check, &out, st);
-    wk_buf_free(&text);
-    wk_buf_free(&out);
-    return rc;
+    return dispatch_text(api, "SpawnEntities", &req.base, &text, check, st);
 }
 
 /* A SpawnEntities still reading or making an entry at the deadline ends
@@ -235,11 +254,10 @@ static int spawn_entities(wk_api *api, size_t count, size_t links, clock_check *
  * not kept. */
 static void spawn_entities_give_up(void)
 {
-    wk_api *api = wk_api_new();
+    size_t before;
+    wk_api *api = api_with_world(&before);
     REQUIRE(api);
     wk_status st = {0};
-    REQUIRE_INT(load_world(api, 10, NULL, &st), ==, WK_OK);
-    size_t before = wk_ecm_count(wk_scene_ecm(wk_api_scene(api)));
     clock_check all = {.grace = 1 << 30};
     REQUIRE_INT(spawn_entities(api, 3, 200, &all, &st), ==, WK_OK);
     REQUIRE_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, before + 3 * 201);

@@ -523,6 +523,37 @@ class HostileTest(Worlds):
                 state=self.si.SimulationState(state=harness.STATE_STOPPED)), timeout=harness.CALL_SECONDS)
 
 
+    # ---- files whose cost grew with the square of their length ----
+
+    def test_long_files_load_in_linear_time(self):
+        # 4,000 frames each attached to the one before took over 60 s, 50,000
+        # joints or links in a chain 20-23 s, 200 includes of one nested
+        # model 18 s and 350 MB: names were looked up by a scan of their
+        # scope, and each include parsed again.
+        nested = harness.world("models/convoy/model.sdf")  # two nested models and a frame
+        revolute = "<joint name='j%d' type='revolute'><parent>l%d</parent><child>l%d</child><axis><xyz>0 0 1</xyz></axis></joint>"
+        fixed = "<joint name='j%d' type='fixed'><parent link='l%d'/><child link='l%d'/><origin xyz='0 0 1'/></joint>"
+        cases = (
+            ("4,000 frames in a chain", sdf_model("<static>true</static><link name='l'/>" + "".join(
+                "<frame name='f%d' attached_to='%s'/>" % (i, "f%d" % (i - 1) if i else "l") for i in range(4000)))),
+            ("50,000 joints in a chain", sdf_model("<static>true</static>" + "".join(
+                "<link name='l%d'/>" % i + (revolute % (i, i - 1, i) if i else "") for i in range(50000)))),
+            ("50,000 URDF links in a chain", "<robot name='m'>%s</robot>" % "".join(
+                "<link name='l%d'/>" % i + (fixed % (i, i - 1, i) if i else "") for i in range(50000))),
+            ("200 includes of one nested model", sdf_model("<static>true</static>" + "".join(
+                "<include><uri>%s</uri><name>m%d</name></include>" % (nested, i) for i in range(200)))),
+        )
+        for what, text in cases:
+            with self.subTest(what):
+                start = time.monotonic()
+                reply = self.sim.SpawnEntity(self.si.SpawnEntityRequest(
+                    name="long", entity_resource=self.si.Resource(resource_string=text)), timeout=120)
+                took = time.monotonic() - start
+                self.assertResult(OK, reply, "SpawnEntity " + what)
+                self.assertLess(took, 10, what)
+                self.assertResult(OK, self.sim.DeleteEntity(self.si.DeleteEntityRequest(entity="long"),
+                                                            timeout=harness.CALL_SECONDS))
+
     # ---- input that must be refused ----
 
     def test_worlds_a_tree_cannot_hold(self):
