@@ -1,7 +1,10 @@
 /* physics_pool.c — spare bodies compiled into the MuJoCo model so that the
  * common spawn and delete while playing cost a step, not a compile of the
  * whole world (MuJoCo 2.2.2 cannot edit a model; compiling one of 1,000
- * bodies takes a third of a second). Each spare is a free body with a few
+ * bodies takes a third of a second). A world's first model has none, as
+ * their dofs cost every step (an arm of 7 links steps twice as slowly
+ * with them): they come with the first compile a change of the links
+ * causes, for the changes to come. Each spare is a free body with a few
  * geoms, parked out of the way: its geoms collide with nothing
  * (contype and conaffinity 0) and it is put back at rest after every step,
  * so it never touches the dynamics of the others. A spawned model of one
@@ -24,9 +27,16 @@
 /* Where spares wait: far below the world, a few metres apart. */
 #define PARK_DEPTH (-1000.0)
 
-size_t wk__pool_size(wk_sim *sim)
+/* Whether the pool serves sim's world: an MJCF world welds a link without
+ * a joint, so no spawn fits a spare. */
+static bool pools(wk_sim *sim)
 {
-    return wk_desc_format(sim->desc) == WK_FORMAT_MJCF ? 0 : SPARES;
+    return wk_desc_format(sim->desc) != WK_FORMAT_MJCF;
+}
+
+size_t wk__pool_size(const wk__physics *p, wk_sim *sim)
+{
+    return pools(sim) && p->pooled ? SPARES : 0;
 }
 
 int wk__pool_write_spare(wk_buf *xml)
@@ -322,7 +332,7 @@ static bool take_spawns(wk__physics *p, wk_scene *s)
 bool wk__pool_take(wk__physics *p, wk_sim *sim)
 {
     wk_scene *s = sim->scene;
-    if (!wk__pool_size(sim))
+    if (!pools(sim))
         return false;
     bool ok = true;
     for (size_t i = 0; ok && i < p->count;)
