@@ -1,7 +1,10 @@
 // view.js — the live view's page: it keeps a mirror of the current world's
 // entities from the change stream (WatchUpdate messages as proto3 JSON over
 // the WebSocket /ws: the full state, then what changed), draws every visual
-// by its Geometry at its pose, levels and performers as boxes, and lists the
+// by its Geometry at its pose in its Material's colour (grey without one),
+// a mesh from its file (/mesh/ID: STL, OBJ or COLLADA, with three.js's
+// loaders) or, until then or when it cannot be read, as the box of its scale,
+// levels and performers as boxes, and lists the
 // models; its buttons send "METHOD JSON" frames the server calls as gRPC
 // would. window.wkView (and #summary, as JSON) tell a test what is drawn.
 'use strict';
@@ -10,7 +13,9 @@ const KINDS = ['world', 'model', 'link', 'joint', 'frame', 'visual', 'collision'
                'level', 'performer'];
 const SHAPE = {BOX: 1, SPHERE: 2, CYLINDER: 3, CAPSULE: 4, ELLIPSOID: 5, PLANE: 6, MESH: 7};
 
-const entities = new Map(); // id (string) -> {id, name, kind, parent, pose, geometry, node, drawn}
+// id (string) -> {id, name, kind, parent, pose, geometry, colour, meshFile, node, drawn, mesh}
+const entities = new Map();
+const NO_MATERIAL = [0.7, 0.7, 0.7, 1]; // a visual whose file gives it no colour
 const log = [];             // {name, x, y, z, t}: poses as they arrived
 let version = '0', selected = null;
 
@@ -36,14 +41,6 @@ function bytes(b64) {
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
-}
-
-// A colour of its own for each model, from its name, so that a model keeps
-// its colour (the scene keeps no material colours yet).
-function colourOf(name) {
-  let h = 0;
-  for (const c of name || '') h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  return new THREE.Color().setHSL((h % 360) / 360, 0.75, 0.45);
 }
 
 function modelOf(e) {
@@ -75,7 +72,7 @@ function readGeometry(view, at) {
 }
 
 function entity(id) {
-  if (!entities.has(id)) entities.set(id, {id, name: '', kind: '', parent: '0', pose: null, geometry: null});
+  if (!entities.has(id)) entities.set(id, {id, name: '', kind: '', parent: '0', pose: null, geometry: null, colour: null});
   return entities.get(id);
 }
 
@@ -97,11 +94,16 @@ function readBlock(block, types) {
         const a = row * 56, f = (k) => view.getFloat64(a + k, true);
         e.pose = [f(0), f(8), f(16), f(24), f(32), f(40), f(48)];
       } else if (name === 'Geometry') e.geometry = readGeometry(view, row * 96);
+      else if (name === 'Material') e.colour = [0, 8, 16, 24].map((k) => view.getFloat64(row * 32 + k, true));
+      else if (name === 'MeshFile') e.meshFile = new TextDecoder().decode(bytes(col.values[row]));
     });
   }
   for (const t of block.removedTypes || []) {
     const name = types.get(t);
-    ids.forEach((id) => { if (name === 'Geometry') entity(id).geometry = null; });
+    ids.forEach((id) => {
+      if (name === 'Geometry') entity(id).geometry = null;
+      else if (name === 'Material') entity(id).colour = null;
+    });
   }
 }
 
@@ -128,17 +130,72 @@ function build() {
     const wants = e.geometry && (e.kind === 'visual' || e.kind === 'level' || e.kind === 'performer');
     if (wants && !e.drawn) {
       const level = e.kind !== 'visual';
-      const model = modelOf(e);
-      const material = level ? new THREE.MeshBasicMaterial({color: e.kind === 'level' ? 0x3355ff : 0xff8800,
-                                                            wireframe: true})
-                             : new THREE.MeshBasicMaterial({color: colourOf(model ? model.name : e.name)});
+      const material = new THREE.MeshBasicMaterial(level ? {color: e.kind === 'level' ? 0x3355ff : 0xff8800,
+                                                            wireframe: true} : {});
       e.drawn = new THREE.Mesh(shapeOf(e.geometry), material);
       e.node.add(e.drawn);
+      if (e.geometry.type === SHAPE.MESH && e.meshFile && e.kind === 'visual') loadMesh(e);
     } else if (!wants && e.drawn) {
       e.node.remove(e.drawn);
       e.drawn = null;
     }
+    if (e.drawn && e.kind === 'visual') paint(e);
   }
+}
+
+// A visual's colour on every mesh it draws (a COLLADA file's own materials
+// stay where the world file gives the visual none).
+function paint(e) {
+  const rgba = e.colour || NO_MATERIAL;
+  e.drawn.traverse((o) => {
+    if (!o.isMesh || (!e.colour && e.mesh === 'dae')) return;
+    if (!o.material.isMeshBasicMaterial) o.material = new THREE.MeshBasicMaterial();
+    o.material.color.setRGB(rgba[0], rgba[1], rgba[2]);
+    o.material.opacity = rgba[3];
+    o.material.transparent = rgba[3] < 1;
+  });
+}
+
+const LOADERS = {
+  stl: () => new THREE.STLLoader(),
+  obj: () => new THREE.OBJLoader(),
+  dae: () => new THREE.ColladaLoader(),
+};
+
+// Replaces a mesh visual's box with the file's shape once loaded; the box
+// stays when the server or the loader cannot give it.
+function loadMesh(e) {
+  const kind = e.meshFile.split('.').pop().toLowerCase();
+  if (!LOADERS[kind]) return;
+  const box = e.drawn;
+  LOADERS[kind]().load(`/mesh/${e.id}${location.search}`, (loaded) => {
+    if (e.drawn !== box) return; // gone or redrawn meanwhile
+    let shape = loaded.isBufferGeometry ? new THREE.Mesh(loaded, new THREE.MeshBasicMaterial()) : loaded;
+    // COLLADA: the loader turns a Z_UP file to three.js's Y up; worldkit's
+    // scene is Z up like the file, so the file's axes are kept.
+    if (loaded.scene) shape = loaded.scene, shape.quaternion.set(0, 0, 0, 1);
+    const s = e.geometry.scale;
+    shape.scale.multiply(new THREE.Vector3(s[0] || 1, s[1] || 1, s[2] || 1));
+    e.node.remove(box);
+    e.node.add(shape);
+    e.drawn = shape;
+    e.mesh = kind;
+    paint(e);
+    summary();
+  });
+}
+
+function meshesOf(drawn) {
+  const meshes = [];
+  drawn.traverse((o) => { if (o.isMesh) meshes.push(o); });
+  return meshes;
+}
+
+// The vertices a drawable's meshes hold (a shape of three.js's own, such as
+// a box, as its distinct corners).
+function vertices(drawn) {
+  const count = (g) => g.isBufferGeometry ? g.attributes.position.count : g.vertices.length;
+  return meshesOf(drawn).reduce((n, m) => n + count(m.geometry), 0);
 }
 
 function summary() {
@@ -153,7 +210,8 @@ function summary() {
     const model = modelOf(e);
     visuals.push({model: model ? model.name : '', x: p.x, y: p.y, z: p.z,
                   px: Math.round(box.left + (s.x + 1) / 2 * w), py: Math.round(box.top + (1 - s.y) / 2 * h),
-                  colour: '#' + e.drawn.material.color.getHexString()});
+                  colour: '#' + meshesOf(e.drawn)[0].material.color.getHexString(), mesh: e.mesh || null,
+                  vertices: vertices(e.drawn)});
   }
   const drawables = visuals.length;
   window.wkView = {version, drawables, visuals, log};

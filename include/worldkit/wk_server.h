@@ -61,7 +61,8 @@ typedef struct wk_server_desc {
     const char *token_file;
     /* The live view (src/server/view.c): "host:port" to serve the page and
      * its WebSocket on, loopback only (port 0 picks a free one); NULL: none.
-     * http_root: the page's folder (NULL: web/ of the source tree). */
+     * http_root: the page's folder (NULL: share/worldkit/web installed
+     * beside the program, else web/ of the source tree). */
     const char *http_listen;
     const char *http_root;
     /* Called from a worker thread as each call starts and ends; must be

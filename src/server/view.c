@@ -1,6 +1,7 @@
 /* view.c — the live view's HTTP and WebSocket side, on libwebsockets: the
- * page (web/, or wk_server_desc.http_root) at "/", Debian's three.js at
- * "/three/", and at "/ws" (protocol "worldkit-view") the current world's
+ * page (web/, or wk_server_desc.http_root) at "/", Debian's three.js (and
+ * its mesh loaders) at "/three/", the world's mesh files at "/mesh/"
+ * (view_mesh.c), and at "/ws" (protocol "worldkit-view") the current world's
  * change stream, one WatchUpdate a text frame as proto3 JSON, plus the
  * page's buttons: a text frame "METHOD JSON" calls a simulation_interfaces
  * method of the short list below, as gRPC would.
@@ -11,16 +12,21 @@
  * thread and waits until that thread has written it, so that a browser
  * slow to read slows its own stream only. The view serves loopback only:
  * it has neither TLS nor tokens yet. */
-#include <libwebsockets.h>
+#define _DEFAULT_SOURCE /* readlink */
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "server/server_internal.h"
+#include "server/view_internal.h"
 #include "worldkit/watch.pb-c.h"
 
 #ifndef WK_WEB_DIR
 #define WK_WEB_DIR "web"
+#endif
+#ifndef WK_WEB_FROM_BIN
+#define WK_WEB_FROM_BIN "../share/worldkit/web"
 #endif
 #define THREE_DIR "/usr/share/javascript/three"
 #define VIEW_RATE_HZ 30
@@ -42,7 +48,7 @@ typedef struct conn {
 struct wk__view {
     wk_server *server;
     struct lws_context *context;
-    struct lws_http_mount mounts[2];
+    struct lws_http_mount mounts[3];
     char host[256];
     char root[4096];
     char address[300];
@@ -236,8 +242,35 @@ static int on_view(struct lws *wsi, enum lws_callback_reasons reason, void *user
 static const struct lws_protocols protocols[] = {
     {"http", lws_callback_http_dummy, 0, 0, 0, NULL, 0},
     {"worldkit-view", on_view, sizeof(conn *), 1 << 16, 0, NULL, 0},
+    {"wk-mesh", wk__view_mesh, 0, 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
+
+wk_api *wk__view_api(struct lws *wsi)
+{
+    const struct wk__view *v = lws_context_user(lws_get_context(wsi));
+    return v->server->api;
+}
+
+/* The page's folder when none is given: the one installed beside the
+ * running program (WK_WEB_FROM_BIN from its folder), else the source
+ * tree's, for a program run from its build tree. */
+static void default_root(char *out, size_t cap)
+{
+    char exe[PATH_MAX], page[PATH_MAX + sizeof WK_WEB_FROM_BIN + 16];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+        *slash = '\0';
+        snprintf(page, sizeof page, "%s/" WK_WEB_FROM_BIN "/index.html", exe);
+        if (access(page, R_OK) == 0) {
+            snprintf(out, cap, "%s/" WK_WEB_FROM_BIN, exe);
+            return;
+        }
+    }
+    snprintf(out, cap, "%s", WK_WEB_DIR);
+}
 
 static void *service_main(void *arg)
 {
@@ -271,15 +304,23 @@ int wk__view_start(wk_server *s, const char *listen, const char *root, struct wk
     const char *colon = strrchr(listen, ':');
     int port = colon ? atoi(colon + 1) : 8080;
     snprintf(v->host, sizeof v->host, "%.*s", colon ? (int)(colon - listen) : (int)strlen(listen), listen);
-    snprintf(v->root, sizeof v->root, "%s", root ? root : WK_WEB_DIR);
+    if (root)
+        snprintf(v->root, sizeof v->root, "%s", root);
+    else
+        default_root(v->root, sizeof v->root);
     v->mounts[0] = (struct lws_http_mount){.mount_next = &v->mounts[1],
                                            .mountpoint = "/",
                                            .mountpoint_len = 1,
                                            .origin = v->root,
                                            .def = "index.html",
                                            .origin_protocol = LWSMPRO_FILE};
-    v->mounts[1] = (struct lws_http_mount){
-        .mountpoint = "/three", .mountpoint_len = 6, .origin = THREE_DIR, .origin_protocol = LWSMPRO_FILE};
+    v->mounts[1] = (struct lws_http_mount){.mount_next = &v->mounts[2],
+                                           .mountpoint = "/three",
+                                           .mountpoint_len = 6,
+                                           .origin = THREE_DIR,
+                                           .origin_protocol = LWSMPRO_FILE};
+    v->mounts[2] = (struct lws_http_mount){
+        .mountpoint = "/mesh", .mountpoint_len = 5, .origin = "wk-mesh", .origin_protocol = LWSMPRO_CALLBACK};
     lws_set_log_level(LLL_ERR, NULL);
     struct lws_context_creation_info info = {0};
     info.port = port;

@@ -7,7 +7,8 @@ page itself says (its DOM: #summary, written by web/view.js) and shows
 
 - one drawable per visual, against the server's own state (the Kind of
   every entity in WorldWatch/Watch's full state, over gRPC);
-- each model's colour in the screenshot where its pose projects;
+- each model's colour, as its file's material gives it (the diffuse colour,
+  else the ambient one), in the screenshot where its pose projects;
 - a SetEntityState over gRPC on the page within 1 s of the call;
 - a level unloaded by the performer's move: its models gone from the page.
 """
@@ -18,11 +19,14 @@ import re
 import select
 import shutil
 import signal
+import struct
 import subprocess
 import tempfile
 import time
 import unittest
+import urllib.error
 import urllib.request
+import xml.etree.ElementTree as ET
 
 import websocket  # Debian's python3-websocket
 from PIL import Image  # Debian's python3-pil
@@ -31,9 +35,25 @@ from . import harness
 from .harness import OK, STATE_PAUSED
 
 WORLD = harness.world("levels_one_performer.sdf")
+MESH_WORLD = harness.world("meshes.sdf")
+COLLADA = "http://www.collada.org/2005/11/COLLADASchema"
 CHROMIUM = shutil.which("chromium")
 WINDOW = (1000, 700)
 VISUAL = 5  # the Kind of a visual (wk_node_kind)
+
+
+def file_colours(path):
+    """Each model's visual colour as the SDFormat file writes it: its
+    material's diffuse, else its ambient, as 8-bit red, green, blue."""
+    colours = {}
+    for model in ET.parse(path).getroot().iter("model"):
+        material = model.find("link/visual/material")
+        given = None if material is None else next(
+            (c for c in (material.find("diffuse"), material.find("ambient")) if c is not None), None)
+        if given is not None:
+            rgb = [float(x) for x in given.text.split()[:3]]
+            colours[model.get("name")] = tuple(round(c * 255) for c in rgb)
+    return colours
 
 
 class Browser:
@@ -93,9 +113,10 @@ class Browser:
         self.proc.stderr.close()
 
 
-@unittest.skipUnless(CHROMIUM or os.environ.get("WK_INTEGRATION_STRICT"), "no chromium")
-class ViewTest(harness.ServerTest):
-    SERVER_ARGS = ("--levels", "--world", WORLD, "--http", "127.0.0.1:0")
+class PageTest(harness.ServerTest):
+    """A server with the live view on WORLD_FILE, loaded before each test,
+    and the means to open its page."""
+    WORLD_FILE = WORLD
 
     @classmethod
     def setUpClass(cls):
@@ -117,7 +138,8 @@ class ViewTest(harness.ServerTest):
         return m.group(1)
 
     def setUp(self):
-        self.assertResult(OK, self.stub.LoadWorld(self.si.LoadWorldRequest(uri=WORLD), timeout=harness.CALL_SECONDS))
+        self.assertResult(OK, self.stub.LoadWorld(self.si.LoadWorldRequest(uri=self.WORLD_FILE),
+                                                  timeout=harness.CALL_SECONDS))
         self.dir = tempfile.mkdtemp(prefix="wk_view_")
         self.addCleanup(shutil.rmtree, self.dir)
 
@@ -137,6 +159,34 @@ class ViewTest(harness.ServerTest):
                 return view
             time.sleep(0.02)
         self.fail("the page never showed %s: %s" % (what, browser.view()))
+
+    def assertColourNear(self, image, v, want):
+        """The colour want (8-bit red, green, blue) within 8 of a pixel of
+        image near where visual v's pose projects."""
+        width, height = image.size
+        near = [image.getpixel((x, y)) for y in range(max(v["py"] - 6, 0), min(v["py"] + 7, height))
+                for x in range(max(v["px"] - 6, 0), min(v["px"] + 7, width))]
+        self.assertTrue(any(max(abs(a - b) for a, b in zip(px, want)) <= 8 for px in near),
+                        "%s's colour %s not near (%d, %d) in the screenshot" % (v["model"], want, v["px"], v["py"]))
+
+    def assertDrawnIn(self, v, want):
+        """Visual v drawn in the colour want, as the page says."""
+        drawn = tuple(int(v["colour"][i:i + 2], 16) for i in (1, 3, 5))
+        # three.js truncates to 8 bits where the file's number rounds.
+        self.assertLessEqual(max(abs(a - b) for a, b in zip(drawn, want)), 1,
+                             "%s drawn in %s, its file says %s" % (v["model"], drawn, want))
+
+    def screenshot(self, browser):
+        shot = os.path.join(self.dir, "view.png")
+        browser.screenshot(shot)
+        image = Image.open(shot).convert("RGB")
+        self.assertEqual(image.size[0], WINDOW[0])
+        return shot, image
+
+
+@unittest.skipUnless(CHROMIUM or os.environ.get("WK_INTEGRATION_STRICT"), "no chromium")
+class ViewTest(PageTest):
+    SERVER_ARGS = ("--levels", "--world", WORLD, "--http", "127.0.0.1:0")
 
     def visual_models(self):
         """The models owning a visual, as the server's full state has them."""
@@ -168,18 +218,12 @@ class ViewTest(harness.ServerTest):
         view = self.until(browser, lambda v: v["drawables"] > 0, "the world")
         self.assertEqual(view["drawables"], len(view["visuals"]))
         self.assertEqual(sorted(v["model"] for v in view["visuals"]), self.visual_models())
-        shot = os.path.join(self.dir, "view.png")
-        browser.screenshot(shot)
-        image = Image.open(shot).convert("RGB")
-        width, height = image.size
-        self.assertEqual(width, WINDOW[0])
+        shot, image = self.screenshot(browser)
+        colours = file_colours(WORLD)
+        self.assertGreaterEqual(len(colours), 3, "the world gives its models colours")
         for v in view["visuals"]:
-            want = tuple(int(v["colour"][i:i + 2], 16) for i in (1, 3, 5))
-            near = [image.getpixel((x, y)) for y in range(max(v["py"] - 6, 0), min(v["py"] + 7, height))
-                    for x in range(max(v["px"] - 6, 0), min(v["px"] + 7, width))]
-            self.assertTrue(any(max(abs(a - b) for a, b in zip(px, want)) <= 8 for px in near),
-                            "%s's colour %s not near (%d, %d) in the screenshot" % (v["model"], v["colour"],
-                                                                                   v["px"], v["py"]))
+            self.assertDrawnIn(v, colours[v["model"]])
+            self.assertColourNear(image, v, colours[v["model"]])
         if os.environ.get("WK_VIEW_SCREENSHOT"):
             shutil.copy(shot, os.environ["WK_VIEW_SCREENSHOT"])
 
@@ -209,3 +253,69 @@ class ViewTest(harness.ServerTest):
         self.assertNotIn("M1", models, "L1 unloaded: M1 gone")
         self.assertIn("M1", {e["name"] for e in view["log"]}, "M1 was there before")
         self.assertEqual(view["drawables"], len(self.visual_models()))
+
+
+def triangles(path):
+    """How many triangles a mesh file holds, read here from the file: a
+    binary STL's count, an OBJ's triangular faces, a COLLADA file's
+    <triangles count>."""
+    if path.endswith(".stl"):
+        with open(path, "rb") as f:
+            return struct.unpack("<I", f.read(84)[80:])[0]
+    if path.endswith(".obj"):
+        with open(path) as f:
+            return sum(1 for line in f if line.startswith("f "))
+    return sum(int(t.get("count")) for t in ET.parse(path).getroot().iter("{%s}triangles" % COLLADA))
+
+
+@unittest.skipUnless(CHROMIUM or os.environ.get("WK_INTEGRATION_STRICT"), "no chromium")
+class MeshViewTest(PageTest):
+    """tests/formats/worlds/meshes.sdf: a pyramid as STL, OBJ and COLLADA,
+    and a glTF file, which the page does not draw."""
+    WORLD_FILE = MESH_WORLD
+    SERVER_ARGS = ("--world", MESH_WORLD, "--http", "127.0.0.1:0")
+
+    def test_meshes_drawn_from_their_files_else_as_boxes(self):
+        browser = self.browser()
+        view = self.until(browser, lambda v: sum(1 for x in v["visuals"] if x["mesh"]) >= 3, "the meshes")
+        by_model = {v["model"]: v for v in view["visuals"]}
+        colours = file_colours(MESH_WORLD)
+        folder = os.path.join(os.path.dirname(MESH_WORLD), "meshes")
+        for kind in ("stl", "obj", "dae"):
+            v = by_model[kind + "_mesh"]
+            self.assertEqual(v["mesh"], kind)
+            self.assertEqual(v["vertices"], 3 * triangles(os.path.join(folder, "pyramid." + kind)),
+                             "%s: the page's vertices against the file's triangles" % kind)
+            self.assertDrawnIn(v, colours[v["model"]])
+        self.assertIsNone(by_model["gltf_mesh"]["mesh"], "a glTF file is not drawn")
+        self.assertEqual(by_model["gltf_mesh"]["vertices"], 8, "but its box is (8 corners)")
+        _, image = self.screenshot(browser)
+        for v in view["visuals"]:
+            self.assertColourNear(image, v, colours[v["model"]])
+
+    def mesh_status(self, path):
+        try:
+            with urllib.request.urlopen(self.url.rstrip("/") + path, timeout=10) as reply:
+                return reply.status, reply.read()
+        except urllib.error.HTTPError as e:
+            return e.code, b""
+
+    def test_only_the_worlds_resolved_mesh_files_are_served(self):
+        ids = {}
+        first = next(self.pb.watch_grpc.WorldWatchStub(self.channel).Watch(self.pb.watch.WatchRequest(),
+                                                                           timeout=harness.CALL_SECONDS))
+        types = {t.id: t.name for t in first.state.types}
+        for block in first.state.blocks:
+            for col in block.columns:
+                if types[col.type] == "MeshFile":
+                    for row, e in enumerate(block.ids):
+                        ids[col.values[row].decode()] = e
+        stl = [e for f, e in ids.items() if f.endswith("pyramid.stl")][0]
+        status, body = self.mesh_status("/mesh/%d" % stl)
+        self.assertEqual(status, 200)
+        with open(os.path.join(os.path.dirname(MESH_WORLD), "meshes", "pyramid.stl"), "rb") as f:
+            self.assertEqual(body, f.read())
+        gltf = [e for f, e in ids.items() if f.endswith("empty.gltf")][0]
+        for path in ("/mesh/%d" % gltf, "/mesh/1", "/mesh/999999", "/mesh/x", "/mesh/../../etc/passwd",
+                     "/mesh/" + os.path.abspath(MESH_WORLD)):
+            self.assertEqual(self.mesh_status(path)[0], 404, path)
