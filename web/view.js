@@ -259,7 +259,10 @@ function apply(u) {
   summary();
 }
 
-const socket = new WebSocket(`ws://${location.host}/ws`, 'worldkit-view');
+// The page's query (token=..., when the server asks for its token) goes
+// with the WebSocket and the mesh requests.
+const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${location.search}`,
+                             'worldkit-view');
 socket.onmessage = (m) => {
   try {
     apply(JSON.parse(m.data));

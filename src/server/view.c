@@ -10,13 +10,22 @@
  * WebSocket has a thread that runs WorldWatch/Watch through wk_api_invoke,
  * as a gRPC worker would; its sink hands each message to the service
  * thread and waits until that thread has written it, so that a browser
- * slow to read slows its own stream only. The view serves loopback only:
- * it has neither TLS nor tokens yet. */
+ * slow to read slows its own stream only.
+ *
+ * Security follows the gRPC server's: an address other machines reach
+ * needs TLS or a token; with TLS the view speaks HTTPS with the server's
+ * certificate (and asks for a client certificate when the server does);
+ * with a token, the WebSocket and the mesh files (what carries the world)
+ * are refused to a request without it, as a query argument token=... (a
+ * browser's WebSocket cannot send headers) or an "Authorization: Bearer"
+ * header. The page and three.js, which hold nothing of the world, are
+ * served to anyone. */
 #define _DEFAULT_SOURCE /* readlink */
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "server/view_internal.h"
@@ -212,6 +221,8 @@ static int on_view(struct lws *wsi, enum lws_callback_reasons reason, void *user
     struct wk__view *v = lws_context_user(lws_get_context(wsi));
     conn **session = user;
     switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: /* the upgrade's request: its token */
+        return wk__view_allows(wsi) ? 0 : -1;
     case LWS_CALLBACK_ESTABLISHED:
         *session = conn_open(v, wsi);
         return *session ? 0 : -1;
@@ -252,6 +263,21 @@ wk_api *wk__view_api(struct lws *wsi)
     return v->server->api;
 }
 
+bool wk__view_allows(struct lws *wsi)
+{
+    const struct wk__view *v = lws_context_user(lws_get_context(wsi));
+    const wk_server *s = v->server;
+    if (!s->token[0])
+        return true;
+    char given[WK_SERVER_TOKEN_MAX + 16];
+    /* Each query argument comes url-decoded, as "name=value". */
+    for (int i = 0; lws_hdr_copy_fragment(wsi, given, sizeof given, WSI_TOKEN_HTTP_URI_ARGS, i) > 0; i++)
+        if (!strncmp(given, "token=", 6) && wk__auth_token_is(s, given + 6, strlen(given + 6)))
+            return true;
+    int n = lws_hdr_copy(wsi, given, sizeof given, WSI_TOKEN_HTTP_AUTHORIZATION);
+    return n > 7 && !strncasecmp(given, "bearer ", 7) && wk__auth_token_is(s, given + 7, (size_t)n - 7);
+}
+
 /* The page's folder when none is given: the one installed beside the
  * running program (WK_WEB_FROM_BIN from its folder), else the source
  * tree's, for a program run from its build tree. */
@@ -285,16 +311,16 @@ static void *service_main(void *arg)
     return NULL;
 }
 
-int wk__view_start(wk_server *s, const char *listen, const char *root, struct wk__view **out, wk_status *st)
+int wk__view_start(wk_server *s, const wk_server_desc *d, struct wk__view **out, wk_status *st)
 {
     *out = NULL;
-    if (!wk__address_is_local(listen))
+    const char *listen = d->http_listen, *root = d->http_root;
+    bool tls = d->tls_cert_file != NULL;
+    if (!wk__address_is_local(listen) && !tls && !s->token[0])
         return wk_fail(st, WK_UNSUPPORTED,
-                       "--http %s: the live view serves a loopback address only (it has neither TLS nor tokens "
-                       "yet); give 127.0.0.1:PORT",
+                       "--http %s: an address other machines reach needs TLS (--tls-cert and --tls-key) or a token "
+                       "(--token-file), as --listen does; or give 127.0.0.1:PORT",
                        listen);
-    if (s->token[0])
-        return wk_fail(st, WK_UNSUPPORTED, "--http: the live view has no tokens yet, and the server asks for one");
     struct wk__view *v = calloc(1, sizeof *v);
     if (!v || pthread_mutex_init(&v->lock, NULL)) {
         free(v);
@@ -330,6 +356,16 @@ int wk__view_start(wk_server *s, const char *listen, const char *root, struct wk
     info.user = v;
     info.gid = -1;
     info.uid = -1;
+    /* The gRPC server's certificate, key and client CA serve the view too. */
+    if (tls) {
+        info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+        info.ssl_cert_filepath = d->tls_cert_file;
+        info.ssl_private_key_filepath = d->tls_key_file;
+        if (d->tls_client_ca_file) {
+            info.ssl_ca_filepath = d->tls_client_ca_file;
+            info.options |= LWS_SERVER_OPTION_REQUIRE_VALID_OPENSSL_CLIENT_CERT;
+        }
+    }
     v->context = lws_create_context(&info);
     if (!v->context) {
         pthread_mutex_destroy(&v->lock);
@@ -338,7 +374,8 @@ int wk__view_start(wk_server *s, const char *listen, const char *root, struct wk
                        listen);
     }
     struct lws_vhost *vh = lws_get_vhost_by_name(v->context, "default");
-    snprintf(v->address, sizeof v->address, "http://%s:%d/", v->host, vh ? lws_get_vhost_listen_port(vh) : port);
+    snprintf(v->address, sizeof v->address, "%s://%s:%d/", tls ? "https" : "http", v->host,
+             vh ? lws_get_vhost_listen_port(vh) : port);
     if (pthread_create(&v->thread, NULL, service_main, v)) {
         lws_context_destroy(v->context);
         pthread_mutex_destroy(&v->lock);

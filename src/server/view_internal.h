@@ -10,6 +10,10 @@
 /* The endpoint the view of wsi's context serves. */
 wk_api *wk__view_api(struct lws *wsi);
 
+/* Whether wsi's request carries the server's token, when it has one
+ * (as view.c's opening says). */
+bool wk__view_allows(struct lws *wsi);
+
 /* The "wk-mesh" protocol's callback, mounted at /mesh. */
 int wk__view_mesh(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
 

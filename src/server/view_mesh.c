@@ -4,7 +4,7 @@
  * shape from. The request names an entity, never a path: only files the
  * world's reader resolved through its resource paths are served, and of
  * those only the kinds the page can draw (STL, OBJ, COLLADA); anything else
- * is 404. */
+ * is 404, and 403 without the server's token when it has one. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -63,8 +63,9 @@ int wk__view_mesh(struct lws *wsi, enum lws_callback_reasons reason, void *user,
         const char *id = strrchr((const char *)in, '/');
         id = id ? id + 1 : (const char *)in;
         const char *mime = NULL;
-        if (!mesh_file(wk__view_api(wsi), id, path, sizeof path) || !(mime = mime_of(path))) {
-            lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL);
+        bool allowed = wk__view_allows(wsi);
+        if (!allowed || !mesh_file(wk__view_api(wsi), id, path, sizeof path) || !(mime = mime_of(path))) {
+            lws_return_http_status(wsi, allowed ? HTTP_STATUS_NOT_FOUND : HTTP_STATUS_FORBIDDEN, NULL);
             return lws_http_transaction_completed(wsi) ? -1 : 0;
         }
         int n = lws_serve_http_file(wsi, path, mime, NULL, 0);

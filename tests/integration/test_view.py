@@ -13,30 +13,36 @@ page itself says (its DOM: #summary, written by web/view.js) and shows
 - a level unloaded by the performer's move: its models gone from the page.
 """
 import base64
+import http.client
 import json
 import os
 import re
 import select
 import shutil
 import signal
+import ssl
 import struct
 import subprocess
 import tempfile
 import time
 import unittest
 import urllib.error
+import urllib.parse
 import urllib.request
 import xml.etree.ElementTree as ET
 
+import grpc
 import websocket  # Debian's python3-websocket
 from PIL import Image  # Debian's python3-pil
 
 from . import harness
+from . import test_security as security
 from .harness import OK, STATE_PAUSED
 
 WORLD = harness.world("levels_one_performer.sdf")
 MESH_WORLD = harness.world("meshes.sdf")
 COLLADA = "http://www.collada.org/2005/11/COLLADASchema"
+TOKEN = "view-t0ken/for+the=test"
 CHROMIUM = shutil.which("chromium")
 WINDOW = (1000, 700)
 VISUAL = 5  # the Kind of a visual (wk_node_kind)
@@ -113,6 +119,18 @@ class Browser:
         self.proc.stderr.close()
 
 
+def view_address(server):
+    """The page's address, from the server's second line."""
+    line, end = b"", time.monotonic() + 10
+    while not line.endswith(b"\n") and time.monotonic() < end:
+        if select.select([server.proc.stdout], [], [], 0.5)[0]:
+            line += server.proc.stdout.read(1)
+    m = re.match(r"worldkit: live view on (https?://\S+)", line.decode())
+    if not m:
+        raise RuntimeError("no live view address, but %r" % line)
+    return m.group(1)
+
+
 class PageTest(harness.ServerTest):
     """A server with the live view on WORLD_FILE, loaded before each test,
     and the means to open its page."""
@@ -123,23 +141,12 @@ class PageTest(harness.ServerTest):
         super().setUpClass()
         cls.si = cls.pb.si
         cls.stub = cls.pb.si_grpc.SimulationInterfacesStub(cls.channel)
-        cls.url = cls.view_address()
-
-    @classmethod
-    def view_address(cls):
-        """The page's address, from the server's second line."""
-        line, end = b"", time.monotonic() + 10
-        while not line.endswith(b"\n") and time.monotonic() < end:
-            if select.select([cls.server.proc.stdout], [], [], 0.5)[0]:
-                line += cls.server.proc.stdout.read(1)
-        m = re.match(r"worldkit: live view on (http://\S+)", line.decode())
-        if not m:
-            raise RuntimeError("no live view address, but %r" % line)
-        return m.group(1)
+        cls.url = view_address(cls.server)
 
     def setUp(self):
-        self.assertResult(OK, self.stub.LoadWorld(self.si.LoadWorldRequest(uri=self.WORLD_FILE),
-                                                  timeout=harness.CALL_SECONDS))
+        if self.WORLD_FILE:
+            self.assertResult(OK, self.stub.LoadWorld(self.si.LoadWorldRequest(uri=self.WORLD_FILE),
+                                                      timeout=harness.CALL_SECONDS))
         self.dir = tempfile.mkdtemp(prefix="wk_view_")
         self.addCleanup(shutil.rmtree, self.dir)
 
@@ -319,3 +326,99 @@ class MeshViewTest(PageTest):
         for path in ("/mesh/%d" % gltf, "/mesh/1", "/mesh/999999", "/mesh/x", "/mesh/../../etc/passwd",
                      "/mesh/" + os.path.abspath(MESH_WORLD)):
             self.assertEqual(self.mesh_status(path)[0], 404, path)
+
+
+def first_update(url, **options):
+    """The first message of the page's WebSocket at url ("ws://..."), as
+    JSON; raises when the server refuses the connection."""
+    sock = websocket.create_connection(url, subprotocols=["worldkit-view"], timeout=30, **options)
+    try:
+        return json.loads(sock.recv())
+    finally:
+        sock.close()
+
+
+@unittest.skipUnless(CHROMIUM or os.environ.get("WK_INTEGRATION_STRICT"), "no chromium")
+class TokenViewTest(PageTest):
+    """A server with a token: the page's WebSocket and mesh files ask for it
+    (?token=..., or an Authorization header), as its gRPC calls do."""
+    WORLD_FILE = None  # the --world file; a LoadWorld would need the token
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir_ = tempfile.mkdtemp(prefix="wk_view_token_")
+        cls.addClassCleanup(shutil.rmtree, cls.dir_, True)
+        cls.token_file = os.path.join(cls.dir_, "token")
+        with open(cls.token_file, "w") as f:
+            f.write(TOKEN + "\n")
+        os.chmod(cls.token_file, 0o600)
+        cls.SERVER_ARGS = ("--token-file", cls.token_file, "--world", MESH_WORLD, "--http", "127.0.0.1:0")
+        super().setUpClass()
+
+    def ws(self, query=""):
+        return "ws" + self.url[len("http"):] + "ws" + query
+
+    def test_the_stream_and_meshes_ask_for_the_token(self):
+        for query in ("", "?token=wrong", "?token=" + TOKEN[:-1], "?tok=" + TOKEN):
+            with self.assertRaises(websocket.WebSocketException, msg="refused with %r" % query):
+                first_update(self.ws(query))
+        first = first_update(self.ws("?token=" + urllib.parse.quote(TOKEN, safe="")))
+        self.assertTrue(first["full"])
+        first = first_update(self.ws(), header=["Authorization: Bearer " + TOKEN])
+        stl = None
+        types = {t["id"]: t["name"] for t in first["state"]["types"]}
+        for block in first["state"]["blocks"]:
+            for col in block.get("columns", []):
+                for row, e in enumerate(block["ids"]):
+                    if types[col["type"]] == "MeshFile" and base64.b64decode(col["values"][row]).endswith(b".stl"):
+                        stl = e
+        self.assertIsNotNone(stl)
+        mesh = self.url + "mesh/" + stl
+        for query in ("", "?token=wrong"):
+            with self.assertRaises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(mesh + query, timeout=10)
+            self.assertEqual(e.exception.code, 403)
+        with urllib.request.urlopen(mesh + "?token=" + urllib.parse.quote(TOKEN, safe=""), timeout=10) as reply:
+            self.assertEqual(reply.status, 200)
+
+    def test_the_page_with_the_token_shows_the_world(self):
+        browser = Browser(self.url + "?token=" + urllib.parse.quote(TOKEN, safe=""), self.dir)
+        self.addCleanup(browser.close)
+        view = self.until(browser, lambda v: sum(1 for x in v["visuals"] if x["mesh"]) >= 3, "the meshes")
+        self.assertEqual(view["drawables"], 4)
+
+
+@unittest.skipUnless(shutil.which("openssl"), "no openssl command to make certificates with")
+class TlsViewTest(unittest.TestCase):
+    """A server with TLS serves the view over HTTPS with its certificate,
+    and nothing in plain HTTP."""
+
+    def test_the_view_speaks_tls_with_the_servers_certificate(self):
+        folder = tempfile.mkdtemp(prefix="wk_view_tls_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        security.make_certificates(folder)
+        ca = os.path.join(folder, "ca.pem")
+        trusting = grpc.ssl_channel_credentials(root_certificates=security.read(ca))
+        server = security.SecureServer("--tls-cert", os.path.join(folder, "server.pem"), "--tls-key",
+                                       os.path.join(folder, "server.key"), "--http", "127.0.0.1:0",
+                                       credentials=trusting)
+        self.addCleanup(server.stop)
+        url = view_address(server)
+        self.assertTrue(url.startswith("https://"), url)
+        context = ssl.create_default_context(cafile=ca)
+        with urllib.request.urlopen(url, context=context, timeout=10) as reply:
+            self.assertIn(b"view.js", reply.read())
+        first = first_update("wss" + url[len("https"):] + "ws", sslopt={"ca_certs": ca})
+        self.assertTrue(first["full"])
+        with self.assertRaises((urllib.error.URLError, ConnectionError, http.client.HTTPException)):
+            urllib.request.urlopen("http" + url[len("https"):], timeout=10)
+        with self.assertRaises(urllib.error.URLError):  # a client that does not trust the certificate
+            urllib.request.urlopen(url, context=ssl.create_default_context(), timeout=10)
+
+
+class ReachableViewTest(unittest.TestCase):
+    def test_a_reachable_address_without_tls_or_token_is_refused(self):
+        code, err = security.run_serve("--http", "0.0.0.0:0")
+        self.assertNotEqual(code, 0)
+        self.assertIn("--http 0.0.0.0:0", err)
+        self.assertIn("--token-file", err)
