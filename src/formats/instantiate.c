@@ -125,9 +125,10 @@ typedef struct extras {
     wk_scene_geometry geometry;
     wk_scene_surface surface;
     wk_scene_material material;
+    wk_scene_region region;
     wk_physics physics;
     wk_world_settings world;
-    const char *uri, *path;
+    const char *uri, *path, *performer_of;
 } extras;
 
 static void add_extra(extras *x, wk_type type, const void *value)
@@ -198,6 +199,15 @@ static void collect_extras(const builder *b, const wk_node *n, extras *x)
         }
         break;
     }
+    case WK_NODE_LEVEL:
+    case WK_NODE_PERFORMER:
+        x->region = (wk_scene_region){n->region.size, n->region.buffer, 1};
+        add_extra(x, t->region, &x->region);
+        if (n->kind == WK_NODE_PERFORMER && n->region.ref_count) {
+            x->performer_of = n->region.refs[0];
+            add_extra(x, t->performer_of, &x->performer_of);
+        }
+        break;
     default:
         break;
     }

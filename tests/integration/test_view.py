@@ -43,6 +43,7 @@ WORLD = harness.world("levels_one_performer.sdf")
 MESH_WORLD = harness.world("meshes.sdf")
 COLLADA = "http://www.collada.org/2005/11/COLLADASchema"
 TOKEN = "view-t0ken/for+the=test"
+LOADED, UNLOADED = "#2255ff", "#999999"  # web/view.js's colours of a level's box
 CHROMIUM = shutil.which("chromium")
 WINDOW = (1000, 700)
 VISUAL = 5  # the Kind of a visual (wk_node_kind)
@@ -234,6 +235,49 @@ class ViewTest(PageTest):
         if os.environ.get("WK_VIEW_SCREENSHOT"):
             shutil.copy(shot, os.environ["WK_VIEW_SCREENSHOT"])
 
+    def assertLevelsAsTheServerHasThem(self, view):
+        """The page's levels: each where ListLevels puts it, drawn blue when
+        loaded and grey when not, as the server says."""
+        reply = self.pb.levels_grpc.LevelsStub(self.channel).ListLevels(self.pb.levels.ListLevelsRequest(),
+                                                                       timeout=harness.CALL_SECONDS)
+        server = {l.name: l for l in reply.levels}
+        page = {l["name"]: l for l in view["levels"]}
+        self.assertEqual(sorted(page), sorted(server))
+        for name, level in server.items():
+            self.assertEqual((page[name]["x"], page[name]["y"], page[name]["z"]),
+                             (level.center.x, level.center.y, level.center.z), name)
+            self.assertEqual(page[name]["buffer"], level.buffer, name)
+            self.assertEqual(page[name]["loaded"], level.loaded, name)
+            self.assertEqual(page[name]["colour"], LOADED if level.loaded else UNLOADED, name)
+
+    def performer_on(self, view, model):
+        """The page's performer box follows model: centred where its visual is."""
+        box = [p for p in view["performers"] if p["model"] == model]
+        self.assertEqual(len(box), 1, view["performers"])
+        drawn = [v for v in view["visuals"] if v["model"] == model][0]
+        self.assertTrue(box[0]["shown"])
+        self.assertEqual((box[0]["x"], box[0]["y"], box[0]["z"]), (drawn["x"], drawn["y"], drawn["z"]))
+
+    def test_levels_performers_and_the_selected_entitys_kind_and_tags(self):
+        browser = self.browser()
+        view = self.until(browser, lambda v: v["drawables"] > 0, "the world")
+        self.assertLevelsAsTheServerHasThem(view)
+        self.assertEqual({l["name"] for l in view["levels"] if l["loaded"]}, {"L1"}, "R1 starts in L1 only")
+        self.performer_on(view, "R1")
+        info = self.si.EntityInfo(tags=["shelf", "blue"], description="a blue box")
+        self.assertResult(OK, self.stub.SetEntityInfo(self.si.SetEntityInfoRequest(entity="M3", info=info),
+                                                      timeout=harness.CALL_SECONDS))
+        end, text = time.monotonic() + 10, ""
+        while "tags: shelf, blue" not in text and time.monotonic() < end:
+            text = browser.call("Runtime.evaluate", returnByValue=True, expression=(
+                "[...document.querySelectorAll('#entities li')].find((li) => li.textContent === 'M3').click();"
+                "document.getElementById('selected').textContent"))["result"]["value"]
+        self.assertIn("M3\nkind: model\ntags: shelf, blue\nposition: 0.000 0.000 0.000", text)
+        text = browser.call("Runtime.evaluate", returnByValue=True, expression=(
+            "[...document.querySelectorAll('#entities li')].find((li) => li.textContent === 'L3 (level)').click();"
+            "document.getElementById('selected').textContent"))["result"]["value"]
+        self.assertIn("L3\nkind: level, unloaded\ntags: (none)", text)
+
     def test_a_change_shows_within_a_second_and_an_unloaded_level_goes(self):
         browser = self.browser()
         self.until(browser, lambda v: v["drawables"] > 0, "the world")
@@ -258,6 +302,10 @@ class ViewTest(PageTest):
         view = self.until(browser, lambda v: "M4" in {x["model"] for x in v["visuals"]}, "L3's M4")
         models = {v["model"] for v in view["visuals"]}
         self.assertNotIn("M1", models, "L1 unloaded: M1 gone")
+        view = self.until(browser, lambda v: [l["loaded"] for l in v["levels"] if l["name"] == "L3"] == [True],
+                          "L3 loaded")
+        self.assertLevelsAsTheServerHasThem(view)
+        self.performer_on(view, "R1")
         self.assertIn("M1", {e["name"] for e in view["log"]}, "M1 was there before")
         self.assertEqual(view["drawables"], len(self.visual_models()))
 
@@ -294,6 +342,7 @@ class MeshViewTest(PageTest):
             self.assertEqual(v["vertices"], 3 * triangles(os.path.join(folder, "pyramid." + kind)),
                              "%s: the page's vertices against the file's triangles" % kind)
             self.assertDrawnIn(v, colours[v["model"]])
+        self.assertEqual(view["frames"], [{"name": "marker", "x": 3, "y": -4, "z": 0.5}], "the world's frame")
         self.assertIsNone(by_model["gltf_mesh"]["mesh"], "a glTF file is not drawn")
         self.assertEqual(by_model["gltf_mesh"]["vertices"], 8, "but its box is (8 corners)")
         _, image = self.screenshot(browser)
