@@ -135,17 +135,23 @@ int wk__mjcf_expand_includes(mjcf_reader *r, xmlNodePtr el)
 
 /* ---- mesh assets ------------------------------------------------------- */
 
+/* An asset's attributes over its class (its own, else the root's). */
+static int asset_attrs(mjcf_reader *r, xmlNodePtr el, attrs *a)
+{
+    const mjcf_class *cls;
+    int rc = wk__mjcf_class_of(r, el, "class", r->root, &cls);
+    return rc ? rc : wk__mjcf_read_attrs(r, el, cls, a);
+}
+
 /* A mesh asset: its name defaults to its file's name without folder and
  * extension; its file is found in meshdir. */
 static int read_mesh(mjcf_reader *r, xmlNodePtr el)
 {
-    const mjcf_class *cls;
     attrs a;
     mjcf_mesh *m = wk__desc_alloc(r->d, sizeof *m);
     if (!m)
         return wk__mjcf_nomem(r);
-    int rc = wk__mjcf_class_of(r, el, "class", r->root, &cls);
-    rc = rc ? rc : wk__mjcf_read_attrs(r, el, cls, &a);
+    int rc = asset_attrs(r, el, &a);
     if (rc)
         return rc;
     const char *file = wk__xml_attr(r->d, el, "file"), *name = wk__xml_attr(r->d, el, "name");
@@ -179,13 +185,11 @@ static int read_mesh(mjcf_reader *r, xmlNodePtr el)
 /* A material asset's colour: its rgba, its class's, or MuJoCo's white. */
 static int read_material(mjcf_reader *r, xmlNodePtr el)
 {
-    const mjcf_class *cls;
     attrs a;
     mjcf_material *m = wk__desc_alloc(r->d, sizeof *m);
     if (!m)
         return wk__mjcf_nomem(r);
-    int rc = wk__mjcf_class_of(r, el, "class", r->root, &cls);
-    rc = rc ? rc : wk__mjcf_read_attrs(r, el, cls, &a);
+    int rc = asset_attrs(r, el, &a);
     if (rc)
         return rc;
     *m = (mjcf_material){.name = wk__xml_attr(r->d, el, "name"), .rgba = {1, 1, 1, 1}, .next = r->materials};
