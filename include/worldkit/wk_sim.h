@@ -222,7 +222,10 @@ wk_sim_state wk_sim_state_of(const wk_sim *sim);
  * QUITTING, or to NO_WORLD / LOADING_WORLD, which only worldkit enters),
  * or with the reset's failure, the state then unchanged. */
 int wk_sim_set_state(wk_sim *sim, wk_sim_state target, wk_status *st);
-/* Resets what scope says (wk_reset_scope bits), between steps. */
+/* Resets what scope says (wk_reset_scope bits), between steps. A reset
+ * that fails leaves the world as it was, but for one case: a restorer's
+ * world back as it began whose levels then fail to load stays as it began
+ * (that load undone whole; the next step loads them). */
 int wk_sim_reset(wk_sim *sim, unsigned scope, wk_status *st);
 
 /* Called for each level loaded or unloaded, after it happened. */

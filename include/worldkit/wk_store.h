@@ -63,9 +63,10 @@ typedef struct wk_world_meta {
     int64_t last_update_ns;  /* wall clock, nanoseconds since 1970 */
     bool has_user_tag;
     char user_tag[256];
-    /* A store shared between servers, in wk_store_list: the address of the
-     * server that holds the world's lease ("" when none holds a live one,
-     * and from wk_store_meta). */
+    /* A store shared between servers: the address of the server that holds
+     * the world's lease ("" when none holds a live one); from wk_store_meta,
+     * this server's, which holds the lease of every world it opens. "" in
+     * a store of one server. */
     char owner[WK_OWNER_MAX];
 } wk_world_meta;
 

@@ -30,6 +30,32 @@ static int settle_start(wk_sim *sim, wk_status *st)
     return wk_ecm_end_step(wk_scene_ecm(sim->scene));
 }
 
+/* settle_start for a world a restorer put back as it began: the levels
+ * load in one scene batch, so that a load that fails is undone whole and
+ * leaves the world exactly as it began (the next step loads them: a failed
+ * check makes it compare every level). The step ends once the batch is
+ * closed. */
+static int settle_restored(wk_sim *sim, wk_status *st)
+{
+    wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    int rc = wk_scene_batch_begin(sim->scene, st);
+    if (rc)
+        return rc;
+    if ((rc = wk__levels_update(sim))) {
+        wk_fail(st, rc, "reset: the world is as it began, but its levels did not load (they load at the next step): %s",
+                wk_ecm_errmsg(ecm));
+        wk_scene_batch_rollback(sim->scene);
+        /* The levels as the entities back say; no more memory than they
+         * held before. */
+        (void)wk__levels_reread(sim);
+        return rc;
+    }
+    rc = wk_scene_batch_commit(sim->scene);
+    if (rc == WK_OK)
+        rc = wk_ecm_end_step(ecm);
+    return rc ? wk_fail(st, rc, "reset: %s", wk_ecm_errmsg(ecm)) : WK_OK;
+}
+
 /* The step size and real-time factor: the world entity's settings, else
  * the description's. */
 static void read_settings(wk_sim *sim)
@@ -317,7 +343,7 @@ int wk_sim_reset(wk_sim *sim, unsigned scope, wk_status *st)
          * it. */
         rc = sim->restore(sim, sim->restore_ctx, st);
         if (rc == WK_OK)
-            rc = settle_start(sim, st);
+            rc = settle_restored(sim, st);
         scope &= ~(unsigned)(WK_RESET_STATE | WK_RESET_SPAWNED);
     }
     if (rc == WK_OK && (scope & (WK_RESET_STATE | WK_RESET_SPAWNED)))

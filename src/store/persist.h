@@ -95,8 +95,13 @@ typedef struct wk__backend {
     int (*let_go)(void *impl, int64_t wid, int64_t epoch, wk_status *st);
     /* Every world of the database with its owner, in id order (free()). */
     int (*list)(void *impl, wk__listed **out, size_t *count, wk_status *st);
+    /* A number no server of the database was given before, for the id of
+     * a world made without one. */
+    int (*next_number)(void *impl, int64_t *n, wk_status *st);
     /* The address this server's leases give clients to reach it. */
     void (*set_address)(void *impl, const char *address);
+    /* That address, in out (WK_OWNER_MAX bytes). */
+    void (*address)(void *impl, char *out);
 } wk__backend;
 
 /* A backend's statements come from a table X(name, SQL): these make of it

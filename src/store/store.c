@@ -8,6 +8,7 @@
  * database's mutex (persist.c) last. In a store on disk every change to the
  * list is written before it is made in memory, and a commit writes the
  * world's changes before it resets their tracking. */
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -204,21 +205,20 @@ static bool is_free(const wk_store *store, const taken_ids *taken, const char *i
     return wk__find_world(store, id) == store->count;
 }
 
-/* A free id: want if free, else want (or "World") with the first free
- * "_<n>" suffix, want cut short so that the id stays within ID_LEN_MAX (a
- * taken id of 100 bytes gave one of 102, which no call could then name);
- * under the store's write lock. */
+/* A free id: want if free, else want with the first free "_<n>" suffix,
+ * want cut short so that the id stays within ID_LEN_MAX (a taken id of 100
+ * bytes gave one of 102, which no call could then name); under the store's
+ * write lock. */
 static void pick_id(const wk_store *store, const taken_ids *taken, const char *want, char *out)
 {
-    if (want && *want && is_free(store, taken, want)) {
+    if (is_free(store, taken, want)) {
         snprintf(out, WK_WORLD_ID_MAX, "%s", want);
         return;
     }
-    const char *base = want && *want ? want : "World";
     for (unsigned long n = 1;; n++) {
         char suffix[24];
         int len = snprintf(suffix, sizeof suffix, "_%lu", n);
-        snprintf(out, WK_WORLD_ID_MAX, "%.*s%s", ID_LEN_MAX - len, base, suffix);
+        snprintf(out, WK_WORLD_ID_MAX, "%.*s%s", ID_LEN_MAX - len, want, suffix);
         if (is_free(store, taken, out))
             return;
     }
@@ -285,22 +285,50 @@ static int insert(wk_store *store, wk_world *w, size_t at, const wk_buf snap[2],
  * gave it to a world of its own between the listing and the insert. */
 #define PICK_TRIES 8
 
+/* An id for a world made without one, World_<n>, free here, in out: n
+ * from the database's numbers when other servers share it (so that no two
+ * servers try the same), else from the store's own count. Neither lists
+ * the worlds: a new world's id costs the same however many there are. */
+static int number_id(wk_store *store, char *out, wk_status *st)
+{
+    wk__db *db = store->db;
+    for (;;) {
+        int64_t n = 0;
+        int rc = WK_OK;
+        if (db && db->ops->next_number)
+            rc = db->ops->next_number(db->impl, &n, st);
+        else
+            n = (int64_t)++store->next_number;
+        if (rc)
+            return rc;
+        snprintf(out, WK_WORLD_ID_MAX, "World_%" PRId64, n);
+        if (wk__find_world(store, out) == store->count)
+            return WK_OK;
+    }
+}
+
 /* Puts w, new, at the end of the list under an id picked from want
- * (pick_id), written to w->id; under the store's write lock. In a
- * database other servers share, the id avoids theirs too, and an id one
- * of them took meanwhile (the database's UNIQUE constraint: WK_EXISTS) is
- * picked again. The database's ids are not listed for a want free here at
- * the first try: the caller pulled it (pull_target), so no other server
- * has it unless it took it since. On failure w is the caller's still. */
+ * (pick_id; number_id without want), written to w->id; under the store's
+ * write lock. In a database other servers share, the id avoids theirs
+ * too, and an id one of them took meanwhile (the database's UNIQUE
+ * constraint: WK_EXISTS) is picked again. The database's ids are not
+ * listed for a want free here at the first try: the caller pulled it
+ * (pull_target), so no other server has it unless it took it since. On
+ * failure w is the caller's still. */
 static int insert_new(wk_store *store, wk_world *w, const char *want, const wk_buf snap[2], wk_status *st)
 {
     int rc = WK_EXISTS;
-    bool free_here = want && *want && wk__find_world(store, want) == store->count;
+    bool named = want && *want;
+    bool free_here = named && wk__find_world(store, want) == store->count;
     for (int attempt = 0; rc == WK_EXISTS && attempt < PICK_TRIES; attempt++) {
         taken_ids taken = {0};
-        if (!(free_here && attempt == 0) && (rc = list_taken(store, &taken, st)))
+        rc = !named                      ? number_id(store, w->id, st)
+             : free_here && attempt == 0 ? WK_OK
+                                         : list_taken(store, &taken, st);
+        if (rc)
             return rc;
-        pick_id(store, &taken, want, w->id);
+        if (named)
+            pick_id(store, &taken, want, w->id);
         free(taken.listed);
         rc = insert(store, w, store->count, snap, st);
     }

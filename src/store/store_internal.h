@@ -47,6 +47,9 @@ struct wk_store {
     wk__db *db; /* NULL: in memory */
     size_t max_entities; /* per world; 0: no bound (wk_store_set_max_entities) */
     wk_store_observer observer;
+    /* The number the next world made without an id is tried with (World_<n>),
+     * in a store no other server shares; under the store's write lock. */
+    uint64_t next_number;
 };
 
 /* Tells the store's observer that world id was replaced whole. */

@@ -80,7 +80,7 @@ static int meta_of(wk_world *w, wk_world_meta *out)
     out->last_update_ns = w->last_update_ns;
     out->has_user_tag = w->has_user_tag;
     snprintf(out->user_tag, sizeof out->user_tag, "%s", w->user_tag);
-    out->owner[0] = '\0'; /* a listing of a shared database names it */
+    out->owner[0] = '\0'; /* a shared database's: filled by its callers */
     return rc;
 }
 
@@ -92,6 +92,10 @@ int wk_store_meta(wk_store *store, const char *id, wk_world_meta *out, wk_status
         return rc;
     rc = meta_of(w, out);
     wk_store_close(w, false, false);
+    /* A world of a shared database that opens here is this server's: it
+     * holds the world's lease. */
+    if (rc == WK_OK && store->db && store->db->ops->address)
+        store->db->ops->address(store->db->impl, out->owner);
     return rc ? wk_fail(st, rc, "out of memory hashing world '%s'", id) : WK_OK;
 }
 

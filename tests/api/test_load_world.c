@@ -2,15 +2,19 @@
  * standard, the world replaced (spawned entities included) on success and
  * untouched on failure (init_world too, for a refusal after the file
  * read), the WorldResource it returns, and with a store on disk, the new
- * world there before OK while the old one had changes not yet committed. */
+ * world there before OK while the old one had changes not yet committed,
+ * and the old world put back when init_world's replace fails after it. */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/api_call.h"
+#include "store/store_internal.h" /* wk__db_exec */
 #include "wk_test.h"
 
 #define LEVELS_WORLD WK_TEST_WORLDS "/../../../examples/levels.sdf"
+#define SMALL_WORLD                                                                                                   \
+    "<sdf version='1.9'><world name='small'><model name='box'><link name='l'/></model></world></sdf>"
 
 static uint32_t load_code(wk_api *api, SimulationInterfaces__LoadWorldRequest *req, char *msg, size_t cap)
 {
@@ -48,8 +52,7 @@ static void loads_and_replaces(void)
     CHECK(wk_scene_child(scene, wk_api_world(api), "R1") != WK_NULL_ENTITY);
 
     /* A second world replaces the first entirely. */
-    req = request(NULL, "<sdf version='1.9'><world name='small'><model name='box'><link name='l'/></model>"
-                        "</world></sdf>");
+    req = request(NULL, SMALL_WORLD);
     char msg[256];
     CHECK_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK);
     scene = wk_api_scene(api);
@@ -186,6 +189,21 @@ static int orphan_entries(const char *dir)
     return n;
 }
 
+/* An api whose store is on disk in dir (a mkdtemp template), with
+ * LEVELS_WORLD loaded; NULL when either fails. */
+static wk_api *levels_on_disk(char *dir)
+{
+    wk_api *api = api_on_disk(dir);
+    SimulationInterfaces__LoadWorldRequest req = request(LEVELS_WORLD, NULL);
+    char msg[256];
+    if (api && load_code(api, &req, msg, sizeof msg) != WK_RESULT_OK) {
+        fprintf(stderr, "    %s\n", msg);
+        wk_api_free(api);
+        return NULL;
+    }
+    return api;
+}
+
 /* With the store on disk, a world that changed since its last commit (as
  * the PLAYING loop's motion leaves it) is replaced, not committed: LoadWorld
  * and UnloadWorld answer OK, no journal entry is written for a world the
@@ -194,14 +212,11 @@ static int orphan_entries(const char *dir)
 static void replaced_world_is_not_committed(void)
 {
     char dir[] = "/tmp/wk_load_XXXXXX";
-    wk_api *api = api_on_disk(dir);
+    wk_api *api = levels_on_disk(dir);
     REQUIRE(api);
-    SimulationInterfaces__LoadWorldRequest req = request(LEVELS_WORLD, NULL);
+    SimulationInterfaces__LoadWorldRequest req;
     char msg[256];
     wk_status st;
-    REQUIRE_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK);
-    const char *small = "<sdf version='1.9'><world name='small'><model name='box'><link name='l'/></model>"
-                        "</world></sdf>";
     for (int round = 0; round < 2; round++) {
         /* Motion the loop made and no call committed. */
         wk_scene *scene = wk_api_scene(api);
@@ -212,7 +227,7 @@ static void replaced_world_is_not_committed(void)
         /* The second time with a batch left open on it, which a commit
          * would refuse (WK_BUSY) after the replace. */
         REQUIRE(!round || wk_scene_batch_begin(scene, &st) == WK_OK);
-        req = request(NULL, small);
+        req = request(NULL, SMALL_WORLD);
         if (!CHECK_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OK))
             fprintf(stderr, "    round %d: %s\n", round, msg);
     }
@@ -228,11 +243,84 @@ static void replaced_world_is_not_committed(void)
     CHECK_INT(remove_dir(dir), ==, 0);
 }
 
+/* Store world id's serialized state, in out. */
+static void stored_state(wk_store *store, const char *id, wk_buf *out)
+{
+    wk_world *w;
+    wk_status st;
+    out->len = 0;
+    REQUIRE_INT(wk_store_open(store, id, false, &w, &st), ==, WK_OK);
+    CHECK_INT(wk_ecm_state(wk_scene_ecm(wk_world_scene(w)), &(wk_state_desc){0}, out), ==, WK_OK);
+    wk_store_close(w, false, false);
+}
+
+static bool same(const wk_buf *a, const wk_buf *b)
+{
+    return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
+}
+
+/* The database refuses the second of LoadWorld's two replaces (that of
+ * init_world), after the first took the old world: the old world is put
+ * back, so world and init_world are as they were, in memory and on disk,
+ * and the simulation runs on them as before. */
+static void refused_init_world_puts_the_old_world_back(void)
+{
+    char dir[] = "/tmp/wk_load_XXXXXX";
+    wk_api *api = levels_on_disk(dir);
+    REQUIRE(api);
+    char msg[256];
+    wk_status st;
+    /* world apart from init_world: R1 moved by a client. */
+    wk_motion moved = {.pose = {{-4, 6, 0}, {0, 0, 0, 1}}};
+    REQUIRE_INT(set_entity(api, "R1", "", &moved, WK_MOTION_POSE, NULL), ==, WK_RESULT_OK);
+    wk_store *store = wk_api_store(api);
+    wk_buf world = {0}, init = {0}, now = {0};
+    stored_state(store, "world", &world);
+    stored_state(store, "init_world", &init);
+    REQUIRE(!same(&world, &init));
+    wk_sim *sim = wk_api_sim(api);
+    REQUIRE_INT(wk__db_exec(store, "CREATE TRIGGER wk_no_init BEFORE INSERT ON worlds WHEN NEW.id = 'init_world' "
+                                   "BEGIN SELECT RAISE(ABORT, 'init_world refused'); END"),
+                ==, WK_OK);
+    SimulationInterfaces__LoadWorldRequest req = request(NULL, SMALL_WORLD);
+    CHECK_INT(load_code(api, &req, msg, sizeof msg), ==, WK_RESULT_OPERATION_FAILED);
+    CHECK(strstr(msg, "init_world refused") != NULL);
+    stored_state(store, "world", &now);
+    CHECK(same(&now, &world));
+    stored_state(store, "init_world", &now);
+    CHECK(same(&now, &init));
+    CHECK(wk_api_sim(api) == sim);
+    CHECK_STR(wk_scene_name(wk_api_scene(api), wk_api_world(api)), "default");
+    wk_motion r1;
+    CHECK_INT(get_entity(api, "R1", &r1, NULL), ==, WK_RESULT_OK);
+    CHECK_NEAR(r1.pose.p.x, -4, 1e-12);
+    CHECK_INT(set_state(api, WK_SIM_PAUSED, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(step_simulation(api, 1, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(wk__db_exec(store, "DROP TRIGGER wk_no_init"), ==, WK_OK);
+    wk_api_free(api);
+    /* On disk too. */
+    REQUIRE_INT(wk_store_open_dir(dir, &store, &st), ==, WK_OK);
+    CHECK_INT(world_size(store, "world"), ==, 43);
+    stored_state(store, "init_world", &now);
+    CHECK(same(&now, &init));
+    wk_world *w;
+    REQUIRE_INT(wk_store_open(store, "world", false, &w, &st), ==, WK_OK);
+    wk_scene *s = wk_world_scene(w);
+    CHECK_NEAR(wk_scene_world_pose(s, wk_scene_child(s, wk_scene_root(s), "R1")).p.x, -4, 1e-12);
+    wk_store_close(w, false, false);
+    wk_store_free(store);
+    wk_buf_free(&world);
+    wk_buf_free(&init);
+    wk_buf_free(&now);
+    CHECK_INT(remove_dir(dir), ==, 0);
+}
+
 static const wk_test_case cases[] = {
     {"loads_and_replaces", loads_and_replaces},
     {"failures_change_nothing", failures_change_nothing},
     {"options_are_honoured", options_are_honoured},
     {"refused_after_the_read_changes_nothing", refused_after_the_read_changes_nothing},
     {"replaced_world_is_not_committed", replaced_world_is_not_committed},
+    {"refused_init_world_puts_the_old_world_back", refused_init_world_puts_the_old_world_back},
 };
 WK_TEST_MAIN(cases)

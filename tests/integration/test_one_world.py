@@ -109,6 +109,20 @@ class OneWorldTest(Calls, harness.ServerTest):
         # R1 starts at (-5, 5, 0), unturned.
         self.assertPoseAlmostEqual(self.transform(WORLD, self.node("crate1"), self.node("R1")), (-6, 3, -3, 0, 0, 0, 1))
 
+    def test_spawned_entities_are_objects_at_their_spawn_poses(self):
+        entries = [self.si.SpawnEntityRequest(name=name, entity_resource=self.si.Resource(resource_string=BOX),
+                                              initial_pose=self.si.PoseStamped(pose=self.si_pose(pose)))
+                   for name, pose in (("pallet1", (2, 0, 1, 0, 0, 0, 1)),
+                                      ("pallet2", (0, -2, 1, 0, 0, math.sin(0.2), math.cos(0.2))))]
+        reply = self.sim.SpawnEntities(self.si.SpawnEntitiesRequest(spawn_requests=entries),
+                                       timeout=harness.CALL_SECONDS)
+        self.assertResult(OK, reply)
+        self.addCleanup(self.delete_entity, "pallet1")
+        self.addCleanup(self.delete_entity, "pallet2")
+        self.assertTrue({"pallet1", "pallet2"} <= set(self.names(WORLD)))
+        self.assertPoseAlmostEqual(self.world_pose("pallet1"), (2, 0, 1, 0, 0, 0, 1))
+        self.assertPoseAlmostEqual(self.world_pose("pallet2"), (0, -2, 1, 0, 0, math.sin(0.2), math.cos(0.2)))
+
     def test_set_entity_state_is_seen_by_get_transform(self):
         before = self.entity_pose("R2")
         self.addCleanup(self.set_entity_state, "R2", before)
@@ -334,6 +348,92 @@ class OneWorldTest(Calls, harness.ServerTest):
         self.assertEqual(tf.returncode, 0, tf.stderr)
         self.assertIn('"x": -6', tf.stdout)
         self.assertIn('"y": 3', tf.stdout)
+
+
+def rotate(q, v):
+    """v turned by the unit quaternion q = (qx, qy, qz, qw)."""
+    x, y, z, w = q
+    tx, ty, tz = 2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])
+    return (v[0] + w * tx + y * tz - z * ty, v[1] + w * ty + z * tx - x * tz, v[2] + w * tz + x * ty - y * tx)
+
+
+def yaw(p):
+    """The turn about z of a pose (x, y, z, qx, qy, qz, qw) turned about z only."""
+    return 2 * math.atan2(p[5], p[6])
+
+
+class JointedWorldTest(Calls, harness.ServerTest):
+    """UpdateObjectJoints, which only ObjectWorldService has, and the poses
+    both services read, on a jointed world: hinge, whose revolute joint
+    pivot (about z, at -0.4 m along the door link's x) turns the link door
+    about the link post. The model is turned -0.3 rad about z and the door
+    0.1 rad more, so the door's world yaw is -0.2 + the joint position."""
+    SERVER_ARGS = ("--world", harness.world("shapes_to_joint.sdf"), "--physics", "none")
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.connect(cls.channel)
+
+    def set_joint(self, q):
+        self.stub.UpdateObjectJoints(self.pb.updates.UpdateObjectJointsRequest(
+            world_id=WORLD, object=self.obj("hinge"), joint_positions=[q]), timeout=harness.CALL_SECONDS)
+
+    def joint(self):
+        return self.get_object(WORLD, "hinge", self.pb.updates.FULL).kinematic_object_component.joint_positions[0]
+
+    def door_by_transform(self):
+        """The door's world pose as GetTransform gives it."""
+        p = self.stub.GetTransform(self.m.GetTransformRequest(
+            world_id=WORLD, node_a=self.node("root"), node_b=self.node("hinge"),
+            node_b_filter=self.pb.refs.ObjectEntityFilter(entity_names=["door"])), timeout=harness.CALL_SECONDS).a_t_b
+        return (p.position.x, p.position.y, p.position.z, p.orientation.x, p.orientation.y, p.orientation.z,
+                p.orientation.w)
+
+    def pivot(self, door):
+        """The joint's origin in the world, from the door's world pose."""
+        arm = rotate(door[3:], (-0.4, 0, 0))
+        return tuple(door[i] + arm[i] for i in range(3))
+
+    def test_update_object_joints_is_seen_by_get_entity_state_and_get_transform(self):
+        self.addCleanup(self.set_joint, 0.0)
+        before = self.entity_pose("hinge::door")
+        self.assertPoseAlmostEqual(self.door_by_transform(), before)
+        self.assertAlmostEqual(yaw(before), -0.2, places=9)
+        self.set_joint(0.5)
+        after = self.entity_pose("hinge::door")
+        # Both services read the same door: turned by the joint about the
+        # pivot, which stays where it was, at the same height.
+        self.assertPoseAlmostEqual(self.door_by_transform(), after)
+        self.assertAlmostEqual(yaw(after), 0.3, places=9)
+        for a, b in zip(self.pivot(after), self.pivot(before)):
+            self.assertAlmostEqual(a, b, places=9)
+        self.assertGreater(math.dist(after[:2], before[:2]), 0.1)
+        # The post, on the other side of the joint, did not move.
+        self.assertPoseAlmostEqual(self.entity_pose("hinge::post"), (
+            0, 1, 0.5, 0, 0, math.sin(-0.15), math.cos(-0.15)))
+
+    def test_set_entity_state_moves_the_jointed_model_and_keeps_its_joint(self):
+        self.set_joint(0.4)
+        self.addCleanup(self.set_joint, 0.0)
+        start = self.entity_pose("hinge")
+        self.addCleanup(self.set_entity_state, "hinge", start)
+        door = self.entity_pose("hinge::door")
+        # The model moved 2 m along x and turned to yaw 0 through
+        # simulation_interfaces: ObjectWorldService sees the door carried
+        # with it, its joint where it was.
+        self.set_entity_state("hinge", (2, 1, 0, 0, 0, 0, 1))
+        self.assertAlmostEqual(self.joint(), 0.4, places=12)
+        moved = self.door_by_transform()
+        self.assertPoseAlmostEqual(moved, self.entity_pose("hinge::door"))
+        self.assertAlmostEqual(yaw(moved), yaw(door) + 0.3, places=9)
+        # And back the other way: the model put back through
+        # ObjectWorldService, the door where it was for GetEntityState.
+        self.stub.UpdateTransform(self.pb.updates.UpdateTransformRequest(
+            world_id=WORLD, node_a=self.node("root"), node_b=self.node("hinge"),
+            a_t_b=self.pose(*start[:3], q=start[3:])), timeout=harness.CALL_SECONDS)
+        self.assertPoseAlmostEqual(self.entity_pose("hinge::door"), door)
+        self.assertAlmostEqual(self.joint(), 0.4, places=12)
 
 
 class OneWorldRestartTest(Calls, harness.ServerTest):

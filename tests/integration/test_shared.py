@@ -1,7 +1,7 @@
 """test_shared.py — two `worldkit serve --store postgresql://...` on one
 database, seen through gRPC: ListWorlds names each world's holder in
-WorldMetadata's field of worldkit's own (owner, 100), and so does
-`worldkit worlds`; CreateWorld without an id, through either server, never
+WorldMetadata's field of worldkit's own (owner, 100), and so do
+`worldkit worlds`, GetWorld and CloneWorld; CreateWorld without an id, through either server, never
 gives an id the other gave.
 
 Run inside tests/store/with_postgres.sh, which starts the database and
@@ -58,6 +58,18 @@ class SharedDatabase(unittest.TestCase):
         listed = {m["id"]: m.get("owner") for m in json.loads(out.stdout)["worldMetadatas"]}
         self.assertEqual(listed["held_by_0"], self.servers[0].address)
         self.assertEqual(listed["held_by_1"], self.servers[1].address)
+
+    def test_get_world_and_clone_world_name_the_owner(self):
+        m = self.pb.ows
+        for k in range(2):
+            world_id = self.create(k, "owned_by_%d" % k).id
+            got = self.stubs[k].GetWorld(m.GetWorldRequest(world_id=world_id), timeout=harness.CALL_SECONDS)
+            self.assertEqual(got.owner, self.servers[k].address)
+            clone = self.stubs[k].CloneWorld(m.CloneWorldRequest(world_id=world_id, cloned_world_id=world_id + "_clone"),
+                                             timeout=harness.CALL_SECONDS)
+            self.addCleanup(self.stubs[k].DeleteWorld, m.DeleteWorldRequest(world_id=clone.id),
+                            timeout=harness.CALL_SECONDS)
+            self.assertEqual(clone.owner, self.servers[k].address)
 
     def test_picked_ids_never_clash(self):
         ids = [self.create(k % 2).id for k in range(6)]

@@ -1,12 +1,14 @@
 /* test_levels.c — levels and performers as the levels tutorial (seed 003)
  * tells it: its four stages with R1 as the only performer, the same world
  * with all three performers, a tunnel driven through by two vehicles, and
- * performers added at run time. */
+ * performers added at run time; a failed level load after a reset undone
+ * whole. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ecs/ecm_internal.h" /* wk__txn_fail_countdown */
 #include "worldkit/wk_sim.h"
 #include "sim/start.h"
 #include "wk_test.h"
@@ -634,6 +636,73 @@ static void reset_loads_levels_again(void)
     twin_free(&t);
 }
 
+/* A restorer (wk_sim_desc.restore) that puts the world "back" with R1 in
+ * L3, away from L1, so that the levels must change after it; it keeps the
+ * world's state as it left it. */
+static int restore_r1_in_l3(wk_sim *sim, void *ctx, wk_status *st)
+{
+    wk_entity r1 = wk_scene_child(wk_sim_scene(sim), wk_sim_world(sim), "R1");
+    wk_motion m = {.pose = {{-5, -6, 0}, wk_quat_identity()}};
+    wk_buf *restored = ctx;
+    restored->len = 0;
+    if (wk_sim_set_motion(sim, r1, &m, WK_MOTION_POSE) ||
+        wk_ecm_state(wk_scene_ecm(wk_sim_scene(sim)), &(wk_state_desc){0}, restored))
+        return wk_fail(st, WK_NOMEM, "restoring R1 in L3");
+    return WK_OK;
+}
+
+/* A whole reset whose levels, loaded in the step right after the restore,
+ * fail at their first, second, ... change until they load: each failure
+ * leaves the world exactly as the restorer left it (no level half
+ * loaded), and the next step loads them. */
+static void levels_failing_after_a_restore_are_undone(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/levels_one_performer.sdf", WK_TEST_WORLDS);
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    wk_buf restored = {0}, now = {0};
+    wk_sim *sim = NULL;
+    REQUIRE_INT(wk_desc_read(&(wk_read_desc){.uri = path}, &d, &st), ==, WK_OK);
+    REQUIRE_INT(wk_sim_new(d, &(wk_sim_desc){.levels = true, .restore = restore_r1_in_l3, .restore_ctx = &restored},
+                           &sim, &st),
+                ==, WK_OK);
+    wk_ecm *ecm = wk_scene_ecm(wk_sim_scene(sim));
+    wk_entity r1 = wk_scene_child(wk_sim_scene(sim), wk_sim_world(sim), "R1");
+    size_t failures = 0;
+    int rc = WK_NOMEM;
+    for (size_t fail_at = 1; fail_at < 1000 && rc; fail_at++) {
+        /* R1 back in L1, which is loaded and L3 not. */
+        wk_motion home = {.pose = {{-5, 5, 0}, wk_quat_identity()}};
+        REQUIRE_INT(wk_sim_set_motion(sim, r1, &home, WK_MOTION_POSE), ==, WK_OK);
+        REQUIRE_INT(wk_sim_step(sim, 1), ==, WK_OK);
+        CHECK_STR(loaded_models(sim), "M1 M3 M6");
+        wk__txn_fail_countdown = fail_at;
+        rc = wk_sim_reset(sim, WK_RESET_ALL, &st);
+        wk__txn_fail_countdown = 0;
+        if (rc == WK_OK)
+            break;
+        failures++;
+        CHECK_INT(rc, ==, WK_NOMEM);
+        CHECK(strstr(st.message, "the world is as it began") != NULL);
+        now.len = 0;
+        REQUIRE_INT(wk_ecm_state(ecm, &(wk_state_desc){0}, &now), ==, WK_OK);
+        if (!CHECK(now.len == restored.len && memcmp(now.data, restored.data, now.len) == 0))
+            fprintf(stderr, "    failing at change %zu: %s\n", fail_at, st.message);
+        CHECK(wk_sim_level_loaded(sim, "L1") && !wk_sim_level_loaded(sim, "L3"));
+        /* The next step loads what R1 is in. */
+        CHECK_INT(wk_sim_step(sim, 1), ==, WK_OK);
+        CHECK_STR(loaded_models(sim), "M3 M4 M5 M6");
+    }
+    CHECK_INT(rc, ==, WK_OK);
+    CHECK(failures > 0);
+    CHECK_STR(loaded_models(sim), "M3 M4 M5 M6");
+    CHECK(wk_sim_level_loaded(sim, "L3") && !wk_sim_level_loaded(sim, "L1"));
+    wk_buf_free(&restored);
+    wk_buf_free(&now);
+    wk_sim_free(sim);
+}
+
 static const wk_test_case cases[] = {
     {"index_agrees_with_all_pairs", index_agrees_with_all_pairs},
     {"tutorial_narrative", tutorial_narrative},
@@ -649,5 +718,6 @@ static const wk_test_case cases[] = {
     {"random_walks_agree", random_walks_agree},
     {"performer_held_by_level", performer_held_by_level},
     {"reset_loads_levels_again", reset_loads_levels_again},
+    {"levels_failing_after_a_restore_are_undone", levels_failing_after_a_restore_are_undone},
 };
 WK_TEST_MAIN(cases)

@@ -1,6 +1,8 @@
 /* test_shared.c — two stores on one PostgreSQL database, as two servers
  * sharing it see each other: the listing names each world's holder, ids
- * picked for worlds created without one never clash, a world whose lease
+ * picked for worlds created without one never clash (numbered by the
+ * database, not by a listing), a world's own metadata names its holder too,
+ * a world whose lease
  * another server took leaves the old holder's memory at its next renewal,
  * and a world that does not load lets its lease go.
  *
@@ -87,6 +89,14 @@ static void listing_names_holders(void)
             CHECK_STR(metas[1].owner, "b.example:2");
         }
         free(metas);
+        /* A world's own metadata (GetWorld, CloneWorld's answer) names its
+         * holder too: the server that opened it. */
+        wk_world_meta meta;
+        CHECK_INT(wk_store_meta(t.a, "wa", &meta, &st), ==, WK_OK);
+        CHECK_STR(meta.owner, "a.example:1");
+        CHECK_INT(wk_store_clone(t.b, "wb", "wb_copy", false, NULL, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_meta(t.b, id, &meta, &st), ==, WK_OK);
+        CHECK_STR(meta.owner, "b.example:2");
     }
     two_close(&t);
 }
@@ -133,6 +143,15 @@ static void ids_never_clash(void)
         pthread_join(tb, NULL);
         CHECK_INT(ca.refused + cb.refused, ==, 0);
         CHECK_INT(pg_value(t.place, "SELECT count(DISTINCT id) FROM worlds"), ==, 33);
+        /* The numbers come from the database's sequence, one per world,
+         * not from a listing of the worlds: 32 worlds, 32 numbers. */
+        CHECK_INT(pg_value(t.place, "SELECT last_value FROM world_numbers"), ==, 32);
+        /* A number whose id a client gave a world already (here on the
+         * other server, so this one does not know it) clashes at the
+         * database and the next number is taken. */
+        CHECK_INT(wk_store_create(t.b, &(wk_world_create_desc){.id = "World_33"}, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_create(t.a, &(wk_world_create_desc){0}, id, &st), ==, WK_OK);
+        CHECK_STR(id, "World_34");
     }
     two_close(&t);
 }
