@@ -7,7 +7,7 @@ packages=(
   gcc g++ make cmake ninja-build pkg-config
   protobuf-c-compiler libprotobuf-c-dev
   libxml2-dev
-  libsdformat-dev liburdfdom-dev libmujoco-dev libqhull-dev
+  libsdformat-dev liburdfdom-dev libmujoco-dev libqhull-dev libassimp-dev
   libgrpc-dev libabsl-dev protobuf-compiler protobuf-compiler-grpc
   libgrpc++-dev libprotobuf-dev
   libsqlite3-dev

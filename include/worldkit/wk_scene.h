@@ -302,6 +302,10 @@ void wk_scene_pose_written(wk_scene *s, wk_entity e);
  * changed other than through these calls (a state applied, a rollback). */
 int wk_scene_refresh(wk_scene *s);
 wk_entity wk_scene_root(const wk_scene *s);
+/* Names the root entity, which carries a world file's world name ("root"
+ * in a world made empty): for a world rebuilt from a snapshot of another.
+ * WK_INVALID for an empty name or one longer than WK_NAME_MAX. */
+int wk_scene_name_root(wk_scene *s, const char *name, wk_status *st);
 
 /* True for a name of letters, digits and underscores that starts with a
  * letter and ends with a letter or digit, at most WK_NAME_MAX bytes. */
@@ -927,7 +931,14 @@ int wk_scene_create_kinematic_object(wk_scene *s, const wk_kinematic_object_desc
 /* One entity to add to an object (wk_scene_add_entity), as an object's
  * snapshot lists it (CreateWorld). */
 typedef struct wk_entity_desc {
-    const char *name;      /* unique among the entities of the object */
+    /* Unique among the object's links, joints and frames (its base entity
+     * aside, as SDFormat scopes a model's name outside it); a visual's
+     * among its link's visuals and a collision's among its link's
+     * collisions only. */
+    const char *name;
+    /* WK_NODE_VISUAL or WK_NODE_COLLISION for a shape of its parent link;
+     * zero: a LINK, or a JOINT when it has kinematics. */
+    uint8_t kind;
     wk_entity parent;      /* an entity of an object, not a frame */
     wk_pose parent_t_this; /* zero: identity; a joint's comes from its kinematics */
     const wk_scene_geometry *geometry; /* optional; a mesh or heightmap needs uri */
@@ -936,11 +947,11 @@ typedef struct wk_entity_desc {
     const wk_kinematics *kinematics; /* optional: a joint, posed at its position */
 } wk_entity_desc;
 
-/* Adds an entity (Kind JOINT when it has kinematics, else LINK) below an
- * entity of an object. Fails, changing nothing, with WK_NOT_FOUND for a
- * parent of no object, WK_INVALID for a frame as parent or a bad name,
- * pose, geometry, physics or kinematics (motion, unit axis, position),
- * WK_EXISTS for a name taken among the object's entities. */
+/* Adds an entity (Kind desc->kind, else JOINT when it has kinematics, else
+ * LINK) below an entity of an object. Fails, changing nothing, with
+ * WK_NOT_FOUND for a parent of no object, WK_INVALID for a frame as parent
+ * or a bad kind, name, pose, geometry, physics or kinematics (motion, unit
+ * axis, position), WK_EXISTS for a name taken (see wk_entity_desc.name). */
 int wk_scene_add_entity(wk_scene *s, const wk_entity_desc *desc, wk_entity *out, wk_status *st);
 /* Makes a PHYSICAL_OBJECT a KINEMATIC_OBJECT whose degrees of freedom are
  * joints (n revolute or prismatic joint entities of it, in order) with these

@@ -1,44 +1,33 @@
 /* json_methods.c — the RPC methods worldkit serves, by gRPC path, with their
- * request and response types, read from the service descriptors protoc-c
- * generates. A new service is one line of the table. */
+ * request and response types, for the JSON doors (`worldkit call`, the
+ * view's relay): the registry's rows (methods.c), so a method is listed
+ * and callable by name exactly when it is served. */
 #include <string.h>
 
-#include "grpc/health/v1/health.pb-c.h"
-#include "intrinsic/geometry/proto/geometry_service.pb-c.h"
-#include "intrinsic/world/proto/object_world_service.pb-c.h"
-#include "simulation_interfaces/simulation_interfaces.pb-c.h"
-#include "worldkit/levels.pb-c.h"
-#include "worldkit/watch.pb-c.h"
-#include "worldkit/wk_api.h"
+#include "api/methods.h"
 
-static const ProtobufCServiceDescriptor *const services[] = {
-    &simulation_interfaces__simulation_interfaces__descriptor,
-    &intrinsic_proto__world__object_world_service__descriptor,
-    &worldkit__levels__descriptor,
-    &intrinsic_proto__geometry__geometry_service__descriptor,
-    &grpc__health__v1__health__descriptor,
-    &worldkit__world_watch__descriptor,
-};
-#define SERVICE_COUNT (sizeof services / sizeof services[0])
-
-static void fill(const ProtobufCServiceDescriptor *s, unsigned i, wk_json_method *m)
+static void fill(const wk__method *row, wk_json_method *m)
 {
-    *m = (wk_json_method){.service = s->name,
-                          .name = s->methods[i].name,
-                          .input = s->methods[i].input,
-                          .output = s->methods[i].output};
+    const ProtobufCMethodDescriptor *d = protobuf_c_service_descriptor_get_method_by_name(row->service, row->name);
+    *m = (wk_json_method){.service = row->service->name, .name = row->name, .input = d->input, .output = d->output};
 }
 
 bool wk_json_method_at(size_t i, wk_json_method *m)
 {
-    for (size_t s = 0; s < SERVICE_COUNT; s++) {
-        if (i < services[s]->n_methods) {
-            fill(services[s], (unsigned)i, m);
-            return true;
-        }
-        i -= services[s]->n_methods;
-    }
-    return false;
+    const wk__method *row = wk__method_at(i);
+    if (row)
+        fill(row, m);
+    return row != NULL;
+}
+
+/* Whether the service part of a path (len bytes, NULL: none given) names
+ * service, by its full or its short name. */
+static bool names_service(const char *p, size_t len, const ProtobufCServiceDescriptor *service)
+{
+    if (!p)
+        return true;
+    return (strlen(service->name) == len && !strncmp(service->name, p, len)) ||
+           (strlen(service->short_name) == len && !strncmp(service->short_name, p, len));
 }
 
 int wk_json_find_method(const char *path, wk_json_method *m, wk_status *st)
@@ -46,23 +35,15 @@ int wk_json_find_method(const char *path, wk_json_method *m, wk_status *st)
     const char *p = path[0] == '/' ? path + 1 : path;
     const char *slash = strrchr(p, '/');
     const char *name = slash ? slash + 1 : p;
-    size_t service_len = slash ? (size_t)(slash - p) : 0;
     int found = 0;
-    for (size_t s = 0; s < SERVICE_COUNT; s++) {
-        const ProtobufCServiceDescriptor *d = services[s];
-        if (slash) {
-            bool full = strlen(d->name) == service_len && !strncmp(d->name, p, service_len);
-            bool short_name = strlen(d->short_name) == service_len && !strncmp(d->short_name, p, service_len);
-            if (!full && !short_name)
-                continue;
-        }
-        const ProtobufCMethodDescriptor *md = protobuf_c_service_descriptor_get_method_by_name(d, name);
-        if (!md)
+    const wk__method *row;
+    for (size_t i = 0; (row = wk__method_at(i)); i++) {
+        if (strcmp(row->name, name) || !names_service(slash ? p : NULL, slash ? (size_t)(slash - p) : 0, row->service))
             continue;
         if (found++)
             return wk_fail(st, WK_INVALID, "%s: more than one service has this method; name the service, as %s/%s",
-                           path, d->name, name);
-        fill(d, (unsigned)(md - d->methods), m);
+                           path, row->service->name, name);
+        fill(row, m);
     }
     if (!found)
         return wk_fail(st, WK_NOT_FOUND, "%s: no such method", path);

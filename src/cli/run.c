@@ -148,7 +148,8 @@ static int setup(wk_sim *sim, const run_args *a, wk_query **names)
             return 1;
         }
         /* Refused as the server's SetEntityState refuses it. */
-        if (wk_vec3_norm(v.linear) != 0 && wk_sim_may_move(sim, e, a->velocities[i].name, &st)) {
+        if ((wk_vec3_norm(v.linear) != 0 && wk_sim_may_move(sim, e, a->velocities[i].name, &st)) ||
+            wk_sim_may_place(sim, e, a->velocities[i].name, &st)) {
             fprintf(stderr, "worldkit: OPERATION_FAILED: %s\n", st.message);
             return 1;
         }

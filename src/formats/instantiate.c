@@ -179,7 +179,16 @@ static void collect_extras(const builder *b, const wk_node *n, extras *x)
     case WK_NODE_VISUAL:
     case WK_NODE_COLLISION: {
         const wk_geometry *g = &n->shape.geometry;
-        x->geometry = (wk_scene_geometry){g->type, g->size, g->radius, g->length, g->normal, g->scale};
+        /* Field by field into zeroed storage: a compound literal's padding
+         * is left unspecified, and values are compared bytewise (a world
+         * rebuilt from a snapshot compared unequal to the file's). */
+        memset(&x->geometry, 0, sizeof x->geometry);
+        x->geometry.type = g->type;
+        x->geometry.size = g->size;
+        x->geometry.radius = g->radius;
+        x->geometry.length = g->length;
+        x->geometry.normal = g->normal;
+        x->geometry.scale = g->scale;
         add_extra(x, t->geometry, &x->geometry);
         if (g->uri) {
             x->uri = g->uri;

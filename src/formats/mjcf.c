@@ -151,6 +151,13 @@ static const mjcf_mesh *find_mesh(const mjcf_reader *r, const char *name)
     return NULL;
 }
 
+/* A size the shape uses, scaled; 0 for one it does not: never the -0 of
+ * an unused negative size (values are compared bytewise). */
+static double scaled(double scale, double size)
+{
+    return scale != 0 ? scale * size : 0;
+}
+
 static int geometry(mjcf_reader *r, xmlNodePtr el, const struct shape *s, const attrs *a, wk_geometry *g)
 {
     *g = (wk_geometry){.type = s->type, .normal = {0, 0, 1}, .scale = {1, 1, 1}};
@@ -158,7 +165,8 @@ static int geometry(mjcf_reader *r, xmlNodePtr el, const struct shape *s, const 
         g->radius = a->size[0];
         g->length = s->type == WK_GEOMETRY_SPHERE ? 0 : 2 * a->size[1];
     }
-    g->size = (wk_vec3){s->size_scale.x * a->size[0], s->size_scale.y * a->size[1], s->size_scale.z * a->size[2]};
+    g->size = (wk_vec3){scaled(s->size_scale.x, a->size[0]), scaled(s->size_scale.y, a->size[1]),
+                        scaled(s->size_scale.z, a->size[2])};
     if (s->type == WK_GEOMETRY_HEIGHTMAP) {
         g->type = WK_GEOMETRY_NONE;
         return wk__mjcf_unsupported(r, el, "geom type hfield");

@@ -7,9 +7,39 @@
 
 #include "scene/kinematics_internal.h"
 
+static bool is_shape(uint8_t kind)
+{
+    return kind == WK_NODE_VISUAL || kind == WK_NODE_COLLISION;
+}
+
+static uint8_t kind_of(const wk_scene *s, wk_entity e)
+{
+    const uint8_t *kind = wk_ecm_get(s->ecm, e, s->types.kind);
+    return kind ? *kind : WK_NODE_WORLD;
+}
+
+/* Neither a visual or collision nor the model counts: SDFormat scopes
+ * their names to their link and to the model's parent, and a world file's
+ * link may share a name with its visual (a URDF file's unnamed ones) or
+ * its model (a URDF robot of one link). */
 static int named(const wk_scene *s, wk_entity e, bool inside, void *name)
 {
-    return inside && strcmp(wk__entity_name(s, e), name) == 0;
+    uint8_t kind = kind_of(s, e);
+    return inside && !is_shape(kind) && kind != WK_NODE_MODEL && strcmp(wk__entity_name(s, e), name) == 0;
+}
+
+/* Whether d's name is taken where it must be unique: a visual's among its
+ * link's visuals, a collision's among its link's collisions (SDFormat's
+ * rule, which every world file loaded follows), any other entity's among
+ * the object's links, joints and frames. */
+static bool name_taken(const wk_scene *s, const wk_entity_desc *d, wk_entity object)
+{
+    if (!is_shape(d->kind))
+        return wk__walk_object(s, object, named, (void *)d->name);
+    for (wk_entity c = wk_ecm_first_child(s->ecm, d->parent); c; c = wk_ecm_next_sibling(s->ecm, c))
+        if (kind_of(s, c) == d->kind && strcmp(wk__entity_name(s, c), d->name) == 0)
+            return true;
+    return false;
 }
 
 static int check_kinematics(const char *name, const wk_kinematics *k, wk_status *st)
@@ -36,7 +66,14 @@ static int check_entity(const wk_scene *s, const wk_entity_desc *d, wk_scene_geo
         return wk_fail(st, WK_INVALID, "entity '%s' cannot hang from frame '%s'", name, wk__entity_name(s, d->parent));
     if (!wk_scene_name_valid(name))
         return wk_fail(st, WK_INVALID, "entity name '%s' of object '%s' is invalid", name, wk__object_name(s, object));
-    if (wk__walk_object(s, object, named, (void *)name))
+    if (d->kind && (!is_shape(d->kind) || d->kinematics))
+        return wk_fail(st, WK_INVALID, "entity '%s' of object '%s': only a visual or a collision gives its kind, "
+                       "and neither is a joint", name, wk__object_name(s, object));
+    if (name_taken(s, d, object) && is_shape(d->kind))
+        return wk_fail(st, WK_EXISTS, "'%s' already names a %s of link '%s' of object '%s'", name,
+                       d->kind == WK_NODE_VISUAL ? "visual" : "collision", wk__entity_name(s, d->parent),
+                       wk__object_name(s, object));
+    if (name_taken(s, d, object))
         return wk_fail(st, WK_EXISTS, "'%s' already names an entity of object '%s'", name, wk__object_name(s, object));
     char why[128];
     if (wk_pose_problem(wk__desc_pose(d->parent_t_this), why, sizeof why))
@@ -55,7 +92,7 @@ int wk_scene_add_entity(wk_scene *s, const wk_entity_desc *desc, wk_entity *out,
     if (rc)
         return rc;
     const wk_scene_types *t = &s->types;
-    uint8_t kind = desc->kinematics ? WK_NODE_JOINT : WK_NODE_LINK;
+    uint8_t kind = desc->kind ? desc->kind : desc->kinematics ? WK_NODE_JOINT : WK_NODE_LINK;
     wk_pose pose = desc->kinematics ? wk__joint_pose(desc->kinematics) : wk__desc_pose(desc->parent_t_this);
     wk_type types[7] = {t->name, t->kind, t->parent_pose};
     const void *values[7] = {&desc->name, &kind, &pose};

@@ -54,8 +54,9 @@ int wk_scene_create_object(wk_scene *s, const wk_object_desc *desc, wk_entity *o
     const char *entity_name = desc->entity_name ? desc->entity_name : desc->name;
     if (!wk_scene_name_valid(entity_name))
         return wk_fail(st, WK_INVALID, "entity name '%s' of new object '%s' is invalid", entity_name, desc->name);
-    if (desc->geometry && desc->geometry->type == WK_GEOMETRY_MESH && !desc->uri)
-        return wk_fail(st, WK_INVALID, "mesh geometry of new object '%s' has no uri", desc->name);
+    wk_scene_geometry geometry;
+    if (desc->geometry && (rc = wk__geometry_check(entity_name, desc->geometry, desc->uri, &geometry, st)))
+        return rc;
     if (desc->physics && (rc = wk__physics_check(entity_name, desc->physics, st)))
         return rc;
 
@@ -71,7 +72,7 @@ int wk_scene_create_object(wk_scene *s, const wk_object_desc *desc, wk_entity *o
     }
     if (desc->geometry) {
         types[n] = t->geometry;
-        values[n++] = desc->geometry;
+        values[n++] = &geometry;
     }
     if (desc->uri) {
         types[n] = t->uri;

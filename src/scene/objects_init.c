@@ -98,6 +98,16 @@ int wk_scene_objects_init(wk_scene *s, wk_entity root, wk_status *st)
     return WK_OK;
 }
 
+int wk_scene_name_root(wk_scene *s, const char *name, wk_status *st)
+{
+    if (!s->root)
+        return wk_fail(st, WK_PRECONDITION, "the scene is not an object world");
+    if (!*name || strlen(name) > WK_NAME_MAX)
+        return wk_fail(st, WK_INVALID, "a world's root entity needs a name of 1 to %d bytes", WK_NAME_MAX);
+    int rc = wk_ecm_set(s->ecm, s->root, s->types.name, &name);
+    return rc < 0 ? wk_fail(st, rc, "naming the root entity '%s': %s", name, wk_ecm_errmsg(s->ecm)) : WK_OK;
+}
+
 int wk_scene_objects_add(wk_scene *s, wk_entity top, wk_status *st)
 {
     if (!s->root)

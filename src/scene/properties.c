@@ -200,14 +200,17 @@ int wk__geometry_check(const char *name, const wk_scene_geometry *g, const char 
     if ((g->type == WK_GEOMETRY_MESH || g->type == WK_GEOMETRY_HEIGHTMAP) && !uri)
         return wk_fail(st, WK_INVALID, "geometry of entity '%s': a %s needs a uri", name,
                        g->type == WK_GEOMETRY_MESH ? "mesh" : "heightmap");
-    /* Field by field into zeroed storage, so padding compares equal. */
+    /* Field by field into zeroed storage, so padding compares equal; a
+     * normal or scale its shape does not use holds the readers' default, so
+     * that a shape equals itself whichever door it came in by (a file, a
+     * scene call, a snapshot). */
     memset(value, 0, sizeof *value);
     value->type = g->type;
     value->size = g->size;
     value->radius = g->radius;
     value->length = g->length;
-    value->normal = g->normal;
-    value->scale = g->scale;
+    value->normal = g->type == WK_GEOMETRY_PLANE ? g->normal : (wk_vec3){0, 0, 1};
+    value->scale = g->type == WK_GEOMETRY_MESH ? g->scale : (wk_vec3){1, 1, 1};
     return WK_OK;
 }
 

@@ -2,15 +2,17 @@
  * compiles models from MJCF and cannot edit one, so the world's links are
  * written as MJCF (one body a link, nested along the joints that join them;
  * a free joint for the root link of a model that is not static; joints
- * with their limits, damping, dry friction and springs; the collision
- * shapes as geoms with their friction, meshes as mesh assets where MuJoCo
- * reads the file; inertials as the file gave them), compiled from memory,
- * and compiled again at the step boundary when the set of links changes,
- * carrying each body's velocity over. Poses are the entities': the model
- * is written at the links' current world poses, and after each step every
- * moving link's ParentPose and kinematic joint's position is written back;
- * what clients set between steps (poses, twists, joint positions) is taken
- * before the next. */
+ * with their limits, damping, dry friction and springs, mimics as joint
+ * equalities; the collision shapes as geoms with their friction, meshes
+ * as mesh assets where MuJoCo reads the file and as the box around their
+ * vertices where it does not; inertials as the file gave them), compiled
+ * from memory, and compiled again at the step boundary when the set of
+ * links changes, carrying each body's velocity over. Poses are the
+ * entities': the model is written at the links' current world poses, and
+ * after each step every moving link's ParentPose, twist and acceleration
+ * and kinematic joint's position is written back; what clients set
+ * between steps (poses, twists, joint positions) is taken before the
+ * next. */
 #include <math.h>
 #include <mujoco/mujoco.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sim/mesh_bounds.h"
 #include "sim/physics.h"
 #include "sim/sim_internal.h"
 
@@ -42,6 +45,7 @@ typedef struct body {
     double at_build;   /* its joint's position (a kinematic object's) when the model was written */
     double position;   /* that position as last written to the kinematic object, or taken from it */
     wk_velocity twist; /* the carried model's Velocity as last written */
+    mjtNum before[6];  /* a body that moves within its model: its world twist (angular, linear) before the step */
 } body;
 
 struct wk__physics {
@@ -205,23 +209,56 @@ static bool mujoco_reads(const char *file, char *why, size_t cap)
     return m != NULL;
 }
 
-/* A mesh collision's geom type and asset: a <mesh> of its file where
- * MuJoCo reads it (which collides as the file's convex hull), else
- * nothing, with a warning naming the shape and its file. */
+/* A mesh MuJoCo cannot read as its bounding box, from the file's vertices
+ * scaled: the geom's size and its centre's offset in the mesh's frame. */
+static int as_bounding_box(const char *file, const wk_scene_geometry *g, char *size, size_t cap, wk_vec3 *centre,
+                           char *why, size_t why_cap)
+{
+    wk_vec3 lo, hi;
+    int rc = wk__mesh_bounds(file, &lo, &hi, why, why_cap);
+    if (rc)
+        return rc;
+    /* A negative scale mirrors: the half sizes are magnitudes either way. */
+    wk_vec3 half = {fabs(g->scale.x * (hi.x - lo.x)) / 2, fabs(g->scale.y * (hi.y - lo.y)) / 2,
+                    fabs(g->scale.z * (hi.z - lo.z)) / 2};
+    *centre = (wk_vec3){g->scale.x * (lo.x + hi.x) / 2, g->scale.y * (lo.y + hi.y) / 2, g->scale.z * (lo.z + hi.z) / 2};
+    snprintf(size, cap, "%.17g %.17g %.17g", fmax(half.x, 1e-9), fmax(half.y, 1e-9), fmax(half.z, 1e-9));
+    return WK_OK;
+}
+
+/* A mesh collision's geom: a <mesh> asset of its file where MuJoCo reads
+ * it (which collides as the file's convex hull); else a box around its
+ * vertices where assimp reads them (type and size set, *pose moved to the
+ * box's centre), with a warning; else nothing (type empty), with a
+ * warning. The warnings name the shape and its file. */
 static int add_mesh(wk__physics *p, wk_scene *s, wk_entity collision, const wk_scene_geometry *g, char *type,
-                    size_t cap)
+                    size_t cap, char *size, size_t size_cap, wk_pose *pose)
 {
     const char *const *file = wk_ecm_get(wk_scene_ecm(s), collision, wk_scene_types_of(s)->mesh_file);
-    char why[512] = "";
-    if (!file || !*file)
-        snprintf(why, sizeof why, "its file was not found when the world was read");
-    if (!why[0] && !mujoco_reads(*file, why, sizeof why) && !why[0])
-        return WK_NOMEM;
-    if (why[0]) {
-        why[strcspn(why, "\n")] = 0; /* MuJoCo's first line says why */
-        fprintf(stderr, "worldkit: physics: collision '%s' (%s) is left out: %s\n", wk_scene_name(s, collision),
-                file && *file ? *file : "no file", why);
+    const char *name = wk_scene_name(s, collision);
+    char why[512] = "", no_box[512];
+    wk_vec3 centre;
+    if (!file || !*file) {
+        fprintf(stderr, "worldkit: physics: collision '%s' is left out: its mesh file was not found when the world was "
+                        "read\n", name);
         type[0] = 0;
+        return WK_OK;
+    }
+    if (!mujoco_reads(*file, why, sizeof why)) {
+        if (!why[0])
+            return WK_NOMEM;
+        why[strcspn(why, "\n")] = 0; /* MuJoCo's first line says why */
+        int rc = as_bounding_box(*file, g, size, size_cap, &centre, no_box, sizeof no_box);
+        if (rc == WK_NOMEM)
+            return rc;
+        if (rc) {
+            fprintf(stderr, "worldkit: physics: collision '%s' (%s) is left out: %s; %s\n", name, *file, why, no_box);
+            type[0] = 0;
+            return WK_OK;
+        }
+        fprintf(stderr, "worldkit: physics: collision '%s' (%s) collides as its bounding box: %s\n", name, *file, why);
+        pose->p = wk_vec3_add(pose->p, wk_quat_rotate(pose->q, centre));
+        snprintf(type, cap, "box");
         return WK_OK;
     }
     snprintf(type, cap, "mesh' mesh='m%zu", p->meshes);
@@ -263,7 +300,7 @@ static int add_geom(wk__physics *p, wk_buf *xml, wk_scene *s, wk_entity collisio
         pose.q = wk_quat_mul(pose.q, z_onto(g->normal));
         break;
     case WK_GEOMETRY_MESH: {
-        int rc = add_mesh(p, s, collision, g, mesh, sizeof mesh);
+        int rc = add_mesh(p, s, collision, g, mesh, sizeof mesh, size, sizeof size, &pose);
         if (rc || !mesh[0])
             return rc;
         type = mesh;
@@ -282,8 +319,9 @@ static int add_geom(wk__physics *p, wk_buf *xml, wk_scene *s, wk_entity collisio
     return rc ? rc : add(xml, "/>");
 }
 
-/* The joint element that joins body b to its parent, in b's frame. */
-static int add_joint(wk_buf *xml, wk_scene *s, const body *b, wk_pose world_T_link)
+/* The joint element that joins body i, b, to its parent, in b's frame;
+ * named j<i>. */
+static int add_joint(wk_buf *xml, wk_scene *s, size_t i, const body *b, wk_pose world_T_link)
 {
     const wk_scene_joint *j = wk_ecm_get(wk_scene_ecm(s), b->joint, wk_scene_types_of(s)->joint);
     if (!j)
@@ -298,8 +336,8 @@ static int add_joint(wk_buf *xml, wk_scene *s, const body *b, wk_pose world_T_li
         return WK_OK;
     wk_pose link_T_joint = wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, b->joint));
     wk_vec3 axis = wk_quat_rotate(link_T_joint.q, j->axis);
-    int rc = add(xml, "<joint type='%s' pos='%.17g %.17g %.17g' axis='%.17g %.17g %.17g'", type, link_T_joint.p.x,
-                 link_T_joint.p.y, link_T_joint.p.z, axis.x, axis.y, axis.z);
+    int rc = add(xml, "<joint name='j%zu' type='%s' pos='%.17g %.17g %.17g' axis='%.17g %.17g %.17g'", i, type,
+                 link_T_joint.p.x, link_T_joint.p.y, link_T_joint.p.z, axis.x, axis.y, axis.z);
     if (rc == WK_OK && j->type != WK_JOINT_BALL)
         rc = add(xml, " damping='%.17g' frictionloss='%.17g' stiffness='%.17g' springref='%.17g'", j->damping,
                  j->friction, j->stiffness, j->reference - b->at_build);
@@ -347,7 +385,7 @@ static int add_body(wk__physics *p, wk_scene *s, size_t i, wk_pose world_T_paren
         rc = add(xml, ">");
     const wk_physics *ph = wk_ecm_get(ecm, b->link, t->physics);
     if (rc == WK_OK && b->moves)
-        rc = b->parent < 0 && !b->joint ? add(xml, "<freejoint/>") : add_joint(xml, s, b, world_T_link);
+        rc = b->parent < 0 && !b->joint ? add(xml, "<freejoint/>") : add_joint(xml, s, i, b, world_T_link);
     if (rc == WK_OK && b->moves)
         rc = add_inertial(xml, ph);
     for (wk_entity c = wk_ecm_first_child(ecm, b->link); rc == WK_OK && c; c = wk_ecm_next_sibling(ecm, c))
@@ -374,6 +412,42 @@ static int add_world_geoms(wk__physics *p, wk_scene *s, wk_buf *xml)
             rc = add_geom(p, xml, s, shapes.items[i], wk_scene_world_pose(s, shapes.items[i]), NULL);
     wk_entity_list_free(&shapes);
     return rc;
+}
+
+/* Whether body b turns or slides on its joint (a hinge or a slide in the
+ * model written). */
+static bool hinge_or_slide(wk_scene *s, const body *b)
+{
+    const wk_scene_joint *j = b->moves && b->joint ? wk_ecm_get(wk_scene_ecm(s), b->joint, wk_scene_types_of(s)->joint)
+                                                  : NULL;
+    return j && (j->type == WK_JOINT_REVOLUTE || j->type == WK_JOINT_CONTINUOUS || j->type == WK_JOINT_PRISMATIC);
+}
+
+/* Joints that mimic others, as MuJoCo's joint equalities: the follower's
+ * position is multiplier * the leader's + offset, which, each joint
+ * counted from where it stood when the model was written (its zero here),
+ * is polycoef's a0 + a1 x with a1 the multiplier. */
+static int add_mimics(const wk__physics *p, wk_scene *s, wk_buf *xml)
+{
+    const wk_scene_types *t = wk_scene_types_of(s);
+    bool open = false;
+    int rc = WK_OK;
+    for (size_t i = 0; rc == WK_OK && i < p->count; i++) {
+        const body *f = &p->bodies[i];
+        const wk_joint_mimic *m = hinge_or_slide(s, f) ? wk_ecm_get(wk_scene_ecm(s), f->joint, t->mimic) : NULL;
+        for (size_t k = 0; m && rc == WK_OK && k < p->count; k++) {
+            const body *l = &p->bodies[k];
+            if (l->joint != m->leader || !hinge_or_slide(s, l))
+                continue;
+            if (!open)
+                rc = add(xml, "<equality>");
+            open = true;
+            if (rc == WK_OK)
+                rc = add(xml, "<joint joint1='j%zu' joint2='j%zu' polycoef='%.17g %.17g 0 0 0'/>", i, k,
+                         m->multiplier * l->at_build + m->offset - f->at_build, m->multiplier);
+        }
+    }
+    return rc == WK_OK && open ? add(xml, "</equality>") : rc;
 }
 
 /* The links of the world and the joints between them, as bodies. */
@@ -481,6 +555,8 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
     if (rc == WK_OK)
         rc = add(&xml, "</worldbody><size nconmax='%zu' njmax='%zu'/>", contacts,
                  ROWS_PER_CONTACT * contacts);
+    if (rc == WK_OK)
+        rc = add_mimics(p, s, &xml);
     if (rc == WK_OK && p->meshes)
         rc = add(&xml, "<asset>%.*s</asset>", (int)p->assets.len, (const char *)p->assets.data);
     if (rc == WK_OK)
@@ -633,8 +709,11 @@ static bool take_changes(wk__physics *p, wk_sim *sim)
     return taken;
 }
 
-/* A carried model's pose and twist from its body's: the model where the
- * link, at its place in the model, is where the engine put it. */
+/* A carried model's pose, twist and acceleration from its body's: the
+ * model where the link, at its place in the model, is where the engine put
+ * it. The acceleration is the one the step just taken integrated (qvel +=
+ * h qacc): a free joint's linear part in the world's axes, its angular
+ * part in the body's. */
 static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
 {
     wk_scene *s = sim->scene;
@@ -644,8 +723,11 @@ static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
     mjtNum vel[6]; /* angular then linear, in the world's axes */
     mj_objectVelocity(p->m, p->d, mjOBJ_BODY, b->id, vel, 0);
     b->twist = (wk_velocity){{vel[3], vel[4], vel[5]}, {vel[0], vel[1], vel[2]}, false};
+    const mjtNum *a = &p->d->qacc[b->dof];
+    wk_acceleration acc = {{a[0], a[1], a[2]}, wk_quat_rotate(world_T_link.q, (wk_vec3){a[3], a[4], a[5]})};
     if (wk_ecm_set(ecm, b->carries, wk_scene_types_of(s)->parent_pose, &model) < 0 ||
-        wk_ecm_set(ecm, b->carries, sim->velocity, &b->twist) < 0)
+        wk_ecm_set(ecm, b->carries, sim->velocity, &b->twist) < 0 ||
+        wk_ecm_set(ecm, b->carries, sim->acceleration, &acc) < 0)
         return WK_NOMEM;
     wk_scene_pose_written(s, b->carries);
     return WK_OK;
@@ -666,8 +748,49 @@ static void move_joint(wk__physics *p, wk_scene *s, body *b)
     b->position = wk_scene_kinematics(s, b->joint)->position;
 }
 
+/* Whether body b moves within its model (not welded to the world, and
+ * carrying no model): its link has a twist of its own to write. */
+static bool moves_in_model(const wk__physics *p, const body *b)
+{
+    return b->moves && !b->carries && p->m->body_weldid[b->id] != 0;
+}
+
+/* The world twist of every body that moves within its model, before the
+ * step: its acceleration is the step's change of it. */
+static void note_twists(wk__physics *p)
+{
+    for (size_t i = 0; i < p->count; i++)
+        if (moves_in_model(p, &p->bodies[i]))
+            mj_objectVelocity(p->m, p->d, mjOBJ_BODY, p->bodies[i].id, p->bodies[i].before, 0);
+}
+
+/* A link's twist and acceleration (the engine's world twist, and its
+ * change over the step just taken over the step's length), relative to
+ * its parent entity's motion, as Velocity and Acceleration hold them. */
+static int write_motion(wk__physics *p, wk_sim *sim, const body *b, wk_pose world)
+{
+    mjtNum v[6]; /* angular then linear, in the world's axes */
+    mj_objectVelocity(p->m, p->d, mjOBJ_BODY, b->id, v, 0);
+    double h = p->m->opt.timestep;
+    const mjtNum *w = b->before;
+    wk_motion m = {world,
+                   {v[3], v[4], v[5]},
+                   {v[0], v[1], v[2]},
+                   {(v[3] - w[3]) / h, (v[4] - w[4]) / h, (v[5] - w[5]) / h},
+                   {(v[0] - w[0]) / h, (v[1] - w[1]) / h, (v[2] - w[2]) / h}};
+    wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    wk_motion parent = wk_sim_motion(sim, wk_ecm_parent(ecm, b->link));
+    wk_motion rel = wk_motion_relative(&parent, &m);
+    wk_velocity twist = {rel.linear, rel.angular, false};
+    wk_acceleration acc = {rel.linear_acc, rel.angular_acc};
+    return wk_ecm_set(ecm, b->link, sim->velocity, &twist) < 0 || wk_ecm_set(ecm, b->link, sim->acceleration, &acc) < 0
+               ? WK_NOMEM
+               : WK_OK;
+}
+
 /* Every moving link's pose from its body's, parents first (MuJoCo numbers
- * bodies so): a carried model's, or the link's ParentPose. */
+ * bodies so): a carried model's, or the link's ParentPose, with its twist
+ * and acceleration where it moves within its model. */
 static int give_changes(wk__physics *p, wk_sim *sim)
 {
     wk_scene *s = sim->scene;
@@ -689,11 +812,19 @@ static int give_changes(wk__physics *p, wk_sim *sim)
                 wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(s, wk_ecm_parent(ecm, b->link))), world);
             rc = wk_ecm_set(ecm, b->link, parent_pose, &local) < 0 ? WK_NOMEM : WK_OK;
             wk_scene_pose_written(s, b->link);
+            if (rc == WK_OK && moves_in_model(p, b))
+                rc = write_motion(p, sim, b, world);
         }
         if (rc)
             return rc;
         b->written = wk_scene_world_pose(s, b->link);
     }
+    /* A leader's position written moves the kinematic joints that mimic
+     * it (the scene's coupling, which the engine's equality keeps too):
+     * what they hold now is no client's. */
+    for (size_t i = 0; wk_ecm_type_in_use(ecm, wk_scene_types_of(s)->mimic) && i < p->count; i++)
+        if (on_object_joint(p, s, &p->bodies[i]))
+            p->bodies[i].position = wk_scene_kinematics(s, p->bodies[i].joint)->position;
     return WK_OK;
 }
 
@@ -711,6 +842,7 @@ int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
      * half runs again only when a client changed a state. */
     if (take_changes(p, sim))
         mj_step1(p->m, p->d);
+    note_twists(p);
     mj_step2(p->m, p->d);
     mj_step1(p->m, p->d);
     return give_changes(p, sim) ? wk_fail(st, WK_NOMEM, "physics: out of memory writing poses") : WK_OK;

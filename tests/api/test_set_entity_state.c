@@ -3,7 +3,9 @@
  * for a non-finite twist or acceleration, motion for a static model, a frame
  * that moves with the entity) changing nothing; the set_ flags; round trips
  * through GetEntityState in the world and in another entity's frame; and
- * twists and accelerations that the steps then integrate. */
+ * twists and accelerations that the steps then integrate; and, with
+ * MuJoCo stepping the world, links on joints refused as the engine's to
+ * place. */
 #include <math.h>
 #include <string.h>
 
@@ -193,8 +195,72 @@ static void acceleration_changes_the_twist(void)
     wk_api_free(api);
 }
 
+/* A static ground plane; an arm welded to the world by 'fix', its link l2
+ * hanging 1 m below on revolute 'j2'; a free 0.2 m box at x = 3, 1 m up;
+ * 1 ms steps. */
+#define PHYSICS_WORLD                                                                                          \
+    "<sdf version='1.9'><world name='w'><physics name='p' type='ode'><max_step_size>0.001</max_step_size>"     \
+    "</physics><model name='ground'><static>true</static><link name='l'><collision name='c'><geometry><plane>" \
+    "<normal>0 0 1</normal><size>10 10</size></plane></geometry></collision></link></model>"                  \
+    "<model name='arm'><link name='base'><pose>0 0 2 0 0 0</pose><inertial><mass>10</mass></inertial></link>"  \
+    "<joint name='fix' type='fixed'><parent>world</parent><child>base</child></joint><link name='l2'><pose>"   \
+    "0 0 1 0 0 0</pose><inertial><mass>1</mass></inertial></link><joint name='j2' type='revolute'><parent>"    \
+    "base</parent><child>l2</child><axis><xyz>0 1 0</xyz></axis></joint></model>"                              \
+    "<model name='box'><pose>3 0 1 0 0 0</pose><link name='l'><inertial><mass>1</mass><inertia><ixx>0.0067"   \
+    "</ixx><iyy>0.0067</iyy><izz>0.0067</izz></inertia></inertial><collision name='c'><geometry><box><size>"  \
+    "0.2 0.2 0.2</size></box></geometry></collision></link></model></world></sdf>"
+
+/* With MuJoCo stepping the world, a link on a joint is the engine's to
+ * place: a pose or twist set on it (or on the model it holds to the world)
+ * is refused naming the joint, changing nothing; a static model's pose
+ * and a free body's are taken (the box lands on the ground where it was
+ * moved to, at 0.5 + 0.1 m). */
+static void with_physics_joints_place_their_links(void)
+{
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.physics = WK_PHYSICS_MUJOCO});
+    REQUIRE(api);
+    REQUIRE_INT(load_string(api, PHYSICS_WORLD), ==, WK_RESULT_OK);
+    REQUIRE_INT(set_state(api, WK_SIM_PAUSED, NULL), ==, WK_RESULT_OK);
+    wk_motion up = at((wk_vec3){0, 0, 0.5}, 0);
+    up.linear = (wk_vec3){0, 0, 1};
+    const struct {
+        const char *entity;
+        unsigned parts;
+        const char *message;
+    } refused[] = {
+        {"arm::l2", WK_MOTION_POSE, "link 'arm::l2' is moved by joint 'j2'; set the joint position instead"},
+        {"arm::l2", WK_MOTION_TWIST, "link 'arm::l2' is moved by joint 'j2'; set the joint position instead"},
+        {"arm::base", WK_MOTION_POSE,
+         "link 'arm::base' is welded to the world by fixed joint 'fix': the physics engine places it"},
+        {"arm", WK_MOTION_POSE, "entity 'arm' is welded to the world by fixed joint 'fix': the physics engine places it"},
+        {"ground", WK_MOTION_TWIST, "entity 'ground' is static: it cannot be given a twist or an acceleration"},
+    };
+    wk_motion before;
+    REQUIRE_INT(get_entity(api, "arm::l2", &before, NULL), ==, WK_RESULT_OK);
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char msg[256];
+        CHECK_INT(set_entity(api, refused[i].entity, "", &up, refused[i].parts, msg), ==, WK_RESULT_OPERATION_FAILED);
+        if (!CHECK_STR(msg, refused[i].message))
+            fprintf(stderr, "    case %zu\n", i);
+    }
+    wk_motion after;
+    REQUIRE_INT(get_entity(api, "arm::l2", &after, NULL), ==, WK_RESULT_OK);
+    CHECK_VEC3_NEAR(after.pose.p, before.pose.p, 0);
+    CHECK_VEC3_NEAR(after.linear, ((wk_vec3){0, 0, 0}), 0);
+    /* The ground raised 0.5 m, the box moved over it: both taken. */
+    CHECK_INT(set_entity(api, "ground", "", &up, WK_MOTION_POSE, NULL), ==, WK_RESULT_OK);
+    wk_motion over = at((wk_vec3){3, 0, 1.5}, 0);
+    CHECK_INT(set_entity(api, "box", "", &over, WK_MOTION_POSE, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(step_simulation(api, 1500, NULL), ==, WK_RESULT_OK);
+    wk_motion box;
+    REQUIRE_INT(get_entity(api, "box", &box, NULL), ==, WK_RESULT_OK);
+    CHECK_VEC3_NEAR(box.pose.p, ((wk_vec3){3, 0, 0.6}), 2e-3);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"refusals_change_nothing", refusals_change_nothing},
+    {"with_physics_joints_place_their_links", with_physics_joints_place_their_links},
     {"flags_choose_the_parts", flags_choose_the_parts},
     {"round_trips", round_trips},
     {"twist_moves_the_pose", twist_moves_the_pose},

@@ -873,9 +873,9 @@ class ClientFiltersTest(HingeWorldTest):
         obj = self.get_object(world, object_name, self.pb.updates.FULL)
         return next(k for k, e in obj.entities.items() if e.name == entity_name)
 
-    def turn_pivot(self, world, q):
+    def turn_pivot(self, world, q, object_name="hinge"):
         self.stub.UpdateObjectJoints(self.pb.updates.UpdateObjectJointsRequest(
-            world_id=world, object=self.obj("hinge"), joint_positions=[q]), timeout=harness.CALL_SECONDS)
+            world_id=world, object=self.obj(object_name), joint_positions=[q]), timeout=harness.CALL_SECONDS)
 
     def test_final_entity_is_the_last_link(self):
         # reparent_object_to_final_entity: the door, not one of its visuals
@@ -1025,6 +1025,50 @@ class ClientFiltersTest(HingeWorldTest):
         self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("crate", "tip")),
                                    (2.25, 0, 0.5, 0, 0, 0, 1))
 
+    def test_create_kinematic_object_from_scene_object(self):
+        # A SceneObject's joint makes a KINEMATIC_OBJECT: the base link
+        # post, the revolute joint pivot on it (0.5 along x, turned 0.3 rad
+        # about z), the link door on the joint and the frame handle on the
+        # door, listed child first; the joint takes its raw_value, has no
+        # limits, and moves what hangs from it.
+        w = self.clone("it_scene_joint")
+        u = self.pb.updates
+        so_pb = importlib.import_module("intrinsic.scene.proto.v1.scene_object_pb2")
+        scene = so_pb.SceneObject(name="gate")
+        scene.entities.add(name="handle", parent_name="door").frame.SetInParent()
+        scene.entities.add(name="door", parent_name="pivot", parent_t_this=self.pose(x=0.2)).link.SetInParent()
+        pivot = scene.entities.add(name="pivot", parent_name="post").joint.kinematics_component
+        pivot.motion_type = pivot.MOTION_TYPE_REVOLUTE
+        pivot.axis.z = 1.0
+        pivot.raw_value = 0.3
+        pivot.parent_t_inboard.CopyFrom(self.pose(x=0.5))
+        scene.entities.add(name="post").link.SetInParent()
+        req = u.CreateObjectRequest(world_id=w, name="gate")
+        req.parent_object.reference.id = "root"
+        req.create_from_scene_object.scene_object.CopyFrom(scene)
+        self.stub.CreateObject(req, timeout=harness.CALL_SECONDS)
+        gate = self.get_object(w, "gate", view=u.FULL)
+        self.assertEqual(gate.type, self.m.KINEMATIC_OBJECT)
+        self.assertEqual(list(gate.kinematic_object_component.joint_positions), [0.3])
+        self.assertEqual([gate.entities[i].name for i in gate.kinematic_object_component.joint_entity_ids],
+                         ["pivot"])
+        self.assertEqual(list(gate.kinematic_object_component.joint_system_limits.max_position.values),
+                         [math.inf])
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("gate", "handle")),
+                                   (0.5 + 0.2 * math.cos(0.3), 0.2 * math.sin(0.3), 0) + quat_z(0.3))
+        self.turn_pivot(w, 0.0, "gate")
+        self.assertPoseAlmostEqual(self.transform(w, self.node("root"), self.frame_node("gate", "handle")),
+                                   (0.7, 0, 0, 0, 0, 0, 1))
+        # A fixed joint alone leaves the object physical.
+        fixed = u.CreateObjectRequest(world_id=w, name="bracket")
+        so = fixed.create_from_scene_object.scene_object
+        so.entities.add(name="base").link.SetInParent()
+        weld = so.entities.add(name="weld", parent_name="base").joint.kinematics_component
+        weld.motion_type = weld.MOTION_TYPE_FIXED
+        so.entities.add(name="arm", parent_name="weld", parent_t_this=self.pose(z=1)).link.SetInParent()
+        self.stub.CreateObject(fixed, timeout=harness.CALL_SECONDS)
+        self.assertEqual(self.get_object(w, "bracket").type, self.m.PHYSICAL_OBJECT)
+
     def test_unsupported_features_are_not_retried(self):
         # Intrinsic's client retries UNAVAILABLE, UNIMPLEMENTED and
         # RESOURCE_EXHAUSTED for about a minute; what worldkit does not
@@ -1034,11 +1078,16 @@ class ClientFiltersTest(HingeWorldTest):
         u = self.pb.updates
         retried = (C.UNAVAILABLE, C.UNIMPLEMENTED, C.RESOURCE_EXHAUSTED)
         scene = u.CreateObjectRequest(world_id=w, name="from_scene")
+        sensor = scene.create_from_scene_object.scene_object.entities.add(name="cam", parent_name="body")
+        sensor.sensor.SetInParent()
         joint = scene.create_from_scene_object.scene_object.entities.add(name="j", parent_name="body")
         joint.joint.SetInParent()
         scene.create_from_scene_object.scene_object.entities.add(name="body").link.SetInParent()
         scene.parent_object.reference.id = "root"
         scene.parent_object.entity_filter.include_final_entity = True
+        bare_joint = u.CreateObjectRequest(world_id=w, name="from_scene")
+        bare_joint.create_from_scene_object.scene_object.entities.add(name="body").link.SetInParent()
+        bare_joint.create_from_scene_object.scene_object.entities.add(name="j", parent_name="body").joint.SetInParent()
         sim = u.CreateObjectRequest(world_id=w, name="from_scene")
         sim.create_from_scene_object.scene_object.entities.add(name="body").link.SetInParent()
         sim.create_from_scene_object.scene_object.simulation_spec.SetInParent()
@@ -1048,7 +1097,9 @@ class ClientFiltersTest(HingeWorldTest):
         geo_stub = importlib.import_module("intrinsic.geometry.proto.geometry_service_pb2_grpc").GeometryServiceStub(
             self.channel)
         mesh = geo.CreateGeometryRequest(data=geo.GeometryData(stl_bytes=b"solid cube\nendsolid cube\n"))
-        for call, req, feature in ((self.stub.CreateObject, scene, "scene_object.entities['j'] is a joint"),
+        for call, req, feature in ((self.stub.CreateObject, scene, "scene_object.entities['cam'] is a sensor"),
+                                   (self.stub.CreateObject, bare_joint,
+                                    "scene_object.entities['j'] is a joint without a kinematics_component"),
                                    (self.stub.CreateObject, sim, "scene_object.simulation_spec"),
                                    (geo_stub.CreateGeometry, mesh, "GeometryService.CreateGeometry is not supported"),
                                    (geo_stub.GetGeometry, geo.GetGeometryRequest(), "GeometryService.GetGeometry")):

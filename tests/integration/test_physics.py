@@ -4,12 +4,12 @@ services: stepped with StepSimulation, a dropped box comes to rest on the
 ground, and GetEntityState and GetTransform agree on where it is; a pose
 set with SetEntityState teleports it; a pendulum's joint is the kinematic
 object's joint that GetObject reads, and UpdateObjectJoints sets it in the
-engine.
+engine, while SetEntityState on its links is refused, naming the joint.
 """
 import os
 
 from . import harness
-from .harness import OK
+from .harness import OK, OPERATION_FAILED
 from .test_one_world import WORLD, Calls
 
 FALLING = os.path.join(harness.SOURCE, "examples", "falling.sdf")
@@ -101,3 +101,16 @@ class PendulumTest(Served):
         self.assertAlmostEqual(self.joint_position(), 0.3, delta=1e-5)
         self.step(1006)
         self.assertAlmostEqual(self.joint_position(), -0.2, delta=2e-3)
+
+    def test_set_entity_state_on_a_jointed_link_names_the_joint(self):
+        self.set_state(harness.STATE_PAUSED)
+        before = self.entity_pose("pendulum::bob")
+        state = self.si.EntityState()
+        state.pose.CopyFrom(self.si_pose((0, 0, 3, 0, 0, 0, 1)))
+        for entity, message in (
+                ("pendulum::bob", "link 'pendulum::bob' is moved by joint 'swing'; set the joint position instead"),
+                ("pendulum", "entity 'pendulum' is welded to the world by fixed joint 'fix'")):
+            reply = self.sim.SetEntityState(self.si.SetEntityStateRequest(entity=entity, state=state, set_pose=True),
+                                            timeout=harness.CALL_SECONDS)
+            self.assertResult(OPERATION_FAILED, reply, entity, culprit=message)
+        self.assertEqual(self.entity_pose("pendulum::bob"), before)

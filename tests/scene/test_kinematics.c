@@ -471,7 +471,8 @@ static void built_entity_by_entity(void)
         {{.name = "joint", .parent = grip, .kinematics = &turn}, WK_INVALID},
         {{.name = "bad name", .parent = base}, WK_INVALID},
         {{.name = "grip", .parent = base}, WK_EXISTS},
-        {{.name = "robot", .parent = base}, WK_EXISTS},
+        {{.name = "shell", .kind = WK_NODE_JOINT, .parent = base}, WK_INVALID},
+        {{.name = "shell", .kind = WK_NODE_VISUAL, .parent = base, .kinematics = &turn}, WK_INVALID},
         {{.name = "joint", .parent = base, .kinematics = &skew}, WK_INVALID},
         {{.name = "box", .parent = base, .geometry = &negative}, WK_INVALID},
         {{.name = "lost", .parent = (wk_entity)777 << 32}, WK_NOT_FOUND},
@@ -505,6 +506,46 @@ static void built_entity_by_entity(void)
     CHECK_INT(wk_scene_make_kinematic(s, base, &joint, &wide, &wide, 1, &st), ==, WK_PRECONDITION);
     CHECK_INT(wk_scene_set_joint_positions(s, base, NULL, (double[]){0}, 1, &st), ==, WK_OK);
     CHECK_POSE_NEAR(wk_scene_pose(s, link), at(0.5, 0, 0.5, 0, 0, 0), 1e-12);
+    wk_scene_free(s);
+}
+
+/* Names as SDFormat scopes them: a visual's among its link's visuals, a
+ * collision's among its link's collisions, a link's among the object's
+ * links, joints and frames, but not its model's (the base entity). */
+static void entity_names_are_scoped(void)
+{
+    wk_scene *s = new_world();
+    REQUIRE(s);
+    wk_status st;
+    wk_entity base = object_at(s, "door", 0, wk_pose_identity()), e;
+    REQUIRE(base && frame_at(s, "grip", base, wk_pose_identity()));
+    wk_entity link, other;
+    REQUIRE_INT(wk_scene_add_entity(s, &(wk_entity_desc){.name = "door", .parent = base}, &link, &st), ==, WK_OK);
+    REQUIRE_INT(wk_scene_add_entity(s, &(wk_entity_desc){.name = "frame", .parent = base}, &other, &st), ==, WK_OK);
+    const struct {
+        wk_entity_desc desc;
+        int code;
+    } cases[] = {
+        {{.name = "panel", .kind = WK_NODE_VISUAL, .parent = link}, WK_OK},
+        {{.name = "panel", .kind = WK_NODE_COLLISION, .parent = link}, WK_OK},
+        {{.name = "panel", .kind = WK_NODE_VISUAL, .parent = other}, WK_OK},
+        {{.name = "door", .kind = WK_NODE_VISUAL, .parent = link}, WK_OK},
+        {{.name = "panel", .kind = WK_NODE_VISUAL, .parent = link}, WK_EXISTS},
+        {{.name = "panel", .kind = WK_NODE_COLLISION, .parent = link}, WK_EXISTS},
+        {{.name = "panel", .parent = base}, WK_OK},
+        {{.name = "panel", .parent = link}, WK_EXISTS},
+        {{.name = "frame", .parent = link}, WK_EXISTS},
+        {{.name = "grip", .parent = link}, WK_EXISTS},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (!CHECK_INT(wk_scene_add_entity(s, &cases[i].desc, &e, &st), ==, cases[i].code))
+            fprintf(stderr, "    case %zu: %s\n", i, st.message);
+    CHECK_STR(st.message, "'grip' already names an entity of object 'door'");
+    CHECK_INT(wk_scene_add_entity(s, &cases[4].desc, &e, &st), ==, WK_EXISTS);
+    CHECK_STR(st.message, "'panel' already names a visual of link 'door' of object 'door'");
+    wk_entity visual = wk_scene_child(s, link, "door");
+    REQUIRE(visual);
+    CHECK_INT(*(const uint8_t *)wk_ecm_get(wk_scene_ecm(s), visual, wk_scene_types_of(s)->kind), ==, WK_NODE_VISUAL);
     wk_scene_free(s);
 }
 
@@ -939,6 +980,7 @@ static const wk_test_case cases[] = {
     {"solvers_and_flanges_are_data", solvers_and_flanges_are_data},
     {"referenced_frames_stay", referenced_frames_stay},
     {"built_entity_by_entity", built_entity_by_entity},
+    {"entity_names_are_scoped", entity_names_are_scoped},
     {"attached_things_follow", attached_things_follow},
     {"creation_is_checked", creation_is_checked},
     {"limits_and_payload_are_checked", limits_and_payload_are_checked},

@@ -26,6 +26,14 @@ static void root_object(void)
     CHECK_INT(wk_scene_delete_object(s, root, true, &st), ==, WK_INVALID);
     CHECK_INT(wk_scene_rename(s, root, "other", false, &st), ==, WK_INVALID);
     CHECK_INT(wk_scene_objects_init(s, WK_NULL_ENTITY, &st), ==, WK_EXISTS);
+    /* Its entity takes a world's name (CreateWorld from a file's
+     * snapshot); the object stays "root". */
+    CHECK_INT(wk_scene_name_root(s, "", &st), ==, WK_INVALID);
+    CHECK_STR(wk_scene_name(s, root), "root");
+    REQUIRE_INT(wk_scene_name_root(s, "my-world", &st), ==, WK_OK);
+    CHECK_STR(wk_scene_name(s, root), "my-world");
+    CHECK_STR(wk_scene_object_info(s, root)->name, "root");
+    CHECK_U64(find_object(s, "root"), ==, root);
     wk_scene_free(s);
 }
 

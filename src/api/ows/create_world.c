@@ -5,6 +5,7 @@
  * What of a snapshot is applied:
  * - world_metadata.id (used when free, as a prefix when taken; none: a new
  *   id) and user_tag; the hash and the time are the new world's own.
+ * - The name of the root object's base entity (a world file's world name).
  * - Every object but the root, parents before children whatever the order
  *   in the snapshot: its name, name_is_global_alias, its parent (the object
  *   the parent_entity names, or the frame whose entity it is; a parent
@@ -14,8 +15,11 @@
  *   (entities[root_entity_id]) with its name, geometry (geometry.c's
  *   mapping) and physics, and every other entity but those of frames below
  *   the entity its parent_id names, with name, parent_t_this, geometry,
- *   physics and kinematics component (wk_scene_add_entity: a joint when it
- *   has kinematics, else a link).
+ *   physics and kinematics component (wk_scene_add_entity: a visual or a
+ *   collision when its geometry component holds only that set, as
+ *   geometry.c writes a world file's visuals and collisions (an empty
+ *   set: a shape the snapshot cannot hold, left out), else a joint
+ *   when it has kinematics, else a link).
  * - Every frame of every object (the root's global frames too), parents
  *   before children: name, parent frame or object (the entity its own
  *   entity hangs from, when rebuilt: a frame on a link stays on it),
@@ -143,23 +147,13 @@ static int parts_of(const IntrinsicProto__World__Entity *m, entity_parts *out, w
 {
     *out = (entity_parts){0};
     int rc = WK_OK;
-    if (m && m->geometry_component &&
+    if (m && m->geometry_component && !wk__ows_geometry_is_empty(m->geometry_component) &&
         (rc = wk__ows_geometry_in(m->geometry_component, &out->geometry_value, &out->uri, st)) == WK_OK)
         out->geometry = &out->geometry_value;
     if (rc == WK_OK && m && m->physics_component &&
         (rc = wk__ows_physics_in(m->physics_component, &out->physics_value, st)) == WK_OK)
         out->physics = &out->physics_value;
     return rc;
-}
-
-static wk_kinematics kinematics_in(const IntrinsicProto__World__KinematicsComponent *m)
-{
-    return (wk_kinematics){
-        .parent_t_inboard = wk__ows_pose_in(m->parent_t_inboard),
-        .axis = m->axis ? (wk_vec3){m->axis->x, m->axis->y, m->axis->z} : (wk_vec3){0, 0, 1},
-        .position = m->has_raw_value ? m->raw_value : 0,
-        .motion = m->has_motion_type ? (uint32_t)m->motion_type : WK_JOINT_MOTION_UNDEFINED,
-    };
 }
 
 static int make_entity(build *b, const char *id, const IntrinsicProto__World__Entity *m, wk_entity parent,
@@ -169,9 +163,10 @@ static int make_entity(build *b, const char *id, const IntrinsicProto__World__En
     int rc = parts_of(m, &p, st);
     wk_kinematics kin;
     if (m->kinematics_component)
-        kin = kinematics_in(m->kinematics_component);
+        kin = wk__ows_kinematics_in(m->kinematics_component);
     wk_entity_desc desc = {
         .name = m->name,
+        .kind = wk__ows_geometry_kind(m->geometry_component),
         .parent = parent,
         .parent_t_this = wk__ows_pose_in(m->parent_t_this),
         .geometry = p.geometry,
@@ -327,9 +322,12 @@ static int apply(build *b, wk_status *st)
     for (size_t i = 0; rc == WK_OK && i < w->n_objects; i++) {
         const IntrinsicProto__World__Object *o = w->objects[i];
         if (is_root(o)) {
+            const IntrinsicProto__World__Entity *base = entity_of(o, o->root_entity_id);
             b->done_objects[i] = true;
             if ((rc = add(&b->map, o->id, wk_scene_root(b->s), st)) == WK_OK)
                 rc = add(&b->map, o->root_entity_id, wk_scene_root(b->s), st);
+            if (rc == WK_OK && base && base->name && *base->name)
+                rc = wk_scene_name_root(b->s, base->name, st);
         }
         for (size_t k = 0; rc == WK_OK && k < o->n_frames; k++)
             rc = add(&b->frame_entities, frame_entity_id(o, o->frames[k]), wk_scene_root(b->s), st);

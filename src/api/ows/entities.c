@@ -2,8 +2,20 @@
  * PhysicsComponent or GeometryComponent replacing the one an entity has
  * (the scene refuses to add one: FAILED_PRECONDITION, naming the entity and
  * its object), and the deprecated collision_action as a rule between the
- * entity and anything else. Runs inside its caller's batch (batch.c). */
+ * entity and anything else. Runs inside its caller's batch (batch.c).
+ * Also the readers of an entity's physics and kinematics components that
+ * CreateWorld and CreateObject share. */
 #include "api/ows/edit.h"
+
+wk_kinematics wk__ows_kinematics_in(const IntrinsicProto__World__KinematicsComponent *m)
+{
+    return (wk_kinematics){
+        .parent_t_inboard = wk__ows_pose_in(m->parent_t_inboard),
+        .axis = m->axis ? (wk_vec3){m->axis->x, m->axis->y, m->axis->z} : (wk_vec3){0, 0, 1},
+        .position = m->has_raw_value ? m->raw_value : 0,
+        .motion = m->has_motion_type ? (uint32_t)m->motion_type : WK_JOINT_MOTION_UNDEFINED,
+    };
+}
 
 int wk__ows_physics_in(const IntrinsicProto__World__PhysicsComponent *msg, wk_physics *out, wk_status *st)
 {

@@ -16,8 +16,13 @@
  *   also listed in the older `geometries` list (geometry_storage_refs.
  *   geometry_ref = the uri, ref_t_shape_aff the same matrix), which the
  *   service fills on output. A heightmap's size has no field: it is lost.
- * - Plane, polyline and none have no counterpart: such an entity reports no
- *   geometry component.
+ * - Plane, polyline and none have no counterpart: a visual or collision
+ *   of such a shape (or of none) reports its set, empty, so that its kind
+ *   still shows; any other entity reports no geometry component.
+ *
+ * wk__ows_geometry_kind reads the mapping's first rule back: a component
+ * holding only the collision set is a collision's, only the visual set a
+ * visual's (CreateWorld keeps a world file's visuals and collisions so).
  *
  * Reading (wk__ows_geometry_in) takes the set "Intrinsic_Collision", else
  * "Intrinsic_Visual", else the first; its first named geometry, else its
@@ -204,15 +209,36 @@ static IntrinsicProto__World__GeometryComponent__NamedGeometriesEntry *named_set
     return entry;
 }
 
+/* A component holding one empty set: a visual's or collision's whose
+ * shape the message cannot hold. */
+static IntrinsicProto__World__GeometryComponent *empty_set(wk__call *call, const char *set_name)
+{
+    IntrinsicProto__World__GeometryComponent *m =
+        wk__ows_new(call, &intrinsic_proto__world__geometry_component__descriptor);
+    IntrinsicProto__World__GeometryComponent__NamedGeometriesEntry **entries =
+        wk__ows_array(call, 1, sizeof *entries);
+    if (!m || !entries ||
+        !(entries[0] = wk__ows_new(call, &intrinsic_proto__world__geometry_component__named_geometries_entry__descriptor)) ||
+        !(entries[0]->value = wk__ows_new(call, &intrinsic_proto__world__geometry_component__geometry_set__descriptor)))
+        return NULL;
+    entries[0]->key = wk__call_strdup(call, set_name);
+    m->named_geometries = entries;
+    m->n_named_geometries = 1;
+    return m;
+}
+
 IntrinsicProto__World__GeometryComponent *wk__ows_geometry(wk__call *call, const wk_scene *s, wk_entity e)
 {
     wk_ecm *ecm = wk_scene_ecm((wk_scene *)s);
     const wk_scene_types *t = wk_scene_types_of(s);
     const wk_scene_geometry *g = wk_ecm_get(ecm, e, t->geometry);
-    if (!g || !(is_primitive(g->type) || g->type == WK_GEOMETRY_MESH || g->type == WK_GEOMETRY_HEIGHTMAP))
-        return NULL;
-    char *const *uri = wk_ecm_get(ecm, e, t->uri);
     const uint8_t *kind = wk_ecm_get(ecm, e, t->kind);
+    if (!g || !(is_primitive(g->type) || g->type == WK_GEOMETRY_MESH || g->type == WK_GEOMETRY_HEIGHTMAP)) {
+        if (kind && (*kind == WK_NODE_VISUAL || *kind == WK_NODE_COLLISION))
+            return empty_set(call, *kind == WK_NODE_VISUAL ? VISUAL_SET : COLLISION_SET);
+        return NULL;
+    }
+    char *const *uri = wk_ecm_get(ecm, e, t->uri);
     const char *sets[2];
     size_t n = 0;
     if (!kind || *kind != WK_NODE_VISUAL)
@@ -335,6 +361,30 @@ static int read_placed(const IntrinsicProto__Geometry__V1__TransformedGeometry *
             &g->scale, st);
     }
     return wk_fail(st, WK_INVALID, "geometry: the geometry holds neither a stored nor an inline shape");
+}
+
+/* Whether msg holds a set of that name. */
+static bool has_set(const IntrinsicProto__World__GeometryComponent *msg, const char *name)
+{
+    for (size_t i = 0; msg && i < msg->n_named_geometries; i++)
+        if (msg->named_geometries[i]->key && !strcmp(msg->named_geometries[i]->key, name))
+            return true;
+    return false;
+}
+
+bool wk__ows_geometry_is_empty(const IntrinsicProto__World__GeometryComponent *msg)
+{
+    if (!msg || msg->n_named_geometries != 1)
+        return false;
+    const IntrinsicProto__World__GeometryComponent__GeometrySet *set = msg->named_geometries[0]->value;
+    return !set || (!set->n_named_geometries && !set->n_geometries);
+}
+
+uint8_t wk__ows_geometry_kind(const IntrinsicProto__World__GeometryComponent *msg)
+{
+    if (!msg || msg->n_named_geometries != 1)
+        return 0;
+    return has_set(msg, COLLISION_SET) ? WK_NODE_COLLISION : has_set(msg, VISUAL_SET) ? WK_NODE_VISUAL : 0;
 }
 
 int wk__ows_geometry_in(const IntrinsicProto__World__GeometryComponent *msg, wk_scene_geometry *out,

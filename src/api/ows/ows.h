@@ -145,10 +145,19 @@ IntrinsicProto__World__Entity *wk__ows_entity(wk__call *call, const wk_scene *s,
 IntrinsicProto__World__GeometryComponent *wk__ows_geometry(wk__call *call, const wk_scene *s, wk_entity e);
 int wk__ows_geometry_in(const IntrinsicProto__World__GeometryComponent *msg, wk_scene_geometry *out,
                         const char **uri, wk_status *st);
+/* The Kind of entity msg was written for: WK_NODE_VISUAL or
+ * WK_NODE_COLLISION, or 0 for any other entity (or no component). */
+uint8_t wk__ows_geometry_kind(const IntrinsicProto__World__GeometryComponent *msg);
+/* Whether msg is one empty set: a visual's or collision's whose shape
+ * the message cannot hold (or none). */
+bool wk__ows_geometry_is_empty(const IntrinsicProto__World__GeometryComponent *msg);
 /* A PhysicsComponent as the scene's value (entities.c): what the
  * message leaves out is zero (a proto3 peer omits zeros), the centre of
  * mass the identity; WK_INVALID for an inertia that is not 3x3. */
 int wk__ows_physics_in(const IntrinsicProto__World__PhysicsComponent *msg, wk_physics *out, wk_status *st);
+/* A KinematicsComponent as the scene's value (entities.c): no axis is +z,
+ * no raw_value 0; the motion is checked where the joint is made. */
+wk_kinematics wk__ows_kinematics_in(const IntrinsicProto__World__KinematicsComponent *m);
 /* A 3x3 Matrixd (column after column) as rows and columns; WK_INVALID,
  * naming what, for any other shape. */
 int wk__ows_inertia_in(const IntrinsicProto__Matrixd *m, const char *what, double out[3][3], wk_status *st);

@@ -1,13 +1,21 @@
 /* scene_object.c — CreateObject's create_from_scene_object: a SceneObject's
  * tree of entities made into an object. The root entity (the one without a
  * parent_name) is a link and becomes the object's base entity; every other
- * link is added below its parent link, every frame below its parent link or
- * frame, each at its parent_t_this, with its geometry (primitives and mesh
- * references, as geometry.c reads them) and physics. What worldkit cannot
- * keep from the message (joints, sensors, the object's properties,
- * simulation spec and collision rules, the spec's string user data) is
- * refused before anything is made, naming the field; the caller's batch
- * undoes the object when a later entity fails. */
+ * link is added below its parent link or joint, every frame below its
+ * parent link or frame, each at its parent_t_this, with its geometry
+ * (primitives and mesh references, as geometry.c reads them) and physics.
+ * A joint hangs below its parent link, posed by its kinematics_component
+ * (parent_t_inboard moved by raw_value along or about its axis, as
+ * CreateWorld poses a snapshot's joints; its parent_t_this is not read);
+ * when one of them is revolute or prismatic the object is a
+ * KINEMATIC_OBJECT whose degrees of freedom are those joints, in the
+ * message's order, unlimited (a SceneObject's joints carry no limits;
+ * UpdateObjectJoints sets them). What worldkit cannot keep from the message
+ * (sensors, the object's properties, simulation spec and collision rules,
+ * the spec's string user data) is refused before anything is made, naming
+ * the field; the caller's batch undoes the object when a later entity
+ * fails. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +31,7 @@ static const char *unsupported_type(const scene_entity *en)
     case INTRINSIC_PROTO__SCENE_OBJECT__V1__ENTITY__ENTITY_TYPE_FRAME:
         return NULL;
     case INTRINSIC_PROTO__SCENE_OBJECT__V1__ENTITY__ENTITY_TYPE_JOINT:
-        return "a joint (worldkit makes kinematic objects from world files and snapshots only)";
+        return en->joint->kinematics_component ? NULL : "a joint without a kinematics_component";
     case INTRINSIC_PROTO__SCENE_OBJECT__V1__ENTITY__ENTITY_TYPE_SENSOR:
         return "a sensor";
     default:
@@ -124,6 +132,11 @@ static int make_one(wk__ows_edit *e, const scene_entity *en, wk_entity parent, b
                                                      en->frame->is_attachment_frame};
         return wk_scene_create_frame(e->scene, &desc, out, e->st);
     }
+    if (en->entity_type_case == INTRINSIC_PROTO__SCENE_OBJECT__V1__ENTITY__ENTITY_TYPE_JOINT) {
+        wk_kinematics kin = wk__ows_kinematics_in(en->joint->kinematics_component);
+        wk_entity_desc desc = {.name = entity_name(en), .parent = parent, .kinematics = &kin};
+        return wk_scene_add_entity(e->scene, &desc, out, e->st);
+    }
     wk_scene_geometry geometry;
     wk_physics physics;
     const char *uri = NULL;
@@ -136,18 +149,17 @@ static int make_one(wk__ows_edit *e, const scene_entity *en, wk_entity parent, b
     return wk_scene_add_entity(e->scene, &desc, out, e->st);
 }
 
-/* Makes every entity but the root (made: the base entity), each after its
- * parent: a walk up from each entity to the first made ancestor, made on
+/* Makes every entity but the root (the base entity), each after its
+ * parent, made[i] being entity i's: a walk up from each entity to the first made ancestor, made on
  * the way back down, so each entity is visited once whatever the order. */
 static int make_entities(wk__ows_edit *e, const char *name, const IntrinsicProto__SceneObject__V1__SceneObject *so,
-                         size_t root)
+                         size_t root, wk_entity *made)
 {
     size_t n = so->n_entities;
     named *sorted = wk__call_alloc(e->call, n * sizeof *sorted);
-    wk_entity *made = wk__call_alloc(e->call, n * sizeof *made);
     size_t *chain = wk__call_alloc(e->call, n * sizeof *chain);
     uint8_t *state = wk__call_alloc(e->call, n); /* 0 to make, 1 on the walk, 2 made */
-    if (!sorted || !made || !chain || !state)
+    if (!sorted || !chain || !state)
         return wk_fail(e->st, WK_NOMEM, "out of memory creating object '%s'", name);
     for (size_t i = 0; i < n; i++)
         sorted[i] = (named){entity_name(so->entities[i]), i};
@@ -190,6 +202,27 @@ static int make_entities(wk__ows_edit *e, const char *name, const IntrinsicProto
     return WK_OK;
 }
 
+/* Makes the object kinematic when the message holds a moving joint: its
+ * moving joints (made[i] for entity i), in the message's order, without
+ * limits. */
+static int make_kinematic(wk__ows_edit *e, const char *name, const IntrinsicProto__SceneObject__V1__SceneObject *so,
+                          const wk_entity *made)
+{
+    size_t n = 0;
+    wk_entity *joints = wk__call_alloc(e->call, so->n_entities * sizeof *joints);
+    wk_joint_limit *limits = wk__call_alloc(e->call, so->n_entities * sizeof *limits);
+    if (!joints || !limits)
+        return wk_fail(e->st, WK_NOMEM, "out of memory creating object '%s'", name);
+    for (size_t i = 0; i < so->n_entities; i++) {
+        const wk_kinematics *k = wk_scene_kinematics(e->scene, made[i]);
+        if (k && (k->motion == WK_JOINT_MOTION_REVOLUTE || k->motion == WK_JOINT_MOTION_PRISMATIC)) {
+            limits[n] = (wk_joint_limit){-INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, 0};
+            joints[n++] = made[i];
+        }
+    }
+    return n ? wk_scene_make_kinematic(e->scene, e->node, joints, limits, limits, n, e->st) : WK_OK;
+}
+
 int wk__ows_create_scene_object(wk__ows_edit *e, const IntrinsicProto__World__ObjectSpecFromSceneObject *spec,
                                 wk_object_desc *desc)
 {
@@ -209,7 +242,11 @@ int wk__ows_create_scene_object(wk__ows_edit *e, const IntrinsicProto__World__Ob
     desc->geometry = has_geometry ? &geometry : NULL;
     if (has_physics)
         desc->physics = &physics;
-    if ((rc = wk_scene_create_object(e->scene, desc, &e->node, e->st)))
+    wk_entity *made = wk__call_alloc(e->call, so->n_entities * sizeof *made);
+    if (!made)
+        return wk_fail(e->st, WK_NOMEM, "out of memory creating object '%s'", name);
+    if ((rc = wk_scene_create_object(e->scene, desc, &e->node, e->st)) ||
+        (rc = make_entities(e, name, so, root, made)))
         return rc;
-    return make_entities(e, name, so, root);
+    return make_kinematic(e, name, so, made);
 }

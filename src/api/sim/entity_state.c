@@ -130,6 +130,8 @@ static uint32_t set_state(wk_api *api, const void *request, char *why, size_t ca
         return snprintf(why, cap, "%s", st.message), WK_RESULT_OPERATION_FAILED;
     unsigned parts = (req->set_pose ? WK_MOTION_POSE : 0) | (req->set_twist ? WK_MOTION_TWIST : 0) |
                      (req->set_acceleration ? WK_MOTION_ACCELERATION : 0);
+    if (parts && wk_sim_may_place(api->sim, e, name, &st))
+        return snprintf(why, cap, "%s", st.message), WK_RESULT_OPERATION_FAILED;
     wk_motion world = wk_motion_compose(&in_frame, &m);
     /* The pose is kept relative to the entity's parent: within the bound
      * there too, as every ParentPose is. */

@@ -1,0 +1,18 @@
+/* mesh_bounds.h — the box a mesh file's vertices fill, read with Debian's
+ * assimp, for the meshes the physics engine cannot take as they are. */
+#ifndef WK_SIM_MESH_BOUNDS_H
+#define WK_SIM_MESH_BOUNDS_H
+
+#include <stddef.h>
+
+#include "worldkit/wk_base.h"
+#include "worldkit/wk_math.h"
+
+/* The smallest box around every vertex of the file, in the file's own
+ * axes and units (COLLADA's <unit> applied, its up axis not: SDFormat
+ * places a mesh in the axes its file gives). WK_OK, or WK_INVALID with
+ * the reader's reason in why when the file is not a mesh assimp reads or
+ * holds no vertex. */
+int wk__mesh_bounds(const char *file, wk_vec3 *lo, wk_vec3 *hi, char *why, size_t cap);
+
+#endif
