@@ -167,10 +167,11 @@ typedef struct wk_read_desc {
      * refers to, a string's does not); a server given by clients the paths
      * it reads sets these. */
     const char *const *roots;
-    /* Optional: asked as the read goes (at every element it keeps, and
-     * between its phases); true makes it give up with WK_DEADLINE, as a
-     * server's call does once its deadline has passed or its client left.
-     * Parsing the XML itself is not interrupted. */
+    /* Optional: asked as the read goes (at every megabyte of XML parsed,
+     * every element kept, and between its phases); true makes it give up
+     * with WK_DEADLINE, as a server's call does once its deadline has
+     * passed or its client left. The description read keeps it, and
+     * instantiating the description asks it too (wk_desc_set_over). */
     bool (*over)(void *ctx);
     void *over_ctx;
 } wk_read_desc;
@@ -183,6 +184,11 @@ typedef struct wk_read_desc {
  * said to give up), WK_NOMEM. *out is owned
  * by the caller (wk_desc_free) and NULL on failure. */
 int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st);
+/* Sets the check instantiating d asks at every entity it makes, giving up
+ * with WK_DEADLINE and nothing left behind when it answers true; NULL asks
+ * nothing. A description keeps its read's wk_read_desc.over: a caller that
+ * keeps it past the call that check belongs to sets NULL first. */
+void wk_desc_set_over(wk_world_desc *d, bool (*over)(void *ctx), void *ctx);
 /* Whether the existing file or folder path lies, once links are followed,
  * inside a folder of roots (NULL-terminated) or of the resource path: what
  * wk_desc_read under those roots may read. */
@@ -202,7 +208,8 @@ void wk_desc_free(wk_world_desc *d);
  * the model it is attached to is not instantiated in the same call, or when
  * that model holds a part of the same name (object worlds name an object's
  * parts apart).
- * The root's entity goes to *out. On failure nothing is left behind. */
+ * The root's entity goes to *out. On failure (WK_DEADLINE when d's check
+ * says so, wk_desc_set_over) nothing is left behind. */
 int wk_desc_instantiate(wk_scene *s, const wk_world_desc *d, uint32_t root, wk_entity parent,
                         const wk_pose *parent_T_root, const char *name, wk_entity *out, wk_status *st);
 /* Creates only the world node's own entity, for callers that pick which of

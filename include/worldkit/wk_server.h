@@ -37,6 +37,7 @@ typedef struct wk_server_call {
      * status OK (its in-band outcome, wk_api_sink.result); -1 for none. */
     int result;
     double seconds;     /* from start to status, when done */
+    const char *message; /* the status's message when done and not OK ("" for none), borrowed */
 } wk_server_call;
 
 /* Options of a server; zero is the default. */

@@ -29,9 +29,14 @@ void *wk__call_alloc(wk__call *call, size_t size)
     return call->blocks[call->count++] = p;
 }
 
+bool wk__call_over_now(wk__call *call)
+{
+    return call->check && call->check(call->check_ctx) != 0;
+}
+
 bool wk__call_over(wk__call *call)
 {
-    return call->check && call->checks++ % 64 == 0 && call->check(call->check_ctx) != 0;
+    return call->checks++ % 64 == 0 && wk__call_over_now(call);
 }
 
 bool wk__call_over_ctx(void *call)

@@ -121,6 +121,9 @@ typedef struct wk__call {
  * WK_DEADLINE, having changed nothing; the transport is asked every 64th
  * time, as asking costs a look at the call's queue. */
 bool wk__call_over(wk__call *call);
+/* wk__call_over asking the transport this time, before a step that cannot
+ * be interrupted (a store write). */
+bool wk__call_over_now(wk__call *call);
 /* wk__call_over for a reader's wk_read_desc.over, whose ctx is the call. */
 bool wk__call_over_ctx(void *call);
 
@@ -237,8 +240,11 @@ bool wk__request_strings_clean(const ProtobufCMessageDescriptor *desc, const uin
  * named "default" when desc is NULL; for the endpoint, init_world becomes a
  * copy of it. source (NULL or "": none) is the absolute path of the file
  * desc was read from, kept on the world entity so that a restart runs its
- * levels again. */
-int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk_status *st);
+ * levels again. With call (NULL for none), its deadline is asked as the
+ * world is made (the description's check, wk_desc_set_over, which is let
+ * go before this returns) and before the store is written: WK_DEADLINE,
+ * nothing replaced, once it has passed. */
+int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk__call *call, wk_status *st);
 /* Makes the binding's simulation, of its store world as it is; when the
  * store has no such world, of a new empty one with create, else NOT_FOUND. */
 int wk__api_bind(wk_api *api, bool create, wk_status *st);

@@ -156,7 +156,7 @@ static int replace_both(wk_api *api, wk_scene *scene, wk_status *st)
     return rc;
 }
 
-int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk_status *st)
+int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk__call *call, wk_status *st)
 {
     int rc = desc ? WK_OK : read_empty(&desc, st);
     if (rc)
@@ -166,12 +166,17 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk_s
         wk_desc_free(desc);
         return wk_fail(st, WK_NOMEM, "out of memory creating a world");
     }
+    wk_desc_set_over(desc, call ? wk__call_over_ctx : NULL, call);
     wk_sim *sim = NULL;
-    rc = sim_new(api, desc, scene, &sim, st);
+    rc = sim_new(api, desc, scene, &sim, st); /* which takes desc */
+    if (rc == WK_OK)
+        wk_desc_set_over(desc, NULL, NULL); /* the simulation keeps desc past the call */
     if (rc == WK_OK)
         rc = wk_scene_objects_init(scene, wk_sim_world(sim), st);
     if (rc == WK_OK)
         rc = keep_source(scene, wk_sim_world(sim), source, st);
+    if (rc == WK_OK && call && wk__call_over_now(call))
+        rc = wk_fail(st, WK_DEADLINE, "gave up at the call's deadline, the world made but not stored");
     if (rc)
         wk_scene_free(scene);
     else
@@ -228,7 +233,7 @@ int wk__api_bind(wk_api *api, bool create, wk_status *st)
         return rc ? rc : sim_on(api, api->elsewhere, st);
     }
     if (rc)
-        return create ? wk__api_set_world(api, NULL, NULL, st) : WK_NOT_FOUND;
+        return create ? wk__api_set_world(api, NULL, NULL, NULL, st) : WK_NOT_FOUND;
     rc = sim_on(api, wk_world_scene(w), st); /* with the world open: its initial copy is taken */
     wk_store_close(w, false, false);
     return rc;

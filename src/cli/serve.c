@@ -89,8 +89,9 @@ static const char *const help[] = {
     "                         and when it stops playing; changes clients make are on disk at once\n"
     "  --memory               keep worlds in memory only, nothing on disk\n"
     "  --verbose              print a line per call: method, status (or the Result by name when a\n"
-    "                         simulation_interfaces call failed in band), milliseconds; and a line\n"
-    "                         per level loaded or unloaded: world, simulated time, load or unload, level\n"
+    "                         simulation_interfaces call failed in band), milliseconds, and why a\n"
+    "                         status is not OK; and a line per level loaded or unloaded: world,\n"
+    "                         simulated time, load or unload, level\n"
     "  --tls-cert FILE        serve over TLS with this PEM certificate chain ...\n"
     "  --tls-key FILE         ... and its PEM private key\n"
     "  --tls-client-ca FILE   and take only clients with a certificate this CA signed (mutual TLS)\n"
@@ -299,9 +300,9 @@ static const char *const status_names[] = {
     "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
 };
 
-/* A line per call: its gRPC status, or for a simulation_interfaces call
- * that failed in band (status OK, a Result other than OK), that Result by
- * the name its method gives it. */
+/* A line per call: its gRPC status (and why, when not OK), or for a
+ * simulation_interfaces call that failed in band (status OK, a Result other
+ * than OK), that Result by the name its method gives it. */
 static void log_call(const wk_server_call *call, void *ctx)
 {
     (void)ctx;
@@ -316,7 +317,8 @@ static void log_call(const wk_server_call *call, void *ctx)
                 call->seconds * 1e3);
         return;
     }
-    fprintf(stderr, "worldkit: %s %s %.3f ms\n", call->method, status, call->seconds * 1e3);
+    fprintf(stderr, "worldkit: %s %s %.3f ms%s%s\n", call->method, status, call->seconds * 1e3,
+            call->message[0] ? ": " : "", call->message);
 }
 
 /* Set once a client asked the simulation to quit: the signal that then

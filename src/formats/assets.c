@@ -200,7 +200,7 @@ static bool config_sdf(wk_world_desc *d, const char *dir, const char *from, cons
     snprintf(config, sizeof config, "%s/model.config", dir);
     wk_status ignored;
     /* The config may be a link out of the folders too. */
-    xmlDocPtr doc = wk__path_allowed(config, from, opts->roots) ? wk__xml_parse(config, NULL, &ignored) : NULL;
+    xmlDocPtr doc = wk__path_allowed(config, from, opts->roots) ? wk__xml_parse(config, NULL, NULL, &ignored) : NULL;
     if (!doc)
         return false;
     const char *best = NULL;

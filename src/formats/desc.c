@@ -68,13 +68,24 @@ const char *wk__desc_strdup(wk_world_desc *d, const char *s)
     return copy;
 }
 
+bool wk__desc_gives_up(wk_world_desc *d)
+{
+    if (!d->gave_up && d->over && d->over(d->over_ctx))
+        d->gave_up = true;
+    return d->gave_up;
+}
+
+void wk_desc_set_over(wk_world_desc *d, bool (*over)(void *ctx), void *ctx)
+{
+    d->over = over;
+    d->over_ctx = ctx;
+}
+
 uint32_t wk__desc_add(wk_world_desc *d, wk_node_kind kind, uint32_t parent, const char *name, const char *file,
                       uint32_t line)
 {
-    if (d->over && d->over(d->over_ctx)) {
-        d->gave_up = true;
+    if (wk__desc_gives_up(d))
         return WK_NO_NODE;
-    }
     if (d->count == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 64;
         wk_node *nodes = realloc(d->nodes, cap * sizeof *nodes);

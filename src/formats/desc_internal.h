@@ -23,12 +23,15 @@ struct wk_world_desc {
     wk__chunk *arena; /* strings and arrays the nodes point to */
     char **warnings;
     size_t warning_count, warning_cap;
-    bool (*over)(void *ctx); /* wk_read_desc's, asked by wk__desc_add */
+    bool (*over)(void *ctx); /* wk_read_desc's, asked while read and instantiated (wk__desc_gives_up) */
     void *over_ctx;
     bool gave_up; /* over said so: the read fails with WK_DEADLINE */
 };
 
 wk_world_desc *wk__desc_new(wk_format format);
+/* Asks d's over (when it has one) unless it said so already: true, and
+ * d->gave_up set, when the work on d is to stop at the call's deadline. */
+bool wk__desc_gives_up(wk_world_desc *d);
 /* Appends a node under parent (WK_NO_NODE for the root) and returns its
  * index, or WK_NO_NODE when out of memory or when the read is to give up
  * (d->gave_up set: the read then fails with WK_DEADLINE). Node pointers move when nodes are

@@ -4,7 +4,8 @@
  * the scene reproduces the description's poses exactly, and a subtree placed
  * elsewhere (a spawned model) moves rigidly. A <frame> hangs below the link
  * or model its attached_to chain ends at, so that it follows that link when
- * a joint moves it, or the model when the model is moved. */
+ * a joint moves it, or the model when the model is moved. The description's
+ * deadline check (wk_desc_set_over) is asked at every entity. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,6 +240,9 @@ static int note_made(builder *b, uint32_t i, wk_entity e)
 
 static int add_node(builder *b, uint32_t i, wk_entity parent, const wk_pose *parent_T_root, const char *rename)
 {
+    if (b->d->over && b->d->over(b->d->over_ctx))
+        return wk_fail(b->st, WK_DEADLINE, "gave up instantiating the world at the call's deadline, after %zu entities",
+                       b->made_count);
     const wk_scene_types *t = wk_scene_types_of(b->s);
     wk_ecm *ecm = wk_scene_ecm(b->s);
     const wk_node *n = wk_desc_node(b->d, i);

@@ -78,7 +78,7 @@ static int check_include(mjcf_reader *r, xmlNodePtr el, const char *path, const 
 /* Puts copies of the children of the included file's root before el. */
 static int splice(mjcf_reader *r, xmlNodePtr el, const mjcf_file *file)
 {
-    xmlDocPtr doc = wk__xml_parse(file->path, NULL, r->st);
+    xmlDocPtr doc = wk__xml_parse(file->path, NULL, r->d, r->st);
     if (!doc)
         return r->st->code;
     int rc = WK_OK;

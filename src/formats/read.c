@@ -73,14 +73,6 @@ bool wk_path_under_roots(const char *path, const char *const *roots)
     return wk__path_allowed(path, NULL, roots);
 }
 
-/* Asks the reader's over between phases; true (and gave_up set) to stop. */
-static bool gives_up(wk_world_desc *d)
-{
-    if (!d->gave_up && d->over && d->over(d->over_ctx))
-        d->gave_up = true;
-    return d->gave_up;
-}
-
 int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st)
 {
     *out = NULL;
@@ -104,31 +96,34 @@ int wk_desc_read(const wk_read_desc *desc, wk_world_desc **out, wk_status *st)
     int rc = path ? check_extension(path, st) : WK_OK;
     if (rc)
         return rc;
-    xmlDocPtr doc = wk__xml_parse(path, text, st);
-    if (!doc)
+    /* Made before the parse, which asks its check; its format is known
+     * once the root element is. */
+    wk_world_desc *d = wk__desc_new(WK_FORMAT_SDF);
+    if (!d)
+        return wk_fail(st, WK_NOMEM, "out of memory");
+    wk_desc_set_over(d, desc->over, desc->over_ctx);
+    xmlDocPtr doc = wk__xml_parse(path, text, d, st);
+    if (!doc) {
+        wk_desc_free(d);
         return st->code;
+    }
     const char *root = (const char *)xmlDocGetRootElement(doc)->name;
     const struct format_entry *f = NULL;
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
         if (!strcmp(root, formats[i].root))
             f = &formats[i];
-    wk_world_desc *d = NULL;
     if (!f)
         rc = wk_fail(st, WK_UNSUPPORTED_FORMAT, "%s: unsupported format: root element <%s>", path ? path : "<string>",
                      root);
-    else if (!(d = wk__desc_new(f->format)))
-        rc = wk_fail(st, WK_NOMEM, "out of memory");
-    else {
-        d->over = desc->over;
-        d->over_ctx = desc->over_ctx;
-    }
-    if (d && (rc = f->read(d, desc, path, doc, st)) == WK_OK && !gives_up(d) &&
+    else
+        d->format = f->format;
+    if (rc == WK_OK && (rc = f->read(d, desc, path, doc, st)) == WK_OK && !wk__desc_gives_up(d) &&
         (rc = wk__desc_index(d) ? wk_fail(st, WK_NOMEM, "out of memory indexing names") : WK_OK) == WK_OK &&
-        !gives_up(d) && (rc = wk__desc_resolve(d, st)) == WK_OK && !gives_up(d))
+        !wk__desc_gives_up(d) && (rc = wk__desc_resolve(d, st)) == WK_OK && !wk__desc_gives_up(d))
         rc = wk__desc_check_joints(d, st);
-    if (rc == WK_OK && !gives_up(d))
+    if (rc == WK_OK && !wk__desc_gives_up(d))
         rc = check_names(d, st);
-    if (d && d->gave_up) /* whatever failure giving up made the reader report */
+    if (d->gave_up) /* whatever failure giving up made the reader report */
         rc = wk_fail(st, WK_DEADLINE, "%s: gave up reading at the call's deadline, after %zu elements",
                      path ? path : "<string>", d->count);
     xmlFreeDoc(doc);

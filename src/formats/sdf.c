@@ -187,7 +187,7 @@ static xmlDocPtr included_doc(sdf_reader *r, const char *path)
         in->files = files;
         in->cap = cap;
     }
-    xmlDocPtr doc = wk__xml_parse(path, NULL, r->st);
+    xmlDocPtr doc = wk__xml_parse(path, NULL, r->d, r->st);
     if (!doc)
         return NULL;
     if (wk__index_add(&in->by_path, hash, in->count + 1)) {

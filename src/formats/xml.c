@@ -53,7 +53,34 @@ static int read_file(const char *path, char **text, size_t *len, wk_status *st)
     return WK_OK;
 }
 
-xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_status *st)
+/* Feeds libxml2 this much at a time, asking the description's check in
+ * between: a world of 16 MiB takes it a fraction of a second, one of 1 GiB
+ * seconds. */
+#define PARSE_CHUNK ((size_t)1 << 20)
+
+/* The document of the len bytes of text, parsed chunk after chunk; NULL
+ * when it is not well formed or when d (not NULL) gives up between chunks,
+ * which *parsed then tells (bytes fed so far). */
+static xmlDocPtr parse_chunks(xmlParserCtxtPtr ctx, const char *text, size_t len, wk_world_desc *d, size_t *parsed)
+{
+    for (*parsed = 0; *parsed < len && ctx->wellFormed; *parsed += PARSE_CHUNK) {
+        if (d && wk__desc_gives_up(d))
+            break;
+        size_t n = len - *parsed < PARSE_CHUNK ? len - *parsed : PARSE_CHUNK;
+        xmlParseChunk(ctx, text + *parsed, (int)n, 0);
+    }
+    if (!(d && d->gave_up))
+        xmlParseChunk(ctx, NULL, 0, 1);
+    xmlDocPtr doc = ctx->myDoc;
+    ctx->myDoc = NULL;
+    if (doc && (!ctx->wellFormed || (d && d->gave_up))) {
+        xmlFreeDoc(doc);
+        doc = NULL;
+    }
+    return doc;
+}
+
+xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_world_desc *d, wk_status *st)
 {
     char *copy = NULL;
     size_t len = 0;
@@ -74,15 +101,21 @@ xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_status *st)
         if (!wk__xml_blank_comment_hyphens(copy, len))
             free(copy), copy = NULL;
     }
-    xmlParserCtxtPtr ctx = xmlNewParserCtxt();
-    if (!ctx) {
+    const char *name = path ? path : "<string>";
+    xmlParserCtxtPtr ctx = xmlCreatePushParserCtxt(NULL, NULL, NULL, 0, name);
+    if (!ctx || xmlCtxtUseOptions(ctx, PARSE_OPTIONS)) {
         free(copy);
+        xmlFreeParserCtxt(ctx);
         wk_fail(st, WK_NOMEM, "out of memory parsing XML");
         return NULL;
     }
-    xmlDocPtr doc = xmlCtxtReadMemory(ctx, copy ? copy : text, (int)len, path ? path : "<string>", NULL, PARSE_OPTIONS);
+    size_t parsed;
+    xmlDocPtr doc = parse_chunks(ctx, copy ? copy : text, len, d, &parsed);
     free(copy);
-    if (doc && (doc->intSubset || doc->extSubset)) {
+    if (d && d->gave_up) {
+        wk_fail(st, WK_DEADLINE, "%s: gave up parsing at the call's deadline, after %zu of %zu bytes", name, parsed,
+                len);
+    } else if (doc && (doc->intSubset || doc->extSubset)) {
         /* World files need no DTD, and a DTD's entities are the door to
          * external-entity reads and expansion bombs: refuse them all. */
         wk_fail(st, WK_PARSE, "%s: a DOCTYPE is not allowed in a world file", path ? path : "<string>");

@@ -9,8 +9,9 @@
 #include "formats/desc_internal.h"
 
 /* Parses a file (text NULL) or a string, refusing network access and
- * leaving entities unexpanded. NULL with st filled on failure. */
-xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_status *st);
+ * leaving entities unexpanded. NULL with st filled on failure: WK_DEADLINE
+ * when d (NULL for none) gives up while it is parsed (wk__desc_gives_up). */
+xmlDocPtr wk__xml_parse(const char *path, const char *text, wk_world_desc *d, wk_status *st);
 
 /* Blanks the hyphens inside each comment of the len bytes of text that
  * holds "--" or ends in "-", which tinyxml2 (and so libsdformat, urdfdom

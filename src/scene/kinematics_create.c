@@ -245,30 +245,138 @@ static int collect_joint(const wk_scene *s, wk_entity e, bool inside, void *ctx)
     return inside && wk_ecm_has(s->ecm, e, s->types.joint) ? wk_entity_list_push(ctx, e) : WK_OK;
 }
 
+/* A joint of a loaded model on its way to being mounted. */
+typedef struct mounting {
+    wk_entity parent, child; /* its links (parent: the object for the world) */
+    uint32_t depth;          /* its child's in the tree of joints, 1 below a root link; 0: not mounted */
+    int mounted;             /* mount's answer */
+    wk_kinematics kin;
+} mounting;
+
+/* A link and the first joint, in the file's order, that moves it. */
+typedef struct moved_by {
+    wk_entity link;
+    uint32_t joint;
+} moved_by;
+
+static int by_link(const void *a, const void *b)
+{
+    const moved_by *x = a, *y = b;
+    return x->link != y->link ? (x->link < y->link ? -1 : 1) : (x->joint > y->joint) - (x->joint < y->joint);
+}
+
+/* The joint that moves link (the first in the file's order), or UINT32_MAX. */
+static uint32_t joint_moving(const moved_by *list, size_t n, wk_entity link)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (list[mid].link < link)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && list[lo].link == link ? list[lo].joint : UINT32_MAX;
+}
+
+/* Each joint's depth in the tree the joints make: 1 when its parent link
+ * is moved by no joint, else one more than the joint moving that link's.
+ * 0, not to be mounted: a second joint moving a link already moved, and
+ * the joints of a loop (which the readers refuse).
+ * Each chain is walked once, its depths written on the way back down. */
+static int joint_depths(mounting *m, size_t n)
+{
+    enum { UNKNOWN = 0, NOT_MOUNTED = UINT32_MAX - 1, ON_PATH = UINT32_MAX };
+    moved_by *list = malloc((n ? n : 1) * sizeof *list);
+    uint32_t *path = malloc((n ? n : 1) * sizeof *path);
+    if (!list || !path) {
+        free(list);
+        free(path);
+        return WK_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        list[i] = (moved_by){m[i].child, (uint32_t)i};
+    qsort(list, n, sizeof *list, by_link);
+    for (size_t i = 0; i < n; i++)
+        m[i].depth = m[i].child && joint_moving(list, n, m[i].child) == i ? UNKNOWN : NOT_MOUNTED;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = 0;
+        uint32_t x = (uint32_t)i;
+        while (x != UINT32_MAX && m[x].depth == UNKNOWN) {
+            m[x].depth = ON_PATH;
+            path[len++] = x;
+            x = joint_moving(list, n, m[x].parent);
+        }
+        bool loop = x != UINT32_MAX && m[x].depth == ON_PATH;
+        uint32_t above = x == UINT32_MAX || m[x].depth == NOT_MOUNTED ? 0 : m[x].depth;
+        while (len--)
+            m[path[len]].depth = loop ? NOT_MOUNTED : ++above;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (m[i].depth == NOT_MOUNTED)
+            m[i].depth = 0;
+    free(list);
+    free(path);
+    return WK_OK;
+}
+
+static int deepest_first(const void *a, const void *b)
+{
+    const mounting *x = *(mounting *const *)a, *y = *(mounting *const *)b;
+    return (x->depth < y->depth) - (x->depth > y->depth);
+}
+
+/* Mounts the joints deepest first: a joint's parent link then still hangs
+ * below the object, so neither the checks of mount nor the ECM's walk up
+ * from the new parent go further than a step, and the link moved carries
+ * a subtree whose poses are not cached yet (a chain of 50,000 joints
+ * mounted in the file's order took minutes). */
+static int mount_all(wk_scene *s, wk_entity object, const wk_entity_list *joints, mounting *m)
+{
+    for (size_t i = 0; i < joints->count; i++) {
+        const wk_scene_joint_links *links = wk_ecm_get(s->ecm, joints->items[i], s->types.joint_links);
+        m[i] = (mounting){.parent = links && links->parent ? links->parent : object, .child = links ? links->child : 0};
+    }
+    mounting **order = malloc((joints->count ? joints->count : 1) * sizeof *order);
+    int rc = order ? joint_depths(m, joints->count) : WK_NOMEM;
+    for (size_t i = 0; rc == WK_OK && i < joints->count; i++)
+        order[i] = &m[i];
+    if (rc == WK_OK)
+        qsort(order, joints->count, sizeof *order, deepest_first);
+    for (size_t i = 0; rc == WK_OK && i < joints->count && order[i]->depth; i++) {
+        mounting *x = order[i];
+        x->mounted = mount(s, object, joints->items[x - m], &x->kin);
+        rc = x->mounted < 0 ? x->mounted : WK_OK;
+    }
+    free(order);
+    return rc;
+}
+
 int wk__kinematics_from_joints(wk_scene *s, wk_entity object)
 {
     wk_entity_list joints = {0};
     wk_kinematic_object k = {0};
     int rc = wk__walk_object(s, object, collect_joint, &joints);
     size_t n = joints.count ? joints.count : 1;
-    if (rc == WK_OK && (!(k.joints = malloc(n * sizeof *k.joints)) ||
+    mounting *m = NULL;
+    if (rc == WK_OK && (!(m = calloc(n, sizeof *m)) || !(k.joints = malloc(n * sizeof *k.joints)) ||
                         !(k.system_limits = malloc(n * sizeof *k.system_limits)) ||
                         !(k.application_limits = malloc(n * sizeof *k.application_limits))))
         rc = WK_NOMEM;
+    if (rc == WK_OK)
+        rc = mount_all(s, object, &joints, m);
+    /* The degrees of freedom in the file's order. */
     for (size_t i = 0; rc == WK_OK && i < joints.count; i++) {
-        wk_kinematics kin;
         wk_entity joint = joints.items[i];
-        int mounted = mount(s, object, joint, &kin);
-        if (mounted < 0)
-            rc = mounted;
         /* A joint that mimics another follows it: no degree of freedom. */
-        if (mounted <= 0 || !wk__joint_moves(kin.motion) || wk_ecm_has(s->ecm, joint, s->types.mimic))
+        if (m[i].mounted <= 0 || !wk__joint_moves(m[i].kin.motion) || wk_ecm_has(s->ecm, joint, s->types.mimic))
             continue;
         wk_joint_limit l = wk__limit_from_file(wk_ecm_get(s->ecm, joint, s->types.joint));
         k.joints[k.joint_count] = joint;
         k.system_limits[k.joint_count] = l;
         k.application_limits[k.joint_count++] = l;
     }
+    free(m);
     if (rc == WK_OK && wk__kinematic_object_store(s, object, &k, NULL))
         rc = WK_NOMEM;
     wk_entity_list_free(&joints);

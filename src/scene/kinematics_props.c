@@ -28,10 +28,19 @@ static int check_configuration(const wk_scene *s, wk_entity object, const wk_kin
     if (c->count != k->joint_count || (c->count && !c->positions))
         return wk_fail(st, WK_INVALID, "joint configuration '%s' gives %zu positions; object '%s' has %u joints",
                        c->name, c->count, o, k->joint_count);
-    for (size_t j = 0; j < c->count; j++)
-        if (!isfinite(c->positions[j]))
+    for (size_t j = 0; j < c->count; j++) {
+        double q = c->positions[j];
+        const wk_joint_limit *l = &k->application_limits[j];
+        if (!isfinite(q))
             return wk_fail(st, WK_INVALID, "joint configuration '%s' of object '%s': position %zu is not finite",
                            c->name, o, j);
+        /* A named pose the arm cannot take is refused as a move there is. */
+        if (q < l->min_position || q > l->max_position)
+            return wk_fail(st, WK_RANGE,
+                           "joint configuration '%s' of object '%s': position %zu, %.9g, is outside joint '%s''s "
+                           "application limits [%g, %g]",
+                           c->name, o, j, q, wk__entity_name(s, k->joints[j]), l->min_position, l->max_position);
+    }
     return WK_OK;
 }
 

@@ -210,12 +210,12 @@ static bool write_message(void *ctx, const uint8_t *bytes, size_t len)
     return c->streaming ? !gone(c) : !c->broken;
 }
 
-static void report(const call *c, bool done, int status, int result, double seconds)
+static void report(const call *c, bool done, int status, int result, double seconds, const char *message)
 {
     const wk_server_desc *d = &c->worker->server->desc;
     if (d->on_call)
         d->on_call(&(wk_server_call){.method = c->method, .done = done, .status = status, .result = result,
-                                     .seconds = seconds},
+                                     .seconds = seconds, .message = message},
                    d->ctx);
 }
 
@@ -259,7 +259,7 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
     bool refused_for_shutdown = atomic_load(&w->server->stopping);
     double t0 = wk__monotonic_s();
     call c = {.worker = w, .slot = slot, .method = grpc_slice_to_c_string(slot->details.method), .started = t0};
-    report(&c, false, 0, -1, 0);
+    report(&c, false, 0, -1, 0, "");
 
     grpc_byte_buffer *payload = NULL;
     grpc_op recv_op = {.op = GRPC_OP_RECV_MESSAGE, .data.recv_message.recv_message = &payload};
@@ -315,7 +315,7 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
            c.ended                                  ? c.ended
            : c.broken && status == GRPC_STATUS_OK ? GRPC_STATUS_CANCELLED
                                                     : status,
-           status == GRPC_STATUS_OK ? sink.result : -1, wk__monotonic_s() - t0);
+           status == GRPC_STATUS_OK ? sink.result : -1, wk__monotonic_s() - t0, sink.message);
 
     if (payload)
         grpc_byte_buffer_destroy(payload);

@@ -257,18 +257,22 @@ int wk__world_append(wk_store *store, wk_world *w)
 /* Puts w in the list, replacing the world at index at when at < count, and
  * in the database first with its snapshot snap (serialized before the
  * store's lock was taken: it may be large); under the store's write lock.
- * On failure w is the caller's still. */
-static int insert(wk_store *store, wk_world *w, size_t at, const wk_buf snap[2], wk_status *st)
+ * The world replaced goes to *replaced, for the caller to let go
+ * (wk__world_unref) once the lock is released: freeing a large world took
+ * long enough to hold every other call that looks a world up. On failure w
+ * is the caller's still. */
+static int insert(wk_store *store, wk_world *w, size_t at, const wk_buf snap[2], wk_world **replaced,
+                  wk_status *st)
 {
     /* Room first, so that nothing fails once the row is written. */
     if (at == store->count && reserve(store))
         return wk_fail(st, WK_NOMEM, "out of memory adding world '%s'", w->id);
-    const wk_world *replaced = at < store->count ? store->worlds[at] : NULL;
-    int rc = store->db ? wk__db_insert(store, w, replaced, snap, st) : WK_OK;
+    const wk_world *old = at < store->count ? store->worlds[at] : NULL;
+    int rc = store->db ? wk__db_insert(store, w, old, snap, st) : WK_OK;
     if (rc)
         return rc;
     if (at < store->count) {
-        wk__world_unref(store->worlds[at]);
+        *replaced = store->worlds[at];
         store->worlds[at] = w;
     } else {
         store->worlds[store->count++] = w;
@@ -330,7 +334,7 @@ static int insert_new(wk_store *store, wk_world *w, const char *want, const wk_b
         if (named)
             pick_id(store, &taken, want, w->id);
         free(taken.listed);
-        rc = insert(store, w, store->count, snap, st);
+        rc = insert(store, w, store->count, snap, NULL, st); /* at the end: nothing replaced */
     }
     return rc;
 }
@@ -384,14 +388,16 @@ int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_
     pthread_rwlock_wrlock(&store->lock);
     char id[WK_WORLD_ID_MAX];
     size_t at = desc->replace && desc->id ? wk__find_world(store, desc->id) : store->count;
-    wk_world *w = wk__world_new(store, at < store->count ? desc->id : "", scene, desc->user_tag);
+    wk_world *w = wk__world_new(store, at < store->count ? desc->id : "", scene, desc->user_tag), *replaced = NULL;
     if (!w)
         rc = wk_fail(st, WK_NOMEM, "out of memory creating world '%s'", desc->id ? desc->id : "(new)");
     else
-        rc = at < store->count ? insert(store, w, at, snap, st) : insert_new(store, w, desc->id, snap, st);
+        rc = at < store->count ? insert(store, w, at, snap, &replaced, st) : insert_new(store, w, desc->id, snap, st);
     if (w)
         snprintf(id, sizeof id, "%s", w->id);
     pthread_rwlock_unlock(&store->lock);
+    if (replaced)
+        wk__world_unref(replaced);
     wk_buf_free(&snap[0]);
     wk_buf_free(&snap[1]);
     if (rc) {
@@ -522,18 +528,20 @@ int wk_store_clone(wk_store *store, const char *id, const char *clone_id, bool a
     size_t at = named ? wk__find_world(store, clone_id) : store->count;
     if (at < store->count && !allow_overwrite)
         rc = wk_fail(st, WK_EXISTS, "world '%s' exists and allow_overwrite is not set", clone_id);
-    wk_world *w = NULL;
+    wk_world *w = NULL, *replaced = NULL;
     if (rc == WK_OK) {
         w = wk__world_new(store, named ? clone_id : "", copy, tag ? tag_copy : NULL);
         copy = NULL; /* the world's now, or freed */
         if (!w)
             rc = wk_fail(st, WK_NOMEM, "out of memory cloning world '%s'", id);
         else
-            rc = named ? insert(store, w, at, snap, st) : insert_new(store, w, id, snap, st);
+            rc = named ? insert(store, w, at, snap, &replaced, st) : insert_new(store, w, id, snap, st);
     }
     if (w)
         snprintf(new_id, sizeof new_id, "%s", w->id);
     pthread_rwlock_unlock(&store->lock);
+    if (replaced)
+        wk__world_unref(replaced);
     wk_buf_free(&snap[0]);
     wk_buf_free(&snap[1]);
     wk_scene_free(copy);

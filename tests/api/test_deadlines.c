@@ -2,8 +2,10 @@
  * count past the limit is refused before any work (WK_SOURCES_MAX sources,
  * WK_FOOTPRINT_PAIRS_MAX footprint pairs), and a loop that runs as long as
  * its request makes it gives up with WK_DEADLINE (DEADLINE_EXCEEDED) once
- * the transport's check says the call is over, answering nothing; so does
- * LoadWorld's read of a world, the world left as it was. */
+ * the transport's check says the call is over, answering nothing; so do
+ * LoadWorld and SpawnEntities in every part of their work (the XML parse,
+ * the read, the instantiation, before the store is written), the world
+ * left as it was. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,35 +129,62 @@ static void footprint_pairs_bounded(void)
     wk_api_free(api);
 }
 
+/* head, then n items (a printf format of one size_t, the item's number),
+ * then tail, NUL-terminated, into text; WK_NOMEM. */
+static int repeated(wk_buf *text, const char *head, const char *item, size_t n, const char *tail)
+{
+    int rc = wk_buf_append(text, head, strlen(head));
+    char one[96];
+    for (size_t i = 0; rc == WK_OK && i < n; i++)
+        rc = wk_buf_append(text, one, (size_t)snprintf(one, sizeof one, item, i));
+    return rc ? rc : wk_buf_append(text, tail, strlen(tail) + 1);
+}
+
+/* Calls the method with msg, whose strings point into text; frees text
+ * and the answer. */
+static int dispatch_text(wk_api *api, const char *method, const ProtobufCMessage *msg, wk_buf *text,
+                         clock_check *check, wk_status *st)
+{
+    wk_buf out = {0};
+    int rc = dispatch(api, method, msg, check, &out, st);
+    wk_buf_free(text);
+    wk_buf_free(&out);
+    return rc;
+}
+
 /* LoadWorld of a world string of n models, each a link. */
 static int load_world(wk_api *api, size_t n, clock_check *check, wk_status *st)
 {
-    wk_buf text = {0}, out = {0};
-    int rc = wk_buf_append(&text, "<sdf version='1.9'><world name='many'>", 38);
-    char model[96];
-    for (size_t i = 0; rc == WK_OK && i < n; i++) {
-        int len = snprintf(model, sizeof model, "<model name='m%zu'><link name='l'/></model>", i);
-        rc = wk_buf_append(&text, model, (size_t)len);
-    }
-    if (rc || wk_buf_append(&text, "</world></sdf>", 15)) /* with its NUL */
+    wk_buf text = {0};
+    if (repeated(&text, "<sdf version='1.9'><world name='many'>", "<model name='m%zu'><link name='l'/></model>", n,
+                 "</world></sdf>"))
         return WK_NOMEM;
     SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
     req.resource_string = (char *)text.data;
-    rc = dispatch(api, "LoadWorld", &req.base, check, &out, st);
-    wk_buf_free(&text);
-    wk_buf_free(&out);
-    return rc;
+    return dispatch_text(api, "LoadWorld", &req.base, &text, check, st);
+}
+
+/* An endpoint whose world holds 10 models, its entity count in *count. */
+static wk_api *api_with_world(size_t *count)
+{
+    wk_api *api = wk_api_new();
+    wk_status st = {0};
+    if (!api || load_world(api, 10, NULL, &st)) {
+        wk_api_free(api);
+        return NULL;
+    }
+    *count = wk_ecm_count(wk_scene_ecm(wk_api_scene(api)));
+    return api;
 }
 
 /* A world being read when the deadline passes is not loaded: the read
  * asks at every element it keeps, and the world stays as it was. */
 static void load_world_gives_up(void)
 {
-    wk_api *api = wk_api_new();
+    size_t before;
+    wk_api *api = api_with_world(&before);
     REQUIRE(api);
     wk_status st = {0};
-    REQUIRE_INT(load_world(api, 10, NULL, &st), ==, WK_OK);
-    size_t before = wk_ecm_count(wk_scene_ecm(wk_api_scene(api)));
     clock_check check = {.grace = 3};
     CHECK_INT(load_world(api, 2000, &check, &st), ==, WK_DEADLINE);
     CHECK(strstr(st.message, "LoadWorld: <string>: gave up reading at the call's deadline, after ") != NULL);
@@ -166,8 +195,92 @@ static void load_world_gives_up(void)
     wk_api_free(api);
 }
 
+/* The parts of LoadWorld that ask the deadline, by the words each gives
+ * up with. */
+static const char *const load_phases[] = {"gave up parsing", "gave up reading", "gave up instantiating",
+                                          "made but not stored"};
+
+/* Whichever ask the deadline passes at, from the first to the last a
+ * LoadWorld makes (parsing, reading, instantiating, before the store is
+ * written), the call gives up with WK_DEADLINE and the world stays as it
+ * was; every phase is seen giving up. */
+static void load_world_gives_up_in_every_phase(void)
+{
+    size_t before;
+    wk_api *api = api_with_world(&before);
+    REQUIRE(api);
+    wk_status st = {0};
+    clock_check all = {.grace = 1 << 30};
+    REQUIRE_INT(load_world(api, 300, &all, &st), ==, WK_OK);
+    REQUIRE_INT(load_world(api, 10, NULL, &st), ==, WK_OK);
+    bool seen[sizeof load_phases / sizeof load_phases[0]] = {false};
+    for (int grace = 1; grace < all.asked; grace++) {
+        clock_check check = {.grace = grace};
+        CHECK_INT(load_world(api, 300, &check, &st), ==, WK_DEADLINE);
+        CHECK_INT(check.asked, ==, grace + 1); /* nothing asked after giving up */
+        CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, before);
+        CHECK_STR(wk_scene_name(wk_api_scene(api), wk_api_world(api)), "many");
+        for (size_t p = 0; p < sizeof load_phases / sizeof load_phases[0]; p++)
+            seen[p] = seen[p] || strstr(st.message, load_phases[p]);
+    }
+    for (size_t p = 0; p < sizeof load_phases / sizeof load_phases[0]; p++)
+        CHECK(seen[p]);
+    wk_api_free(api);
+}
+
+/* SpawnEntities of count entries, each a model of links links. */
+static int spawn_entities(wk_api *api, size_t count, size_t links, clock_check *check, wk_status *st)
+{
+    wk_buf text = {0};
+    if (repeated(&text, "<sdf version='1.9'><model name='m'>", "<link name='l%zu'/>", links, "</model></sdf>"))
+        return WK_NOMEM;
+    SimulationInterfaces__Resource resource = SIMULATION_INTERFACES__RESOURCE__INIT;
+    resource.resource_string = (char *)text.data;
+    SimulationInterfaces__SpawnEntityRequest entry = SIMULATION_INTERFACES__SPAWN_ENTITY_REQUEST__INIT;
+    entry.name = "spawned";
+    entry.has_allow_renaming = entry.allow_renaming = true;
+    entry.entity_resource = &resource;
+    SimulationInterfaces__SpawnEntityRequest *entries[8];
+    for (size_t i = 0; i < count; i++)
+        entries[i] = &entry;
+    SimulationInterfaces__SpawnEntitiesRequest req = SIMULATION_INTERFACES__SPAWN_ENTITIES_REQUEST__INIT;
+    req.n_spawn_requests = count;
+    req.spawn_requests = entries;
+    return dispatch_text(api, "SpawnEntities", &req.base, &text, check, st);
+}
+
+/* A SpawnEntities still reading or making an entry at the deadline ends
+ * DEADLINE_EXCEEDED naming the entry, and the entries made before it are
+ * not kept. */
+static void spawn_entities_give_up(void)
+{
+    size_t before;
+    wk_api *api = api_with_world(&before);
+    REQUIRE(api);
+    wk_status st = {0};
+    clock_check all = {.grace = 1 << 30};
+    REQUIRE_INT(spawn_entities(api, 3, 200, &all, &st), ==, WK_OK);
+    REQUIRE_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, before + 3 * 201);
+    REQUIRE_INT(load_world(api, 10, NULL, &st), ==, WK_OK);
+    bool instantiating = false, last_entry = false;
+    for (int grace = 1; grace < all.asked; grace++) {
+        clock_check check = {.grace = grace};
+        CHECK_INT(spawn_entities(api, 3, 200, &check, &st), ==, WK_DEADLINE);
+        CHECK(!strncmp(st.message, "SpawnEntities: entry ", 21));
+        CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, before);
+        instantiating = instantiating || strstr(st.message, "gave up instantiating");
+        last_entry = last_entry || !strncmp(st.message, "SpawnEntities: entry 2:", 23);
+    }
+    CHECK(instantiating);
+    CHECK(last_entry);
+    CHECK_INT(wk_code_grpc(WK_DEADLINE), ==, WK_GRPC_DEADLINE_EXCEEDED);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"load_world_gives_up", load_world_gives_up},
+    {"load_world_gives_up_in_every_phase", load_world_gives_up_in_every_phase},
+    {"spawn_entities_give_up", spawn_entities_give_up},
     {"sources_bounded", sources_bounded},
     {"footprint_pairs_bounded", footprint_pairs_bounded},
 };

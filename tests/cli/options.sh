@@ -36,6 +36,12 @@ for command in load poses run call worlds spawn tf state step levels performer; 
     check 0 "usage: worldkit $command" $command --help
 done
 check 0 "usage: worldkit spawn" spawn x.sdf --name n --help
+# What a help must say: run's default length, the units of spawn's pose.
+"$wk" run --help | grep -qF "1,000 unless --steps says" || fail "run --help does not say it stops after 1,000 steps"
+"$wk" spawn --help | grep -qF -- "--pose in metres and radians" || fail "spawn --help does not give --pose's units"
+# A host alone listens on port 50051 (it was refused as no loopback
+# address): said by the refusal of a host that is not one.
+check 1 "192.0.2.1:50051 is not a loopback address" serve --memory --listen 192.0.2.1
 check 0 "usage: worldkit serve" serve --help
 
 check 2 "unknown command 'GetSimulationState'" GetSimulationState

@@ -190,6 +190,7 @@ class Worlds(Watched):
         """For seconds, a second client's calls on both services and its
         health check are each answered within 1 s, again and again."""
         with grpc.insecure_channel(self.server.address) as channel:
+            grpc.channel_ready_future(channel).result(timeout=harness.CALL_SECONDS)  # not timed: see watch.py
             sim = self.pb.si_grpc.SimulationInterfacesStub(channel)
             ows = self.pb.ows_grpc.ObjectWorldServiceStub(channel)
             h = self.pb.health
@@ -520,6 +521,171 @@ class HostileTest(Worlds):
         finally:
             self.sim.SetSimulationState(self.si.SetSimulationStateRequest(
                 state=self.si.SimulationState(state=harness.STATE_STOPPED)), timeout=harness.CALL_SECONDS)
+
+
+    # ---- files whose cost grew with the square of their length ----
+
+    def test_long_files_load_in_linear_time(self):
+        # 4,000 frames each attached to the one before took over 60 s, 50,000
+        # joints or links in a chain 20-23 s, 200 includes of one nested
+        # model 18 s and 350 MB: names were looked up by a scan of their
+        # scope, and each include parsed again.
+        nested = harness.world("models/convoy/model.sdf")  # two nested models and a frame
+        revolute = "<joint name='j%d' type='revolute'><parent>l%d</parent><child>l%d</child><axis><xyz>0 0 1</xyz></axis></joint>"
+        fixed = "<joint name='j%d' type='fixed'><parent link='l%d'/><child link='l%d'/><origin xyz='0 0 1'/></joint>"
+        cases = (
+            ("4,000 frames in a chain", sdf_model("<static>true</static><link name='l'/>" + "".join(
+                "<frame name='f%d' attached_to='%s'/>" % (i, "f%d" % (i - 1) if i else "l") for i in range(4000)))),
+            ("50,000 joints in a chain", sdf_model("<static>true</static>" + "".join(
+                "<link name='l%d'/>" % i + (revolute % (i, i - 1, i) if i else "") for i in range(50000)))),
+            ("50,000 URDF links in a chain", "<robot name='m'>%s</robot>" % "".join(
+                "<link name='l%d'/>" % i + (fixed % (i, i - 1, i) if i else "") for i in range(50000))),
+            ("200 includes of one nested model", sdf_model("<static>true</static>" + "".join(
+                "<include><uri>%s</uri><name>m%d</name></include>" % (nested, i) for i in range(200)))),
+        )
+        for what, text in cases:
+            with self.subTest(what):
+                start = time.monotonic()
+                reply = self.sim.SpawnEntity(self.si.SpawnEntityRequest(
+                    name="long", entity_resource=self.si.Resource(resource_string=text)), timeout=120)
+                took = time.monotonic() - start
+                self.assertResult(OK, reply, "SpawnEntity " + what)
+                self.assertLess(took, 10, what)
+                self.assertResult(OK, self.sim.DeleteEntity(self.si.DeleteEntityRequest(entity="long"),
+                                                            timeout=harness.CALL_SECONDS))
+
+    # ---- input that must be refused ----
+
+    def test_worlds_a_tree_cannot_hold(self):
+        # Each loaded with a joint or a mimic silently dropped, or moved
+        # nowhere after; negative quantities loaded as given.
+        links = "<link name='a'/><link name='b'/><link name='c'/>"
+        joint = "<joint name='%s' type='fixed'><parent>%s</parent><child>%s</child></joint>"
+        mimic = ("<joint name='%s' type='revolute'><parent link='%s'/><child link='%s'/><limit effort='1' "
+                 "velocity='1' lower='-1' upper='1'/><mimic joint='%s'/></joint>")
+        hinge = ("<link name='a'/><link name='b'/><joint name='j' type='revolute'><parent>a</parent><child>b</child>"
+                 "<axis><xyz>0 0 1</xyz><dynamics><friction>-0.3</friction></dynamics></axis></joint>")
+        cases = (
+            ("parent is child", sdf_model(links + joint % ("ab", "a", "b") + joint % ("bb", "b", "b")),
+             "joint m::bb: its parent and its child are both 'b'"),
+            ("a loop of joints", sdf_model(links + joint % ("ab", "a", "b") + joint % ("bc", "b", "c")
+                                           + joint % ("ca", "c", "a")),
+             "joint m::ca: it closes a loop of joints back to link 'a'"),
+            ("a mimic cycle", "<robot name='r'><link name='a'/><link name='b'/><link name='c'/>%s%s</robot>"
+             % (mimic % ("j1", "a", "b", "j2"), mimic % ("j2", "b", "c", "j1")),
+             "whose chain of mimics leads back to it"),
+            ("a negative inertia", sdf_model("<link name='l'><inertial><inertia><ixx>1</ixx><iyy>-1</iyy>"
+                                             "</inertia></inertial></link>"), "<iyy>: -1 is negative"),
+            ("a negative friction", sdf_model(hinge), "<friction>: -0.3 is negative"),
+        )
+        for what, text, culprit in cases:
+            with self.subTest(what), self.unchanged():
+                entry = self.si.SpawnEntityRequest(name="bad", entity_resource=self.si.Resource(resource_string=text))
+                reply = self.sim.SpawnEntity(entry, timeout=harness.CALL_SECONDS)
+                self.assertResultRefused(SPAWN_RESOURCE_PARSE_ERROR, reply, culprit, "SpawnEntity " + what)
+
+    def test_object_world_values_out_of_bounds(self):
+        u = self.pb.updates
+        # The arm's shoulder_joint is limited to [-1, 1].
+        req = u.UpdateKinematicObjectPropertiesRequest(world_id="world", object=self.obj("arm"),
+                                                       named_joint_configurations_to_set=[u.NamedJointConfiguration(
+                                                           name="away", joint_positions=[-1000])])
+        self.assertRefused(C.OUT_OF_RANGE, self.ows.UpdateKinematicObjectProperties, req,
+                           "joint configuration 'away' of object 'arm'", "-1000", "shoulder_joint")
+        world = self.m.World(world_metadata=self.m.WorldMetadata(id="nan_world"))
+        root = world.objects.add(id="root", name="root", type=self.m.ROOT)
+        crate = world.objects.add(id="c", name="crate", type=self.m.PHYSICAL_OBJECT,
+                                  parent=self.m.IdAndName(id=root.id, name=root.name))
+        crate.object_component.parent_t_this.CopyFrom(self.pose(x=math.nan))
+        before = self.ows.ListWorlds(self.m.ListWorldsRequest(), timeout=harness.CALL_SECONDS)
+        self.assertRefused(C.INVALID_ARGUMENT, self.ows.CreateWorld, self.m.CreateWorldRequest(world=world), "crate")
+        self.assertEqual(before, self.ows.ListWorlds(self.m.ListWorldsRequest(), timeout=harness.CALL_SECONDS))
+
+    def test_longest_world_id_taken(self):
+        # A taken id of 100 characters got "_1" after it: 102, past what
+        # any call takes.
+        longest = "w" * 100
+        ids = []
+        for _ in range(2):
+            ids.append(self.ows.CreateWorld(self.m.CreateWorldRequest(world=self.m.World(
+                world_metadata=self.m.WorldMetadata(id=longest))), timeout=harness.CALL_SECONDS).id)
+            self.addCleanup(self.ows.DeleteWorld, self.m.DeleteWorldRequest(world_id=ids[-1]),
+                            timeout=harness.CALL_SECONDS)
+        self.assertEqual(ids, [longest, "w" * 98 + "_1"])
+        got = self.ows.GetWorld(self.m.GetWorldRequest(world_id=ids[1]), timeout=harness.CALL_SECONDS)
+        self.assertEqual(got.id, ids[1])
+
+
+def chain_of_frames(count):
+    """A world whose frames are each attached to the one before (2,000 took
+    10 s when each was looked up linearly)."""
+    return ("<sdf version='1.9'><world name='chained'><model name='m'><static>true</static><link name='l'/>"
+            + "".join("<frame name='f%d' attached_to='%s'/>" % (i, "f%d" % (i - 1) if i else "l")
+                      for i in range(count))
+            + "</model></world></sdf>")
+
+
+def static_crowd(count):
+    """A world of count static one-link models: no physics engine is made."""
+    return ("<sdf version='1.9'><world name='crowd'>"
+            + "".join("<model name='m%d'><static>true</static><link name='l'/></model>" % i for i in range(count))
+            + "</world></sdf>")
+
+
+class DeadlinesTest(Worlds):
+    """Work a request makes long, given a deadline it cannot meet: the
+    server gives up where it is (parsing, reading, making the entities,
+    before storing), answers DEADLINE_EXCEEDED (its message in the
+    --verbose log, as the client has stopped listening) and leaves the
+    worlds as they were, its lock free again at once."""
+    SERVER_ARGS = Worlds.SERVER_ARGS + ("--verbose",)
+
+    def given_up(self, what, call, request):
+        """call(request), with deadlines of 0.5 s, then 1 s, then 2 s, fails
+        DEADLINE_EXCEEDED each time, the worlds unchanged and the
+        simulation's lock free within 1 s after; the server's log says it
+        gave up at work at least once (a call still waiting for its request
+        at its deadline did not run, and is tried with the next). The log's
+        line is returned."""
+        for seconds in (0.5, 1.0, 2.0):
+            before = len(self.server.stderr().splitlines())
+            with self.unchanged():
+                start = time.monotonic()
+                self.assertStatus(C.DEADLINE_EXCEEDED, call, request, timeout=seconds)
+                self.sim.GetSimulationState(self.si.GetSimulationStateRequest(), timeout=harness.CALL_SECONDS)
+                self.assertLess(time.monotonic() - start, seconds + 1.0, what + ": the server did not give up")
+            line = self.logged(what, before)
+            if "gave up" in line:
+                return line
+            self.assertIn("did not run", line)
+        self.fail("%s never gave up at work" % what)
+
+    def logged(self, what, after):
+        """The log's line of the method's DEADLINE_EXCEEDED after line after."""
+        deadline = time.monotonic() + harness.CALL_SECONDS
+        while time.monotonic() < deadline:
+            lines = [line for line in self.server.stderr().splitlines()[after:]
+                     if "/%s DEADLINE_EXCEEDED" % what in line]
+            if lines:
+                return lines[-1]
+            time.sleep(0.05)
+        self.fail("%s: no DEADLINE_EXCEEDED in the log:\n%s" % (what, self.server.stderr()[-2000:]))
+
+    def test_loads_past_their_deadline(self):
+        # 13 MB and 9 MB, each a few seconds' work.
+        for what, text in (("a crowd", static_crowd(200000)), ("a chain of frames", chain_of_frames(200000))):
+            with self.subTest(what):
+                line = self.given_up("LoadWorld", self.sim.LoadWorld, self.si.LoadWorldRequest(resource_string=text))
+                self.assertIn("LoadWorld: ", line)
+
+    def test_spawns_past_their_deadline(self):
+        small = self.si.SpawnEntityRequest(name="small", entity_resource=self.si.Resource(
+            resource_string=many_links(2, "small")))
+        big = self.si.SpawnEntityRequest(name="big", entity_resource=self.si.Resource(
+            resource_string=many_links(500000)))
+        line = self.given_up("SpawnEntities", self.sim.SpawnEntities,
+                             self.si.SpawnEntitiesRequest(spawn_requests=[small, big]))
+        self.assertIn("SpawnEntities: entry 1: ", line)
 
 
 def many_links(count, name="big"):

@@ -48,12 +48,12 @@ int wk__load_world(wk_api *api, wk__call *call, const ProtobufCMessage *request,
                                           .over = wk__call_over_ctx,
                                           .over_ctx = call},
                           &desc, &st);
-    /* A file read past the call's deadline changes nothing. */
-    if (rc == WK_DEADLINE)
-        return wk_fail(call->status, WK_DEADLINE, "LoadWorld: %s", st.message);
     char source[PATH_MAX] = "";
     if (rc == WK_OK)
-        rc = wk__api_set_world(api, desc, file_path(uri, source), &st);
+        rc = wk__api_set_world(api, desc, file_path(uri, source), call, &st);
+    /* A world read or made past the call's deadline changes nothing. */
+    if (rc == WK_DEADLINE)
+        return wk_fail(call->status, WK_DEADLINE, "LoadWorld: %s", st.message);
     if (rc) {
         resp->result = wk__call_result(call, wk__map_code(load_world_codes, rc), "%s", st.message);
         return WK_OK;

@@ -2,10 +2,11 @@
  * (SDFormat, URDF or MJCF, by uri or string) and adds it to the world under
  * a unique name, at its initial pose in its reference frame, under its
  * namespace. The call is all or nothing (its row's batch, api.c): each
- * entry reports its own result (one whose file is still being read at the
- * call's deadline gives up), and when one fails none is kept, the entries
- * that would have spawned answering OPERATION_FAILED with the first that
- * failed; the call's result is OK only when all succeed. */
+ * entry reports its own result, and when one fails none is kept, the
+ * entries that would have spawned answering OPERATION_FAILED with the first
+ * that failed; the call's result is OK only when all succeed. An entry
+ * still being read or made at the call's deadline ends the call with
+ * DEADLINE_EXCEEDED, none kept. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <math.h>
@@ -30,6 +31,7 @@ typedef struct outcome {
     uint32_t code;
     char message[WK_STATUS_MSG_MAX];
     char name[256];
+    bool gave_up; /* at the call's deadline: the call ends DEADLINE_EXCEEDED */
 } outcome;
 
 static uint32_t refuse(outcome *o, uint32_t code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -177,6 +179,7 @@ static uint32_t spawn_one(wk_api *api, wk__call *call, const SimulationInterface
                                           .over = wk__call_over_ctx,
                                           .over_ctx = call},
                           &d, &st);
+    o->gave_up = rc == WK_DEADLINE;
     if (rc)
         return refuse(o, wk__map_code(spawn_codes, rc), "%s", st.message);
     size_t models;
@@ -190,8 +193,10 @@ static uint32_t spawn_one(wk_api *api, wk__call *call, const SimulationInterface
         code = placement(api, e, wk_desc_node(d, model), &world_T_model, o);
     wk_entity entity = WK_NULL_ENTITY;
     if (code == WK_RESULT_OK &&
-        wk_desc_instantiate(wk_api_scene(api), d, model, wk_api_world(api), &world_T_model, o->name, &entity, &st))
+        wk_desc_instantiate(wk_api_scene(api), d, model, wk_api_world(api), &world_T_model, o->name, &entity, &st)) {
+        o->gave_up = st.code == WK_DEADLINE;
         code = refuse(o, WK_RESULT_OPERATION_FAILED, "%s", st.message);
+    }
     wk_desc_free(d);
     if (code != WK_RESULT_OK)
         return code;
@@ -230,6 +235,8 @@ int wk__spawn_entities(wk_api *api, wk__call *call, const ProtobufCMessage *requ
     for (size_t i = 0; i < n; i++) {
         outcome o = {.code = WK_RESULT_OK};
         uint32_t code = spawn_one(api, call, req->spawn_requests[i], &o);
+        if (o.gave_up) /* the batch is rolled back: no entry is kept */
+            return wk_fail(call->status, WK_DEADLINE, "SpawnEntities: entry %zu: %s", i, o.message);
         SimulationInterfaces__SpawnResult *r = wk__call_alloc(call, sizeof *r);
         if (!r)
             return WK_NOMEM;

@@ -72,7 +72,7 @@ int wk__unload_world(wk_api *api, wk__call *call, const ProtobufCMessage *reques
     wk_status st = {0};
     char name[256];
     snprintf(name, sizeof name, "%s", wk_scene_name(wk_api_scene(api), wk_api_world(api)));
-    int rc = wk__api_set_world(api, NULL, NULL, &st);
+    int rc = wk__api_set_world(api, NULL, NULL, NULL, &st);
     if (rc)
         return wk__call_reply(*response,
                               wk__call_result(call, WK_RESULT_OPERATION_FAILED, "unloading '%s': %s", name, st.message));
