@@ -14,7 +14,7 @@ packages=(
   libpq-dev postgresql-15
   libre2-dev
   python3-grpcio python3-protobuf python3-websocket python3-pil
-  openssl
+  openssl libssl-dev
   libwebsockets-dev libjs-three chromium
 )
 

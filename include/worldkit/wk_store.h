@@ -135,6 +135,16 @@ void wk_store_observe(wk_store *store, const wk_store_observer *observer);
  * thread does on its own; WK_OK at once in an in-memory store. */
 int wk_store_compact(wk_store *store, const char *id, wk_status *st);
 
+/* Geometries registered with the store (Intrinsic's GeometryService): bytes
+ * kept under an id, for the store rather than a world. put keeps len bytes
+ * under id (up to WK_GEOMETRY_ID_MAX - 1 bytes), durably (in the database's
+ * geometries table) before it returns WK_OK; an id already kept keeps its
+ * first bytes, the ids being derived from the contents. get appends the
+ * bytes of id to out, WK_NOT_FOUND naming id when none are kept. */
+#define WK_GEOMETRY_ID_MAX 128
+int wk_store_put_geometry(wk_store *store, const char *id, const void *bytes, size_t len, wk_status *st);
+int wk_store_get_geometry(wk_store *store, const char *id, wk_buf *out, wk_status *st);
+
 typedef struct wk_world_create_desc {
     const char *id;       /* NULL or "": "World_<n>"; taken: "<id>_<n>" (id cut to keep 100 bytes),
                              unless replace */

@@ -103,6 +103,9 @@ typedef struct wk__call {
      * returns; NULL for a method on no one world. (A simulation_interfaces
      * handler has its binding's world open as api->open, bindings.c.) */
     wk_world *world;
+    /* The store whose registered geometries (GeometryService) an
+     * ObjectWorldService request's geometry references name; NULL: none. */
+    wk_store *store;
     /* Set by a handler for what must wait until that world is closed (an
      * ObjectWorldService World reply's metadata, which the store reads under
      * the world's own lock); run by the dispatcher when the handler

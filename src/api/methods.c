@@ -104,11 +104,11 @@ static const wk__method methods[] = {
     {OWS, "UpdateWorldResources", wk__ows_update_world_resources,
      WK__METHOD_OPENS | WK__METHOD_WRITES | WK__METHOD_GROWS, 0, {0}},
 
-    /* Intrinsic's geometry store, which worldkit does not keep: each method
-     * refuses at once, saying what to do instead (ows/geometry_service.c). */
-    {GEOMETRY, "CreateGeometry", wk__geometry_unsupported, 0, 0, {0}},
-    {GEOMETRY, "GetGeometry", wk__geometry_unsupported, 0, 0, {0}},
-    {GEOMETRY, "GetRenderable", wk__geometry_unsupported, 0, 0, {0}},
+    /* Intrinsic's geometry store: the store's, on no world
+     * (ows/geometry_service.c). */
+    {GEOMETRY, "CreateGeometry", wk__geometry_create, WK__METHOD_GROWS, 0, {0}},
+    {GEOMETRY, "GetGeometry", wk__geometry_get, 0, 0, {0}},
+    {GEOMETRY, "GetRenderable", wk__geometry_get_renderable, 0, 0, {0}},
 
     /* worldkit's own: levels and performers, on a simulation as above. */
     {LEVELS, "SetPerformer", wk__set_performer, MUTATES, 0, {0}},

@@ -42,7 +42,7 @@ typedef struct call {
     bool closed;            /* the close batch completed */
     int cancelled;          /* what it says: whether the call ended otherwise than by our status */
     bool broken;            /* a batch failed: the call is over */
-    int ended;              /* the status a stalled stream was ended with (we cancelled it); 0 otherwise */
+    int ended;              /* the status a stream we cancelled (stalled, shutdown) was ended with; 0 otherwise */
     grpc_byte_buffer *held; /* a unary reply, sent with the status */
     double started;         /* when the worker took the call, seconds */
 } call;
@@ -76,25 +76,36 @@ static bool wait_for(call *c, void *tag)
 }
 
 /* Waits for a stream's send; ends the stream when its client has taken
- * nothing for STALL_SECONDS. gRPC completes the send once it is cancelled,
- * and only then may its message be freed. */
+ * nothing for STALL_SECONDS, or at once when the server shuts down (a send
+ * held back by a client that does not read would otherwise hold the
+ * shutdown for the stall's length). gRPC completes the send once it is
+ * cancelled, and only then may its message be freed. */
 static bool wait_for_reader(call *c)
 {
-    bool late = false;
-    gpr_timespec until =
+    gpr_timespec stall =
         gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_seconds(STALL_SECONDS, GPR_TIMESPAN));
-    if (wait_until(c, &tag_send, until, &late))
-        return true;
-    if (!late)
+    for (;;) {
+        bool late = false;
+        gpr_timespec look = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(50, GPR_TIMESPAN));
+        if (wait_until(c, &tag_send, gpr_time_min(look, stall), &late))
+            return true;
+        if (!late)
+            return false;
+        bool stopping = atomic_load(&c->worker->server->stopping);
+        if (!stopping && gpr_time_cmp(gpr_now(GPR_CLOCK_MONOTONIC), stall) < 0)
+            continue;
+        char why[160];
+        if (stopping)
+            snprintf(why, sizeof why, "%s: the server is shutting down: the stream is ended", c->method);
+        else
+            snprintf(why, sizeof why,
+                     "%s: the client read no message for %d s (it stopped reading the stream): the stream is ended",
+                     c->method, STALL_SECONDS);
+        c->ended = stopping ? GRPC_STATUS_UNAVAILABLE : GRPC_STATUS_RESOURCE_EXHAUSTED;
+        grpc_call_cancel_with_status(c->slot->call, c->ended, why, NULL);
+        wait_for(c, &tag_send);
         return false;
-    char why[160];
-    snprintf(why, sizeof why,
-             "%s: the client read no message for %d s (it stopped reading the stream): the stream is ended", c->method,
-             STALL_SECONDS);
-    grpc_call_cancel_with_status(c->slot->call, GRPC_STATUS_RESOURCE_EXHAUSTED, why, NULL);
-    c->ended = GRPC_STATUS_RESOURCE_EXHAUSTED;
-    wait_for(c, &tag_send);
-    return false;
+    }
 }
 
 /* Whether the call is over for its client: cancelled, past its deadline, or
@@ -300,6 +311,17 @@ void wk__call_serve(wk__worker *w, wk__call_slot *slot)
         reply = NULL;
     }
     grpc_status_code status = (grpc_status_code)sink.status;
+    /* At a shutdown a stream ends at once: its status sent behind messages
+     * its client has not read yet would hold the connection, and so the
+     * shutdown, open until the client reads them. A cancel sends the
+     * status and drops those messages. */
+    if (!c.broken && c.streaming && atomic_load(&w->server->stopping)) {
+        if (status != GRPC_STATUS_UNAVAILABLE)
+            snprintf(sink.message, sizeof sink.message, "%s: the server is shutting down", c.method);
+        status = GRPC_STATUS_UNAVAILABLE;
+        c.ended = GRPC_STATUS_UNAVAILABLE;
+        c.broken = grpc_call_cancel_with_status(slot->call, status, sink.message, NULL) == GRPC_CALL_OK;
+    }
     if (!c.broken)
         send(&c, reply, &status, sink.message);
     else if (reply)

@@ -17,6 +17,9 @@
 #define DEFAULT_LISTEN "127.0.0.1:50051"
 #define DEFAULT_MAX_REQUEST_BYTES ((size_t)16 << 20)
 #define DEFAULT_GRACE 30.0
+/* How long, once no call is left, clients have to close their connections
+ * (read what was sent to them) before the shutdown closes them. */
+#define CLOSE_SECONDS 0.5
 
 static char shutdown_tag;
 
@@ -269,8 +272,10 @@ static void finish_shutdown(wk_server *s)
  * sends every client a GOAWAY and a ping, fails the workers' requests for
  * a new call (each worker ends), tells the health watchers, and notifies
  * once every connection is closed, which gRPC does when its client has
- * answered the ping, so has read everything before it. Calls not done near
- * the grace's end are cancelled; a call whose work does not look (a wait
+ * answered the ping, so has read everything before it. A client that
+ * polls its connection only while it has calls pending (Python's grpcio)
+ * never answers: CLOSE_SECONDS after the last call, the connections still
+ * open are cut. Calls not done near the grace's end are cancelled; a call whose work does not look (a wait
  * for a world's lock, one long load) still runs at its end, and is left
  * to run: the shutdown gives up rather than wait past its bound. */
 int wk_server_shutdown(wk_server *s)
@@ -295,7 +300,8 @@ int wk_server_shutdown(wk_server *s)
     gpr_timespec end = seconds_after(now, s->desc.shutdown_grace);
     wait_for_calls(s, cancel_at);
     grpc_server_shutdown_and_notify(s->grpc, s->shutdown_cq, &shutdown_tag);
-    s->notified = grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, cancel_at, NULL).type == GRPC_OP_COMPLETE;
+    gpr_timespec closed_by = gpr_time_min(cancel_at, seconds_after(gpr_now(GPR_CLOCK_MONOTONIC), CLOSE_SECONDS));
+    s->notified = grpc_completion_queue_pluck(s->shutdown_cq, &shutdown_tag, closed_by, NULL).type == GRPC_OP_COMPLETE;
     /* gRPC may notify while a worker still runs its cancelled call: the
      * workers' own count says when they are done. */
     if (!s->notified || atomic_load(&s->calls) > 0)

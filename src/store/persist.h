@@ -3,10 +3,11 @@
  * PostgreSQL in persist_pg.c), the database of a store behind it, and its
  * compactor.
  *
- * A backend keeps the same three tables whatever the engine: worlds (wid,
- * id, user tag, last update), snapshots (per wid: the seq of the last
- * journal entry folded in, the state, the order of children) and journal
- * (wid, seq, state). Journal seqs count from 1 per world; a snapshot's seq
+ * A backend keeps the same tables whatever the engine: worlds (wid, id,
+ * user tag, last update), snapshots (per wid: the seq of the last journal
+ * entry folded in, the state, the order of children), journal (wid, seq,
+ * state), and geometries (id, bytes: what Intrinsic's GeometryService
+ * registered, which belongs to the store rather than to a world). Journal seqs count from 1 per world; a snapshot's seq
  * is that of the last entry folded into it (0: none). Rows are keyed by
  * wid, an integer that belongs to the contents rather than to the id, so
  * that a swap renames two rows and a compaction that raced with a swap or a
@@ -78,6 +79,11 @@ typedef struct wk__backend {
     /* Replaces the snapshot of wid by snap (state, order) as of seq and
      * deletes the entries it folds. */
     int (*fold)(void *impl, int64_t wid, int64_t epoch, int64_t seq, const wk_buf snap[2], wk_status *st);
+    /* Keeps bytes under geometry id; an id already there keeps its bytes
+     * (ids are derived from the contents). */
+    int (*put_geometry)(void *impl, const char *id, const wk_buf *bytes, wk_status *st);
+    /* Appends the bytes of geometry id to out; *found false when none. */
+    int (*get_geometry)(void *impl, const char *id, wk_buf *out, bool *found, wk_status *st);
     /* Runs SQL without parameters or rows: for tests that make writes fail. */
     int (*exec)(void *impl, const char *sql);
 

@@ -57,7 +57,9 @@
     X(NEXT_NUMBER, "SELECT nextval('world_numbers')")                                                           \
     X(LIST, "SELECT w.id, w.has_user_tag, w.user_tag, w.last_update_ns, "                                     \
             "CASE WHEN l.expires > CURRENT_TIMESTAMP THEN l.address ELSE '' END "                              \
-            "FROM worlds w LEFT JOIN leases l ON l.wid = w.wid ORDER BY w.id")
+            "FROM worlds w LEFT JOIN leases l ON l.wid = w.wid ORDER BY w.id")                                \
+    X(INSERT_GEOMETRY, "INSERT INTO geometries(id, data) VALUES($1, $2) ON CONFLICT (id) DO NOTHING")          \
+    X(SELECT_GEOMETRY, "SELECT data FROM geometries WHERE id = $1")
 
 typedef enum stmt_id { STMT_TABLE(WK__STMT_ENUM) STMT_COUNT } stmt_id;
 static const char *const stmt_sql[] = {STMT_TABLE(WK__STMT_SQL)};
@@ -87,6 +89,7 @@ static const char schema[] =
     " epoch bigint NOT NULL,"
     " expires timestamp with time zone NOT NULL);"
     "CREATE SEQUENCE IF NOT EXISTS world_numbers;"
+    "CREATE TABLE IF NOT EXISTS geometries(id text PRIMARY KEY, data bytea NOT NULL);"
     "CREATE TABLE IF NOT EXISTS worldkit_schema(version integer NOT NULL);"
     "INSERT INTO worldkit_schema SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM worldkit_schema);";
 
@@ -339,9 +342,13 @@ static int check_schema(pg *db, wk_status *st)
         PQclear(res);
         if (rc)
             return rc;
-        /* The sequence came after version 1's first tables: made where it
-         * is missing (a racing server's failure goes round the loop again). */
-        rc = exec(db, "CREATE SEQUENCE IF NOT EXISTS world_numbers", st, "creating the world numbers");
+        /* The sequence and the geometries came after version 1's first
+         * tables: made where missing (a racing server's failure goes round
+         * the loop again). */
+        rc = exec(db,
+                  "CREATE SEQUENCE IF NOT EXISTS world_numbers; "
+                  "CREATE TABLE IF NOT EXISTS geometries(id text PRIMARY KEY, data bytea NOT NULL)",
+                  st, "creating the world numbers and the geometries table");
     }
     return rc;
 }
@@ -628,6 +635,51 @@ static int pg_fold(void *impl, int64_t wid, int64_t epoch, int64_t seq, const wk
     return txn(impl, WRITE, "writing a snapshot", fold_rows, &c, st);
 }
 
+typedef struct geometry_row {
+    const char *id;
+    const wk_buf *bytes;
+    wk_buf *out;
+    bool *found;
+} geometry_row;
+
+static int insert_geometry(pg *db, void *ctx, wk_status *st)
+{
+    const geometry_row *g = ctx;
+    params p = {0};
+    p_text(&p, g->id);
+    p_bytes(&p, g->bytes->data, g->bytes->len);
+    return run_only(db, STMT_INSERT_GEOMETRY, &p, st, "keeping a geometry");
+}
+
+static int pg_put_geometry(void *impl, const char *id, const wk_buf *bytes, wk_status *st)
+{
+    return txn(impl, WRITE, "keeping a geometry", insert_geometry, &(geometry_row){.id = id, .bytes = bytes}, st);
+}
+
+static int select_geometry(pg *db, void *ctx, wk_status *st)
+{
+    const geometry_row *g = ctx;
+    params p = {0};
+    p_text(&p, g->id);
+    PGresult *res = run(db, STMT_SELECT_GEOMETRY, &p, st, "reading a geometry");
+    if (!res)
+        return WK_IO;
+    int rc = WK_OK;
+    *g->found = PQntuples(res) == 1;
+    size_t len;
+    const uint8_t *data = *g->found ? get_bytes(res, 0, 0, &len) : NULL;
+    if (data && wk_buf_append(g->out, data, len))
+        rc = wk_fail(st, WK_NOMEM, "%s: out of memory reading geometry '%s'", db->name, g->id);
+    PQclear(res);
+    return rc;
+}
+
+static int pg_get_geometry(void *impl, const char *id, wk_buf *out, bool *found, wk_status *st)
+{
+    geometry_row g = {.id = id, .out = out, .found = found};
+    return txn(impl, READ, "reading a geometry", select_geometry, &g, st);
+}
+
 static int pg_exec(void *impl, const char *sql)
 {
     pg *db = impl;
@@ -837,6 +889,8 @@ const wk__backend wk__pg_backend = {
     .append = pg_append,
     .fold = pg_fold,
     .exec = pg_exec,
+    .put_geometry = pg_put_geometry,
+    .get_geometry = pg_get_geometry,
     .claim = pg_claim,
     .renew = pg_renew,
     .let_go = pg_let_go,

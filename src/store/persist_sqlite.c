@@ -40,7 +40,9 @@
                      "s.children, s.seq FROM worlds w JOIN snapshots s USING (wid) ORDER BY w.id")           \
     X(SELECT_WORLD, "SELECT w.wid, w.id, w.has_user_tag, w.user_tag, w.last_update_ns, s.state, "            \
                     "s.children, s.seq FROM worlds w JOIN snapshots s USING (wid) WHERE w.wid = ?1")         \
-    X(SELECT_JOURNAL, "SELECT seq, state FROM journal WHERE wid = ?1 AND seq > ?2 ORDER BY seq")
+    X(SELECT_JOURNAL, "SELECT seq, state FROM journal WHERE wid = ?1 AND seq > ?2 ORDER BY seq")             \
+    X(INSERT_GEOMETRY, "INSERT INTO geometries(id, data) VALUES(?1, ?2) ON CONFLICT(id) DO NOTHING")         \
+    X(SELECT_GEOMETRY, "SELECT data FROM geometries WHERE id = ?1")
 
 typedef enum stmt_id { WK__STMT_TABLE(WK__STMT_ENUM) STMT_COUNT } stmt_id;
 static const char *const stmt_sql[] = {WK__STMT_TABLE(WK__STMT_SQL)};
@@ -64,6 +66,10 @@ static const char schema[] =
     " PRIMARY KEY(wid, seq));"
     "PRAGMA application_id = 2003526754;" /* WK__APPLICATION_ID */
     "PRAGMA user_version = 1;";
+
+/* The geometries came after version 1's first tables: made where missing,
+ * which an older worldkit reading the file does not notice. */
+static const char geometry_schema[] = "CREATE TABLE IF NOT EXISTS geometries(id TEXT PRIMARY KEY, data BLOB NOT NULL)";
 
 typedef struct lite {
     sqlite3 *db;
@@ -260,7 +266,8 @@ static int open_file(lite *db, wk_status *st)
         return fail(db, st, "opening");
     if (!wal)
         return wk_fail(st, WK_IO, "%s: cannot use write-ahead logging there", db->path);
-    if ((rc = exec(db, "PRAGMA synchronous = FULL", st, "opening")) || (rc = check_schema(db, st)))
+    if ((rc = exec(db, "PRAGMA synchronous = FULL", st, "opening")) || (rc = check_schema(db, st)) ||
+        (rc = exec(db, geometry_schema, st, "creating the geometries table")))
         return rc;
     for (int i = 0; i < STMT_COUNT; i++)
         if (sqlite3_prepare_v3(db->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &db->stmts[i], NULL) != SQLITE_OK)
@@ -444,6 +451,43 @@ static int lite_fold(void *impl, int64_t wid, int64_t epoch, int64_t seq, const 
     return write_txn(impl, "writing a snapshot", fold_rows, &(change){.wid = wid, .seq = seq, .bytes = snap}, st);
 }
 
+typedef struct geometry_row {
+    const char *id;
+    const wk_buf *bytes;
+} geometry_row;
+
+static int insert_geometry(lite *db, void *ctx)
+{
+    const geometry_row *g = ctx;
+    sqlite3_stmt *s = db->stmts[STMT_INSERT_GEOMETRY];
+    sqlite3_bind_text(s, 1, g->id, -1, SQLITE_STATIC);
+    bind_blob(s, 2, g->bytes);
+    return run(db, STMT_INSERT_GEOMETRY) == SQLITE_DONE ? WK_OK : WK_IO;
+}
+
+static int lite_put_geometry(void *impl, const char *id, const wk_buf *bytes, wk_status *st)
+{
+    return write_txn(impl, "keeping a geometry", insert_geometry, &(geometry_row){.id = id, .bytes = bytes}, st);
+}
+
+static int lite_get_geometry(void *impl, const char *id, wk_buf *out, bool *found, wk_status *st)
+{
+    lite *db = impl;
+    pthread_mutex_lock(&db->lock);
+    sqlite3_stmt *s = db->stmts[STMT_SELECT_GEOMETRY];
+    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+    int step = sqlite3_step(s), rc = WK_OK;
+    *found = step == SQLITE_ROW;
+    if (*found && wk_buf_append(out, sqlite3_column_blob(s, 0), (size_t)sqlite3_column_bytes(s, 0)))
+        rc = wk_fail(st, WK_NOMEM, "%s: out of memory reading geometry '%s'", db->path, id);
+    else if (!*found && step != SQLITE_DONE)
+        rc = fail(db, st, "reading a geometry");
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    pthread_mutex_unlock(&db->lock);
+    return rc;
+}
+
 static int lite_exec(void *impl, const char *sql)
 {
     lite *db = impl;
@@ -463,4 +507,6 @@ const wk__backend wk__sqlite_backend = {
     .append = lite_append,
     .fold = lite_fold,
     .exec = lite_exec,
+    .put_geometry = lite_put_geometry,
+    .get_geometry = lite_get_geometry,
 };

@@ -82,6 +82,11 @@ wk_store *wk_store_new(void)
         free(store);
         return NULL;
     }
+    if (store && pthread_mutex_init(&store->geometry_lock, NULL)) {
+        pthread_rwlock_destroy(&store->lock);
+        free(store);
+        return NULL;
+    }
     return store;
 }
 
@@ -113,6 +118,7 @@ void wk_store_free(wk_store *store)
     for (size_t i = 0; i < store->count; i++)
         wk__world_unref(store->worlds[i]);
     free(store->worlds);
+    wk__geometries_free(store);
     pthread_rwlock_destroy(&store->lock);
     free(store);
 }

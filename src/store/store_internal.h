@@ -50,7 +50,15 @@ struct wk_store {
     /* The number the next world made without an id is tried with (World_<n>),
      * in a store no other server shares; under the store's write lock. */
     uint64_t next_number;
+    /* The geometries of a store kept in memory (geometries.c); a store
+     * with a database keeps them there only. */
+    pthread_mutex_t geometry_lock;
+    struct wk__geometry *geometries;
+    size_t geometry_count, geometry_cap;
 };
+
+/* Frees the geometries a store keeps in memory. */
+void wk__geometries_free(wk_store *store);
 
 /* Tells the store's observer that world id was replaced whole. */
 void wk__store_replaced(const wk_store *store, const char *id);

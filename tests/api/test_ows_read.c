@@ -417,7 +417,7 @@ static void object_views(void)
     REQUIRE(base->geometry_component);
     wk_scene_geometry g;
     const char *uri;
-    CHECK_INT(wk__ows_geometry_in(base->geometry_component, &g, &uri, NULL), ==, WK_OK);
+    CHECK_INT(wk__ows_geometry_in(&(wk__call){0}, base->geometry_component, &g, &uri, NULL), ==, WK_OK);
     CHECK_INT(g.type, ==, WK_GEOMETRY_BOX);
     CHECK_VEC3_NEAR(g.size, ((wk_vec3){1, 0.5, 0.8}), 0);
     /* The frames' entities are the object's entities too. */

@@ -652,32 +652,115 @@ static void create_from_scene_object(void)
     wk_api_free(api);
 }
 
-/* GeometryService: worldkit keeps no geometry store, and each of the
- * methods says so at once with INVALID_ARGUMENT (the client retries
- * UNIMPLEMENTED, which a service without rows would answer). */
-static void geometry_service_refuses(void)
+/* GeometryService's fingerprint of the GeometryData json describes, copied
+ * to out (65 bytes); false when CreateGeometry does not answer one. */
+static bool register_geometry(wk_api *api, const char *data, char *out)
+{
+    char request[512];
+    snprintf(request, sizeof request, "{'data':%s}", data);
+    ows_answer a;
+    bool ok = CHECK_INT(ows_call(api, "/intrinsic_proto.geometry.GeometryService/CreateGeometry", request, &a), ==,
+                        WK_GRPC_OK);
+    const char *at = ok ? strstr((const char *)a.json.data, "\"fingerprint\":\"") : NULL;
+    ok = CHECK(at != NULL) && CHECK(strspn(at + 15, "0123456789abcdef") == 64);
+    if (ok) {
+        memcpy(out, at + 15, 64);
+        out[64] = 0;
+        char ref[128];
+        snprintf(ref, sizeof ref, "'geometryRef':'worldkit-geometry:%s'", out);
+        ok = CHECK(ows_has(&a, ref));
+    }
+    wk_buf_free(&a.json);
+    return ok;
+}
+
+#define GEOMETRY_SERVICE "/intrinsic_proto.geometry.GeometryService/"
+#define A_BOX "{'primitiveSet':{'primitives':[{'box':{'size':{'x':0.1,'y':0.2,'z':0.3}}}]}}"
+
+/* GeometryService keeps what it is given under a content fingerprint and
+ * serves back what the data holds; what it cannot make is refused at once
+ * with FAILED_PRECONDITION (the client retries UNIMPLEMENTED); an object
+ * whose geometry names a registered primitive gets that primitive. */
+static void geometry_service(void)
 {
     wk_api *api = table_world();
     REQUIRE(api);
+    char box[65], again[65], stl[65], gltf[65];
+    REQUIRE(register_geometry(api, A_BOX, box));
+    REQUIRE(register_geometry(api, A_BOX, again));
+    CHECK_STR(again, box);
+    REQUIRE(register_geometry(api, "{'stlBytes':'c29saWQgYQplbmRzb2xpZCBhCg=='}", stl));
+    REQUIRE(register_geometry(api, "{'gltfBytes':'Z2xURgIAAAA='}", gltf));
+    CHECK(strcmp(stl, box) != 0 && strcmp(gltf, stl) != 0);
+
+    char request[512], needle[256];
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'fingerprint':'%s'}}", box);
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+               "'geometry':{'exactGeometry':{'primitiveSet':{'primitives':[{'box':{'size':{'x':0.1,'y':0.2,'z':0.3}}}]}}}");
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_FAILED_PRECONDITION,
+               "was registered as primitive_set, and worldkit makes no glTF renderable");
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'geometryRef':'worldkit-geometry:%s'}}", stl);
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_FAILED_PRECONDITION,
+               "was registered as stl_bytes, and worldkit makes no Geometry");
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'renderableRef':'worldkit-geometry:%s'},'lodLevel':2}",
+             gltf);
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_OK,
+               "'renderable':{'gltfString':'Z2xURgIAAAA='}");
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'fingerprint':'%s'}}", gltf);
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+               "'geometry':{'renderable':{'gltfString':'Z2xURgIAAAA='}}");
+
+    /* Refused at once, naming what is wrong. */
     static const struct {
-        const char *method, *request, *says;
-    } calls[] = {
-        {"/intrinsic_proto.geometry.GeometryService/CreateGeometry", "{'data':{'stlBytes':'c29saWQ='}}",
-         "GeometryService.CreateGeometry is not supported: worldkit keeps no geometry store"},
-        {"/intrinsic_proto.geometry.GeometryService/GetGeometry", "{'geometryStorageRefs':{'geometryRef':'x'}}",
-         "GeometryService.GetGeometry is not supported"},
-        {"/intrinsic_proto.geometry.GeometryService/GetRenderable", "{'lodLevel':1}",
-         "GeometryService.GetRenderable is not supported"},
+        const char *method, *request;
+        int status;
+        const char *says;
+    } refused[] = {
+        {GEOMETRY_SERVICE "CreateGeometry", "{}", WK_GRPC_INVALID_ARGUMENT, "data holds no geometry"},
+        {GEOMETRY_SERVICE "CreateGeometry", "{'data':{'objData':''}}", WK_GRPC_INVALID_ARGUMENT,
+         "data.obj_data is empty"},
+        {GEOMETRY_SERVICE "GetGeometry", "{'geometryStorageRefs':{'geometryRef':'cas://elsewhere'}}",
+         WK_GRPC_INVALID_ARGUMENT, "geometry_storage_refs names no geometry registered here"},
+        {GEOMETRY_SERVICE "GetRenderable", "{'geometryStorageRefs':{'fingerprint':'beef'}}", WK_GRPC_NOT_FOUND,
+         "GetRenderable: no geometry 'beef' is registered"},
     };
-    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
-        OWS_EXPECT(api, calls[i].method, calls[i].request, WK_GRPC_INVALID_ARGUMENT, calls[i].says);
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        OWS_EXPECT(api, refused[i].method, refused[i].request, refused[i].status, refused[i].says);
+
+    /* An object made of the registered box is that box; of the STL, a mesh
+     * whose uri is the reference; of an unknown registration, refused. */
+    snprintf(request, sizeof request,
+             "{'worldId':'w','name':'%s','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+             "'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{'geoRef':{'exactGeometryRef':"
+             "'worldkit-geometry:%s'}}}}}}}}}",
+             "registered_box", box);
+    OWS_EXPECT(api, "CreateObject", request, WK_GRPC_OK, "'name':'registered_box'");
+    snprintf(request, sizeof request,
+             "{'worldId':'w','name':'%s','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+             "'Intrinsic_Collision':{'geometries':[{'geometryStorageRefs':{'geometryRef':'worldkit-geometry:%s'}}]"
+             "}}}}}",
+             "registered_stl", stl);
+    OWS_EXPECT(api, "CreateObject", request, WK_GRPC_OK, "'name':'registered_stl'");
+    wk_buf before = ows_state(api, "w");
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'nothing','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+               "'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{'geoRef':{'exactGeometryRef':"
+               "'worldkit-geometry:beef'}}}}}}}}}",
+               WK_GRPC_NOT_FOUND, "no geometry 'beef' is registered");
+    CHECK(ows_unchanged(api, "w", &before));
+    /* What GetObject shows: the box inline, the mesh by its reference. */
+    OWS_EXPECT(api, "GetObject", "{'worldId':'w','object':{'byName':{'objectName':'registered_box'}},'view':'FULL'}",
+               WK_GRPC_OK, "{'box':{'size':{'x':0.1,'y':0.2,'z':0.3}}}");
+    snprintf(needle, sizeof needle, "'geoRef':{'exactGeometryRef':'worldkit-geometry:%s'", stl);
+    OWS_EXPECT(api, "GetObject", "{'worldId':'w','object':{'byName':{'objectName':'registered_stl'}},'view':'FULL'}",
+               WK_GRPC_OK, needle);
     wk_api_free(api);
 }
 
 static const wk_test_case cases[] = {
     {"create_object", create_object},
     {"create_from_scene_object", create_from_scene_object},
-    {"geometry_service_refuses", geometry_service_refuses},
+    {"geometry_service", geometry_service},
     {"create_under_filters_and_frames", create_under_filters_and_frames},
     {"delete_object", delete_object},
     {"rename_and_reparent_objects", rename_and_reparent_objects},

@@ -6,8 +6,10 @@ the client's shapes one after another, as a session of the client would.
 INTRINSIC holds, for every message the client fills in, the field numbers of
 Intrinsic's own .proto files (object_world_service.proto,
 object_world_updates.proto, cart_space.proto, robot_payload.proto,
-scene_object.proto, entity.proto, geometry_service.proto and
-geometry_service_types.proto), copied by hand from them. Our proto2 copies
+scene_object.proto, entity.proto, geometry_service.proto,
+geometry_service_types.proto, geometry.proto, lazy_exact_geometry.proto,
+primitives.proto, renderable.proto and geometry_storage_refs.proto), copied
+by hand from them. Our proto2 copies
 must give every field we declare the same number and kind, and may leave a
 field out only where LEFT_OUT says so."""
 
@@ -83,13 +85,31 @@ INTRINSIC = {
     "intrinsic_proto.geometry.CreateGeometryRequest": {"data": 1},
     "intrinsic_proto.geometry.GeometryData": {"geometry": 1, "primitive_set": 4, "obj_data": 2, "gltf_bytes": 3,
                                               "stl_bytes": 5},
+    "intrinsic_proto.geometry.GeometryWithMetadata": {"geometry_storage_refs": 3, "geometry": 2},
+    "intrinsic_proto.geometry.GetGeometryRequest": {"geometry_storage_refs": 2},
+    "intrinsic_proto.geometry.GetRenderableRequest": {"geometry_storage_refs": 3, "lod_level": 2},
+    "intrinsic_proto.geometry.RenderableWithMetadata": {"geometry_storage_refs": 4, "lod_level": 2, "renderable": 3},
+    "intrinsic_proto.geometry.GeometryStorageRefs": {"fingerprint": 1, "geometry_ref": 2, "renderable_ref": 3},
+    "intrinsic_proto.geometry.Geometry": {"exact_geometry": 4, "renderable": 2, "generated_renderable": 3},
+    "intrinsic_proto.geometry.Renderable": {"gltf_string": 1},
+    "intrinsic_proto.geometry.LazyExactGeometry": {"triangle_mesh": 6, "mesh_octree_wrapping": 4,
+                                                   "primitive_set": 5},
+    "intrinsic_proto.geometry.PrimitiveShapeSet": {"primitives": 1},
+    "intrinsic_proto.geometry.PrimitiveShape": {"box": 1, "cylinder": 2, "sphere": 3, "ellipsoid": 4, "capsule": 5,
+                                                "frustum": 6},
+    "intrinsic_proto.geometry.Box": {"size": 1},
+    "intrinsic_proto.geometry.Cylinder": {"length": 1, "radius": 2},
+    "intrinsic_proto.geometry.Sphere": {"radius": 1},
+    "intrinsic_proto.geometry.Ellipsoid": {"radii": 1},
+    "intrinsic_proto.geometry.Capsule": {"length": 1, "radius": 2},
+    "intrinsic_proto.geometry.Frustum": {"x_angle": 1, "y_angle": 2, "min_z_distance": 3, "max_z_distance": 4},
 }
 
 # What our copies leave out on purpose (worldkit reads none of it; the
 # bytes a peer sends for it are kept as unknown fields).
 LEFT_OUT = {
-    ("intrinsic_proto.geometry.GeometryData", "geometry"),
-    ("intrinsic_proto.geometry.GeometryData", "primitive_set"),
+    ("intrinsic_proto.geometry.LazyExactGeometry", "triangle_mesh"),
+    ("intrinsic_proto.geometry.LazyExactGeometry", "mesh_octree_wrapping"),
 }
 
 

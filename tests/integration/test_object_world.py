@@ -1091,17 +1091,9 @@ class ClientFiltersTest(HingeWorldTest):
         sim = u.CreateObjectRequest(world_id=w, name="from_scene")
         sim.create_from_scene_object.scene_object.entities.add(name="body").link.SetInParent()
         sim.create_from_scene_object.scene_object.simulation_spec.SetInParent()
-        # ObjectWorldClient.register_geometry and register_geometry_v1 call
-        # GeometryService.CreateGeometry; worldkit keeps no geometry store.
-        geo = importlib.import_module("intrinsic.geometry.proto.geometry_service_pb2")
-        geo_stub = importlib.import_module("intrinsic.geometry.proto.geometry_service_pb2_grpc").GeometryServiceStub(
-            self.channel)
-        mesh = geo.CreateGeometryRequest(data=geo.GeometryData(stl_bytes=b"solid cube\nendsolid cube\n"))
         for call, req, feature in ((self.stub.CreateObject, scene, "scene_object.entities['cam'] is a sensor"),
                                    (self.stub.CreateObject, bare_joint,
                                     "scene_object.entities['j'] is a joint without a kinematics_component"),
-                                   (self.stub.CreateObject, sim, "scene_object.simulation_spec"),
-                                   (geo_stub.CreateGeometry, mesh, "GeometryService.CreateGeometry is not supported"),
-                                   (geo_stub.GetGeometry, geo.GetGeometryRequest(), "GeometryService.GetGeometry")):
+                                   (self.stub.CreateObject, sim, "scene_object.simulation_spec")):
             err = self.assertStatus(C.INVALID_ARGUMENT, call, req, culprit=feature, timeout=1.0)
             self.assertNotIn(err.code(), retried)

@@ -967,6 +967,77 @@ static void threads_commit_while_compacting(void)
     remove_dir(dir);
 }
 
+/* ---- geometries ---------------------------------------------------------- */
+
+/* The bytes kept under id, compared with want (len bytes). */
+static void check_geometry(wk_store *store, const char *id, const uint8_t *want, size_t len)
+{
+    wk_buf got = {0};
+    wk_status st;
+    CHECK_INT(wk_store_get_geometry(store, id, &got, &st), ==, WK_OK);
+    CHECK_INT(got.len, ==, len);
+    CHECK(got.len == len && (len == 0 || !memcmp(got.data, want, len)));
+    wk_buf_free(&got);
+}
+
+/* What GeometryService registers: kept under its id in the store's own
+ * table, back after a reopen, the first bytes of an id kept; a write the
+ * database refuses fails and keeps nothing. */
+static void geometries_survive_reopen(void)
+{
+    char dir[PLACE_MAX];
+    wk_store *store = fresh_store(dir, "w", 0, false);
+    REQUIRE(store);
+    static uint8_t mesh[3 * 1024 * 1024]; /* past a page, and past a TOAST chunk */
+    for (size_t i = 0; i < sizeof mesh; i++)
+        mesh[i] = (uint8_t)(i * 31 + (i >> 12));
+    const uint8_t box[] = {0x22, 0x05, 0x0a, 0x03, 0x0a, 0x01, 0x00};
+    wk_status st;
+    CHECK_INT(wk_store_put_geometry(store, "mesh", mesh, sizeof mesh, &st), ==, WK_OK);
+    CHECK_INT(wk_store_put_geometry(store, "box", box, sizeof box, &st), ==, WK_OK);
+    CHECK_INT(wk_store_put_geometry(store, "box", mesh, 16, &st), ==, WK_OK);
+    wk_buf none = {0};
+    CHECK_INT(wk_store_get_geometry(store, "absent", &none, &st), ==, WK_NOT_FOUND);
+    CHECK(strstr(st.message, "'absent'"));
+    CHECK_INT(none.len, ==, 0);
+    char long_id[WK_GEOMETRY_ID_MAX + 1];
+    memset(long_id, 'g', WK_GEOMETRY_ID_MAX);
+    long_id[WK_GEOMETRY_ID_MAX] = 0;
+    CHECK_INT(wk_store_put_geometry(store, long_id, box, sizeof box, &st), ==, WK_INVALID);
+
+    /* The database refuses the next geometry (PostgreSQL's constraint not
+     * checking the rows there). */
+    const char *refuse = pg_url() ? "ALTER TABLE geometries ADD CONSTRAINT wk_small CHECK (octet_length(data) < 1000) "
+                                    "NOT VALID"
+                                  : "PRAGMA max_page_count = 1";
+    REQUIRE_INT(wk__db_exec(store, refuse), ==, WK_OK);
+    CHECK_INT(wk_store_put_geometry(store, "refused", mesh, 100000, &st), ==, WK_IO);
+    CHECK(strstr(st.message, pg_url() ? "wk_small" : "worlds.db"));
+
+    store = reopen_same(store, dir, 0, false);
+    REQUIRE(store);
+    check_geometry(store, "mesh", mesh, sizeof mesh);
+    check_geometry(store, "box", box, sizeof box);
+    CHECK_INT(wk_store_get_geometry(store, "refused", &none, &st), ==, WK_NOT_FOUND);
+    /* Geometries belong to the store: deleting every world keeps them. */
+    CHECK_INT(wk_store_delete(store, "w", &st), ==, WK_OK);
+    store = reopen_same(store, dir, 0, false);
+    REQUIRE(store);
+    check_geometry(store, "box", box, sizeof box);
+    wk_store_free(store);
+    CHECK_INT(sql_value(dir, "SELECT count(*) FROM geometries"), ==, 2);
+    remove_dir(dir);
+
+    /* In memory: the same calls, nothing on disk. */
+    store = wk_store_new();
+    REQUIRE(store);
+    CHECK_INT(wk_store_put_geometry(store, "box", box, sizeof box, &st), ==, WK_OK);
+    CHECK_INT(wk_store_put_geometry(store, "box", mesh, 16, &st), ==, WK_OK);
+    check_geometry(store, "box", box, sizeof box);
+    CHECK_INT(wk_store_get_geometry(store, "mesh", &none, &st), ==, WK_NOT_FOUND);
+    wk_store_free(store);
+}
+
 /* ---- in memory ---------------------------------------------------------- */
 
 static void memory_store_commits_too(void)
@@ -1001,5 +1072,6 @@ static const wk_test_case cases[] = {
     {"crashes_lose_nothing_acknowledged", crashes_lose_nothing_acknowledged},
     {"threads_commit_while_compacting", threads_commit_while_compacting},
     {"memory_store_commits_too", memory_store_commits_too},
+    {"geometries_survive_reopen", geometries_survive_reopen},
 };
 WK_TEST_MAIN(cases)

@@ -143,12 +143,12 @@ typedef struct entity_parts {
     const char *uri;
 } entity_parts;
 
-static int parts_of(const IntrinsicProto__World__Entity *m, entity_parts *out, wk_status *st)
+static int parts_of(wk__call *call, const IntrinsicProto__World__Entity *m, entity_parts *out, wk_status *st)
 {
     *out = (entity_parts){0};
     int rc = WK_OK;
     if (m && m->geometry_component && !wk__ows_geometry_is_empty(m->geometry_component) &&
-        (rc = wk__ows_geometry_in(m->geometry_component, &out->geometry_value, &out->uri, st)) == WK_OK)
+        (rc = wk__ows_geometry_in(call, m->geometry_component, &out->geometry_value, &out->uri, st)) == WK_OK)
         out->geometry = &out->geometry_value;
     if (rc == WK_OK && m && m->physics_component &&
         (rc = wk__ows_physics_in(m->physics_component, &out->physics_value, st)) == WK_OK)
@@ -160,7 +160,7 @@ static int make_entity(build *b, const char *id, const IntrinsicProto__World__En
                        wk_status *st)
 {
     entity_parts p;
-    int rc = parts_of(m, &p, st);
+    int rc = parts_of(b->call, m, &p, st);
     wk_kinematics kin;
     if (m->kinematics_component)
         kin = wk__ows_kinematics_in(m->kinematics_component);
@@ -224,7 +224,7 @@ static int make_object(build *b, const IntrinsicProto__World__Object *o, wk_enti
     const char *name = o->name ? o->name : "";
     const IntrinsicProto__World__Entity *base = entity_of(o, o->root_entity_id);
     entity_parts p;
-    int rc = parts_of(base, &p, st);
+    int rc = parts_of(b->call, base, &p, st);
     if (rc)
         return rc;
     wk_object_desc desc = {

@@ -55,7 +55,7 @@ int wk__ows_update_entity_properties(wk__ows_edit *e, const ProtobufCMessage *re
     if (req->geometry_component) {
         wk_scene_geometry geometry;
         const char *uri = NULL;
-        if ((rc = wk__ows_geometry_in(req->geometry_component, &geometry, &uri, e->st)) ||
+        if ((rc = wk__ows_geometry_in(e->call, req->geometry_component, &geometry, &uri, e->st)) ||
             (rc = wk_scene_update_geometry(e->scene, e->node, &geometry, uri, e->st)))
             return wk__ows_context(e->st, rc, "UpdateEntityProperties '%s' of object '%s'", name ? name : "", object);
     }

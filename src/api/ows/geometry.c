@@ -16,6 +16,10 @@
  *   also listed in the older `geometries` list (geometry_storage_refs.
  *   geometry_ref = the uri, ref_t_shape_aff the same matrix), which the
  *   service fills on output. A heightmap's size has no field: it is lost.
+ * - A stored geometry's reference that names a geometry registered with
+ *   GeometryService.CreateGeometry (geometry_service.c) is read as that
+ *   geometry: one primitive becomes that primitive, a mesh stays a mesh
+ *   whose uri is the reference.
  * - Plane, polyline and none have no counterpart: a visual or collision
  *   of such a shape (or of none) reports its set, empty, so that its kind
  *   still shows; any other entity reports no geometry component.
@@ -332,8 +336,8 @@ static int read_primitive(const IntrinsicProto__Geometry__V1__ExactGeometry *exa
     }
 }
 
-static int read_placed(const IntrinsicProto__Geometry__V1__TransformedGeometry *tg, wk_scene_geometry *g,
-                       const char **uri, wk_status *st)
+static int read_placed(wk__call *call, const IntrinsicProto__Geometry__V1__TransformedGeometry *tg,
+                       wk_scene_geometry *g, const char **uri, wk_status *st)
 {
     const IntrinsicProto__Geometry__V1__Geometry *geo = tg ? tg->geometry : NULL;
     if (geo && geo->data_case == INTRINSIC_PROTO__GEOMETRY__V1__GEOMETRY__DATA_INLINE_GEOMETRY_DATA &&
@@ -356,9 +360,10 @@ static int read_placed(const IntrinsicProto__Geometry__V1__TransformedGeometry *
         const IntrinsicProto__Geometry__V1__GeometricTransform *t = tg->ref_t_shape;
         g->type = WK_GEOMETRY_MESH;
         *uri = ref;
-        return read_diagonal(
+        int rc = read_diagonal(
             t && t->data_case == INTRINSIC_PROTO__GEOMETRY__V1__GEOMETRIC_TRANSFORM__DATA_MATRIX4D ? t->matrix4d : NULL,
             &g->scale, st);
+        return rc ? rc : wk__geometry_registered(call, ref, g, uri, st);
     }
     return wk_fail(st, WK_INVALID, "geometry: the geometry holds neither a stored nor an inline shape");
 }
@@ -387,8 +392,8 @@ uint8_t wk__ows_geometry_kind(const IntrinsicProto__World__GeometryComponent *ms
     return has_set(msg, COLLISION_SET) ? WK_NODE_COLLISION : has_set(msg, VISUAL_SET) ? WK_NODE_VISUAL : 0;
 }
 
-int wk__ows_geometry_in(const IntrinsicProto__World__GeometryComponent *msg, wk_scene_geometry *out,
-                        const char **uri, wk_status *st)
+int wk__ows_geometry_in(wk__call *call, const IntrinsicProto__World__GeometryComponent *msg,
+                        wk_scene_geometry *out, const char **uri, wk_status *st)
 {
     memset(out, 0, sizeof *out);
     *uri = NULL;
@@ -405,7 +410,7 @@ int wk__ows_geometry_in(const IntrinsicProto__World__GeometryComponent *msg, wk_
         return wk_fail(st, WK_INVALID, "the geometry component holds no geometry");
     /* named_geometries wins over the older list, as the service says. */
     if (set->n_named_geometries)
-        return read_placed(set->named_geometries[0]->value, out, uri, st);
+        return read_placed(call, set->named_geometries[0]->value, out, uri, st);
     if (set->n_geometries && set->geometries[0]->geometry_storage_refs) {
         const IntrinsicProto__Geometry__GeometryStorageRefs *refs = set->geometries[0]->geometry_storage_refs;
         const char *ref = refs->geometry_ref && *refs->geometry_ref ? refs->geometry_ref : refs->renderable_ref;
@@ -413,7 +418,8 @@ int wk__ows_geometry_in(const IntrinsicProto__World__GeometryComponent *msg, wk_
             return wk_fail(st, WK_INVALID, "geometry: the stored geometry names no reference");
         out->type = WK_GEOMETRY_MESH;
         *uri = ref;
-        return read_diagonal(set->geometries[0]->ref_t_shape_aff, &out->scale, st);
+        int rc = read_diagonal(set->geometries[0]->ref_t_shape_aff, &out->scale, st);
+        return rc ? rc : wk__geometry_registered(call, ref, out, uri, st);
     }
     return wk_fail(st, WK_INVALID, "the geometry set holds no geometry");
 }

@@ -76,7 +76,7 @@ int wk__ows_create_object(wk__ows_edit *e, const ProtobufCMessage *request)
                        name);
     wk_scene_geometry geometry;
     const char *uri = NULL;
-    int rc = from_scene ? WK_OK : wk__ows_geometry_in(spec->geometry_component, &geometry, &uri, e->st);
+    int rc = from_scene ? WK_OK : wk__ows_geometry_in(e->call, spec->geometry_component, &geometry, &uri, e->st);
     if (rc)
         return wk__ows_context(e->st, rc, "CreateObject '%s'", name);
 

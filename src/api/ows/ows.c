@@ -62,7 +62,7 @@ int wk__ows_call(wk_api *api, const char *method, const uint8_t *request, size_t
     ProtobufCMessage *req;
     if (wk__method_unpack(m, request, len, &req, st))
         return WK_PARSE;
-    wk__call call = {.status = st, .check = check, .check_ctx = check_ctx};
+    wk__call call = {.status = st, .check = check, .check_ctx = check_ctx, .store = api->store};
     ProtobufCMessage *response = NULL;
     wk_status_clear(st);
     int rc = run(api, m, req, &call, &response, st);

@@ -143,8 +143,8 @@ IntrinsicProto__World__Entity *wk__ows_entity(wk__call *call, const wk_scene *s,
  * of geometry.c. wk__ows_geometry_in reads one back (the uri borrowed
  * from msg), failing with WK_UNSUPPORTED for what worldkit cannot keep. */
 IntrinsicProto__World__GeometryComponent *wk__ows_geometry(wk__call *call, const wk_scene *s, wk_entity e);
-int wk__ows_geometry_in(const IntrinsicProto__World__GeometryComponent *msg, wk_scene_geometry *out,
-                        const char **uri, wk_status *st);
+int wk__ows_geometry_in(wk__call *call, const IntrinsicProto__World__GeometryComponent *msg,
+                        wk_scene_geometry *out, const char **uri, wk_status *st);
 /* The Kind of entity msg was written for: WK_NODE_VISUAL or
  * WK_NODE_COLLISION, or 0 for any other entity (or no component). */
 uint8_t wk__ows_geometry_kind(const IntrinsicProto__World__GeometryComponent *msg);
@@ -220,7 +220,14 @@ WK__HANDLER(wk__ows_compare_worlds);
 WK__HANDLER(wk__ows_sync_object);
 /* footprints.c. */
 WK__HANDLER(wk__ows_are_footprints_compatible);
-/* geometry_service.c: every GeometryService method, refused. */
-WK__HANDLER(wk__geometry_unsupported);
+/* geometry_service.c: GeometryService's methods, and the shape a
+ * reference read as a mesh (g with the mesh's scale, *uri = ref) has when
+ * it names a geometry registered in call's store: a primitive set of one
+ * shape becomes that shape (*uri NULL); anything else stays a mesh.
+ * WK_NOT_FOUND for a registration reference naming none. */
+WK__HANDLER(wk__geometry_create);
+WK__HANDLER(wk__geometry_get);
+WK__HANDLER(wk__geometry_get_renderable);
+int wk__geometry_registered(wk__call *call, const char *ref, wk_scene_geometry *g, const char **uri, wk_status *st);
 
 #endif

@@ -95,7 +95,7 @@ static int link_parts(wk__ows_edit *e, const IntrinsicProto__SceneObject__V1__Li
     *has_geometry = link->geometry_component != NULL;
     *has_physics = link->physics_component != NULL;
     if (*has_geometry)
-        rc = wk__ows_geometry_in(link->geometry_component, geometry, uri, e->st);
+        rc = wk__ows_geometry_in(e->call, link->geometry_component, geometry, uri, e->st);
     if (rc == WK_OK && *has_physics)
         rc = wk__ows_physics_in(link->physics_component, physics, e->st);
     return rc;
