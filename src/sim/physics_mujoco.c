@@ -381,7 +381,12 @@ static void note_twists(wk__physics *p)
 
 /* A link's twist and acceleration (the engine's world twist, and its
  * change over the step just taken over the step's length), relative to
- * its parent entity's motion, as Velocity and Acceleration hold them. */
+ * its parent entity's motion, as Velocity and Acceleration hold them.
+ * Not MuJoCo's own (mj_rnePostConstraint's cacc): the qacc the data holds
+ * was solved at the step's start, where the pose written is its end, and
+ * one solved there is the next step's forward dynamics run twice; the
+ * change of the twist is what the integrator did, within 5 mm/s^2 of a
+ * pendulum's analytic acceleration (tests/sim/test_physics.c). */
 static int write_motion(wk__physics *p, wk_sim *sim, const body *b, wk_pose world)
 {
     mjtNum v[6]; /* angular then linear, in the world's axes */
