@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "store/persist.h"
 
 struct wk__geometry {
@@ -36,14 +37,7 @@ static int put_in_memory(wk_store *store, const char *id, const void *bytes, siz
     int rc = WK_OK;
     pthread_mutex_lock(&store->geometry_lock);
     if (find(store, id) == store->geometry_count) {
-        if (store->geometry_count == store->geometry_cap) {
-            size_t cap = store->geometry_cap ? 2 * store->geometry_cap : 8;
-            struct wk__geometry *grown = realloc(store->geometries, cap * sizeof *grown);
-            if (grown)
-                store->geometries = grown, store->geometry_cap = cap;
-            else
-                rc = WK_NOMEM;
-        }
+        rc = WK__GROW(store->geometries, store->geometry_cap, store->geometry_count + 1);
         struct wk__geometry *g = rc ? NULL : &store->geometries[store->geometry_count];
         if (g) {
             memset(g, 0, sizeof *g);

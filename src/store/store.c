@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/grow.h"
 #include "base/hash_index.h"
 #include "store/persist.h"
 
@@ -241,15 +242,7 @@ static int pull_target(wk_store *store, const char *id, wk_status *st)
 /* Room for one more world in the list. */
 static int reserve(wk_store *store)
 {
-    if (store->count == store->cap) {
-        size_t cap = store->cap ? store->cap * 2 : 8;
-        wk_world **worlds = realloc(store->worlds, cap * sizeof *worlds);
-        if (!worlds)
-            return WK_NOMEM;
-        store->worlds = worlds;
-        store->cap = cap;
-    }
-    return WK_OK;
+    return WK__GROW(store->worlds, store->cap, store->count + 1);
 }
 
 int wk__world_append(wk_store *store, wk_world *w)
