@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "base/hash_index.h"
 #include "worldkit/wk_store.h"
 
 typedef struct wk__db wk__db;
@@ -55,6 +56,7 @@ struct wk_store {
     pthread_mutex_t geometry_lock;
     struct wk__geometry *geometries;
     size_t geometry_count, geometry_cap;
+    wk__index geometry_index; /* hash of an id -> its place + 1 */
 };
 
 /* Frees the geometries a store keeps in memory. */

@@ -1,8 +1,11 @@
 /* test_store.c — the set of worlds: creating (empty and from a file) with
  * ids picked as CreateWorld says (within 100 bytes), listing, metadata and
  * the structure hash, cloning with and without overwrite, deleting while
- * open, swapping, and the bound on a world's entities. */
+ * open, swapping, the bound on a world's entities, and the geometries a
+ * store without a database keeps. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "scene/object_world.h"
 #include "worldkit/wk_store.h"
@@ -248,7 +251,44 @@ static void max_entities(void)
     wk_store_free(store);
 }
 
+/* Many geometries in memory, each found under its own id (by hash: a
+ * search one by one made n puts cost n^2 / 2 comparisons), the first bytes
+ * of an id kept. */
+static void geometries_in_memory(void)
+{
+    wk_store *store = wk_store_new();
+    REQUIRE(store);
+    enum { N = 20000 };
+    char id[32];
+    wk_status st;
+    for (unsigned i = 0; i < N; i++) {
+        snprintf(id, sizeof id, "mesh_%u", i);
+        REQUIRE_INT(wk_store_put_geometry(store, id, &i, sizeof i, &st), ==, WK_OK);
+    }
+    unsigned other = 7;
+    CHECK_INT(wk_store_put_geometry(store, "mesh_3", &other, sizeof other, &st), ==, WK_OK);
+    for (unsigned i = 0; i < N; i++) {
+        snprintf(id, sizeof id, "mesh_%u", i);
+        wk_buf got = {0};
+        REQUIRE_INT(wk_store_get_geometry(store, id, &got, &st), ==, WK_OK);
+        unsigned back = 0;
+        CHECK_INT(got.len, ==, sizeof back);
+        if (got.len == sizeof back)
+            memcpy(&back, got.data, sizeof back);
+        if (back != i)
+            CHECK_INT(back, ==, i);
+        wk_buf_free(&got);
+    }
+    wk_buf none = {0};
+    CHECK_INT(wk_store_get_geometry(store, "mesh_20000", &none, &st), ==, WK_NOT_FOUND);
+    CHECK(strstr(st.message, "'mesh_20000'") != NULL);
+    CHECK_INT(none.len, ==, 0);
+    wk_buf_free(&none);
+    wk_store_free(store);
+}
+
 static const wk_test_case cases[] = {
+    {"geometries_in_memory", geometries_in_memory},
     {"max_entities", max_entities},
     {"create_and_list", create_and_list},
     {"longest_ids", longest_ids},
