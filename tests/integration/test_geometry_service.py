@@ -243,7 +243,10 @@ class GeometryServiceTest(ObjectWorldCalls, harness.ServerTest):
     def test_a_file_that_is_not_a_mesh_is_refused_naming_it(self):
         cut = binary_stl(TETRAHEDRON)[:-30]
         for data, culprit in (
-                (self.geo.GeometryData(stl_bytes=b"solid empty\nendsolid empty\n"), "data.stl_bytes holds no triangle"),
+                (self.geo.GeometryData(stl_bytes=b"solid empty\nendsolid empty\n"),
+                 "data.stl_bytes is not a mesh assimp reads as stl: Validation failed: The mesh empty contains no "
+                 "vertices"),
+                (self.geo.GeometryData(obj_data=b"v 0 0 0\nv 1 0 0\nl 1 2\n"), "data.obj_data holds no triangle"),
                 (self.geo.GeometryData(stl_bytes=cut), "data.stl_bytes is not a mesh assimp reads as stl"),
                 (self.geo.GeometryData(obj_data=b"v 0 0 0\nv 1 0 0\nf 1 2 9\n"),
                  "data.obj_data is not a mesh assimp reads as obj"),
