@@ -16,8 +16,10 @@ bool wk__physics_moves(wk_scene *s, wk_entity world);
  * first step; NULL when out of memory. */
 wk__physics *wk__physics_new(void);
 void wk__physics_free(wk__physics *p);
-/* One step of dt seconds: the model is (re)built when the world's links
- * changed (a spawn, a delete, a level), poses set since the last step are
+/* One step of dt seconds: the world's links changed since the last step
+ * (a spawn, a delete, a level) are taken into the engine's model, its
+ * spare bodies filled or parked where they fit, else the model is built
+ * again; poses set since the last step are
  * taken (a teleport: the body's velocity is zeroed), the engine steps, and
  * every moving link's ParentPose is written back. */
 int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st);

@@ -1,62 +1,19 @@
 /* physics_mujoco.c — the physics engine on MuJoCo's C API. MuJoCo 2.2.2
  * compiles models from MJCF and cannot edit one, so the world's links are
- * written as MJCF (one body a link, nested along the joints that join them;
- * a free joint for the root link of a model that is not static; joints
- * with their limits, damping, dry friction and springs, mimics as joint
- * equalities; the collision shapes as geoms with their friction, meshes
- * as mesh assets where MuJoCo reads the file and as the box around their
- * vertices where it does not; inertials as the file gave them), compiled
- * from memory, and compiled again at the step boundary when the set of
- * links changes, carrying each body's velocity over. Poses are the
- * entities': the model is written at the links' current world poses, and
- * after each step every moving link's ParentPose, twist and acceleration
- * and kinematic joint's position is written back; what clients set
- * between steps (poses, twists, joint positions) is taken before the
- * next. */
+ * gathered as bodies, written as MJCF (physics_mjcf.c) and compiled, and
+ * compiled again at the step boundary when the set of links changes in a
+ * way the pool of spare bodies cannot take (physics_pool.c), carrying each
+ * body's velocity over. Poses are the entities': the model is written at
+ * the links' current world poses, and after each step every moving link's
+ * ParentPose, twist and acceleration and kinematic joint's position is
+ * written back; what clients set between steps (poses, twists, joint
+ * positions) is taken before the next. */
 #include <math.h>
-#include <mujoco/mujoco.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "sim/mesh_bounds.h"
-#include "sim/physics.h"
-#include "sim/sim_internal.h"
-
-/* Room for contacts: MuJoCo 2.2.2 allocates its contact and constraint
- * buffers once, 100 contacts by default, and drops what does not fit; a
- * constraint buffer per contact row (4 for a pyramidal cone of condim 3). */
-#define CONTACTS_PER_GEOM 8
-#define ROWS_PER_CONTACT 4
-
-/* A link and the body it is. */
-typedef struct body {
-    wk_entity link;
-    wk_entity joint;   /* joining it to its parent body; WK_NULL_ENTITY for none */
-    int parent;        /* index of its parent body here, or -1 for the world */
-    bool moves;        /* not welded to the world */
-    bool free;         /* on a free joint: a pose and twist of its own */
-    int id;            /* MuJoCo's body id */
-    int qpos, dof;     /* its free joint's (root bodies) or its joint's first addresses; -1: none */
-    wk_entity carries; /* the model it carries (a free root link right below its model), or WK_NULL_ENTITY */
-    wk_pose written;   /* its world pose as last written to the entities */
-    double at_build;   /* its joint's position (a kinematic object's) when the model was written */
-    double position;   /* that position as last written to the kinematic object, or taken from it */
-    wk_velocity twist; /* the carried model's Velocity as last written */
-    mjtNum before[6];  /* a body that moves within its model: its world twist (angular, linear) before the step */
-} body;
-
-struct wk__physics {
-    mjModel *m;
-    mjData *d;
-    body *bodies;
-    size_t count;
-    size_t *of_id; /* MuJoCo's body id to its index in bodies (nbody of them; 0, the world's, unused) */
-    wk_buf assets; /* while a model is written: its meshes' <mesh> elements */
-    size_t meshes; /* how many */
-};
+#include "sim/physics_mujoco.h"
 
 /* MuJoCo's warnings (a full contact buffer, an unstable step) go to stderr
  * as worldkit's lines, not to its stdout and a log file in the working
@@ -87,45 +44,20 @@ void wk__physics_free(wk__physics *p)
     drop_model(p);
     free(p->bodies);
     free(p->of_id);
+    free(p->spares);
     free(p);
 }
 
-/* ---- writing the model --------------------------------------------------- */
-
-static int add(wk_buf *xml, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int add(wk_buf *xml, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || wk_buf_reserve(xml, (size_t)n + 1))
-        return WK_NOMEM;
-    va_start(ap, fmt);
-    vsnprintf((char *)xml->data + xml->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    xml->len += (size_t)n;
-    return WK_OK;
-}
-
-static int add_pose(wk_buf *xml, wk_pose p)
-{
-    return add(xml, " pos='%.17g %.17g %.17g' quat='%.17g %.17g %.17g %.17g'", p.p.x, p.p.y, p.p.z, p.q.w, p.q.x,
-               p.q.y, p.q.z);
-}
-
-static uint8_t kind_of(const wk_scene *s, wk_entity e)
+uint8_t wk__kind_of(const wk_scene *s, wk_entity e)
 {
     const uint8_t *kind = wk_ecm_get(wk_scene_ecm((wk_scene *)s), e, wk_scene_types_of(s)->kind);
     return kind ? *kind : WK_NODE_KIND_COUNT;
 }
 
-/* Whether a model that holds e is static. */
-static bool in_static_model(wk_scene *s, wk_entity e)
+bool wk__in_static_model(wk_scene *s, wk_entity e)
 {
     for (; e; e = wk_ecm_parent(wk_scene_ecm(s), e))
-        if (kind_of(s, e) == WK_NODE_MODEL && wk_ecm_has(wk_scene_ecm(s), e, wk_scene_types_of(s)->is_static))
+        if (wk__kind_of(s, e) == WK_NODE_MODEL && wk_ecm_has(wk_scene_ecm(s), e, wk_scene_types_of(s)->is_static))
             return true;
     return false;
 }
@@ -136,318 +68,9 @@ bool wk__physics_moves(wk_scene *s, wk_entity world)
     bool moves = false;
     if (wk_ecm_descendants(wk_scene_ecm(s), world, &all) == WK_OK)
         for (size_t i = 0; !moves && i < all.count; i++)
-            moves = kind_of(s, all.items[i]) == WK_NODE_LINK && !in_static_model(s, all.items[i]);
+            moves = wk__kind_of(s, all.items[i]) == WK_NODE_LINK && !wk__in_static_model(s, all.items[i]);
     wk_entity_list_free(&all);
     return moves;
-}
-
-/* The turn that takes the z axis onto n: a plane's normal is its z axis. */
-static wk_quat z_onto(wk_vec3 n)
-{
-    double len = wk_vec3_norm(n);
-    wk_vec3 axis = {-n.y, n.x, 0}; /* z x n */
-    wk_quat q;
-    if (len == 0 || wk_vec3_norm(axis) < 1e-12 * len ||
-        wk_quat_from_axis_angle(axis, acos(fmax(-1, fmin(1, n.z / len))), &q))
-        return n.z < 0 ? (wk_quat){0, 1, 0, 0} : wk_quat_identity();
-    return q;
-}
-
-/* A geom's friction: what a client set on its link's physics (the
- * readers leave that zero), else what the file gave the collision, else
- * MuJoCo's default. */
-static int add_friction(wk_buf *xml, wk_scene *s, wk_entity collision, const wk_physics *ph)
-{
-    const wk_scene_surface *surface = wk_ecm_get(wk_scene_ecm(s), collision, wk_scene_types_of(s)->surface);
-    if (ph && ph->friction.mu > 0)
-        return add(xml, " friction='%.17g 0.005 0.0001'", ph->friction.mu);
-    if (surface)
-        return add(xml, " friction='%.17g %.17g %.17g'", surface->friction[0], surface->friction[1],
-                   surface->friction[2]);
-    return WK_OK;
-}
-
-/* The model an MJCF text makes, compiled from memory (the files it names,
- * meshes, from disk); NULL with MuJoCo's complaint in error when it does
- * not compile, or with error empty when memory runs out. */
-static mjModel *compile(const wk_buf *xml, char *error, size_t cap)
-{
-    mjVFS *vfs = malloc(sizeof *vfs);
-    mjModel *m = NULL;
-    if (!vfs)
-        return NULL;
-    mj_defaultVFS(vfs);
-    if (mj_makeEmptyFileVFS(vfs, "world.xml", (int)xml->len) == 0) {
-        memcpy(vfs->filedata[mj_findFileVFS(vfs, "world.xml")], xml->data, xml->len);
-        m = mj_loadXML("world.xml", vfs, error, (int)cap);
-    }
-    mj_deleteVFS(vfs);
-    free(vfs);
-    return m;
-}
-
-/* Whether MuJoCo 2.2.2 reads the mesh file: it takes binary STL, OBJ and
- * its own MSH, and not an ASCII STL or what other tools write (COLLADA,
- * glTF...); asked of MuJoCo itself, with a model of that one mesh. */
-static bool mujoco_reads(const char *file, char *why, size_t cap)
-{
-    const char *dot = strrchr(file, '.');
-    if (!dot || (strcasecmp(dot, ".stl") && strcasecmp(dot, ".obj") && strcasecmp(dot, ".msh"))) {
-        snprintf(why, cap, "MuJoCo 2.2.2 reads STL, OBJ and MSH meshes only");
-        return false;
-    }
-    if (strpbrk(file, "'\"&<")) {
-        snprintf(why, cap, "its path holds a character MJCF would need escaped");
-        return false;
-    }
-    wk_buf probe = {0};
-    mjModel *m = NULL;
-    if (add(&probe, "<mujoco><asset><mesh name='m' file='%s'/></asset></mujoco>", file) == WK_OK)
-        m = compile(&probe, why, cap);
-    wk_buf_free(&probe);
-    mj_deleteModel(m);
-    return m != NULL;
-}
-
-/* A mesh MuJoCo cannot read as its bounding box, from the file's vertices
- * scaled: the geom's size and its centre's offset in the mesh's frame. */
-static int as_bounding_box(const char *file, const wk_scene_geometry *g, char *size, size_t cap, wk_vec3 *centre,
-                           char *why, size_t why_cap)
-{
-    wk_vec3 lo, hi;
-    int rc = wk__mesh_bounds(file, &lo, &hi, why, why_cap);
-    if (rc)
-        return rc;
-    /* A negative scale mirrors: the half sizes are magnitudes either way. */
-    wk_vec3 half = {fabs(g->scale.x * (hi.x - lo.x)) / 2, fabs(g->scale.y * (hi.y - lo.y)) / 2,
-                    fabs(g->scale.z * (hi.z - lo.z)) / 2};
-    *centre = (wk_vec3){g->scale.x * (lo.x + hi.x) / 2, g->scale.y * (lo.y + hi.y) / 2, g->scale.z * (lo.z + hi.z) / 2};
-    snprintf(size, cap, "%.17g %.17g %.17g", fmax(half.x, 1e-9), fmax(half.y, 1e-9), fmax(half.z, 1e-9));
-    return WK_OK;
-}
-
-/* A mesh collision's geom: a <mesh> asset of its file where MuJoCo reads
- * it (which collides as the file's convex hull); else a box around its
- * vertices where assimp reads them (type and size set, *pose moved to the
- * box's centre), with a warning; else nothing (type empty), with a
- * warning. The warnings name the shape and its file. */
-static int add_mesh(wk__physics *p, wk_scene *s, wk_entity collision, const wk_scene_geometry *g, char *type,
-                    size_t cap, char *size, size_t size_cap, wk_pose *pose)
-{
-    const char *const *file = wk_ecm_get(wk_scene_ecm(s), collision, wk_scene_types_of(s)->mesh_file);
-    const char *name = wk_scene_name(s, collision);
-    char why[512] = "", no_box[512];
-    wk_vec3 centre;
-    if (!file || !*file) {
-        fprintf(stderr, "worldkit: physics: collision '%s' is left out: its mesh file was not found when the world was "
-                        "read\n", name);
-        type[0] = 0;
-        return WK_OK;
-    }
-    if (!mujoco_reads(*file, why, sizeof why)) {
-        if (!why[0])
-            return WK_NOMEM;
-        why[strcspn(why, "\n")] = 0; /* MuJoCo's first line says why */
-        int rc = as_bounding_box(*file, g, size, size_cap, &centre, no_box, sizeof no_box);
-        if (rc == WK_NOMEM)
-            return rc;
-        if (rc) {
-            fprintf(stderr, "worldkit: physics: collision '%s' (%s) is left out: %s; %s\n", name, *file, why, no_box);
-            type[0] = 0;
-            return WK_OK;
-        }
-        fprintf(stderr, "worldkit: physics: collision '%s' (%s) collides as its bounding box: %s\n", name, *file, why);
-        pose->p = wk_vec3_add(pose->p, wk_quat_rotate(pose->q, centre));
-        snprintf(type, cap, "box");
-        return WK_OK;
-    }
-    snprintf(type, cap, "mesh' mesh='m%zu", p->meshes);
-    return add(&p->assets, "<mesh name='m%zu' file='%s' scale='%.17g %.17g %.17g'/>", p->meshes++, *file, g->scale.x,
-               g->scale.y, g->scale.z);
-}
-
-/* The geom of collision, at pose in its body; nothing for the shapes
- * MuJoCo has no primitive for. */
-static int add_geom(wk__physics *p, wk_buf *xml, wk_scene *s, wk_entity collision, wk_pose pose,
-                    const wk_physics *ph)
-{
-    const wk_scene_geometry *g = wk_ecm_get(wk_scene_ecm(s), collision, wk_scene_types_of(s)->geometry);
-    if (!g)
-        return WK_OK;
-    char size[160] = "", mesh[64];
-    const char *type;
-    switch (g->type) {
-    case WK_GEOMETRY_BOX:
-        type = "box";
-        snprintf(size, sizeof size, "%.17g %.17g %.17g", g->size.x / 2, g->size.y / 2, g->size.z / 2);
-        break;
-    case WK_GEOMETRY_SPHERE:
-        type = "sphere";
-        snprintf(size, sizeof size, "%.17g", g->radius);
-        break;
-    case WK_GEOMETRY_CYLINDER:
-    case WK_GEOMETRY_CAPSULE:
-        type = g->type == WK_GEOMETRY_CYLINDER ? "cylinder" : "capsule";
-        snprintf(size, sizeof size, "%.17g %.17g", g->radius, g->length / 2);
-        break;
-    case WK_GEOMETRY_ELLIPSOID:
-        type = "ellipsoid";
-        snprintf(size, sizeof size, "%.17g %.17g %.17g", g->size.x, g->size.y, g->size.z);
-        break;
-    case WK_GEOMETRY_PLANE:
-        type = "plane";
-        snprintf(size, sizeof size, "0 0 1");
-        pose.q = wk_quat_mul(pose.q, z_onto(g->normal));
-        break;
-    case WK_GEOMETRY_MESH: {
-        int rc = add_mesh(p, s, collision, g, mesh, sizeof mesh, size, sizeof size, &pose);
-        if (rc || !mesh[0])
-            return rc;
-        type = mesh;
-        break;
-    }
-    default:
-        return WK_OK;
-    }
-    int rc = add(xml, "<geom type='%s'", type);
-    if (rc == WK_OK && size[0])
-        rc = add(xml, " size='%s'", size);
-    if (rc == WK_OK)
-        rc = add_pose(xml, pose);
-    if (rc == WK_OK)
-        rc = add_friction(xml, s, collision, ph);
-    return rc ? rc : add(xml, "/>");
-}
-
-/* The joint element that joins body i, b, to its parent, in b's frame;
- * named j<i>. */
-static int add_joint(wk_buf *xml, wk_scene *s, size_t i, const body *b, wk_pose world_T_link)
-{
-    const wk_scene_joint *j = wk_ecm_get(wk_scene_ecm(s), b->joint, wk_scene_types_of(s)->joint);
-    if (!j)
-        return WK_OK;
-    const char *type = j->type == WK_JOINT_REVOLUTE || j->type == WK_JOINT_CONTINUOUS ? "hinge"
-                       : j->type == WK_JOINT_PRISMATIC                               ? "slide"
-                       : j->type == WK_JOINT_BALL                                    ? "ball"
-                                                                                     : NULL;
-    if (j->type == WK_JOINT_FLOATING)
-        return add(xml, "<freejoint/>");
-    if (!type) /* fixed, and what MuJoCo has no joint for: welded */
-        return WK_OK;
-    wk_pose link_T_joint = wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, b->joint));
-    wk_vec3 axis = wk_quat_rotate(link_T_joint.q, j->axis);
-    int rc = add(xml, "<joint name='j%zu' type='%s' pos='%.17g %.17g %.17g' axis='%.17g %.17g %.17g'", i, type,
-                 link_T_joint.p.x, link_T_joint.p.y, link_T_joint.p.z, axis.x, axis.y, axis.z);
-    if (rc == WK_OK && j->type != WK_JOINT_BALL)
-        rc = add(xml, " damping='%.17g' frictionloss='%.17g' stiffness='%.17g' springref='%.17g'", j->damping,
-                 j->friction, j->stiffness, j->reference - b->at_build);
-    /* A ball's range is a cone MuJoCo measures differently: left free. */
-    if (rc == WK_OK && j->type != WK_JOINT_CONTINUOUS && j->type != WK_JOINT_BALL && isfinite(j->lower) &&
-        isfinite(j->upper) && j->lower < j->upper)
-        rc = add(xml, " limited='true' range='%.17g %.17g'", j->lower - b->at_build, j->upper - b->at_build);
-    return rc ? rc : add(xml, "/>");
-}
-
-/* The inertial of a moving body: the link's, or SDFormat's default of 1 kg
- * and a unit inertia where the file gave none. */
-static int add_inertial(wk_buf *xml, const wk_physics *ph)
-{
-    if (!ph || ph->mass_kg <= 0)
-        return add(xml, "<inertial pos='0 0 0' mass='1' diaginertia='1 1 1'/>");
-    /* MJCF takes a full inertia in the body's axes only: R I R^T, R the
-     * centre of mass frame's turn, column by column from turned axes. */
-    double R[3][3], I[3][3] = {{0}};
-    for (int c = 0; c < 3; c++) {
-        wk_vec3 axis = wk_quat_rotate(ph->this_T_com.q, (wk_vec3){c == 0, c == 1, c == 2});
-        R[0][c] = axis.x, R[1][c] = axis.y, R[2][c] = axis.z;
-    }
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            for (int k = 0; k < 3; k++)
-                for (int l = 0; l < 3; l++)
-                    I[i][j] += R[i][k] * ph->inertia[k][l] * R[j][l];
-    wk_vec3 c = ph->this_T_com.p;
-    return add(xml, "<inertial pos='%.17g %.17g %.17g' mass='%.17g' fullinertia='%.17g %.17g %.17g %.17g %.17g %.17g'/>",
-               c.x, c.y, c.z, ph->mass_kg, I[0][0], I[1][1], I[2][2], I[0][1], I[0][2], I[1][2]);
-}
-
-/* Body i and the bodies below it, in world_T_parent's frame. */
-static int add_body(wk__physics *p, wk_scene *s, size_t i, wk_pose world_T_parent, wk_buf *xml)
-{
-    body *b = &p->bodies[i];
-    wk_ecm *ecm = wk_scene_ecm(s);
-    const wk_scene_types *t = wk_scene_types_of(s);
-    wk_pose world_T_link = wk_scene_world_pose(s, b->link);
-    int rc = add(xml, "<body name='b%zu'", i);
-    if (rc == WK_OK)
-        rc = add_pose(xml, wk_pose_compose(wk_pose_inverse(world_T_parent), world_T_link));
-    if (rc == WK_OK)
-        rc = add(xml, ">");
-    const wk_physics *ph = wk_ecm_get(ecm, b->link, t->physics);
-    if (rc == WK_OK && b->moves)
-        rc = b->parent < 0 && !b->joint ? add(xml, "<freejoint/>") : add_joint(xml, s, i, b, world_T_link);
-    if (rc == WK_OK && b->moves)
-        rc = add_inertial(xml, ph);
-    for (wk_entity c = wk_ecm_first_child(ecm, b->link); rc == WK_OK && c; c = wk_ecm_next_sibling(ecm, c))
-        if (kind_of(s, c) == WK_NODE_COLLISION)
-            rc = add_geom(p, xml, s, c, wk_pose_compose(wk_pose_inverse(world_T_link), wk_scene_world_pose(s, c)),
-                          ph);
-    for (size_t k = 0; rc == WK_OK && k < p->count; k++)
-        if (p->bodies[k].parent == (int)i)
-            rc = add_body(p, s, k, world_T_link, xml);
-    return rc ? rc : add(xml, "</body>");
-}
-
-/* The collision shapes of models rather than links (MJCF's world body's
- * geoms): the world's, fixed where they are. */
-static int add_world_geoms(wk__physics *p, wk_scene *s, wk_buf *xml)
-{
-    wk_ecm *ecm = wk_scene_ecm(s);
-    const wk_scene_types *t = wk_scene_types_of(s);
-    uint8_t collision = WK_NODE_COLLISION;
-    wk_entity_list shapes = {0};
-    int rc = wk_ecm_find(ecm, &(wk_match){t->kind, &collision}, 1, &shapes);
-    for (size_t i = 0; rc == WK_OK && i < shapes.count; i++)
-        if (kind_of(s, wk_ecm_parent(ecm, shapes.items[i])) == WK_NODE_MODEL)
-            rc = add_geom(p, xml, s, shapes.items[i], wk_scene_world_pose(s, shapes.items[i]), NULL);
-    wk_entity_list_free(&shapes);
-    return rc;
-}
-
-/* Whether body b turns or slides on its joint (a hinge or a slide in the
- * model written). */
-static bool hinge_or_slide(wk_scene *s, const body *b)
-{
-    const wk_scene_joint *j = b->moves && b->joint ? wk_ecm_get(wk_scene_ecm(s), b->joint, wk_scene_types_of(s)->joint)
-                                                  : NULL;
-    return j && (j->type == WK_JOINT_REVOLUTE || j->type == WK_JOINT_CONTINUOUS || j->type == WK_JOINT_PRISMATIC);
-}
-
-/* Joints that mimic others, as MuJoCo's joint equalities: the follower's
- * position is multiplier * the leader's + offset, which, each joint
- * counted from where it stood when the model was written (its zero here),
- * is polycoef's a0 + a1 x with a1 the multiplier. */
-static int add_mimics(const wk__physics *p, wk_scene *s, wk_buf *xml)
-{
-    const wk_scene_types *t = wk_scene_types_of(s);
-    bool open = false;
-    int rc = WK_OK;
-    for (size_t i = 0; rc == WK_OK && i < p->count; i++) {
-        const body *f = &p->bodies[i];
-        const wk_joint_mimic *m = hinge_or_slide(s, f) ? wk_ecm_get(wk_scene_ecm(s), f->joint, t->mimic) : NULL;
-        for (size_t k = 0; m && rc == WK_OK && k < p->count; k++) {
-            const body *l = &p->bodies[k];
-            if (l->joint != m->leader || !hinge_or_slide(s, l))
-                continue;
-            if (!open)
-                rc = add(xml, "<equality>");
-            open = true;
-            if (rc == WK_OK)
-                rc = add(xml, "<joint joint1='j%zu' joint2='j%zu' polycoef='%.17g %.17g 0 0 0'/>", i, k,
-                         m->multiplier * l->at_build + m->offset - f->at_build, m->multiplier);
-        }
-    }
-    return rc == WK_OK && open ? add(xml, "</equality>") : rc;
 }
 
 /* The links of the world and the joints between them, as bodies. */
@@ -465,7 +88,7 @@ static int gather(wk__physics *p, wk_scene *s, bool mjcf)
         rc = WK_NOMEM;
     for (size_t i = 0; rc == WK_OK && i < links.count; i++)
         bodies[i] = (body){.link = links.items[i], .parent = -1, .qpos = -1, .dof = -1,
-                           .moves = !in_static_model(s, links.items[i])};
+                           .moves = !wk__in_static_model(s, links.items[i])};
     for (size_t k = 0; rc == WK_OK && k < joints.count; k++) {
         const wk_scene_joint_links *jl = wk_ecm_get(ecm, joints.items[k], t->joint_links);
         for (size_t i = 0; jl && i < links.count; i++)
@@ -503,119 +126,111 @@ static int gather(wk__physics *p, wk_scene *s, bool mjcf)
  * link, free, right below it, and the model is a top-level one, so that the
  * model's pose and twist follow the link as Gazebo's follow a canonical
  * link; else none, and the link moves within its model. */
-static wk_entity carrier_of(const wk__physics *p, wk_scene *s, size_t i)
+wk_entity wk__carrier_of(const wk__physics *p, wk_scene *s, size_t i)
 {
     const body *b = &p->bodies[i];
     wk_ecm *ecm = wk_scene_ecm(s);
     wk_entity model = wk_ecm_parent(ecm, b->link);
-    if (!b->free || kind_of(s, model) != WK_NODE_MODEL || kind_of(s, wk_ecm_parent(ecm, model)) != WK_NODE_WORLD)
+    if (!b->free || wk__kind_of(s, model) != WK_NODE_MODEL || wk__kind_of(s, wk_ecm_parent(ecm, model)) != WK_NODE_WORLD)
         return WK_NULL_ENTITY;
     /* Only the model's one root body carries it (MJCF puts a whole world's
-     * bodies, free and welded, in one model). */
-    for (size_t k = 0; k < p->count; k++)
+     * bodies, free and welded, in one model): a model of one link is the
+     * common case, and needs no look at the others. */
+    size_t links = 0;
+    for (wk_entity c = wk_ecm_first_child(ecm, model); c; c = wk_ecm_next_sibling(ecm, c))
+        links += wk__kind_of(s, c) == WK_NODE_LINK;
+    for (size_t k = 0; links > 1 && k < p->count; k++)
         if (k != i && p->bodies[k].parent < 0 && wk_ecm_parent(ecm, p->bodies[k].link) == model)
             return WK_NULL_ENTITY;
     return model;
 }
 
-/* How many geoms the model written so far holds. */
-static size_t geoms_in(const wk_buf *xml)
+/* The index in old of the body of link, or -1: looked for from *from on,
+ * where the last one was found, as gather lists links in the same order
+ * each time. */
+static long was_at(const wk__physics *old, wk_entity link, size_t *from)
 {
-    size_t n = 0;
-    /* add() keeps the text NUL-terminated. */
-    for (const char *at = xml->len ? (const char *)xml->data : ""; (at = strstr(at, "<geom ")); at += 6)
-        n++;
-    return n;
+    for (size_t n = 0; n < old->count; n++) {
+        size_t k = (*from + n) % old->count;
+        if (old->bodies[k].link == link) {
+            *from = k + 1;
+            return (long)k;
+        }
+    }
+    return -1;
 }
 
-/* Compiles the world as it is now; the velocities of the bodies of the
- * model it replaces carry over. */
+/* The velocity body b had in the model replaced, when it was there, and
+ * the solver's warm start, so that its next steps are those it would have
+ * had. */
+static void carry_over(wk__physics *p, body *b, const wk__physics *old, size_t *from)
+{
+    long k = old->d ? was_at(old, b->link, from) : -1;
+    if (k < 0)
+        return;
+    const body *was = &old->bodies[k];
+    b->twist = was->twist;
+    size_t n = (size_t)p->m->body_dofnum[b->id];
+    if (b->dof < 0 || was->dof < 0 || (size_t)old->m->body_dofnum[was->id] != n)
+        return;
+    memcpy(&p->d->qvel[b->dof], &old->d->qvel[was->dof], n * sizeof(mjtNum));
+    memcpy(&p->d->qacc_warmstart[b->dof], &old->d->qacc_warmstart[was->dof], n * sizeof(mjtNum));
+}
+
+/* Compiles the world as it is now, with the pool's spare bodies; the
+ * velocities of the bodies of the model it replaces carry over. */
 static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
 {
     wk__physics old = *p;
     p->bodies = NULL;
+    p->spares = NULL;
     p->m = NULL;
     p->d = NULL;
     wk_scene *s = sim->scene;
     const wk_world_settings *w = wk_ecm_get(wk_scene_ecm(s), sim->world, wk_scene_types_of(s)->world_settings);
-    wk_vec3 g = w ? w->gravity : (wk_vec3){0, 0, -9.8};
     wk_buf xml = {0};
     int rc = gather(p, s, wk_desc_format(sim->desc) == WK_FORMAT_MJCF);
     if (rc == WK_OK)
-        rc = add(&xml,
-                 "<mujoco><compiler angle='radian' inertiafromgeom='false'/>"
-                 "<option timestep='%.17g' gravity='%.17g %.17g %.17g'/><worldbody>",
-                 dt, g.x, g.y, g.z);
-    if (rc == WK_OK)
-        rc = add_world_geoms(p, s, &xml);
-    for (size_t i = 0; rc == WK_OK && i < p->count; i++)
-        if (p->bodies[i].parent < 0)
-            rc = add_body(p, s, i, wk_pose_identity(), &xml);
-    size_t contacts = CONTACTS_PER_GEOM * geoms_in(&xml) + 100;
-    if (rc == WK_OK)
-        rc = add(&xml, "</worldbody><size nconmax='%zu' njmax='%zu'/>", contacts,
-                 ROWS_PER_CONTACT * contacts);
-    if (rc == WK_OK)
-        rc = add_mimics(p, s, &xml);
-    if (rc == WK_OK && p->meshes)
-        rc = add(&xml, "<asset>%.*s</asset>", (int)p->assets.len, (const char *)p->assets.data);
-    if (rc == WK_OK)
-        rc = add(&xml, "</mujoco>");
-    wk_buf_free(&p->assets);
-    p->meshes = 0;
+        rc = wk__mjcf_write(p, s, dt, w ? w->gravity : (wk_vec3){0, 0, -9.8}, wk__pool_size(sim), &xml);
     char error[1024] = "";
     if (rc == WK_OK)
-        p->m = compile(&xml, error, sizeof error);
+        p->m = wk__mjcf_compile(&xml, error, sizeof error);
     wk_buf_free(&xml);
     p->d = p->m ? mj_makeData(p->m) : NULL;
-    p->of_id = p->d ? calloc((size_t)p->m->nbody, sizeof *p->of_id) : NULL;
-    if (!p->of_id) {
+    p->of_id = p->d ? malloc((size_t)p->m->nbody * sizeof *p->of_id) : NULL;
+    if (!p->of_id || !wk__pool_found(p)) {
         drop_model(p);
         free(p->bodies);
+        free(p->of_id);
+        free(p->spares);
         *p = old;
         return wk_fail(st, rc ? rc : WK_INVALID, "physics: the world does not compile for MuJoCo: %s",
                        error[0] ? error : "out of memory");
     }
-    char name[32];
+    size_t from = 0;
     for (size_t i = 0; i < p->count; i++) {
         body *b = &p->bodies[i];
-        snprintf(name, sizeof name, "b%zu", i);
-        b->id = mj_name2id(p->m, mjOBJ_BODY, name);
         int jnt = p->m->body_jntnum[b->id] ? p->m->body_jntadr[b->id] : -1;
         b->qpos = jnt >= 0 ? p->m->jnt_qposadr[jnt] : -1;
         b->free = jnt >= 0 && p->m->jnt_type[jnt] == mjJNT_FREE;
         b->dof = jnt >= 0 ? p->m->jnt_dofadr[jnt] : -1;
         p->of_id[b->id] = i;
         b->written = wk_scene_world_pose(s, b->link);
-        b->carries = carrier_of(p, s, i);
-        /* The velocity it had in the model replaced, when it was there. */
-        for (size_t k = 0; old.d && k < old.count; k++) {
-            const body *was = &old.bodies[k];
-            if (was->link != b->link)
-                continue;
-            b->twist = was->twist;
-            size_t n = (size_t)p->m->body_dofnum[b->id];
-            if (b->dof < 0 || was->dof < 0 || (size_t)old.m->body_dofnum[was->id] != n)
-                continue;
-            /* And the solver's warm start, so that the bodies' next steps
-             * are those they would have had. */
-            memcpy(&p->d->qvel[b->dof], &old.d->qvel[was->dof], n * sizeof(mjtNum));
-            memcpy(&p->d->qacc_warmstart[b->dof], &old.d->qacc_warmstart[was->dof], n * sizeof(mjtNum));
-        }
+        b->carries = wk__carrier_of(p, s, i);
+        carry_over(p, b, &old, &from);
     }
     mj_forward(p->m, p->d);
     mj_deleteData(old.d);
     mj_deleteModel(old.m);
     free(old.bodies);
     free(old.of_id);
+    free(old.spares);
     return WK_OK;
 }
 
 /* Whether the world's links are those the model was built from. */
 static bool same_links(const wk__physics *p, wk_scene *s)
 {
-    if (!p->m)
-        return false;
     uint8_t link = WK_NODE_LINK;
     wk_entity_list links = {0};
     const wk_scene_types *t = wk_scene_types_of(s);
@@ -797,8 +412,8 @@ static int give_changes(wk__physics *p, wk_sim *sim)
     wk_ecm *ecm = wk_scene_ecm(s);
     wk_type parent_pose = wk_scene_types_of(s)->parent_pose;
     for (int id = 1; id < p->m->nbody; id++) {
-        body *b = &p->bodies[p->of_id[id]];
-        if (!b->moves)
+        body *b = p->of_id[id] == SPARE ? NULL : &p->bodies[p->of_id[id]];
+        if (!b || !b->moves)
             continue;
         const mjtNum *x = &p->d->xpos[3 * id], *q = &p->d->xquat[4 * id];
         wk_pose world = {{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
@@ -831,7 +446,7 @@ static int give_changes(wk__physics *p, wk_sim *sim)
 int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
 {
     wk_scene *s = sim->scene;
-    if (!same_links(p, s) || welded_moved(p, s)) {
+    if (!p->m || welded_moved(p, s) || (!same_links(p, s) && !wk__pool_take(p, sim))) {
         int rc = build(p, sim, dt, st);
         if (rc)
             return rc;
@@ -844,6 +459,7 @@ int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
         mj_step1(p->m, p->d);
     note_twists(p);
     mj_step2(p->m, p->d);
+    wk__pool_hold(p);
     mj_step1(p->m, p->d);
     return give_changes(p, sim) ? wk_fail(st, WK_NOMEM, "physics: out of memory writing poses") : WK_OK;
 }
