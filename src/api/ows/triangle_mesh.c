@@ -5,13 +5,16 @@
  *
  * assimp reads the file from the request's bytes through a file system of
  * its own that holds that one file and nothing else, so that an OBJ naming
- * a material library (mtllib) cannot make the server open a local file. */
+ * a material library (mtllib) cannot make the server open a local file.
+ * assimp keeps its last error in one string for the process: a failed read
+ * and the reading of its reason happen under one lock. */
 #include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -132,6 +135,8 @@ static int copy_triangles(wk__call *call, const struct aiScene *scene, Intrinsic
     return WK_OK;
 }
 
+static pthread_mutex_t assimp_error_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int wk__triangle_mesh_read(wk__call *call, const ProtobufCBinaryData *file, const char *format, const char *what,
                            IntrinsicProto__Geometry__TriangleMesh **out, wk_status *st)
 {
@@ -151,6 +156,7 @@ int wk__triangle_mesh_read(wk__call *call, const ProtobufCBinaryData *file, cons
                                    aiComponent_TEXCOORDS | aiComponent_BONEWEIGHTS | aiComponent_ANIMATIONS |
                                    aiComponent_TEXTURES | aiComponent_LIGHTS | aiComponent_CAMERAS |
                                    aiComponent_MATERIALS);
+    pthread_mutex_lock(&assimp_error_lock);
     const struct aiScene *scene = aiImportFileExWithProperties(
         f.name,
         aiProcess_Triangulate | aiProcess_RemoveComponent | aiProcess_JoinIdenticalVertices |
@@ -158,7 +164,10 @@ int wk__triangle_mesh_read(wk__call *call, const ProtobufCBinaryData *file, cons
         &io, props);
     aiReleasePropertyStore(props);
     if (!scene)
-        return wk_fail(st, WK_INVALID, "%s is not a mesh assimp reads as %s: %s", what, format, aiGetErrorString());
+        wk_fail(st, WK_INVALID, "%s is not a mesh assimp reads as %s: %s", what, format, aiGetErrorString());
+    pthread_mutex_unlock(&assimp_error_lock);
+    if (!scene)
+        return WK_INVALID;
     IntrinsicProto__Geometry__TriangleMesh *mesh =
         wk__ows_new(call, &intrinsic_proto__geometry__triangle_mesh__descriptor);
     int rc = mesh ? copy_triangles(call, scene, mesh, what, st) : wk_fail(st, WK_NOMEM, "out of memory reading %s", what);
