@@ -683,7 +683,8 @@ static bool register_geometry(wk_api *api, const char *data, char *out)
     "CmVuZGZhY2V0CmVuZHNvbGlkIGEK"
 
 /* GeometryService keeps what it is given under a content fingerprint and
- * serves back what the data holds (an STL file as its triangle mesh); what
+ * serves back what the data holds (an STL file as its triangle mesh and a
+ * glb); what
  * it cannot make is refused at once with FAILED_PRECONDITION (the client
  * retries UNIMPLEMENTED), a file that is no mesh with INVALID_ARGUMENT; an
  * object whose geometry names a registered primitive gets that primitive. */
@@ -708,8 +709,8 @@ static void geometry_service(void)
     snprintf(request, sizeof request, "{'geometryStorageRefs':{'exactGeometryRef':'worldkit-geometry:%s'}}", stl);
     OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
                "'geometryV0':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0],'faces':[0,1,2]}}}");
-    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_FAILED_PRECONDITION,
-               "was registered as stl_bytes, and worldkit makes no glTF renderable");
+    /* and its glTF as assimp writes it: a glb ("glTF", version 2). */
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_OK, "'renderable':{'glbBytes':'Z2xURgIA");
     snprintf(request, sizeof request,
              "{'geometryStorageRefsV0':{'renderableRef':'worldkit-geometry:%s'},'lodLevel':2}", gltf);
     OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_OK, "'renderableV0':{'gltfString':'Z2xURgIAAAA='}");

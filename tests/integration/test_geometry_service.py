@@ -15,6 +15,7 @@ wire check here reads the bytes of each request against those numbers."""
 
 import hashlib
 import importlib
+import json
 import shutil
 import struct
 import tempfile
@@ -194,8 +195,6 @@ class GeometryServiceTest(ObjectWorldCalls, harness.ServerTest):
 
         # What cannot be served is refused at once, not retried.
         for call, req, code, culprit in (
-                (self.geo_stub.GetRenderable, self.geo.GetRenderableRequest(geometry_storage_refs_v0=stl),
-                 C.FAILED_PRECONDITION, "registered as stl_bytes, and worldkit makes no glTF renderable"),
                 (self.geo_stub.GetRenderable, self.geo.GetRenderableRequest(geometry_storage_refs_v0=box),
                  C.FAILED_PRECONDITION, "makes no glTF renderable"),
                 (self.geo_stub.GetGeometry, self.geo.GetGeometryRequest(), C.INVALID_ARGUMENT,
@@ -217,6 +216,27 @@ class GeometryServiceTest(ObjectWorldCalls, harness.ServerTest):
     def bounds(self, points):
         return tuple(min(p[k] for p in points) for k in range(3)), tuple(max(p[k] for p in points) for k in range(3))
 
+    def check_glb(self, refs, vertices, indices, bounds):
+        """GetRenderable of a mesh: a binary glTF 2.0 (its header and JSON
+        chunk read as the glTF spec lays them out) whose one POSITION
+        accessor has the mesh's bounds and between its vertex count and one
+        vertex per corner (assimp's writer gives each corner its own), and
+        whose indices count its triangles' corners."""
+        got = self.geo_stub.GetRenderable(self.geo.GetRenderableRequest(geometry_storage_refs_v0=refs),
+                                          timeout=harness.CALL_SECONDS)
+        glb = got.renderable.glb_bytes
+        self.assertEqual(got.renderable_v0.gltf_string, glb)
+        magic, version, length = struct.unpack_from("<4sII", glb)
+        self.assertEqual((magic, version, length), (b"glTF", 2, len(glb)))
+        chunk_length, chunk_type = struct.unpack_from("<I4s", glb, 12)
+        self.assertEqual(chunk_type, b"JSON")
+        gltf = json.loads(glb[20:20 + chunk_length])
+        (primitive,) = [p for m in gltf["meshes"] for p in m["primitives"]]
+        position = gltf["accessors"][primitive["attributes"]["POSITION"]]
+        self.assertTrue(vertices <= position["count"] <= indices, position["count"])
+        self.assertEqual((tuple(position["min"]), tuple(position["max"])), bounds)
+        self.assertEqual(gltf["accessors"][primitive["indices"]]["count"], indices)
+
     def test_mesh_files_come_back_as_triangle_meshes(self):
         # STL, ASCII and binary: each triangle as written, its corners joined.
         for stl in (ascii_stl(TETRAHEDRON), binary_stl(TETRAHEDRON)):
@@ -226,6 +246,7 @@ class GeometryServiceTest(ObjectWorldCalls, harness.ServerTest):
                 self.assertEqual(len(triangles), 4)
                 self.assertEqual(set(triangles), {tuple(map(lambda v: tuple(map(float, v)), t)) for t in TETRAHEDRON})
                 self.assertEqual(self.bounds(points), ((0, 0, 0), (1, 2, 3)))
+                self.check_glb(self.register(self.geo.GeometryData(stl_bytes=stl)), 4, 12, ((0, 0, 0), (1, 2, 3)))
         # OBJ: the cube's 8 corners (its normals do not split them) and each
         # quad as two triangles lying in the quad's face, covering its area.
         points, triangles = self.mesh_of(self.register(self.geo.GeometryData(obj_data=cube_obj())))
@@ -239,6 +260,8 @@ class GeometryServiceTest(ObjectWorldCalls, harness.ServerTest):
             cross = (u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0])
             area += sum(x * x for x in cross) ** 0.5 / 2
         self.assertAlmostEqual(area, 6.0)
+        self.check_glb(self.register(self.geo.GeometryData(obj_data=cube_obj())), 8, 36,
+                       ((-0.5, -0.5, -0.5), (0.5, 0.5, 0.5)))
 
     def test_a_file_that_is_not_a_mesh_is_refused_naming_it(self):
         cut = binary_stl(TETRAHEDRON)[:-30]

@@ -17,10 +17,11 @@
  * STL file as its exact geometry's triangle mesh, read by assimp in
  * triangle_mesh.c, which CreateGeometry does too so that a file it cannot
  * read is refused then; glTF bytes as its renderable), GetRenderable the
- * glTF given (gltf_bytes, or a Geometry's renderable) at lod_level 0, the
- * only one kept. worldkit makes no glTF from shapes or meshes: that call
- * answers FAILED_PRECONDITION saying so (not UNIMPLEMENTED, which the
- * client retries for a minute); an object may still use them. */
+ * glTF given (gltf_bytes, or a Geometry's renderable), else for an OBJ or
+ * STL file the glb assimp writes of it, at lod_level 0, the only one kept.
+ * worldkit makes no glTF from primitive shapes: that call answers
+ * FAILED_PRECONDITION saying so (not UNIMPLEMENTED, which the client
+ * retries for a minute); an object may still use them. */
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,18 +54,28 @@ static const char *data_kind(const GeometryData *d)
     }
 }
 
+/* The file of data that is an OBJ or STL file, its format in *format
+ * ("obj", "stl") and its field in what; NULL for other data. */
+static const ProtobufCBinaryData *mesh_file(const GeometryData *d, const char **format, char *what, size_t cap)
+{
+    bool obj = d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_OBJ_DATA;
+    if (!obj && d->data_case != INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_STL_BYTES)
+        return NULL;
+    *format = obj ? "obj" : "stl";
+    snprintf(what, cap, "data.%s", data_kind(d));
+    return obj ? &d->obj_data : &d->stl_bytes;
+}
+
 /* The triangle mesh of data that is an OBJ or STL file (*mesh NULL for
  * other data); the failure names method and the field. */
 static int mesh_of(wk__call *call, const char *method, const GeometryData *d,
                    IntrinsicProto__Geometry__TriangleMesh **mesh, wk_status *st)
 {
     *mesh = NULL;
-    bool obj = d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_OBJ_DATA;
-    if (!obj && d->data_case != INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_STL_BYTES)
-        return WK_OK;
+    const char *format;
     char what[32];
-    snprintf(what, sizeof what, "data.%s", data_kind(d));
-    int rc = wk__triangle_mesh_read(call, obj ? &d->obj_data : &d->stl_bytes, obj ? "obj" : "stl", what, mesh, st);
+    const ProtobufCBinaryData *file = mesh_file(d, &format, what, sizeof what);
+    int rc = file ? wk__triangle_mesh_read(call, file, format, what, mesh, st) : WK_OK;
     return rc ? wk__ows_context(st, rc, "GeometryService.%s", method) : WK_OK;
 }
 
@@ -257,18 +268,28 @@ WK__HANDLER(wk__geometry_get_renderable)
     if (rc)
         return rc;
     IntrinsicProto__Geometry__Renderable *renderable = given_renderable(call, d);
+    bool given = renderable != NULL;
+    const char *format;
+    char what[32];
+    const ProtobufCBinaryData *file = mesh_file(d, &format, what, sizeof what);
+    if (file && (renderable = wk__ows_new(call, &intrinsic_proto__geometry__renderable__descriptor))) {
+        renderable->has_gltf_string = true;
+        if ((rc = wk__triangle_mesh_glb(call, file, format, what, &renderable->gltf_string, st)))
+            return wk__ows_context(st, rc, "GeometryService.GetRenderable");
+    }
     if (!renderable && !call->failed)
         return wk_fail(st, WK_PRECONDITION,
                        "GeometryService.GetRenderable: geometry '%s' was registered as %s, and worldkit makes no glTF "
-                       "renderable from it (it exports no glTF: GetGeometry serves its shape or triangle mesh)",
+                       "renderable from it (it writes glTF of meshes only: GetGeometry serves its shape)",
                        id, data_kind(d));
     IntrinsicProto__Geometry__RenderableWithMetadata *m =
         wk__call_response(call, &intrinsic_proto__geometry__renderable_with_metadata__descriptor, response);
     IntrinsicProto__Geometry__V1__Renderable *glb =
         wk__ows_new(call, &intrinsic_proto__geometry__v1__renderable__descriptor);
-    if (!m || !renderable || !glb || !refs_of(call, id, true, &m->geometry_storage_refs_v0, &m->geometry_storage_refs))
+    if (!m || !renderable || !glb ||
+        !refs_of(call, id, given, &m->geometry_storage_refs_v0, &m->geometry_storage_refs))
         return wk_fail(st, WK_NOMEM, "GeometryService.GetRenderable: out of memory");
-    /* The glTF as given: the only level of detail kept, whatever was asked. */
+    /* The only level of detail kept, whatever was asked. */
     m->has_lod_level = true;
     m->lod_level = 0;
     m->renderable_v0 = renderable;

@@ -1,7 +1,8 @@
 /* triangle_mesh.c — an OBJ or STL file given to GeometryService.
  * CreateGeometry, read by Debian's assimp into the TriangleMesh Intrinsic's
  * Geometry holds: every vertex position once (vertices that share one are
- * joined, so a cube gives 8, not 36) and every face as triangles.
+ * joined, so a cube gives 8, not 36) and every face as triangles; and the
+ * same scene written by assimp as a binary glTF (glb2) for GetRenderable.
  *
  * assimp reads the file from the request's bytes through a file system of
  * its own that holds that one file and nothing else, so that an OBJ naming
@@ -9,6 +10,7 @@
  * assimp keeps its last error in one string for the process: a failed read
  * and the reading of its reason happen under one lock. */
 #include <assimp/cfileio.h>
+#include <assimp/cexport.h>
 #include <assimp/cimport.h>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
@@ -137,8 +139,10 @@ static int copy_triangles(wk__call *call, const struct aiScene *scene, Intrinsic
 
 static pthread_mutex_t assimp_error_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int wk__triangle_mesh_read(wk__call *call, const ProtobufCBinaryData *file, const char *format, const char *what,
-                           IntrinsicProto__Geometry__TriangleMesh **out, wk_status *st)
+/* The scene assimp reads from file into *out (release with
+ * aiReleaseImport); WK_INVALID with st naming what and assimp's reason. */
+static int import(const ProtobufCBinaryData *file, const char *format, const char *what,
+                  const struct aiScene **out, wk_status *st)
 {
     one_file f = {.memory = {.bytes = file}};
     snprintf(f.name, sizeof f.name, NAME "%s", format);
@@ -163,15 +167,45 @@ int wk__triangle_mesh_read(wk__call *call, const ProtobufCBinaryData *file, cons
             aiProcess_PreTransformVertices | aiProcess_ValidateDataStructure,
         &io, props);
     aiReleasePropertyStore(props);
-    if (!scene)
-        wk_fail(st, WK_INVALID, "%s is not a mesh assimp reads as %s: %s", what, format, aiGetErrorString());
+    int rc = scene ? WK_OK
+                   : wk_fail(st, WK_INVALID, "%s is not a mesh assimp reads as %s: %s", what, format,
+                             aiGetErrorString());
     pthread_mutex_unlock(&assimp_error_lock);
-    if (!scene)
-        return WK_INVALID;
+    *out = scene;
+    return rc;
+}
+
+int wk__triangle_mesh_read(wk__call *call, const ProtobufCBinaryData *file, const char *format, const char *what,
+                           IntrinsicProto__Geometry__TriangleMesh **out, wk_status *st)
+{
+    const struct aiScene *scene;
+    int rc = import(file, format, what, &scene, st);
+    if (rc)
+        return rc;
     IntrinsicProto__Geometry__TriangleMesh *mesh =
         wk__ows_new(call, &intrinsic_proto__geometry__triangle_mesh__descriptor);
-    int rc = mesh ? copy_triangles(call, scene, mesh, what, st) : wk_fail(st, WK_NOMEM, "out of memory reading %s", what);
+    rc = mesh ? copy_triangles(call, scene, mesh, what, st) : wk_fail(st, WK_NOMEM, "out of memory reading %s", what);
     aiReleaseImport(scene);
     *out = rc ? NULL : mesh;
+    return rc;
+}
+
+int wk__triangle_mesh_glb(wk__call *call, const ProtobufCBinaryData *file, const char *format, const char *what,
+                          ProtobufCBinaryData *glb, wk_status *st)
+{
+    const struct aiScene *scene;
+    int rc = import(file, format, what, &scene, st);
+    if (rc)
+        return rc;
+    const struct aiExportDataBlob *blob = aiExportSceneToBlob(scene, "glb2", 0);
+    aiReleaseImport(scene);
+    if (!blob || blob->next)
+        rc = wk_fail(st, WK_IO, "assimp wrote no single glb for %s", what);
+    else if (!(glb->data = wk__call_alloc(call, blob->size)))
+        rc = wk_fail(st, WK_NOMEM, "out of memory holding the glb of %s (%zu bytes)", what, blob->size);
+    else
+        memcpy(glb->data, blob->data, glb->len = blob->size);
+    if (blob)
+        aiReleaseExportBlob(blob);
     return rc;
 }
