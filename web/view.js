@@ -1,8 +1,13 @@
 // view.js — the live view's page: it keeps a mirror of the current world's
 // entities from the change stream (WatchUpdate messages as proto3 JSON over
 // the WebSocket /ws: the full state, then what changed), draws every visual
-// by its Geometry at its pose, levels and performers as boxes, and lists the
-// models; its buttons send "METHOD JSON" frames the server calls as gRPC
+// by its Geometry at its pose in its Material's colour (grey without one),
+// a mesh from its file (/mesh/ID: STL, OBJ or COLLADA, with three.js's
+// loaders) or, until then or when it cannot be read, as the box of its scale,
+// levels as their boxes and buffer zones (blue when loaded, grey when not),
+// performers as orange boxes on the models they follow, the world's frames
+// as axes; it lists the models, levels and performers (a click shows one's
+// kind, pose and tags); its buttons send "METHOD JSON" frames the server calls as gRPC
 // would. window.wkView (and #summary, as JSON) tell a test what is drawn.
 'use strict';
 
@@ -10,7 +15,12 @@ const KINDS = ['world', 'model', 'link', 'joint', 'frame', 'visual', 'collision'
                'level', 'performer'];
 const SHAPE = {BOX: 1, SPHERE: 2, CYLINDER: 3, CAPSULE: 4, ELLIPSOID: 5, PLANE: 6, MESH: 7};
 
-const entities = new Map(); // id (string) -> {id, name, kind, parent, pose, geometry, node, drawn}
+// id (string) -> {id, name, kind, parent, pose, geometry, colour, meshFile, region, performerOf, info, node,
+// drawn, mesh}
+const entities = new Map();
+const NO_MATERIAL = [0.7, 0.7, 0.7, 1]; // a visual whose file gives it no colour
+const LOADED = 0x2255ff, UNLOADED = 0x999999, PERFORMER = 0xff8800;
+const LISTED = ['model', 'level', 'performer'];
 const log = [];             // {name, x, y, z, t}: poses as they arrived
 let version = '0', selected = null;
 
@@ -36,14 +46,6 @@ function bytes(b64) {
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
-}
-
-// A colour of its own for each model, from its name, so that a model keeps
-// its colour (the scene keeps no material colours yet).
-function colourOf(name) {
-  let h = 0;
-  for (const c of name || '') h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  return new THREE.Color().setHSL((h % 360) / 360, 0.75, 0.45);
 }
 
 function modelOf(e) {
@@ -74,8 +76,32 @@ function readGeometry(view, at) {
           scale: [f(72), f(80), f(88)]};
 }
 
+// Region (wk_scene_region): size, buffer, loaded.
+function readRegion(view, at) {
+  const f = (k) => view.getFloat64(at + k, true);
+  return {size: [f(0), f(8), f(16)], buffer: f(24), loaded: view.getUint8(at + 32) !== 0};
+}
+
+// EntityInfo as entity_info.c writes it: a category byte, then the
+// description and each tag, each a little-endian u32 length and its bytes.
+function readInfo(b) {
+  const view = new DataView(b.buffer);
+  let at = 1;
+  const text = () => {
+    const n = view.getUint32(at, true);
+    const s = new TextDecoder().decode(b.subarray(at + 4, at + 4 + n));
+    at += 4 + n;
+    return s;
+  };
+  const description = text(), tags = [];
+  for (let n = view.getUint32((at += 4) - 4, true); n > 0; n--) tags.push(text());
+  return {category: b[0], description, tags};
+}
+
 function entity(id) {
-  if (!entities.has(id)) entities.set(id, {id, name: '', kind: '', parent: '0', pose: null, geometry: null});
+  if (!entities.has(id))
+    entities.set(id, {id, name: '', kind: '', parent: '0', pose: null, geometry: null, colour: null, region: null,
+                      performerOf: null, info: null});
   return entities.get(id);
 }
 
@@ -97,11 +123,23 @@ function readBlock(block, types) {
         const a = row * 56, f = (k) => view.getFloat64(a + k, true);
         e.pose = [f(0), f(8), f(16), f(24), f(32), f(40), f(48)];
       } else if (name === 'Geometry') e.geometry = readGeometry(view, row * 96);
+      else if (name === 'Material') e.colour = [0, 8, 16, 24].map((k) => view.getFloat64(row * 32 + k, true));
+      else if (name === 'MeshFile') e.meshFile = new TextDecoder().decode(bytes(col.values[row]));
+      else if (name === 'Region') e.region = readRegion(view, row * 40);
+      else if (name === 'PerformerOf') e.performerOf = new TextDecoder().decode(bytes(col.values[row]));
+      else if (name === 'EntityInfo') e.info = readInfo(bytes(col.values[row]));
     });
   }
   for (const t of block.removedTypes || []) {
     const name = types.get(t);
-    ids.forEach((id) => { if (name === 'Geometry') entity(id).geometry = null; });
+    ids.forEach((id) => {
+      const e = entity(id);
+      if (name === 'Geometry') e.geometry = null;
+      else if (name === 'Material') e.colour = null;
+      else if (name === 'Region') e.region = null;
+      else if (name === 'PerformerOf') e.performerOf = null;
+      else if (name === 'EntityInfo') e.info = null;
+    });
   }
 }
 
@@ -125,20 +163,112 @@ function build() {
     const parent = entities.get(e.parent);
     const holder = parent ? parent.node : scene;
     if (e.node.parent !== holder) holder.add(e.node);
-    const wants = e.geometry && (e.kind === 'visual' || e.kind === 'level' || e.kind === 'performer');
+    const wants = e.kind === 'visual' ? e.geometry : e.region || (e.kind === 'frame' && parent && parent.kind === 'world');
     if (wants && !e.drawn) {
-      const level = e.kind !== 'visual';
-      const model = modelOf(e);
-      const material = level ? new THREE.MeshBasicMaterial({color: e.kind === 'level' ? 0x3355ff : 0xff8800,
-                                                            wireframe: true})
-                             : new THREE.MeshBasicMaterial({color: colourOf(model ? model.name : e.name)});
-      e.drawn = new THREE.Mesh(shapeOf(e.geometry), material);
+      e.drawn = e.kind === 'visual' ? new THREE.Mesh(shapeOf(e.geometry), new THREE.MeshBasicMaterial())
+        : e.region ? regionOf(e) : new THREE.AxesHelper(1);
       e.node.add(e.drawn);
+      if (e.kind === 'visual' && e.geometry.type === SHAPE.MESH && e.meshFile) loadMesh(e);
     } else if (!wants && e.drawn) {
       e.node.remove(e.drawn);
       e.drawn = null;
     }
+    if (e.drawn && e.kind === 'visual') paint(e);
   }
+  scene.updateMatrixWorld(true);
+  for (const e of entities.values()) if (e.drawn && e.region) placeRegion(e);
+}
+
+// A wireframe box of size, in colour.
+function wireBox(size, colour, opacity) {
+  const material = new THREE.LineBasicMaterial({color: colour, transparent: opacity < 1, opacity});
+  return new THREE.LineSegments(new THREE.EdgesGeometry(new THREE.BoxBufferGeometry(size[0], size[1], size[2])),
+                                material);
+}
+
+// A level's box and, fainter, its buffer zone; a performer's box.
+function regionOf(e) {
+  const r = e.region, group = new THREE.Group();
+  if (e.kind === 'level') {
+    group.add(wireBox(r.size, LOADED, 1));
+    group.add(wireBox(r.size.map((v) => v + 2 * r.buffer), LOADED, 0.35));
+  } else {
+    group.add(wireBox(r.size, PERFORMER, 1));
+  }
+  return group;
+}
+
+// Boxes are axis-aligned around their centre (levels.c ignores rotations);
+// a performer's is centred on the model it follows.
+function placeRegion(e) {
+  const at = new THREE.Vector3();
+  const model = e.performerOf && [...entities.values()].find((m) => m.kind === 'model' && m.name === e.performerOf &&
+                                                                   entities.get(m.parent) &&
+                                                                   entities.get(m.parent).kind === 'world');
+  (model || e).node.getWorldPosition(at);
+  e.drawn.visible = e.kind === 'level' || !!model;
+  e.node.worldToLocal(at);
+  e.drawn.position.copy(at);
+  const q = new THREE.Quaternion();
+  e.node.getWorldQuaternion(q);
+  e.drawn.quaternion.copy(q.inverse());
+  if (e.kind === 'level')
+    for (const line of e.drawn.children) line.material.color.setHex(e.region.loaded ? LOADED : UNLOADED);
+}
+
+// A visual's colour on every mesh it draws (a COLLADA file's own materials
+// stay where the world file gives the visual none).
+function paint(e) {
+  const rgba = e.colour || NO_MATERIAL;
+  e.drawn.traverse((o) => {
+    if (!o.isMesh || (!e.colour && e.mesh === 'dae')) return;
+    if (!o.material.isMeshBasicMaterial) o.material = new THREE.MeshBasicMaterial();
+    o.material.color.setRGB(rgba[0], rgba[1], rgba[2]);
+    o.material.opacity = rgba[3];
+    o.material.transparent = rgba[3] < 1;
+  });
+}
+
+const LOADERS = {
+  stl: () => new THREE.STLLoader(),
+  obj: () => new THREE.OBJLoader(),
+  dae: () => new THREE.ColladaLoader(),
+};
+
+// Replaces a mesh visual's box with the file's shape once loaded; the box
+// stays when the server or the loader cannot give it.
+function loadMesh(e) {
+  const kind = e.meshFile.split('.').pop().toLowerCase();
+  if (!LOADERS[kind]) return;
+  const box = e.drawn;
+  LOADERS[kind]().load(`/mesh/${e.id}${location.search}`, (loaded) => {
+    if (e.drawn !== box) return; // gone or redrawn meanwhile
+    let shape = loaded.isBufferGeometry ? new THREE.Mesh(loaded, new THREE.MeshBasicMaterial()) : loaded;
+    // COLLADA: the loader turns a Z_UP file to three.js's Y up; worldkit's
+    // scene is Z up like the file, so the file's axes are kept.
+    if (loaded.scene) shape = loaded.scene, shape.quaternion.set(0, 0, 0, 1);
+    const s = e.geometry.scale;
+    shape.scale.multiply(new THREE.Vector3(s[0] || 1, s[1] || 1, s[2] || 1));
+    e.node.remove(box);
+    e.node.add(shape);
+    e.drawn = shape;
+    e.mesh = kind;
+    paint(e);
+    summary();
+  });
+}
+
+function meshesOf(drawn) {
+  const meshes = [];
+  drawn.traverse((o) => { if (o.isMesh) meshes.push(o); });
+  return meshes;
+}
+
+// The vertices a drawable's meshes hold (a shape of three.js's own, such as
+// a box, as its distinct corners).
+function vertices(drawn) {
+  const count = (g) => g.isBufferGeometry ? g.attributes.position.count : g.vertices.length;
+  return meshesOf(drawn).reduce((n, m) => n + count(m.geometry), 0);
 }
 
 function summary() {
@@ -153,22 +283,37 @@ function summary() {
     const model = modelOf(e);
     visuals.push({model: model ? model.name : '', x: p.x, y: p.y, z: p.z,
                   px: Math.round(box.left + (s.x + 1) / 2 * w), py: Math.round(box.top + (1 - s.y) / 2 * h),
-                  colour: '#' + e.drawn.material.color.getHexString()});
+                  colour: '#' + meshesOf(e.drawn)[0].material.color.getHexString(), mesh: e.mesh || null,
+                  vertices: vertices(e.drawn)});
+  }
+  const levels = [], performers = [], frames = [];
+  for (const e of entities.values()) {
+    if (!e.drawn || e.kind === 'visual') continue;
+    const p = new THREE.Vector3();
+    (e.region ? e.drawn : e.node).getWorldPosition(p);
+    const at = {name: e.name, x: p.x, y: p.y, z: p.z};
+    if (e.kind === 'level')
+      levels.push(Object.assign(at, {loaded: e.region.loaded, buffer: e.region.buffer,
+                                     colour: '#' + e.drawn.children[0].material.color.getHexString()}));
+    else if (e.kind === 'performer') performers.push(Object.assign(at, {model: e.performerOf, shown: e.drawn.visible}));
+    else frames.push(at);
   }
   const drawables = visuals.length;
-  window.wkView = {version, drawables, visuals, log};
+  window.wkView = {version, drawables, visuals, levels, performers, frames, log};
   document.getElementById('summary').textContent = JSON.stringify(window.wkView);
 }
 
-function listModels() {
+function listEntities() {
   const ul = document.getElementById('entities');
   ul.textContent = '';
-  const models = [...entities.values()].filter((e) => e.kind === 'model').sort((a, b) => a.name < b.name ? -1 : 1);
-  for (const m of models) {
+  const listed = [...entities.values()].filter((e) => LISTED.includes(e.kind))
+    .sort((a, b) => LISTED.indexOf(a.kind) - LISTED.indexOf(b.kind) || (a.name < b.name ? -1 : 1));
+  for (const e of listed) {
     const li = document.createElement('li');
-    li.textContent = m.name;
-    if (m.id === selected) li.className = 'selected';
-    li.onclick = () => { selected = m.id; show(); listModels(); };
+    li.textContent = e.kind === 'model' ? e.name : `${e.name} (${e.kind})`;
+    li.dataset.id = e.id;
+    if (e.id === selected) li.className = 'selected';
+    li.onclick = () => { selected = e.id; show(); listEntities(); };
     ul.appendChild(li);
   }
 }
@@ -176,8 +321,12 @@ function listModels() {
 function show() {
   const e = entities.get(selected);
   const p = e && e.pose;
-  document.getElementById('selected').textContent = !e ? '' :
-    `${e.name}\nkind: ${e.kind}\nposition: ${p.slice(0, 3).map((v) => v.toFixed(3)).join(' ')}\n` +
+  const performer = e && [...entities.values()].find((x) => x.performerOf === e.name);
+  document.getElementById('selected').textContent = !e || !p ? '' :
+    `${e.name}\nkind: ${e.kind}${performer ? ' (performer ' + performer.name + ')' : ''}` +
+    `${e.region && e.kind === 'level' ? (e.region.loaded ? ', loaded' : ', unloaded') : ''}\n` +
+    `tags: ${e.info && e.info.tags.length ? e.info.tags.join(', ') : '(none)'}\n` +
+    `position: ${p.slice(0, 3).map((v) => v.toFixed(3)).join(' ')}\n` +
     `orientation (w x y z): ${p.slice(3).map((v) => v.toFixed(3)).join(' ')}`;
 }
 
@@ -195,13 +344,16 @@ function apply(u) {
     }
   version = u.version;
   document.getElementById('clock').textContent = `step ${u.step || 0}, t = ${(u.simTime || 0).toFixed(3)} s`;
-  listModels();
+  listEntities();
   show();
   renderer.render(scene, camera);
   summary();
 }
 
-const socket = new WebSocket(`ws://${location.host}/ws`, 'worldkit-view');
+// The page's query (token=..., when the server asks for its token) goes
+// with the WebSocket and the mesh requests.
+const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${location.search}`,
+                             'worldkit-view');
 socket.onmessage = (m) => {
   try {
     apply(JSON.parse(m.data));

@@ -131,6 +131,10 @@ typedef struct wk_node {
              * 0.005 and 0.0001). */
             bool has_friction;
             double friction[3];
+            /* Its colour, when its file's material gives one: as the
+             * Material component has it (wk_scene.h). */
+            bool has_colour;
+            double colour[4];
         } shape; /* visual, collision */
         struct {
             const char *type;

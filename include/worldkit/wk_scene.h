@@ -6,7 +6,9 @@
  * level and performer is one entity, a child of the entity it belongs to,
  * carrying Name (its local name), Kind (a wk_node_kind) and ParentPose
  * (parent_T_this), and as its kind calls for: Static (tag), Joint,
- * JointLinks, Geometry, Uri (mesh or heightmap uri), Physics (a link's
+ * JointLinks, Geometry, Uri (mesh or heightmap uri), MeshFile (the file
+ * it was found at), Material (a visual's colour), Region and PerformerOf
+ * (a level's or performer's box), Physics (a link's
  * inertial, from the file's <inertial>, plus surface parameters). The root
  * entity of an object world may carry CollisionSettings, an object's base
  * entity UserData (see the object world's last section). A world pose
@@ -142,6 +144,9 @@ typedef struct wk_scene_types {
     wk_type payload;          /* wk_payload: what is mounted on a kinematic object's flange */
     wk_type surface;          /* wk_scene_surface, on a collision whose file gives its friction */
     wk_type mesh_file;        /* char *, owned: the file a shape's Uri was found at when its world was read */
+    wk_type material;         /* wk_scene_material, on a shape whose file gives its colour */
+    wk_type region;           /* wk_scene_region, on a level's or a performer's entity */
+    wk_type performer_of;     /* char *, owned, on a performer's entity: the name of the model it follows */
 } wk_scene_types;
 
 typedef struct wk_scene_joint {
@@ -160,6 +165,25 @@ typedef struct wk_scene_joint {
 typedef struct wk_scene_surface {
     double friction[3];
 } wk_scene_surface;
+
+/* A visual's colour as its file's material gives it (SDFormat's <diffuse>,
+ * else its <ambient>; URDF's <color>, its own or its named material's;
+ * MJCF's rgba, the geom's or its material's), for whoever draws the world.
+ * Red, green, blue and alpha, each 0 to 1. */
+typedef struct wk_scene_material {
+    double rgba[4];
+} wk_scene_material;
+
+/* A level's or a performer's region as its file gives it, for whoever
+ * draws the world: a box of size centred on the entity (a performer's, on
+ * the model it follows), and a level's buffer around it; and whether the
+ * level is loaded (1, as it is in a simulation without levels) or not (0),
+ * which a simulation with levels keeps up to date. */
+typedef struct wk_scene_region {
+    wk_vec3 size;
+    double buffer;
+    uint64_t loaded;
+} wk_scene_region;
 
 typedef struct wk_scene_joint_links {
     wk_entity parent, child; /* WK_NULL_ENTITY for the world */

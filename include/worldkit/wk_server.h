@@ -61,8 +61,12 @@ typedef struct wk_server_desc {
      * says what it may hold). NULL: no token. */
     const char *token_file;
     /* The live view (src/server/view.c): "host:port" to serve the page and
-     * its WebSocket on, loopback only (port 0 picks a free one); NULL: none.
-     * http_root: the page's folder (NULL: web/ of the source tree). */
+     * its WebSocket on (port 0 picks a free one), under the rules of
+     * listen: an address other machines reach needs TLS (which the view
+     * then speaks, with the same files) or a token (which its WebSocket
+     * and mesh files then ask for); NULL: none.
+     * http_root: the page's folder (NULL: share/worldkit/web installed
+     * beside the program, else web/ of the source tree). */
     const char *http_listen;
     const char *http_root;
     /* Called from a worker thread as each call starts and ends; must be
@@ -100,7 +104,8 @@ int wk_server_read_pem(const char *what, const char *path, wk_buf *out, wk_statu
  * the server's life. */
 int wk_server_port(const wk_server *server);
 const char *wk_server_address(const wk_server *server);
-/* The live view's address, "http://host:port/"; NULL without one. */
+/* The live view's address, "http://host:port/" ("https://" with TLS);
+ * NULL without one. */
 const char *wk_server_view_address(const wk_server *server);
 
 /* Stops taking calls, waits for those in flight (cancelling them shortly

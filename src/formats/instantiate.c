@@ -119,15 +119,17 @@ static wk_entity entity_named(const builder *b, uint32_t joint, const char *name
 
 /* Components a node's kind calls for, beyond Name, Kind and ParentPose. */
 typedef struct extras {
-    wk_type types[4];
-    const void *values[4];
+    wk_type types[5];
+    const void *values[5];
     size_t n;
     wk_scene_joint joint;
     wk_scene_geometry geometry;
     wk_scene_surface surface;
+    wk_scene_material material;
+    wk_scene_region region;
     wk_physics physics;
     wk_world_settings world;
-    const char *uri, *path;
+    const char *uri, *path, *performer_of;
 } extras;
 
 static void add_extra(extras *x, wk_type type, const void *value)
@@ -197,12 +199,25 @@ static void collect_extras(const builder *b, const wk_node *n, extras *x)
             x->path = g->path;
             add_extra(x, t->mesh_file, &x->path);
         }
+        if (n->shape.has_colour) {
+            memcpy(x->material.rgba, n->shape.colour, sizeof x->material.rgba);
+            add_extra(x, t->material, &x->material);
+        }
         if (n->kind == WK_NODE_COLLISION && n->shape.has_friction) {
             memcpy(x->surface.friction, n->shape.friction, sizeof x->surface.friction);
             add_extra(x, t->surface, &x->surface);
         }
         break;
     }
+    case WK_NODE_LEVEL:
+    case WK_NODE_PERFORMER:
+        x->region = (wk_scene_region){n->region.size, n->region.buffer, 1};
+        add_extra(x, t->region, &x->region);
+        if (n->kind == WK_NODE_PERFORMER && n->region.ref_count) {
+            x->performer_of = n->region.refs[0];
+            add_extra(x, t->performer_of, &x->performer_of);
+        }
+        break;
     default:
         break;
     }
@@ -238,8 +253,8 @@ static int add_node(builder *b, uint32_t i, wk_entity parent, const wk_pose *par
     uint8_t kind = (uint8_t)n->kind;
     extras x;
     collect_extras(b, n, &x);
-    wk_type types[7] = {t->name, t->kind, t->parent_pose};
-    const void *values[7] = {&name, &kind, &local};
+    wk_type types[8] = {t->name, t->kind, t->parent_pose};
+    const void *values[8] = {&name, &kind, &local};
     for (size_t k = 0; k < x.n; k++) {
         types[3 + k] = x.types[k];
         values[3 + k] = x.values[k];

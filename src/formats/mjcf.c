@@ -183,6 +183,23 @@ static int geometry(mjcf_reader *r, xmlNodePtr el, const struct shape *s, const 
     return WK_OK;
 }
 
+/* A geom's colour as MuJoCo draws it: its rgba, unless that is MuJoCo's
+ * default grey and it names a material, whose colour it then takes. */
+static int colour(mjcf_reader *r, xmlNodePtr el, const attrs *a, double *rgba)
+{
+    memcpy(rgba, a->rgba, 4 * sizeof *rgba);
+    if (!a->material)
+        return WK_OK;
+    const mjcf_material *m = r->materials;
+    while (m && strcmp(m->name, a->material))
+        m = m->next;
+    if (!m)
+        return wk__mjcf_fail(r, el, WK_PARSE, "unknown material '%s'", a->material);
+    if (a->rgba[0] == 0.5 && a->rgba[1] == 0.5 && a->rgba[2] == 0.5 && a->rgba[3] == 1)
+        memcpy(rgba, m->rgba, 4 * sizeof *rgba);
+    return WK_OK;
+}
+
 /* Refuses a geom or site whose sizes MuJoCo refuses: those its type needs,
  * after its default classes and fromto gave theirs, must be positive.
  * MuJoCo's own default size is 0 for a geom (0.005 for a site), so a number
@@ -209,6 +226,8 @@ static int read_geom(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
     rc = rc ? rc : wk__mjcf_shape_pose(r, el, s->fromto_axis, &a, &pose);
     rc = rc ? rc : check_sizes(r, el, s, &a);
     rc = rc ? rc : geometry(r, el, s, &a, &g);
+    double rgba[4];
+    rc = rc ? rc : colour(r, el, &a, rgba);
     /* MuJoCo's compiler refuses these in a body's geom; the world body's
      * geoms have no mass to speak of, and it takes them there. */
     if (rc == WK_OK && b->name && ((GIVEN(&a, mass) && a.mass[0] < 0) || (GIVEN(&a, density) && a.density[0] < 0)))
@@ -220,6 +239,8 @@ static int read_geom(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
         n->shape.geometry = g;
         n->shape.has_friction = true;
         memcpy(n->shape.friction, a.friction, sizeof n->shape.friction);
+        n->shape.has_colour = true;
+        memcpy(n->shape.colour, rgba, sizeof rgba);
     }
     return rc;
 }

@@ -27,6 +27,13 @@ typedef struct mjcf_mesh {
     struct mjcf_mesh *next;
 } mjcf_mesh;
 
+/* A material asset: only its colour matters to worldkit. */
+typedef struct mjcf_material {
+    const char *name;
+    double rgba[4];
+    struct mjcf_material *next;
+} mjcf_material;
+
 /* An included file. Its copied elements point to it from _private. */
 typedef struct mjcf_file {
     const char *path, *real;       /* as resolved, and its realpath */
@@ -53,6 +60,7 @@ typedef struct mjcf_reader {
     const mjcf_class *root; /* the last top-level section, NULL when none */
     const char *root_name;
     mjcf_mesh *meshes;
+    mjcf_material *materials;
     mjcf_file *included;
     uint32_t model;
     uint32_t index[INDEX_KINDS];
@@ -73,8 +81,8 @@ typedef struct body_ctx {
     X(pos, 3, 3) X(quat, 4, 4) X(axisangle, 4, 4) X(xyaxes, 6, 6) X(zaxis, 3, 3) X(euler, 3, 3)          \
         X(fromto, 6, 6) X(size, 1, 3) X(axis, 3, 3) X(range, 2, 2) X(damping, 1, 1) X(frictionloss, 1, 1) \
             X(dir, 3, 3) X(scale, 3, 3) X(mass, 1, 1) X(diaginertia, 3, 3) X(fullinertia, 6, 6)      \
-                X(density, 1, 1) X(stiffness, 1, 1) X(springref, 1, 1) X(friction, 1, 3)
-#define STRING_ATTRS(X) X(type, 0, 0) X(mesh, 0, 0) X(limited, 0, 0) X(directional, 0, 0)
+                X(density, 1, 1) X(stiffness, 1, 1) X(springref, 1, 1) X(friction, 1, 3) X(rgba, 4, 4)
+#define STRING_ATTRS(X) X(type, 0, 0) X(mesh, 0, 0) X(limited, 0, 0) X(directional, 0, 0) X(material, 0, 0)
 
 typedef struct attrs {
 #define NUMBER_FIELD(name, lo, hi) double name[hi];

@@ -30,7 +30,8 @@ attrs wk__mjcf_builtin_attrs(void)
                    .axis = {0, 0, 1},
                    .dir = {0, 0, -1},
                    .scale = {1, 1, 1},
-                   .friction = {1, 0.005, 0.0001}};
+                   .friction = {1, 0.005, 0.0001},
+                   .rgba = {0.5, 0.5, 0.5, 1}};
 }
 
 int wk__mjcf_read_level(mjcf_reader *r, xmlNodePtr level, attrs *a)

@@ -135,17 +135,23 @@ int wk__mjcf_expand_includes(mjcf_reader *r, xmlNodePtr el)
 
 /* ---- mesh assets ------------------------------------------------------- */
 
+/* An asset's attributes over its class (its own, else the root's). */
+static int asset_attrs(mjcf_reader *r, xmlNodePtr el, attrs *a)
+{
+    const mjcf_class *cls;
+    int rc = wk__mjcf_class_of(r, el, "class", r->root, &cls);
+    return rc ? rc : wk__mjcf_read_attrs(r, el, cls, a);
+}
+
 /* A mesh asset: its name defaults to its file's name without folder and
  * extension; its file is found in meshdir. */
 static int read_mesh(mjcf_reader *r, xmlNodePtr el)
 {
-    const mjcf_class *cls;
     attrs a;
     mjcf_mesh *m = wk__desc_alloc(r->d, sizeof *m);
     if (!m)
         return wk__mjcf_nomem(r);
-    int rc = wk__mjcf_class_of(r, el, "class", r->root, &cls);
-    rc = rc ? rc : wk__mjcf_read_attrs(r, el, cls, &a);
+    int rc = asset_attrs(r, el, &a);
     if (rc)
         return rc;
     const char *file = wk__xml_attr(r->d, el, "file"), *name = wk__xml_attr(r->d, el, "name");
@@ -176,16 +182,37 @@ static int read_mesh(mjcf_reader *r, xmlNodePtr el)
     return rc;
 }
 
-/* Textures, materials, height fields and skins change no pose: known, and
- * not kept. */
+/* A material asset's colour: its rgba, its class's, or MuJoCo's white. */
+static int read_material(mjcf_reader *r, xmlNodePtr el)
+{
+    attrs a;
+    mjcf_material *m = wk__desc_alloc(r->d, sizeof *m);
+    if (!m)
+        return wk__mjcf_nomem(r);
+    int rc = asset_attrs(r, el, &a);
+    if (rc)
+        return rc;
+    *m = (mjcf_material){.name = wk__xml_attr(r->d, el, "name"), .rgba = {1, 1, 1, 1}, .next = r->materials};
+    if (!m->name)
+        return wk__mjcf_fail(r, el, WK_PARSE, "needs a name");
+    if (GIVEN(&a, rgba))
+        memcpy(m->rgba, a.rgba, sizeof m->rgba);
+    r->materials = m;
+    return WK_OK;
+}
+
+/* Textures, height fields and skins change no pose: known, and not kept. */
 int wk__mjcf_read_assets(mjcf_reader *r, xmlNodePtr el)
 {
-    static const char *const known[] = {"texture", "material", "hfield", "skin", NULL};
+    static const char *const known[] = {"texture", "hfield", "skin", NULL};
     for (xmlNodePtr c = wk__xml_first(el); c; c = wk__xml_next(c)) {
         const char *const *k = known;
         while (*k && !wk__xml_is(c, *k))
             k++;
-        int rc = wk__xml_is(c, "mesh") ? read_mesh(r, c) : *k ? WK_OK : wk__mjcf_unsupported_element(r, c);
+        int rc = wk__xml_is(c, "mesh")       ? read_mesh(r, c)
+                 : wk__xml_is(c, "material") ? read_material(r, c)
+                 : *k                        ? WK_OK
+                                             : wk__mjcf_unsupported_element(r, c);
         if (rc)
             return rc;
     }

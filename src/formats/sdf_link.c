@@ -216,11 +216,43 @@ static int read_inertial(sdf_reader *r, xmlNodePtr el, uint32_t node)
     return rc;
 }
 
-/* A visual's appearance is accepted silently; its laser_retro, which
- * sensors see, is reported. */
+/* A colour: red, green and blue, and alpha (1 when left out), as
+ * libsdformat reads one. */
+static int read_colour(sdf_reader *r, xmlNodePtr el, double *rgba)
+{
+    double v[4] = {0, 0, 0, 1};
+    int n = wk__xml_numbers(el, v, 4);
+    if (n < 3)
+        return wk__sdf_fail(r, el, WK_PARSE, "expected 3 or 4 finite numbers (red green blue [alpha])");
+    memcpy(rgba, v, sizeof v);
+    return WK_OK;
+}
+
+/* A visual's colour is its material's diffuse colour, else its ambient
+ * one; the rest of a material (scripts, shaders, PBR maps, specular,
+ * emissive) is appearance that worldkit does not hold. */
+static int read_material(sdf_reader *r, xmlNodePtr el, uint32_t node)
+{
+    xmlNodePtr c = wk__xml_child(el, "diffuse");
+    if (!c)
+        c = wk__xml_child(el, "ambient");
+    if (!c)
+        return WK_OK;
+    double rgba[4];
+    int rc = read_colour(r, c, rgba);
+    if (rc == WK_OK) {
+        wk_node *n = wk__desc_at(r->d, node);
+        n->shape.has_colour = true;
+        memcpy(n->shape.colour, rgba, sizeof rgba);
+    }
+    return rc;
+}
+
+/* A visual's appearance but its colour is accepted silently; its
+ * laser_retro, which sensors see, is reported. */
 static const child_rule visual_rules[] = {
     {"pose", wk__sdf_read_pose}, {"geometry", read_geometry},   {"plugin", wk__sdf_read_plugin},
-    {"material", NULL},          {"cast_shadows", NULL},        {"transparency", NULL},
+    {"material", read_material}, {"cast_shadows", NULL},        {"transparency", NULL},
     {"visibility_flags", NULL},  {"meta", NULL},                {NULL, NULL},
 };
 

@@ -12,7 +12,8 @@
  *
  * As in sdf.c, one function per element reads the attributes and children it
  * understands, and a table per element lists the children it reads, and
- * the appearance it accepts silently (materials: worldkit renders nothing);
+ * the appearance it accepts silently (textures; of materials, worldkit
+ * keeps a visual's colour);
  * anything else (<transmission>, <gazebo>, <calibration>...) keeps nothing
  * in worldkit and is an unsupported element: a warning, or WK_UNSUPPORTED_ELEMENTS when
  * the caller asked to fail on them. Joints may name links defined after
@@ -31,6 +32,7 @@ typedef struct urdf_reader {
     const wk_read_desc *opts;
     wk_status *st;
     const char *file; /* in the arena; NULL for a string */
+    xmlNodePtr robot; /* the <robot> element, whose materials visuals name */
 } urdf_reader;
 
 typedef int (*child_fn)(urdf_reader *r, xmlNodePtr el, uint32_t node);
@@ -196,21 +198,49 @@ static int read_origin(urdf_reader *r, xmlNodePtr el, uint32_t node)
 
 /* ---- materials --------------------------------------------------------- */
 
-/* Colors and textures are checked but not kept: worldkit renders nothing. */
+/* A <color>: kept as its visual's colour (a robot-level material's is read
+ * when a visual names it). Textures are checked but not kept. */
 static int read_color(urdf_reader *r, xmlNodePtr el, uint32_t node)
 {
-    (void)node;
     double rgba[4];
-    return numbers(r, el, "rgba", rgba, 4, true);
+    int rc = numbers(r, el, "rgba", rgba, 4, true);
+    wk_node *n = wk__desc_at(r->d, node);
+    if (rc == WK_OK && n->kind == WK_NODE_VISUAL) {
+        n->shape.has_colour = true;
+        memcpy(n->shape.colour, rgba, sizeof rgba);
+    }
+    return rc;
 }
 
 static const child_rule material_rules[] = {{"color", read_color}, {"texture", NULL}, {NULL, NULL}};
 
+/* The robot-level <material> named name, or NULL. */
+static xmlNodePtr robot_material(const urdf_reader *r, const char *name)
+{
+    for (xmlNodePtr c = wk__xml_first(r->robot); c; c = wk__xml_next(c)) {
+        xmlChar *own = wk__xml_is(c, "material") ? xmlGetProp(c, (const xmlChar *)"name") : NULL;
+        bool same = own && !strcmp((const char *)own, name);
+        xmlFree(own);
+        if (same)
+            return c;
+    }
+    return NULL;
+}
+
+/* A material, the robot's or a visual's. As urdfdom has it, a visual's
+ * material named like one of the robot's is the robot's, whatever colour
+ * the visual gives. */
 static int read_material(urdf_reader *r, xmlNodePtr el, uint32_t node)
 {
     const char *name;
     int rc = name_attr(r, el, "name", &name);
-    return rc ? rc : read_children(r, el, node, material_rules);
+    rc = rc ? rc : read_children(r, el, node, material_rules);
+    xmlNodePtr named = rc == WK_OK && wk__desc_at(r->d, node)->kind == WK_NODE_VISUAL ? robot_material(r, name) : NULL;
+    if (named && named != el) {
+        wk__desc_at(r->d, node)->shape.has_colour = false;
+        rc = read_children(r, named, node, material_rules);
+    }
+    return rc;
 }
 
 /* ---- geometry ---------------------------------------------------------- */
@@ -656,7 +686,7 @@ int wk__urdf_read(wk_world_desc *d, const wk_read_desc *opts, const char *path, 
     urdf_reader r = {.d = d, .opts = opts, .st = st, .file = wk__desc_strdup(d, path)};
     if (path && !r.file)
         return nomem(&r);
-    xmlNodePtr robot = xmlDocGetRootElement(doc);
+    xmlNodePtr robot = r.robot = xmlDocGetRootElement(doc);
     const char *name;
     int rc = name_attr(&r, robot, "name", &name);
     if (rc)

@@ -152,6 +152,9 @@ static int register_types(wk_ecm *ecm, wk_scene_types *t)
         {&t->payload, {.name = "Payload", .size = sizeof(wk_payload), .hooks = wk__payload_hooks}},
         {&t->surface, {.name = "Surface", .size = sizeof(wk_scene_surface)}},
         {&t->mesh_file, {.name = "MeshFile", .size = sizeof(char *), .hooks = string_hooks}},
+        {&t->material, {.name = "Material", .size = sizeof(wk_scene_material)}},
+        {&t->region, {.name = "Region", .size = sizeof(wk_scene_region)}},
+        {&t->performer_of, {.name = "PerformerOf", .size = sizeof(char *), .hooks = string_hooks}},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = wk_ecm_register(ecm, &table[i].desc, table[i].id);

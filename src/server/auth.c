@@ -21,6 +21,11 @@ static bool same_secret(const char *secret, const uint8_t *given, size_t given_l
     return diff == 0;
 }
 
+bool wk__auth_token_is(const wk_server *server, const char *given, size_t len)
+{
+    return server->token[0] && same_secret(server->token, (const uint8_t *)given, len);
+}
+
 bool wk__auth_allows(const wk_server *server, const grpc_metadata_array *metadata)
 {
     if (!server->token[0])
@@ -34,7 +39,7 @@ bool wk__auth_allows(const wk_server *server, const grpc_metadata_array *metadat
         /* Keys arrive in lower case; the scheme's case is free (RFC 7235). */
         if (grpc_slice_str_cmp(m->key, "authorization") || len < scheme_len || strncasecmp(value, SCHEME, scheme_len))
             continue;
-        allowed |= same_secret(server->token, (const uint8_t *)value + scheme_len, len - scheme_len);
+        allowed |= wk__auth_token_is(server, value + scheme_len, len - scheme_len);
     }
     return allowed;
 }

@@ -193,7 +193,7 @@ int wk_server_start(wk_api *api, const wk_server_desc *desc, wk_server **out, wk
     }
     if (wk__health_start(&s->health) || wk__loop_start(&s->loop, api, d.rtf))
         goto fail_shutdown;
-    if (d.http_listen && (rc = wk__view_start(s, d.http_listen, d.http_root, &s->view, st))) {
+    if (d.http_listen && (rc = wk__view_start(s, &d, &s->view, st))) {
         wk_server_free(s);
         return rc;
     }

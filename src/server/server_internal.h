@@ -71,11 +71,12 @@ typedef struct wk__worker {
     atomic_bool resting;     /* asleep until the worker before takes a call */
 } wk__worker;
 
-/* view.c: the live view on libwebsockets, serving listen (loopback only)
- * from root (NULL: the source tree's web/); stopped before the server's
- * threads, which its streams' checks see stopping. */
+/* view.c: the live view on libwebsockets, serving desc's http_listen
+ * under the TLS and token rules of desc and s, from http_root (NULL: the
+ * installed page, else the source tree's web/); stopped before the
+ * server's threads, which its streams' checks see stopping. */
 struct wk__view;
-int wk__view_start(struct wk_server *s, const char *listen, const char *root, struct wk__view **out, wk_status *st);
+int wk__view_start(struct wk_server *s, const wk_server_desc *desc, struct wk__view **out, wk_status *st);
 const char *wk__view_address(const struct wk__view *v);
 void wk__view_stop(struct wk__view *v);
 
@@ -125,6 +126,8 @@ int wk__credentials_create(const wk_server_desc *desc, grpc_server_credentials *
  * server has no token, else when it carries "authorization: Bearer" with
  * the token. */
 bool wk__auth_allows(const wk_server *server, const grpc_metadata_array *metadata);
+/* Whether given (len bytes) is the server's token; false when it has none. */
+bool wk__auth_token_is(const wk_server *server, const char *given, size_t len);
 
 /* grpc_log.c: gRPC's log lines dropped from hold to release, while a
  * server starts, and one line each on stderr otherwise. */

@@ -1,6 +1,7 @@
 /* view.c — the live view's HTTP and WebSocket side, on libwebsockets: the
- * page (web/, or wk_server_desc.http_root) at "/", Debian's three.js at
- * "/three/", and at "/ws" (protocol "worldkit-view") the current world's
+ * page (web/, or wk_server_desc.http_root) at "/", Debian's three.js (and
+ * its mesh loaders) at "/three/", the world's mesh files at "/mesh/"
+ * (view_mesh.c), and at "/ws" (protocol "worldkit-view") the current world's
  * change stream, one WatchUpdate a text frame as proto3 JSON, plus the
  * page's buttons: a text frame "METHOD JSON" calls a simulation_interfaces
  * method of the short list below, as gRPC would.
@@ -9,18 +10,32 @@
  * WebSocket has a thread that runs WorldWatch/Watch through wk_api_invoke,
  * as a gRPC worker would; its sink hands each message to the service
  * thread and waits until that thread has written it, so that a browser
- * slow to read slows its own stream only. The view serves loopback only:
- * it has neither TLS nor tokens yet. */
-#include <libwebsockets.h>
+ * slow to read slows its own stream only.
+ *
+ * Security follows the gRPC server's: an address other machines reach
+ * needs TLS or a token; with TLS the view speaks HTTPS with the server's
+ * certificate (and asks for a client certificate when the server does);
+ * with a token, the WebSocket and the mesh files (what carries the world)
+ * are refused to a request without it, as a query argument token=... (a
+ * browser's WebSocket cannot send headers) or an "Authorization: Bearer"
+ * header. The page and three.js, which hold nothing of the world, are
+ * served to anyone. */
+#define _DEFAULT_SOURCE /* readlink */
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
-#include "server/server_internal.h"
+#include "server/view_internal.h"
 #include "worldkit/watch.pb-c.h"
 
 #ifndef WK_WEB_DIR
 #define WK_WEB_DIR "web"
+#endif
+#ifndef WK_WEB_FROM_BIN
+#define WK_WEB_FROM_BIN "../share/worldkit/web"
 #endif
 #define THREE_DIR "/usr/share/javascript/three"
 #define VIEW_RATE_HZ 30
@@ -42,7 +57,7 @@ typedef struct conn {
 struct wk__view {
     wk_server *server;
     struct lws_context *context;
-    struct lws_http_mount mounts[2];
+    struct lws_http_mount mounts[3];
     char host[256];
     char root[4096];
     char address[300];
@@ -206,6 +221,8 @@ static int on_view(struct lws *wsi, enum lws_callback_reasons reason, void *user
     struct wk__view *v = lws_context_user(lws_get_context(wsi));
     conn **session = user;
     switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: /* the upgrade's request: its token */
+        return wk__view_allows(wsi) ? 0 : -1;
     case LWS_CALLBACK_ESTABLISHED:
         *session = conn_open(v, wsi);
         return *session ? 0 : -1;
@@ -236,8 +253,50 @@ static int on_view(struct lws *wsi, enum lws_callback_reasons reason, void *user
 static const struct lws_protocols protocols[] = {
     {"http", lws_callback_http_dummy, 0, 0, 0, NULL, 0},
     {"worldkit-view", on_view, sizeof(conn *), 1 << 16, 0, NULL, 0},
+    {"wk-mesh", wk__view_mesh, 0, 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
+
+wk_api *wk__view_api(struct lws *wsi)
+{
+    const struct wk__view *v = lws_context_user(lws_get_context(wsi));
+    return v->server->api;
+}
+
+bool wk__view_allows(struct lws *wsi)
+{
+    const struct wk__view *v = lws_context_user(lws_get_context(wsi));
+    const wk_server *s = v->server;
+    if (!s->token[0])
+        return true;
+    char given[WK_SERVER_TOKEN_MAX + 16];
+    /* Each query argument comes url-decoded, as "name=value". */
+    for (int i = 0; lws_hdr_copy_fragment(wsi, given, sizeof given, WSI_TOKEN_HTTP_URI_ARGS, i) > 0; i++)
+        if (!strncmp(given, "token=", 6) && wk__auth_token_is(s, given + 6, strlen(given + 6)))
+            return true;
+    int n = lws_hdr_copy(wsi, given, sizeof given, WSI_TOKEN_HTTP_AUTHORIZATION);
+    return n > 7 && !strncasecmp(given, "bearer ", 7) && wk__auth_token_is(s, given + 7, (size_t)n - 7);
+}
+
+/* The page's folder when none is given: the one installed beside the
+ * running program (WK_WEB_FROM_BIN from its folder), else the source
+ * tree's, for a program run from its build tree. */
+static void default_root(char *out, size_t cap)
+{
+    char exe[PATH_MAX], page[PATH_MAX + sizeof WK_WEB_FROM_BIN + 16];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+        *slash = '\0';
+        snprintf(page, sizeof page, "%s/" WK_WEB_FROM_BIN "/index.html", exe);
+        if (access(page, R_OK) == 0) {
+            snprintf(out, cap, "%s/" WK_WEB_FROM_BIN, exe);
+            return;
+        }
+    }
+    snprintf(out, cap, "%s", WK_WEB_DIR);
+}
 
 static void *service_main(void *arg)
 {
@@ -252,16 +311,16 @@ static void *service_main(void *arg)
     return NULL;
 }
 
-int wk__view_start(wk_server *s, const char *listen, const char *root, struct wk__view **out, wk_status *st)
+int wk__view_start(wk_server *s, const wk_server_desc *d, struct wk__view **out, wk_status *st)
 {
     *out = NULL;
-    if (!wk__address_is_local(listen))
+    const char *listen = d->http_listen, *root = d->http_root;
+    bool tls = d->tls_cert_file != NULL;
+    if (!wk__address_is_local(listen) && !tls && !s->token[0])
         return wk_fail(st, WK_UNSUPPORTED,
-                       "--http %s: the live view serves a loopback address only (it has neither TLS nor tokens "
-                       "yet); give 127.0.0.1:PORT",
+                       "--http %s: an address other machines reach needs TLS (--tls-cert and --tls-key) or a token "
+                       "(--token-file), as --listen does; or give 127.0.0.1:PORT",
                        listen);
-    if (s->token[0])
-        return wk_fail(st, WK_UNSUPPORTED, "--http: the live view has no tokens yet, and the server asks for one");
     struct wk__view *v = calloc(1, sizeof *v);
     if (!v || pthread_mutex_init(&v->lock, NULL)) {
         free(v);
@@ -271,15 +330,23 @@ int wk__view_start(wk_server *s, const char *listen, const char *root, struct wk
     const char *colon = strrchr(listen, ':');
     int port = colon ? atoi(colon + 1) : 8080;
     snprintf(v->host, sizeof v->host, "%.*s", colon ? (int)(colon - listen) : (int)strlen(listen), listen);
-    snprintf(v->root, sizeof v->root, "%s", root ? root : WK_WEB_DIR);
+    if (root)
+        snprintf(v->root, sizeof v->root, "%s", root);
+    else
+        default_root(v->root, sizeof v->root);
     v->mounts[0] = (struct lws_http_mount){.mount_next = &v->mounts[1],
                                            .mountpoint = "/",
                                            .mountpoint_len = 1,
                                            .origin = v->root,
                                            .def = "index.html",
                                            .origin_protocol = LWSMPRO_FILE};
-    v->mounts[1] = (struct lws_http_mount){
-        .mountpoint = "/three", .mountpoint_len = 6, .origin = THREE_DIR, .origin_protocol = LWSMPRO_FILE};
+    v->mounts[1] = (struct lws_http_mount){.mount_next = &v->mounts[2],
+                                           .mountpoint = "/three",
+                                           .mountpoint_len = 6,
+                                           .origin = THREE_DIR,
+                                           .origin_protocol = LWSMPRO_FILE};
+    v->mounts[2] = (struct lws_http_mount){
+        .mountpoint = "/mesh", .mountpoint_len = 5, .origin = "wk-mesh", .origin_protocol = LWSMPRO_CALLBACK};
     lws_set_log_level(LLL_ERR, NULL);
     struct lws_context_creation_info info = {0};
     info.port = port;
@@ -289,6 +356,16 @@ int wk__view_start(wk_server *s, const char *listen, const char *root, struct wk
     info.user = v;
     info.gid = -1;
     info.uid = -1;
+    /* The gRPC server's certificate, key and client CA serve the view too. */
+    if (tls) {
+        info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+        info.ssl_cert_filepath = d->tls_cert_file;
+        info.ssl_private_key_filepath = d->tls_key_file;
+        if (d->tls_client_ca_file) {
+            info.ssl_ca_filepath = d->tls_client_ca_file;
+            info.options |= LWS_SERVER_OPTION_REQUIRE_VALID_OPENSSL_CLIENT_CERT;
+        }
+    }
     v->context = lws_create_context(&info);
     if (!v->context) {
         pthread_mutex_destroy(&v->lock);
@@ -297,7 +374,8 @@ int wk__view_start(wk_server *s, const char *listen, const char *root, struct wk
                        listen);
     }
     struct lws_vhost *vh = lws_get_vhost_by_name(v->context, "default");
-    snprintf(v->address, sizeof v->address, "http://%s:%d/", v->host, vh ? lws_get_vhost_listen_port(vh) : port);
+    snprintf(v->address, sizeof v->address, "%s://%s:%d/", tls ? "https" : "http", v->host,
+             vh ? lws_get_vhost_listen_port(vh) : port);
     if (pthread_create(&v->thread, NULL, service_main, v)) {
         lws_context_destroy(v->context);
         pthread_mutex_destroy(&v->lock);

@@ -206,6 +206,7 @@ int wk__levels_reread(wk_sim *sim)
     }
     for (size_t i = 0; i < sim->performer_count; i++)
         sim->performers[i].entity = WK_NULL_ENTITY, sim->performers[i].settled = false;
+    wk__levels_show(sim);
     return WK_OK;
 }
 
@@ -274,8 +275,30 @@ static int by_index(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Writes whether l is loaded on its entity's Region, for whoever draws the
+ * world; a level whose entity a client deleted has none to write on. */
+static void show(wk_sim *sim, const wk__level *l)
+{
+    wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    wk_type region = wk_scene_types_of(sim->scene)->region;
+    wk_entity e = wk_scene_child(sim->scene, sim->world, wk_desc_node(sim->desc, l->node)->name);
+    const wk_scene_region *r = e ? wk_ecm_get(ecm, e, region) : NULL;
+    if (r && r->loaded != l->loaded) {
+        wk_scene_region now = *r;
+        now.loaded = l->loaded;
+        (void)wk_ecm_set(ecm, e, region, &now); /* an existing component: nothing to allocate */
+    }
+}
+
+void wk__levels_show(wk_sim *sim)
+{
+    for (size_t i = 0; i < sim->level_count; i++)
+        show(sim, &sim->levels[i]);
+}
+
 static void announce(wk_sim *sim, const wk__level *l)
 {
+    show(sim, l);
     if (sim->on_level)
         sim->on_level(sim, wk_desc_node(sim->desc, l->node)->name, l->loaded, sim->on_level_ctx);
 }

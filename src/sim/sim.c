@@ -23,6 +23,7 @@ static int add_globals(wk_sim *sim, wk_status *st)
  * the world starts with is not news to the first step. */
 static int settle_start(wk_sim *sim, wk_status *st)
 {
+    wk__levels_show(sim);
     int rc = wk__levels_update(sim);
     if (rc)
         return wk_fail(st, rc, "loading the first levels: %s", wk_ecm_errmsg(wk_scene_ecm(sim->scene)));

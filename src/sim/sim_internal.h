@@ -97,6 +97,8 @@ bool wk__levels_hold(const wk_sim *sim, uint32_t node);
 int wk__levels_update(wk_sim *sim);
 
 void wk__levels_forget(wk_sim *sim);
+/* Writes on each level's entity (its Region) whether it is loaded. */
+void wk__levels_show(wk_sim *sim);
 /* Reads which levels are loaded back from the scene's entities (by name),
  * for a scene the simulation did not build itself, and the performers
  * SetPerformer made (their Performer component); WK_NOMEM. */

@@ -30,14 +30,15 @@ PATTERNS = ("*.sdf", "*.urdf", "*.xml", "mjcf/*.xml", "newer/*.sdf")
 # What CompareWorlds may report after a round trip: components of a world
 # file that Intrinsic's Entity has no field for (an SDFormat joint's type,
 # limits and dynamics, the links it joins and the joint it mimics;
-# MuJoCo's friction; the file a mesh uri was resolved to; the
+# MuJoCo's friction; the file a mesh uri was resolved to; a visual's
+# colour from its material (the Material component); the
 # world's physics settings, the file it came from and its entity's
 # identity pose), and the shapes it cannot hold (plane,
 # polyline), whose visuals and collisions come back without a shape.
 # A joint the snapshot has no KinematicsComponent for (a fixed joint to a
 # nested model's link) comes back as a link: its Kind changes with it.
 LOSSY = {"Joint removed", "JointLinks changed", "Mimic changed", "Surface removed", "Geometry removed",
-         "MeshFile removed", "ParentPose removed", "WorldSettings removed", "WorldSource removed"}
+         "MeshFile removed", "Material removed", "ParentPose removed", "WorldSettings removed", "WorldSource removed"}
 WITH_JOINT_REMOVED = {"Kind changed"}
 
 # worldkit's levels and performers (entities of the root object, LEVEL and

@@ -3,11 +3,15 @@
 // pose its file gives it) and prints the world pose of the model, every
 // body, joint, geom, site and camera in the line format of `worldkit poses`:
 //   <kind> <scoped::name> x y z qx qy qz qw
+// and every geom's colour as MuJoCo draws it (its rgba, or its material's
+// when its rgba is MuJoCo's default grey) as
+//   colour <scoped::name> r g b a 0 0 0
 // The names follow worldkit's MJCF node tree: bodies are links of the one
 // model, joints belong to the model, and geoms, sites and cameras belong to
 // their body's link (or to the model for the world body's own). Unnamed
 // elements get worldkit's generated names, "<element><index>" by MuJoCo's
 // index. A joint's frame is its body's frame moved to the joint's anchor.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -65,9 +69,14 @@ int main(int argc, char **argv)
     for (int i = 0; i < m->njnt; i++)
         print("joint", model_name + "::" + name_of(m, mjOBJ_JOINT, i, "joint"), d->xanchor + 3 * i,
               d->xquat + 4 * m->jnt_bodyid[i]);
-    for (int i = 0; i < m->ngeom; i++)
-        print_mat("collision", scope_of(m, m->geom_bodyid[i]) + "::" + name_of(m, mjOBJ_GEOM, i, "geom"),
-                  d->geom_xpos + 3 * i, d->geom_xmat + 9 * i);
+    for (int i = 0; i < m->ngeom; i++) {
+        std::string name = scope_of(m, m->geom_bodyid[i]) + "::" + name_of(m, mjOBJ_GEOM, i, "geom");
+        print_mat("collision", name, d->geom_xpos + 3 * i, d->geom_xmat + 9 * i);
+        const float grey[4] = {0.5f, 0.5f, 0.5f, 1.0f}, *rgba = m->geom_rgba + 4 * i;
+        if (m->geom_matid[i] >= 0 && std::equal(rgba, rgba + 4, grey))
+            rgba = m->mat_rgba + 4 * m->geom_matid[i];
+        std::printf("colour %s %.9g %.9g %.9g %.9g 0 0 0\n", name.c_str(), rgba[0], rgba[1], rgba[2], rgba[3]);
+    }
     for (int i = 0; i < m->nsite; i++)
         print_mat("frame", scope_of(m, m->site_bodyid[i]) + "::" + name_of(m, mjOBJ_SITE, i, "site"),
                   d->site_xpos + 3 * i, d->site_xmat + 9 * i);

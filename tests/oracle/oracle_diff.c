@@ -9,6 +9,11 @@
  * within 1e-9 (q and -q being one rotation). Exits non-zero on any
  * difference, printing both sides.
  *
+ * Lines of kind "colour" carry a shape's colour from its material instead,
+ * `colour <scoped::name> r g b a 0 0 0` in the same nine fields, compared
+ * within 1e-6 (MuJoCo keeps colours as floats); a shape whose file gives
+ * no colour has no such line.
+ *
  * A FILE of the form WORLDKIT_FILE=REFERENCE_FILE has worldkit read the
  * first and the reference the second: a world written with what the
  * reference cannot read (MuJoCo 3's frames, for Debian's MuJoCo 2.2.2)
@@ -26,6 +31,7 @@
 #include "worldkit/wk_formats.h"
 
 #define TOLERANCE 1e-9
+#define COLOUR_TOLERANCE 1e-6
 
 typedef struct pose_line {
     char key[600]; /* "kind name" */
@@ -93,8 +99,22 @@ static bool read_worldkit(const char *file, pose_lines *out)
         const wk_pose *p = &n->world;
         double v[7] = {p->p.x, p->p.y, p->p.z, p->q.x, p->q.y, p->q.z, p->q.w};
         memcpy(l->v, v, sizeof v);
+        if ((n->kind == WK_NODE_VISUAL || n->kind == WK_NODE_COLLISION) && n->shape.has_colour) {
+            l = push(out);
+            snprintf(l->key, sizeof l->key, "colour %s", name);
+            memset(l->v, 0, sizeof l->v);
+            memcpy(l->v, n->shape.colour, sizeof n->shape.colour);
+        }
     }
     wk_desc_free(d);
+    return true;
+}
+
+static bool same_colour(const double *a, const double *b)
+{
+    for (int i = 0; i < 7; i++)
+        if (!(fabs(a[i] - b[i]) <= COLOUR_TOLERANCE))
+            return false;
     return true;
 }
 
@@ -133,8 +153,9 @@ static int compare(pose_lines *ref, pose_lines *wk)
             fprintf(stderr, "  only in worldkit:\n");
             print_line("worldkit", &wk->items[j++]);
         } else {
-            if (!same_pose(ref->items[i].v, wk->items[j].v)) {
-                fprintf(stderr, "  poses differ:\n");
+            bool colour = !strncmp(ref->items[i].key, "colour ", 7);
+            if (colour ? !same_colour(ref->items[i].v, wk->items[j].v) : !same_pose(ref->items[i].v, wk->items[j].v)) {
+                fprintf(stderr, "  %s differ:\n", colour ? "colours" : "poses");
                 print_line("reference", &ref->items[i]);
                 print_line("worldkit", &wk->items[j]);
             } else {

@@ -2,6 +2,8 @@
 // file with sdf::Root and prints the world pose of every model, link, joint,
 // frame, visual and collision in the line format of `worldkit poses`:
 //   <kind> <scoped::name> x y z qx qy qz qw
+// and a visual's colour (its material's diffuse, else its ambient) as
+//   colour <scoped::name> r g b a 0 0 0
 // Poses inside a model are resolved by libsdformat relative to the model
 // frame (__model__) and composed onto the model's world pose here.
 #include <cstdio>
@@ -30,6 +32,20 @@ static Pose3d resolve(const sdf::SemanticPose &pose, const std::string &to, cons
     return out;
 }
 
+static void print_colour(const sdf::Collision *, const std::string &)
+{
+}
+
+static void print_colour(const sdf::Visual *v, const std::string &name)
+{
+    const sdf::Material *m = v->Material();
+    sdf::ElementPtr e = m ? m->Element() : nullptr;
+    if (!e || (!e->HasElement("diffuse") && !e->HasElement("ambient")))
+        return;
+    ignition::math::Color c = e->HasElement("diffuse") ? m->Diffuse() : m->Ambient();
+    std::printf("colour %s %.9g %.9g %.9g %.9g 0 0 0\n", name.c_str(), c.R(), c.G(), c.B(), c.A());
+}
+
 template <typename Shape>
 static void print_shapes(const char *kind, const sdf::Link *link, const std::string &scope, const Pose3d &world_model,
                          uint64_t count, const Shape *(sdf::Link::*at)(uint64_t) const)
@@ -38,6 +54,7 @@ static void print_shapes(const char *kind, const sdf::Link *link, const std::str
         const Shape *s = (link->*at)(i);
         std::string name = scope + "::" + link->Name() + "::" + s->Name();
         print(kind, name, world_model * resolve(s->SemanticPose(), "__model__", name));
+        print_colour(s, name);
     }
 }
 

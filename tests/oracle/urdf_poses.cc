@@ -3,6 +3,9 @@
 // the world origin) and of every link, joint, visual and collision in the
 // line format of `worldkit poses`:
 //   <kind> <scoped::name> x y z qx qy qz qw
+// and the colour of a visual whose material has one (urdfdom's: the robot's
+// material of that name, else the visual's own) as
+//   colour <scoped::name> r g b a 0 0 0
 // Poses are composed here from urdfdom's joint and shape origins, walking the
 // tree down from the root link, so that worldkit's frame chaining is checked
 // against urdfdom's reading of the file, not against itself.
@@ -29,6 +32,20 @@ static urdf::Pose compose(const urdf::Pose &a, const urdf::Pose &b)
     return c;
 }
 
+static void print_colour(const urdf::Collision &, const std::string &)
+{
+}
+
+// urdfdom keeps a material without a <color> with a colour of its own
+// making; one with a texture is the only kind that may lack it.
+static void print_colour(const urdf::Visual &v, const std::string &name)
+{
+    if (!v.material || !v.material->texture_filename.empty())
+        return;
+    const urdf::Color &c = v.material->color;
+    std::printf("colour %s %.17g %.17g %.17g %.17g 0 0 0\n", name.c_str(), c.r, c.g, c.b, c.a);
+}
+
 // urdfdom keeps an absent visual or collision name as ""; worldkit names
 // those <link>_visual_<i> / <link>_collision_<i>, i counting from 0.
 template <typename Shape>
@@ -40,6 +57,7 @@ static void print_shapes(const char *kind, const std::string &link_scope, const 
         if (name.empty())
             name = link_name + "_" + kind + "_" + std::to_string(i);
         print(kind, link_scope + "::" + name, compose(world_link, shapes[i]->origin));
+        print_colour(*shapes[i], link_scope + "::" + name);
     }
 }
 

@@ -1,0 +1,77 @@
+/* view_mesh.c — the live view's mesh files: "/mesh/ID" answers with the
+ * file the current world's entity ID (a visual) was found to use when its
+ * world file was read (its MeshFile component), for the page to draw the
+ * shape from. The request names an entity, never a path: only files the
+ * world's reader resolved through its resource paths are served, and of
+ * those only the kinds the page can draw (STL, OBJ, COLLADA); anything else
+ * is 404, and 403 without the server's token when it has one. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "server/view_internal.h"
+#include "worldkit/wk_scene.h"
+#include "worldkit/wk_store.h"
+
+static const struct mesh_kind {
+    const char *extension;
+    const char *mime;
+} mesh_kinds[] = {
+    {".stl", "model/stl"},
+    {".obj", "model/obj"},
+    {".dae", "model/vnd.collada+xml"},
+};
+
+/* The MIME type of a file the page can draw, or NULL. */
+static const char *mime_of(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    for (size_t i = 0; dot && i < sizeof mesh_kinds / sizeof mesh_kinds[0]; i++)
+        if (!strcasecmp(dot, mesh_kinds[i].extension))
+            return mesh_kinds[i].mime;
+    return NULL;
+}
+
+/* The mesh file of entity text (a decimal id) in the current world, copied
+ * to out; false when there is none. */
+static bool mesh_file(wk_api *api, const char *text, char *out, size_t cap)
+{
+    char *end;
+    unsigned long long id = strtoull(text, &end, 10);
+    if (end == text || *end || !id)
+        return false;
+    wk_world *w;
+    wk_status st;
+    if (wk_store_open(wk_api_store(api), "world", false, &w, &st))
+        return false;
+    wk_scene *scene = wk_world_scene(w);
+    const char *const *file = wk_ecm_exists(wk_scene_ecm(scene), (wk_entity)id)
+                                  ? wk_ecm_get(wk_scene_ecm(scene), (wk_entity)id, wk_scene_types_of(scene)->mesh_file)
+                                  : NULL;
+    bool found = file && *file && strlen(*file) < cap;
+    if (found)
+        memcpy(out, *file, strlen(*file) + 1);
+    wk_store_close(w, false, false);
+    return found;
+}
+
+int wk__view_mesh(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+{
+    if (reason == LWS_CALLBACK_HTTP) {
+        char path[4096];
+        /* in is the whole path, "/mesh/ID". */
+        const char *id = strrchr((const char *)in, '/');
+        id = id ? id + 1 : (const char *)in;
+        const char *mime = NULL;
+        bool allowed = wk__view_allows(wsi);
+        if (!allowed || !mesh_file(wk__view_api(wsi), id, path, sizeof path) || !(mime = mime_of(path))) {
+            lws_return_http_status(wsi, allowed ? HTTP_STATUS_NOT_FOUND : HTTP_STATUS_FORBIDDEN, NULL);
+            return lws_http_transaction_completed(wsi) ? -1 : 0;
+        }
+        int n = lws_serve_http_file(wsi, path, mime, NULL, 0);
+        return n < 0 || (n > 0 && lws_http_transaction_completed(wsi)) ? -1 : 0;
+    }
+    if (reason == LWS_CALLBACK_HTTP_FILE_COMPLETION)
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
