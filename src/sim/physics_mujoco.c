@@ -355,8 +355,6 @@ static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
  * link's pose is written relative to the joint's either way. */
 static void move_joint(wk__physics *p, wk_scene *s, body *b)
 {
-    if (!on_object_joint(p, s, b))
-        return;
     double position = b->at_build + p->d->qpos[b->qpos];
     const char *name = wk_scene_name(s, b->joint);
     (void)wk_scene_set_joint_positions(s, wk_scene_object_of(s, b->joint), &name, &position, 1, NULL);
@@ -387,7 +385,7 @@ static void note_twists(wk__physics *p)
  * one solved there is the next step's forward dynamics run twice; the
  * change of the twist is what the integrator did, within 5 mm/s^2 of a
  * pendulum's analytic acceleration (tests/sim/test_physics.c). */
-static int write_motion(wk__physics *p, wk_sim *sim, const body *b, wk_pose world)
+static int write_motion(wk__physics *p, wk_sim *sim, const body *b, wk_pose world, const wk_motion *parent)
 {
     mjtNum v[6]; /* angular then linear, in the world's axes */
     mj_objectVelocity(p->m, p->d, mjOBJ_BODY, b->id, v, 0);
@@ -399,13 +397,53 @@ static int write_motion(wk__physics *p, wk_sim *sim, const body *b, wk_pose worl
                    {(v[3] - w[3]) / h, (v[4] - w[4]) / h, (v[5] - w[5]) / h},
                    {(v[0] - w[0]) / h, (v[1] - w[1]) / h, (v[2] - w[2]) / h}};
     wk_ecm *ecm = wk_scene_ecm(sim->scene);
-    wk_motion parent = wk_sim_motion(sim, wk_ecm_parent(ecm, b->link));
-    wk_motion rel = wk_motion_relative(&parent, &m);
+    wk_motion rel = wk_motion_relative(parent, &m);
     wk_velocity twist = {rel.linear, rel.angular, false};
     wk_acceleration acc = {rel.linear_acc, rel.angular_acc};
     return wk_ecm_set(ecm, b->link, sim->velocity, &twist) < 0 || wk_ecm_set(ecm, b->link, sim->acceleration, &acc) < 0
                ? WK_NOMEM
                : WK_OK;
+}
+
+/* The world pose and motion of the entity the last link written hangs
+ * from, each worked out once: the links of a model share it, and working
+ * it out walks the hierarchy up to the world. */
+typedef struct parent_frame {
+    wk_entity entity;
+    bool posed, moving;
+    wk_pose world;
+    wk_motion motion;
+} parent_frame;
+
+static void frame_of(parent_frame *f, wk_entity parent)
+{
+    if (f->entity != parent)
+        *f = (parent_frame){.entity = parent};
+}
+
+static wk_pose frame_pose(parent_frame *f, wk_scene *s)
+{
+    if (!f->posed)
+        f->world = wk_scene_world_pose(s, f->entity), f->posed = true;
+    return f->world;
+}
+
+static const wk_motion *frame_motion(parent_frame *f, wk_sim *sim)
+{
+    if (!f->moving)
+        f->motion = wk_sim_motion(sim, f->entity), f->moving = true;
+    return &f->motion;
+}
+
+/* Entity e was written: the frame is stale if it is e or below it (a
+ * link written is below its parent, the frame, never above it). */
+static void frame_written(parent_frame *f, wk_ecm *ecm, wk_entity e)
+{
+    for (wk_entity up = f->entity; up; up = wk_ecm_parent(ecm, up))
+        if (up == e) {
+            *f = (parent_frame){0};
+            return;
+        }
 }
 
 /* Every moving link's pose from its body's, parents first (MuJoCo numbers
@@ -416,6 +454,7 @@ static int give_changes(wk__physics *p, wk_sim *sim)
     wk_scene *s = sim->scene;
     wk_ecm *ecm = wk_scene_ecm(s);
     wk_type parent_pose = wk_scene_types_of(s)->parent_pose;
+    parent_frame frame = {0};
     for (int id = 1; id < p->m->nbody; id++) {
         body *b = p->of_id[id] == SPARE ? NULL : &p->bodies[p->of_id[id]];
         if (!b || !b->moves)
@@ -423,21 +462,26 @@ static int give_changes(wk__physics *p, wk_sim *sim)
         const mjtNum *x = &p->d->xpos[3 * id], *q = &p->d->xquat[4 * id];
         wk_pose world = {{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
         int rc;
-        if (b->joint && b->qpos >= 0 && !b->free)
-            move_joint(p, s, b);
+        /* A kinematic object's joint moved moves the joint entities, and
+         * any mimicking it, wherever they are. */
+        if (b->joint && b->qpos >= 0 && !b->free && on_object_joint(p, s, b))
+            move_joint(p, s, b), frame = (parent_frame){0};
         if (b->carries) {
             rc = carry(p, sim, b, world);
+            frame_written(&frame, ecm, b->carries);
         } else {
-            wk_pose local =
-                wk_pose_compose(wk_pose_inverse(wk_scene_world_pose(s, wk_ecm_parent(ecm, b->link))), world);
+            frame_of(&frame, wk_ecm_parent(ecm, b->link));
+            wk_pose local = wk_pose_compose(wk_pose_inverse(frame_pose(&frame, s)), world);
             rc = wk_ecm_set(ecm, b->link, parent_pose, &local) < 0 ? WK_NOMEM : WK_OK;
             wk_scene_pose_written(s, b->link);
             if (rc == WK_OK && moves_in_model(p, b))
-                rc = write_motion(p, sim, b, world);
+                rc = write_motion(p, sim, b, world, frame_motion(&frame, sim));
         }
         if (rc)
             return rc;
-        b->written = wk_scene_world_pose(s, b->link);
+        /* Only a free body's is read back (take_changes). */
+        if (b->free)
+            b->written = wk_scene_world_pose(s, b->link);
     }
     /* A leader's position written moves the kinematic joints that mimic
      * it (the scene's coupling, which the engine's equality keeps too):
