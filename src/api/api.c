@@ -8,18 +8,13 @@
 #include <string.h>
 
 #include "api/methods.h"
+#include "base/grow.h"
 
 void *wk__call_alloc(wk__call *call, size_t size)
 {
-    if (call->count == call->cap) {
-        size_t cap = call->cap ? call->cap * 2 : 16;
-        void **blocks = realloc(call->blocks, cap * sizeof *blocks);
-        if (!blocks) {
-            call->failed = true;
-            return NULL;
-        }
-        call->blocks = blocks;
-        call->cap = cap;
+    if (WK__GROW(call->blocks, call->cap, call->count + 1)) {
+        call->failed = true;
+        return NULL;
     }
     void *p = calloc(1, size ? size : 1);
     if (!p) {

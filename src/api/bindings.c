@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api/api_internal.h"
+#include "base/grow.h"
 
 /* Notes that a level loaded or unloaded, for the next checkpoint, and
  * tells the endpoint's hook. */
@@ -310,14 +311,8 @@ int wk__api_binding(wk_api *endpoint, const char *world_id, wk_api **out, wk_sta
     for (size_t i = 0; i < endpoint->binding_count && !b; i++)
         if (!strcmp(endpoint->bindings[i]->world_id, world_id))
             b = endpoint->bindings[i];
-    if (!b && endpoint->binding_count == endpoint->binding_cap) {
-        size_t cap = endpoint->binding_cap ? endpoint->binding_cap * 2 : 8;
-        wk_api **grown = realloc(endpoint->bindings, cap * sizeof *grown);
-        if (grown)
-            endpoint->bindings = grown, endpoint->binding_cap = cap;
-        else
-            rc = wk_fail(st, WK_NOMEM, "out of memory binding world '%s'", world_id);
-    }
+    if (!b && WK__GROW(endpoint->bindings, endpoint->binding_cap, endpoint->binding_count + 1))
+        rc = wk_fail(st, WK_NOMEM, "out of memory binding world '%s'", world_id);
     if (!b && rc == WK_OK && (rc = binding_new(endpoint, world_id, &b, st)) == WK_OK)
         endpoint->bindings[endpoint->binding_count++] = b;
     pthread_mutex_unlock(&endpoint->bindings_lock);

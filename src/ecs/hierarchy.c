@@ -4,6 +4,7 @@
  * pay nothing for it. */
 #include "ecm_internal.h"
 
+#include "base/grow.h"
 #include "base/mem.h"
 
 #include <stdint.h>
@@ -11,15 +12,9 @@
 
 int wk__list_push(wk_entity_list *list, wk_entity e)
 {
-    if (list->count == list->cap) {
-        /* malloc'd, not a large array: callers free lists with free(). */
-        size_t cap = list->cap ? list->cap * 2 : 16;
-        wk_entity *items = cap < SIZE_MAX / sizeof *items ? realloc(list->items, cap * sizeof *items) : NULL;
-        if (!items)
-            return WK_NOMEM;
-        list->items = items;
-        list->cap = cap;
-    }
+    /* malloc'd, not a large array: callers free lists with free(). */
+    if (WK__GROW(list->items, list->cap, list->count + 1))
+        return WK_NOMEM;
     list->items[list->count++] = e;
     return WK_OK;
 }

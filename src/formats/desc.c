@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 struct wk__chunk {
     wk__chunk *next;
     size_t used, cap;
@@ -86,14 +88,8 @@ uint32_t wk__desc_add(wk_world_desc *d, wk_node_kind kind, uint32_t parent, cons
 {
     if (wk__desc_gives_up(d))
         return WK_NO_NODE;
-    if (d->count == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 64;
-        wk_node *nodes = realloc(d->nodes, cap * sizeof *nodes);
-        if (!nodes)
-            return WK_NO_NODE;
-        d->nodes = nodes;
-        d->cap = cap;
-    }
+    if (WK__GROW(d->nodes, d->cap, d->count + 1))
+        return WK_NO_NODE;
     const char *copy = wk__desc_strdup(d, name ? name : "");
     if (!copy)
         return WK_NO_NODE;
@@ -129,14 +125,8 @@ uint32_t wk__desc_add(wk_world_desc *d, wk_node_kind kind, uint32_t parent, cons
 
 int wk__desc_warn(wk_world_desc *d, const char *fmt, ...)
 {
-    if (d->warning_count == d->warning_cap) {
-        size_t cap = d->warning_cap ? d->warning_cap * 2 : 8;
-        char **w = realloc(d->warnings, cap * sizeof *w);
-        if (!w)
-            return WK_NOMEM;
-        d->warnings = w;
-        d->warning_cap = cap;
-    }
+    if (WK__GROW(d->warnings, d->warning_cap, d->warning_count + 1))
+        return WK_NOMEM;
     char buf[WK_STATUS_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);

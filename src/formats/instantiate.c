@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "formats/desc_internal.h"
 
 /* A node of the subtree and the entity made for it. */
@@ -226,14 +227,8 @@ static void collect_extras(const builder *b, const wk_node *n, extras *x)
 /* Records that node i's entity is e. */
 static int note_made(builder *b, uint32_t i, wk_entity e)
 {
-    if (b->made_count == b->made_cap) {
-        size_t cap = b->made_cap ? b->made_cap * 2 : 16;
-        made *grown = realloc(b->made, cap * sizeof *grown);
-        if (!grown)
-            return WK_NOMEM;
-        b->made = grown;
-        b->made_cap = cap;
-    }
+    if (WK__GROW(b->made, b->made_cap, b->made_count + 1))
+        return WK_NOMEM;
     b->made[b->made_count++] = (made){i, e};
     return WK_OK;
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "formats/assets.h"
 #include "formats/sdf.h"
 
@@ -177,15 +178,9 @@ static xmlDocPtr included_doc(sdf_reader *r, const char *path)
     for (uint64_t v; (v = wk__index_next(&in->by_path, hash, &cursor));)
         if (!strcmp(in->files[v - 1].path, path))
             return in->files[v - 1].doc;
-    if (in->count == in->cap) {
-        size_t cap = in->cap ? 2 * in->cap : 8;
-        sdf_included *files = realloc(in->files, cap * sizeof *files);
-        if (!files) {
-            wk__sdf_nomem(r);
-            return NULL;
-        }
-        in->files = files;
-        in->cap = cap;
+    if (WK__GROW(in->files, in->cap, in->count + 1)) {
+        wk__sdf_nomem(r);
+        return NULL;
     }
     xmlDocPtr doc = wk__xml_parse(path, NULL, r->d, r->st);
     if (!doc)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "scene/codec.h"
 #include "scene/scene_internal.h"
 
@@ -375,16 +376,11 @@ static void *grow(drafts *d, void *items, size_t count, size_t *cap, size_t size
 {
     if (d->nomem)
         return NULL;
-    if (count < *cap)
-        return items;
-    size_t want = *cap ? *cap * 2 : 8;
-    void *grown = realloc(items, want * size);
-    if (!grown) {
+    if (wk__grow(&items, cap, count + 1, size)) {
         d->nomem = true;
         return NULL;
     }
-    *cap = want;
-    return grown;
+    return items;
 }
 
 static void push_ref(drafts *d, wk_collision_ref ref)

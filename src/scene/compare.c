@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "scene/scene_internal.h"
 
 typedef enum kind { OBJECTS, FRAMES, ENTITIES } kind;
@@ -479,20 +480,6 @@ static long depth(const wk_scene *s, wk_entity e)
     return -1;
 }
 
-/* Grows an array of items of size bytes to hold one more; 0 or WK_NOMEM. */
-static int grow(void **items, size_t *cap, size_t count, size_t size)
-{
-    if (count < *cap)
-        return WK_OK;
-    size_t n = *cap ? *cap * 2 : 64;
-    void *grown = realloc(*items, n * size);
-    if (!grown)
-        return WK_NOMEM;
-    *items = grown;
-    *cap = n;
-    return WK_OK;
-}
-
 /* The node of object (made when new), or NULL when out of memory. */
 static node *touch(touched *t, wk_entity object)
 {
@@ -500,7 +487,7 @@ static node *touch(touched *t, wk_entity object)
     for (uint64_t i; (i = wk__index_next(&t->seen, entity_hash(object), &cursor));)
         if (t->nodes[i - 1].object == object)
             return &t->nodes[i - 1];
-    if (grow((void **)&t->nodes, &t->node_cap, t->node_count, sizeof *t->nodes) ||
+    if (WK__GROW(t->nodes, t->node_cap, t->node_count + 1) ||
         wk__index_add(&t->seen, entity_hash(object), t->node_count + 1))
         return NULL;
     t->nodes[t->node_count] = (node){.object = object};
@@ -562,7 +549,7 @@ static int on_entity(const wk_ecm_diff_entry *x, void *ctx)
     if (!oa)
         return WK_OK; /* not part of any object */
     node *n = touch(t, oa);
-    if (!n || grow((void **)&t->changes, &t->change_cap, t->change_count, sizeof *t->changes))
+    if (!n || WK__GROW(t->changes, t->change_cap, t->change_count + 1))
         return WK_NOMEM;
     bool frame = wk_scene_is_frame(a, e);
     n->entities += !frame;

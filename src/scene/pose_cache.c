@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/mem.h"
 #include "scene/scene_internal.h"
 
@@ -79,14 +80,8 @@ static wk_pose fill(const wk_scene *s, wk_entity e)
     size_t n = 0;
     wk_entity x = e;
     for (; x && !valid(wk__pose_slot_of(c, x), x); x = wk_ecm_parent(s->ecm, x)) {
-        if (n == c->chain_cap) {
-            size_t cap = c->chain_cap ? c->chain_cap * 2 : 64;
-            wk_entity *chain = realloc(c->chain, cap * sizeof *chain);
-            if (!chain)
-                return wk_scene_world_pose(s, e); /* correct, just not cached */
-            c->chain = chain;
-            c->chain_cap = cap;
-        }
+        if (WK__GROW(c->chain, c->chain_cap, n + 1))
+            return wk_scene_world_pose(s, e); /* correct, just not cached */
         c->chain[n++] = x;
     }
     wk_pose pose = x ? wk__pose_slot_of(c, x)->pose : wk_pose_identity();

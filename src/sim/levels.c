@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "sim/sim_internal.h"
 
 /* By name, then by id among equal names (file order for nodes). */
@@ -520,14 +521,8 @@ static int requery(wk_sim *sim, wk__performer *p, const wk_aabb *box)
         p->high = (wk_aabb){{INFINITY, INFINITY, INFINITY}, {reach.max.x, reach.max.y, INFINITY}};
         wk__grid_query(&sim->grid, reach, offer, &q);
     }
-    if (q.count > p->touch_cap) {
-        size_t cap = q.count > 2 * p->touch_cap ? q.count : 2 * p->touch_cap;
-        uint32_t *grown = realloc(p->touching, cap * sizeof *grown);
-        if (!grown)
-            return WK_NOMEM;
-        p->touching = grown;
-        p->touch_cap = cap;
-    }
+    if (WK__GROW(p->touching, p->touch_cap, q.count))
+        return WK_NOMEM;
     for (size_t i = 0; i < q.count; i++) {
         wk__level *l = &sim->levels[sim->scratch[i]];
         if (l->mark == q.fresh && l->performers++ == 0)

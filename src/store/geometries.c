@@ -3,10 +3,14 @@
  * to a world (the service's calls name none). A store with a database
  * keeps them in its geometries table only, read back on every get, so that
  * a server holds no copy and servers sharing the database see each other's;
- * a store in memory keeps them in a list under its geometry lock. */
+ * a store in memory keeps them in a list under its geometry lock, found by
+ * the hash of their id (geometries are never removed, so a place in the
+ * list stays valid). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+#include "base/hash_index.h"
 #include "store/persist.h"
 
 struct wk__geometry {
@@ -19,16 +23,23 @@ void wk__geometries_free(wk_store *store)
     for (size_t i = 0; i < store->geometry_count; i++)
         wk_buf_free(&store->geometries[i].bytes);
     free(store->geometries);
+    wk__index_free(&store->geometry_index);
     pthread_mutex_destroy(&store->geometry_lock);
+}
+
+static uint64_t id_hash(const char *id)
+{
+    return wk__hash(id, strlen(id), 0);
 }
 
 /* The index of id in the list, or geometry_count; under the lock. */
 static size_t find(const wk_store *store, const char *id)
 {
-    size_t i = 0;
-    while (i < store->geometry_count && strcmp(store->geometries[i].id, id))
-        i++;
-    return i;
+    size_t cursor = 0;
+    for (uint64_t v; (v = wk__index_next(&store->geometry_index, id_hash(id), &cursor));)
+        if (!strcmp(store->geometries[v - 1].id, id))
+            return (size_t)v - 1;
+    return store->geometry_count;
 }
 
 static int put_in_memory(wk_store *store, const char *id, const void *bytes, size_t len, wk_status *st)
@@ -36,19 +47,15 @@ static int put_in_memory(wk_store *store, const char *id, const void *bytes, siz
     int rc = WK_OK;
     pthread_mutex_lock(&store->geometry_lock);
     if (find(store, id) == store->geometry_count) {
-        if (store->geometry_count == store->geometry_cap) {
-            size_t cap = store->geometry_cap ? 2 * store->geometry_cap : 8;
-            struct wk__geometry *grown = realloc(store->geometries, cap * sizeof *grown);
-            if (grown)
-                store->geometries = grown, store->geometry_cap = cap;
-            else
-                rc = WK_NOMEM;
-        }
-        struct wk__geometry *g = rc ? NULL : &store->geometries[store->geometry_count];
+        size_t n = store->geometry_count;
+        rc = WK__GROW(store->geometries, store->geometry_cap, n + 1);
+        struct wk__geometry *g = rc ? NULL : &store->geometries[n];
         if (g) {
             memset(g, 0, sizeof *g);
             strcpy(g->id, id);
             rc = wk_buf_append(&g->bytes, bytes, len);
+            if (rc == WK_OK)
+                rc = wk__index_add(&store->geometry_index, id_hash(id), n + 1);
             if (rc)
                 wk_buf_free(&g->bytes);
             else

@@ -236,9 +236,7 @@ static bool serves(wk__db *db, const wk_world *w)
  * lock. Those who have it open keep it until they close it. */
 static void drop(wk_store *store, size_t k)
 {
-    wk_world *w = store->worlds[k];
-    store->worlds[k] = store->worlds[--store->count];
-    wk__world_unref(w);
+    wk__world_unref(wk__world_take_out(store, k));
 }
 
 /* Lets go of the lease of world id (wid, held at epoch) taken for a load
@@ -311,10 +309,8 @@ static bool held_here(wk_store *store, const char *id)
     pthread_rwlock_unlock(&w->lock);
     if (!held) { /* lost: out of the list, to be taken again if free */
         pthread_rwlock_wrlock(&store->lock);
-        size_t k = 0;
-        while (k < store->count && store->worlds[k] != w)
-            k++;
-        if (k < store->count)
+        size_t k = wk__find_world(store, id);
+        if (k < store->count && store->worlds[k] == w)
             drop(store, k);
         pthread_rwlock_unlock(&store->lock);
     }

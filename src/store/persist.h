@@ -7,7 +7,9 @@
  * user tag, last update), snapshots (per wid: the seq of the last journal
  * entry folded in, the state, the order of children), journal (wid, seq,
  * state), and geometries (id, bytes: what Intrinsic's GeometryService
- * registered, which belongs to the store rather than to a world). Journal seqs count from 1 per world; a snapshot's seq
+ * registered, which belongs to the store rather than to a world); a
+ * shared one also leases and id_suffixes (per wanted id, the last suffix
+ * number given). Journal seqs count from 1 per world; a snapshot's seq
  * is that of the last entry folded into it (0: none). Rows are keyed by
  * wid, an integer that belongs to the contents rather than to the id, so
  * that a swap renames two rows and a compaction that raced with a swap or a
@@ -104,6 +106,11 @@ typedef struct wk__backend {
     /* A number no server of the database was given before, for the id of
      * a world made without one. */
     int (*next_number)(void *impl, int64_t *n, wk_status *st);
+    /* The next "_<n>" suffix number for ids picked from base, a counter
+     * per base that no two servers of the database get the same value of
+     * (1 the first time); NULL in a backend of one server, whose store
+     * counts itself. */
+    int (*next_suffix)(void *impl, const char *base, int64_t *n, wk_status *st);
     /* The address this server's leases give clients to reach it. */
     void (*set_address)(void *impl, const char *address);
     /* That address, in out (WK_OWNER_MAX bytes). */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "store/persist.h"
 
 int wk__db_compact(wk_world *w, bool always, wk_status *st)
@@ -57,15 +58,9 @@ void wk__db_want_compaction(wk_world *w)
     if (r->queued)
         return;
     pthread_mutex_lock(&db->queue_lock);
-    if (db->queue_count == db->queue_cap) {
-        size_t cap = db->queue_cap ? db->queue_cap * 2 : 8;
-        wk_world **queue = realloc(db->queue, cap * sizeof *queue);
-        if (!queue) { /* it will be asked again at the next commit */
-            pthread_mutex_unlock(&db->queue_lock);
-            return;
-        }
-        db->queue = queue;
-        db->queue_cap = cap;
+    if (WK__GROW(db->queue, db->queue_cap, db->queue_count + 1)) { /* it will be asked again at the next commit */
+        pthread_mutex_unlock(&db->queue_lock);
+        return;
     }
     atomic_fetch_add(&w->refs, 1);
     db->queue[db->queue_count++] = w;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/grow.h"
 #include "store/persist.h"
 
 int64_t wk__lease_clock(void)
@@ -40,16 +41,10 @@ void wk__lease_note(wk__db *db, int64_t wid, int64_t epoch, int64_t start)
 {
     pthread_mutex_lock(&db->lease_lock);
     size_t i = find(db, wid);
-    if (i == db->lease_count && db->lease_count == db->lease_cap) {
-        size_t cap = db->lease_cap ? db->lease_cap * 2 : 16;
-        wk__lease *leases = realloc(db->leases, cap * sizeof *leases);
-        if (leases) {
-            db->leases = leases;
-            db->lease_cap = cap;
-        }
-    }
     /* Out of memory, the lease is not noted: the world is not served here,
      * and taken again at its next call. */
+    if (i == db->lease_count)
+        (void)WK__GROW(db->leases, db->lease_cap, db->lease_count + 1);
     if (i < db->lease_cap) {
         db->leases[i] = (wk__lease){wid, epoch, start + db->lease_ns};
         if (i == db->lease_count)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/grow.h"
 #include "base/hash_index.h"
 #include "store/persist.h"
 
@@ -118,6 +119,8 @@ void wk_store_free(wk_store *store)
     for (size_t i = 0; i < store->count; i++)
         wk__world_unref(store->worlds[i]);
     free(store->worlds);
+    wk__index_free(&store->world_index);
+    wk__suffixes_free(&store->suffixes);
     wk__geometries_free(store);
     pthread_rwlock_destroy(&store->lock);
     free(store);
@@ -164,12 +167,33 @@ int wk_store_room(const wk_world *w, wk_status *st)
     return check_size(w->store, w->id, w->scene, st);
 }
 
+static uint64_t id_hash(const char *id)
+{
+    return wk__hash(id, strlen(id), 0);
+}
+
 size_t wk__find_world(const wk_store *store, const char *id)
 {
-    size_t i = 0;
-    while (i < store->count && strcmp(store->worlds[i]->id, id) != 0)
-        i++;
-    return i;
+    size_t cursor = 0;
+    for (uint64_t v; (v = wk__index_next(&store->world_index, id_hash(id), &cursor));)
+        if (v <= store->count && strcmp(store->worlds[v - 1]->id, id) == 0)
+            return (size_t)v - 1;
+    return store->count;
+}
+
+wk_world *wk__world_take_out(wk_store *store, size_t k)
+{
+    wk_world *w = store->worlds[k];
+    size_t last = --store->count;
+    wk__index_remove(&store->world_index, id_hash(w->id), k + 1);
+    if (k != last) {
+        wk_world *moved = store->worlds[last];
+        wk__index_remove(&store->world_index, id_hash(moved->id), last + 1);
+        /* Cannot fail: the pair just removed freed its room. */
+        (void)wk__index_add(&store->world_index, id_hash(moved->id), k + 1);
+        store->worlds[k] = moved;
+    }
+    return w;
 }
 
 /* The longest world id, in bytes. */
@@ -189,45 +213,25 @@ static int check_id(const char *id, wk_status *st)
                            ID_LEN_MAX);
 }
 
-/* The worlds of the database other servers share, whose ids a picked id
- * must avoid as well as the list's; none in other stores. */
-typedef struct taken_ids {
-    wk__listed *listed;
-    size_t count;
-} taken_ids;
-
-static int list_taken(wk_store *store, taken_ids *out, wk_status *st)
+/* Writes to out want with the suffix "_<n>", want cut short so that the id
+ * stays within ID_LEN_MAX (a taken id of 100 bytes gave one of 102, which
+ * no call could then name). Distinct n give distinct ids. */
+static void suffixed(const char *want, int64_t n, char *out)
 {
-    *out = (taken_ids){0};
+    char suffix[24];
+    int len = snprintf(suffix, sizeof suffix, "_%" PRId64, n);
+    snprintf(out, WK_WORLD_ID_MAX, "%.*s%s", ID_LEN_MAX - len, want, suffix);
+}
+
+/* The next suffix number for ids picked from want: the database's counter
+ * when other servers share it, else the store's own. */
+static int next_suffix(wk_store *store, const char *want, int64_t *n, wk_status *st)
+{
     wk__db *db = store->db;
-    return db && db->ops->list ? db->ops->list(db->impl, &out->listed, &out->count, st) : WK_OK;
-}
-
-static bool is_free(const wk_store *store, const taken_ids *taken, const char *id)
-{
-    for (size_t i = 0; i < taken->count; i++)
-        if (strcmp(taken->listed[i].meta.id, id) == 0)
-            return false;
-    return wk__find_world(store, id) == store->count;
-}
-
-/* A free id: want if free, else want with the first free "_<n>" suffix,
- * want cut short so that the id stays within ID_LEN_MAX (a taken id of 100
- * bytes gave one of 102, which no call could then name); under the store's
- * write lock. */
-static void pick_id(const wk_store *store, const taken_ids *taken, const char *want, char *out)
-{
-    if (is_free(store, taken, want)) {
-        snprintf(out, WK_WORLD_ID_MAX, "%s", want);
-        return;
-    }
-    for (unsigned long n = 1;; n++) {
-        char suffix[24];
-        int len = snprintf(suffix, sizeof suffix, "_%lu", n);
-        snprintf(out, WK_WORLD_ID_MAX, "%.*s%s", ID_LEN_MAX - len, want, suffix);
-        if (is_free(store, taken, out))
-            return;
-    }
+    if (db && db->ops->next_suffix)
+        return db->ops->next_suffix(db->impl, want, n, st);
+    return wk__suffix_next(&store->suffixes, want, n) ? wk_fail(st, WK_NOMEM, "out of memory picking an id for '%s'", want)
+                                                      : WK_OK;
 }
 
 /* Brings world id here (wk__db_pull) when it is named to be written over:
@@ -241,20 +245,19 @@ static int pull_target(wk_store *store, const char *id, wk_status *st)
 /* Room for one more world in the list. */
 static int reserve(wk_store *store)
 {
-    if (store->count == store->cap) {
-        size_t cap = store->cap ? store->cap * 2 : 8;
-        wk_world **worlds = realloc(store->worlds, cap * sizeof *worlds);
-        if (!worlds)
-            return WK_NOMEM;
-        store->worlds = worlds;
-        store->cap = cap;
-    }
-    return WK_OK;
+    return WK__GROW(store->worlds, store->cap, store->count + 1);
+}
+
+/* Indexes w, about to be put at the end of the list (reserve'd); 0 or
+ * WK_NOMEM. */
+static int index_last(wk_store *store, const wk_world *w)
+{
+    return wk__index_add(&store->world_index, id_hash(w->id), store->count + 1);
 }
 
 int wk__world_append(wk_store *store, wk_world *w)
 {
-    if (reserve(store))
+    if (reserve(store) || index_last(store, w))
         return WK_NOMEM;
     store->worlds[store->count++] = w;
     return WK_OK;
@@ -271,12 +274,15 @@ static int insert(wk_store *store, wk_world *w, size_t at, const wk_buf snap[2],
                   wk_status *st)
 {
     /* Room first, so that nothing fails once the row is written. */
-    if (at == store->count && reserve(store))
+    if (at == store->count && (reserve(store) || index_last(store, w)))
         return wk_fail(st, WK_NOMEM, "out of memory adding world '%s'", w->id);
     const wk_world *old = at < store->count ? store->worlds[at] : NULL;
     int rc = store->db ? wk__db_insert(store, w, old, snap, st) : WK_OK;
-    if (rc)
+    if (rc) {
+        if (at == store->count)
+            wk__index_remove(&store->world_index, id_hash(w->id), store->count + 1);
         return rc;
+    }
     if (at < store->count) {
         *replaced = store->worlds[at];
         store->worlds[at] = w;
@@ -291,8 +297,9 @@ static int insert(wk_store *store, wk_world *w, size_t at, const wk_buf snap[2],
     return WK_OK;
 }
 
-/* How many times a new world's id is picked again when another server
- * gave it to a world of its own between the listing and the insert. */
+/* How many times a World_<n> is picked again when a client gave a world
+ * that id on another server (which the database's UNIQUE constraint
+ * refuses). */
 #define PICK_TRIES 8
 
 /* An id for a world made without one, World_<n>, free here, in out: n
@@ -317,32 +324,42 @@ static int number_id(wk_store *store, char *out, wk_status *st)
     }
 }
 
-/* Puts w, new, at the end of the list under an id picked from want
- * (pick_id; number_id without want), written to w->id; under the store's
- * write lock. In a database other servers share, the id avoids theirs
- * too, and an id one of them took meanwhile (the database's UNIQUE
- * constraint: WK_EXISTS) is picked again. The database's ids are not
- * listed for a want free here at the first try: the caller pulled it
- * (pull_target), so no other server has it unless it took it since. On
- * failure w is the caller's still. */
+/* How many suffixes are tried for a wanted id that is taken: each try
+ * takes a number no try had before, so only ids that clients gave
+ * themselves (or that older worldkit gave, before the counters) make a
+ * try fail. */
+#define SUFFIX_TRIES 1000
+
+/* Puts w, new, at the end of the list under an id picked from want, written
+ * to w->id; under the store's write lock. want itself when it is free, else
+ * want with the next "_<n>" suffix of its counter (next_suffix) that is
+ * free: one lookup here per try, and in a database other servers share an
+ * id one of them has is refused by the UNIQUE constraint (WK_EXISTS) and
+ * the next number tried. The database's ids are not looked up for want
+ * itself: the caller pulled it (pull_target), so no other server has it
+ * unless it took it since. Without want, number_id's World_<n>. On failure
+ * w is the caller's still. */
 static int insert_new(wk_store *store, wk_world *w, const char *want, const wk_buf snap[2], wk_status *st)
 {
     int rc = WK_EXISTS;
-    bool named = want && *want;
-    bool free_here = named && wk__find_world(store, want) == store->count;
-    for (int attempt = 0; rc == WK_EXISTS && attempt < PICK_TRIES; attempt++) {
-        taken_ids taken = {0};
-        rc = !named                      ? number_id(store, w->id, st)
-             : free_here && attempt == 0 ? WK_OK
-                                         : list_taken(store, &taken, st);
-        if (rc)
-            return rc;
-        if (named)
-            pick_id(store, &taken, want, w->id);
-        free(taken.listed);
-        rc = insert(store, w, store->count, snap, NULL, st); /* at the end: nothing replaced */
+    if (!want || !*want) {
+        for (int attempt = 0; rc == WK_EXISTS && attempt < PICK_TRIES; attempt++)
+            if ((rc = number_id(store, w->id, st)) == WK_OK)
+                rc = insert(store, w, store->count, snap, NULL, st); /* at the end: nothing replaced */
+        return rc;
     }
-    return rc;
+    if (wk__find_world(store, want) == store->count) {
+        snprintf(w->id, WK_WORLD_ID_MAX, "%s", want);
+        rc = insert(store, w, store->count, snap, NULL, st);
+    }
+    for (int attempt = 0; rc == WK_EXISTS && attempt < SUFFIX_TRIES; attempt++) {
+        int64_t n;
+        if ((rc = next_suffix(store, want, &n, st)))
+            return rc;
+        suffixed(want, n, w->id);
+        rc = wk__find_world(store, w->id) < store->count ? WK_EXISTS : insert(store, w, store->count, snap, NULL, st);
+    }
+    return rc == WK_EXISTS ? wk_fail(st, WK_EXISTS, "no free id for '%s' after %d suffixes", want, SUFFIX_TRIES) : rc;
 }
 
 /* The scene a world is created with: the one given, or one of a file
@@ -572,7 +589,7 @@ int wk_store_delete(wk_store *store, const char *id, wk_status *st)
              : store->db ? wk__db_delete(store, w, st)
                          : WK_OK;
     if (rc == WK_OK)
-        store->worlds[i] = store->worlds[--store->count];
+        (void)wk__world_take_out(store, i);
     pthread_rwlock_unlock(&store->lock);
     if (rc)
         return rc;

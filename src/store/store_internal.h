@@ -6,6 +6,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "base/hash_index.h"
+#include "store/suffixes.h"
 #include "worldkit/wk_store.h"
 
 typedef struct wk__db wk__db;
@@ -44,17 +46,22 @@ struct wk_store {
     pthread_rwlock_t lock; /* over the list */
     wk_world **worlds;
     size_t count, cap;
+    wk__index world_index; /* hash of a world's id -> its place in worlds + 1 */
     wk__db *db; /* NULL: in memory */
     size_t max_entities; /* per world; 0: no bound (wk_store_set_max_entities) */
     wk_store_observer observer;
     /* The number the next world made without an id is tried with (World_<n>),
      * in a store no other server shares; under the store's write lock. */
     uint64_t next_number;
+    /* The "_<n>" suffixes given to ids wanted taken, in a store no other
+     * server shares; under the store's write lock. */
+    wk__suffixes suffixes;
     /* The geometries of a store kept in memory (geometries.c); a store
      * with a database keeps them there only. */
     pthread_mutex_t geometry_lock;
     struct wk__geometry *geometries;
     size_t geometry_count, geometry_cap;
+    wk__index geometry_index; /* hash of an id -> its place + 1 */
 };
 
 /* Frees the geometries a store keeps in memory. */
@@ -66,6 +73,9 @@ void wk__store_replaced(const wk_store *store, const char *id);
 int64_t wk__now_ns(void);
 /* The index of id in the list, or count; under the store's lock. */
 size_t wk__find_world(const wk_store *store, const char *id);
+/* Takes the world at index k out of the list (the last takes its place),
+ * leaving the caller its reference; under the store's write lock. */
+wk_world *wk__world_take_out(wk_store *store, size_t k);
 void wk__world_unref(wk_world *w);
 /* The world with id in the list, with a reference taken (wk__world_unref),
  * or NULL; takes the store's lock. */

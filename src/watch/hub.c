@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "watch/watch_internal.h"
 
 wk_watch_hub *wk_watch_hub_new(void)
@@ -68,14 +69,8 @@ wk__channel *wk__channel_of(wk_watch_hub *hub, const char *world_id)
     wk__channel *c = find(hub, world_id);
     if (c)
         return c;
-    if (hub->count == hub->cap) {
-        size_t cap = hub->cap ? 2 * hub->cap : 4;
-        wk__channel **grown = realloc(hub->channels, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        hub->channels = grown;
-        hub->cap = cap;
-    }
+    if (WK__GROW(hub->channels, hub->cap, hub->count + 1))
+        return NULL;
     c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
@@ -110,14 +105,8 @@ static wk__mark *mark_of(wk__channel *c, wk_entity e)
     size_t place = mark_place(c, e);
     if (place)
         return &c->marks[place - 1];
-    if (c->mark_count == c->mark_cap) {
-        size_t cap = c->mark_cap ? 2 * c->mark_cap : 64;
-        wk__mark *grown = realloc(c->marks, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        c->marks = grown;
-        c->mark_cap = cap;
-    }
+    if (WK__GROW(c->marks, c->mark_cap, c->mark_count + 1))
+        return NULL;
     if (wk__index_add(&c->by_entity, entity_hash(e), c->mark_count + 1))
         return NULL;
     c->marks[c->mark_count] = (wk__mark){.entity = e};
@@ -152,14 +141,8 @@ static int log_removal(wk__channel *c, wk_entity e, wk_type type)
         memmove(c->removals, c->removals + half, (c->removal_count - half) * sizeof *c->removals);
         c->removal_count -= half;
     }
-    if (c->removal_count == c->removal_cap) {
-        size_t cap = c->removal_cap ? 2 * c->removal_cap : 64;
-        wk__removal *grown = realloc(c->removals, cap * sizeof *grown);
-        if (!grown)
-            return WK_NOMEM;
-        c->removals = grown;
-        c->removal_cap = cap;
-    }
+    if (WK__GROW(c->removals, c->removal_cap, c->removal_count + 1))
+        return WK_NOMEM;
     c->removals[c->removal_count++] = (wk__removal){.entity = e, .type = type, .version = c->version};
     return WK_OK;
 }
@@ -167,15 +150,10 @@ static int log_removal(wk__channel *c, wk_entity e, wk_type type)
 static int note_type(wk__channel *c, wk_type type)
 {
     if (type >= c->type_cap) {
-        size_t cap = c->type_cap ? c->type_cap : 32;
-        while (cap <= type)
-            cap *= 2;
-        uint64_t *grown = realloc(c->type_changed, cap * sizeof *grown);
-        if (!grown)
+        size_t old_cap = c->type_cap;
+        if (WK__GROW(c->type_changed, c->type_cap, (size_t)type + 1))
             return WK_NOMEM;
-        memset(grown + c->type_cap, 0, (cap - c->type_cap) * sizeof *grown);
-        c->type_changed = grown;
-        c->type_cap = cap;
+        memset(c->type_changed + old_cap, 0, (c->type_cap - old_cap) * sizeof *c->type_changed);
     }
     c->type_changed[type] = c->version;
     return WK_OK;

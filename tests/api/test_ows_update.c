@@ -675,12 +675,19 @@ static bool register_geometry(wk_api *api, const char *data, char *out)
 }
 
 #define GEOMETRY_SERVICE "/intrinsic_proto.geometry.GeometryService/"
-#define A_BOX "{'primitiveSet':{'primitives':[{'box':{'size':{'x':0.1,'y':0.2,'z':0.3}}}]}}"
+#define A_BOX "{'primitiveSetV0':{'primitives':[{'box':{'size':{'x':0.1,'y':0.2,'z':0.3}}}]}}"
+
+/* One triangle, (0,0,0) (1,0,0) (0,2,0), as an ASCII STL file. */
+#define A_TRIANGLE_STL                                                                                               \
+    "c29saWQgYQpmYWNldCBub3JtYWwgMCAwIDEKb3V0ZXIgbG9vcAp2ZXJ0ZXggMCAwIDAKdmVydGV4IDEgMCAwCnZlcnRleCAwIDIgMAplbmRsb29w" \
+    "CmVuZGZhY2V0CmVuZHNvbGlkIGEK"
 
 /* GeometryService keeps what it is given under a content fingerprint and
- * serves back what the data holds; what it cannot make is refused at once
- * with FAILED_PRECONDITION (the client retries UNIMPLEMENTED); an object
- * whose geometry names a registered primitive gets that primitive. */
+ * serves back what the data holds (an STL file as its triangle mesh and a
+ * glb); what
+ * it cannot make is refused at once with FAILED_PRECONDITION (the client
+ * retries UNIMPLEMENTED), a file that is no mesh with INVALID_ARGUMENT; an
+ * object whose geometry names a registered primitive gets that primitive. */
 static void geometry_service(void)
 {
     wk_api *api = table_world();
@@ -689,26 +696,28 @@ static void geometry_service(void)
     REQUIRE(register_geometry(api, A_BOX, box));
     REQUIRE(register_geometry(api, A_BOX, again));
     CHECK_STR(again, box);
-    REQUIRE(register_geometry(api, "{'stlBytes':'c29saWQgYQplbmRzb2xpZCBhCg=='}", stl));
+    REQUIRE(register_geometry(api, "{'stlBytes':'" A_TRIANGLE_STL "'}", stl));
     REQUIRE(register_geometry(api, "{'gltfBytes':'Z2xURgIAAAA='}", gltf));
     CHECK(strcmp(stl, box) != 0 && strcmp(gltf, stl) != 0);
 
     char request[512], needle[256];
-    snprintf(request, sizeof request, "{'geometryStorageRefs':{'fingerprint':'%s'}}", box);
+    snprintf(request, sizeof request, "{'geometryStorageRefsV0':{'fingerprint':'%s'}}", box);
     OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
-               "'geometry':{'exactGeometry':{'primitiveSet':{'primitives':[{'box':{'size':{'x':0.1,'y':0.2,'z':0.3}}}]}}}");
+               "'geometryV0':{'exactGeometry':{'primitiveSet':{'primitives':[{'box':{'size':{'x':0.1,'y':0.2,'z':0.3}}}]}}}");
     OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_FAILED_PRECONDITION,
-               "was registered as primitive_set, and worldkit makes no glTF renderable");
-    snprintf(request, sizeof request, "{'geometryStorageRefs':{'geometryRef':'worldkit-geometry:%s'}}", stl);
-    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_FAILED_PRECONDITION,
-               "was registered as stl_bytes, and worldkit makes no Geometry");
-    snprintf(request, sizeof request, "{'geometryStorageRefs':{'renderableRef':'worldkit-geometry:%s'},'lodLevel':2}",
-             gltf);
-    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_OK,
-               "'renderable':{'gltfString':'Z2xURgIAAAA='}");
-    snprintf(request, sizeof request, "{'geometryStorageRefs':{'fingerprint':'%s'}}", gltf);
+               "was registered as primitive_set_v0, and worldkit makes no glTF renderable");
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'exactGeometryRef':'worldkit-geometry:%s'}}", stl);
     OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
-               "'geometry':{'renderable':{'gltfString':'Z2xURgIAAAA='}}");
+               "'geometryV0':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0],'faces':[0,1,2]}}}");
+    /* and its glTF as assimp writes it: a glb ("glTF", version 2). */
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_OK, "'renderable':{'glbBytes':'Z2xURgIA");
+    snprintf(request, sizeof request,
+             "{'geometryStorageRefsV0':{'renderableRef':'worldkit-geometry:%s'},'lodLevel':2}", gltf);
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_OK, "'renderableV0':{'gltfString':'Z2xURgIAAAA='}");
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_OK, "'renderable':{'glbBytes':'Z2xURgIAAAA='}");
+    snprintf(request, sizeof request, "{'geometryStorageRefsV0':{'fingerprint':'%s'}}", gltf);
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+               "'geometryV0':{'renderable':{'gltfString':'Z2xURgIAAAA='}}");
 
     /* Refused at once, naming what is wrong. */
     static const struct {
@@ -719,9 +728,11 @@ static void geometry_service(void)
         {GEOMETRY_SERVICE "CreateGeometry", "{}", WK_GRPC_INVALID_ARGUMENT, "data holds no geometry"},
         {GEOMETRY_SERVICE "CreateGeometry", "{'data':{'objData':''}}", WK_GRPC_INVALID_ARGUMENT,
          "data.obj_data is empty"},
-        {GEOMETRY_SERVICE "GetGeometry", "{'geometryStorageRefs':{'geometryRef':'cas://elsewhere'}}",
-         WK_GRPC_INVALID_ARGUMENT, "geometry_storage_refs names no geometry registered here"},
-        {GEOMETRY_SERVICE "GetRenderable", "{'geometryStorageRefs':{'fingerprint':'beef'}}", WK_GRPC_NOT_FOUND,
+        {GEOMETRY_SERVICE "CreateGeometry", "{'data':{'objData':'diAwIDAgMApmIDEgMiAzCg=='}}", WK_GRPC_INVALID_ARGUMENT,
+         "CreateGeometry: data.obj_data is not a mesh assimp reads as obj"},
+        {GEOMETRY_SERVICE "GetGeometry", "{'geometryStorageRefsV0':{'geometryRef':'cas://elsewhere'}}",
+         WK_GRPC_INVALID_ARGUMENT, "name no geometry registered here"},
+        {GEOMETRY_SERVICE "GetRenderable", "{'geometryStorageRefsV0':{'fingerprint':'beef'}}", WK_GRPC_NOT_FOUND,
          "GetRenderable: no geometry 'beef' is registered"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)

@@ -120,7 +120,12 @@ static const struct seed {
     {"AreFootprintsCompatible", "{\"world_id\": \"w\"}"},
     {"CompareWorlds", "{\"base_world_id\": \"w\", \"changed_world_id\": \"w\", \"unique_id_mode\": \"BY_NAME\"}"},
     {"SyncObject", "{\"from_world_id\": \"w\", \"to_world_id\": \"w\","
-                   " \"object\": {\"by_name\": {\"object_name\": \"cup\"}}}"},
+                   " \"object\": {\"by_name\": {\"object_name\": \"cup\"}}}"},    /* GeometryService: mesh files for the OBJ and STL reader (a square of
+     * two triangles; one ASCII STL triangle), and a primitive to get back. */
+    {"CreateGeometry", "{\"data\": {\"obj_data\": \"diAwIDAgMAp2IDEgMCAwCnYgMSAxIDAKdiAwIDEgMApmIDEgMiAzIDQK\"}}"},
+    {"CreateGeometry", "{\"data\": {\"stl_bytes\": \"c29saWQgYQpmYWNldCBub3JtYWwgMCAwIDEKb3V0ZXIgbG9vcAp2ZXJ0ZXggMCAw"
+                       "IDAKdmVydGV4IDEgMCAwCnZlcnRleCAwIDIgMAplbmRsb29wCmVuZGZhY2V0CmVuZHNvbGlkIGEK\"}}"},
+    {"GetGeometry", "{\"geometry_storage_refs\": {\"exact_geometry_ref\": \"worldkit-geometry:beef\"}}"},
 };
 
 static bool ignore(void *ctx, const uint8_t *msg, size_t len)

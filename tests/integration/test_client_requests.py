@@ -8,7 +8,8 @@ Intrinsic's own .proto files (object_world_service.proto,
 object_world_updates.proto, cart_space.proto, robot_payload.proto,
 scene_object.proto, entity.proto, geometry_service.proto,
 geometry_service_types.proto, geometry.proto, lazy_exact_geometry.proto,
-primitives.proto, renderable.proto and geometry_storage_refs.proto), copied
+primitives.proto, renderable.proto, triangle_mesh.proto and
+geometry_storage_refs.proto, v0 and v1), copied
 by hand from them. Our proto2 copies
 must give every field we declare the same number and kind, and may leave a
 field out only where LEFT_OUT says so."""
@@ -83,12 +84,21 @@ INTRINSIC = {
     "intrinsic_proto.scene_object.v1.Link": {"geometry_component": 1, "physics_component": 2},
     "intrinsic_proto.scene_object.v1.Frame": {"is_attachment_frame": 1},
     "intrinsic_proto.geometry.CreateGeometryRequest": {"data": 1},
-    "intrinsic_proto.geometry.GeometryData": {"geometry": 1, "primitive_set": 4, "obj_data": 2, "gltf_bytes": 3,
-                                              "stl_bytes": 5},
-    "intrinsic_proto.geometry.GeometryWithMetadata": {"geometry_storage_refs": 3, "geometry": 2},
-    "intrinsic_proto.geometry.GetGeometryRequest": {"geometry_storage_refs": 2},
-    "intrinsic_proto.geometry.GetRenderableRequest": {"geometry_storage_refs": 3, "lod_level": 2},
-    "intrinsic_proto.geometry.RenderableWithMetadata": {"geometry_storage_refs": 4, "lod_level": 2, "renderable": 3},
+    # geometry_service.proto and geometry_service_types.proto as published
+    # with the v1 refs (commit dacbab4): the older messages renamed *_v0.
+    "intrinsic_proto.geometry.GeometryData": {"geometry_v0": 1, "inline_geometry": 9, "primitive_set_v0": 4,
+                                              "primitive_set": 8, "obj_data": 2, "gltf_bytes": 3, "stl_bytes": 5},
+    "intrinsic_proto.geometry.GeometryWithMetadata": {"geometry_storage_refs_v0": 3, "geometry_storage_refs": 4,
+                                                      "geometry_v0": 2, "inline_geometry": 5},
+    "intrinsic_proto.geometry.GetGeometryRequest": {"geometry_storage_refs_v0": 2, "geometry_storage_refs": 3},
+    "intrinsic_proto.geometry.GetRenderableRequest": {"geometry_storage_refs_v0": 3, "geometry_storage_refs": 4,
+                                                      "lod_level": 2},
+    "intrinsic_proto.geometry.RenderableWithMetadata": {"geometry_storage_refs_v0": 4, "geometry_storage_refs": 5,
+                                                        "lod_level": 2, "renderable_v0": 3, "renderable": 6},
+    "intrinsic_proto.geometry.v1.GeometryStorageRefs": {"exact_geometry_ref": 1, "renderable_ref": 2,
+                                                        "keep_renderable": 3},
+    "intrinsic_proto.geometry.v1.Renderable": {"glb_bytes": 1},
+    "intrinsic_proto.geometry.TriangleMesh": {"vertices": 3, "faces": 6},
     "intrinsic_proto.geometry.GeometryStorageRefs": {"fingerprint": 1, "geometry_ref": 2, "renderable_ref": 3},
     "intrinsic_proto.geometry.Geometry": {"exact_geometry": 4, "renderable": 2, "generated_renderable": 3},
     "intrinsic_proto.geometry.Renderable": {"gltf_string": 1},
@@ -108,7 +118,9 @@ INTRINSIC = {
 # What our copies leave out on purpose (worldkit reads none of it; the
 # bytes a peer sends for it are kept as unknown fields).
 LEFT_OUT = {
-    ("intrinsic_proto.geometry.LazyExactGeometry", "triangle_mesh"),
+    ("intrinsic_proto.geometry.GeometryData", "inline_geometry"),
+    ("intrinsic_proto.geometry.GeometryData", "primitive_set"),
+    ("intrinsic_proto.geometry.GeometryWithMetadata", "inline_geometry"),
     ("intrinsic_proto.geometry.LazyExactGeometry", "mesh_octree_wrapping"),
 }
 

@@ -575,6 +575,41 @@ static void deleted_ids_stay_used(void)
     remove_dir(dir);
 }
 
+/* A taken id's suffixes count on across a reopen (SQLite's store counts
+ * itself and skips the ids it loaded; PostgreSQL's counter is a row of
+ * id_suffixes), stay within 100 bytes, and skip an id a client gave. */
+static void taken_ids_count_on_after_reopen(void)
+{
+    char dir[PLACE_MAX], id[WK_WORLD_ID_MAX], longest[101], want[101];
+    memset(longest, 'w', 100);
+    longest[100] = '\0';
+    wk_status st;
+    wk_store *store = fresh_store(dir, "w", 0, false);
+    REQUIRE(store);
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
+    CHECK_STR(id, "w_1");
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = longest}, id, &st), ==, WK_OK);
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = longest}, id, &st), ==, WK_OK);
+    snprintf(want, sizeof want, "%.98s_1", longest);
+    CHECK_STR(id, want);
+    wk_store_free(store);
+
+    REQUIRE(store = open_store(dir, 0, false));
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
+    CHECK_STR(id, "w_2");
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = "w_3"}, id, &st), ==, WK_OK);
+    REQUIRE_INT(wk_store_clone(store, "w", NULL, false, NULL, id, &st), ==, WK_OK);
+    CHECK_STR(id, "w_4");
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = longest}, id, &st), ==, WK_OK);
+    snprintf(want, sizeof want, "%.98s_2", longest);
+    CHECK_STR(id, want);
+    wk_store_free(store);
+    CHECK_INT(sql_value(dir, "SELECT count(DISTINCT id) FROM worlds"), ==, 8);
+    if (pg_url())
+        CHECK_INT(sql_value(dir, "SELECT last FROM id_suffixes WHERE base = 'w'"), ==, 4);
+    remove_dir(dir);
+}
+
 /* ---- failures ----------------------------------------------------------- */
 
 static void failed_write_changes_nothing(void)
@@ -1063,6 +1098,7 @@ static void memory_store_commits_too(void)
 }
 
 static const wk_test_case cases[] = {
+    {"taken_ids_count_on_after_reopen", taken_ids_count_on_after_reopen},
     {"every_change_comes_back", every_change_comes_back},
     {"journal_replays_many_commits", journal_replays_many_commits},
     {"compaction_keeps_everything", compaction_keeps_everything},

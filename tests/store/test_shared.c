@@ -154,6 +154,13 @@ static void ids_never_clash(void)
         CHECK_INT(wk_store_create(t.b, &(wk_world_create_desc){.id = "World_33"}, id, &st), ==, WK_OK);
         CHECK_INT(wk_store_create(t.a, &(wk_world_create_desc){0}, id, &st), ==, WK_OK);
         CHECK_STR(id, "World_34");
+        /* A taken id's suffix comes from a counter of the database, so
+         * the other server counts on from it; an id a client gave on the
+         * other server clashes at the database and the next is taken. */
+        CHECK_INT(wk_store_create(t.a, &(wk_world_create_desc){.id = "World_2_2"}, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_clone(t.b, "World_2", NULL, false, NULL, id, &st), ==, WK_OK);
+        CHECK_STR(id, "World_2_3");
+        CHECK_INT(pg_value(t.place, "SELECT last FROM id_suffixes WHERE base = 'World_2'"), ==, 3);
     }
     two_close(&t);
 }

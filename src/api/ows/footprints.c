@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "api/ows/ows.h"
+#include "base/grow.h"
 
 typedef IntrinsicProto__Skills__Footprint Footprint;
 typedef IntrinsicProto__Skills__ObjectWorldReservation ObjectReservation;
@@ -79,14 +80,8 @@ static const char *name_of(const wk_scene *s, wk_entity e)
 
 static int push(held *h, wk_entity e, bool write)
 {
-    if (h->count == h->cap) {
-        size_t cap = h->cap ? 2 * h->cap : 16;
-        hold *grown = realloc(h->holds, cap * sizeof *grown);
-        if (!grown)
-            return WK_NOMEM;
-        h->holds = grown;
-        h->cap = cap;
-    }
+    if (WK__GROW(h->holds, h->cap, h->count + 1))
+        return WK_NOMEM;
     h->holds[h->count++] = (hold){e, write};
     return WK_OK;
 }

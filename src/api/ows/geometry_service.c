@@ -13,31 +13,36 @@
  * GetRenderable find the registration by fingerprint, else by either ref.
  *
  * What is served is what the data holds, never made up: GetGeometry a
- * Geometry (the one given; a primitive_set as its exact geometry; glTF bytes
- * as its renderable), GetRenderable the glTF given (gltf_bytes, or a
- * Geometry's renderable) at lod_level 0, the only one kept. Mesh files
- * (obj_data, stl_bytes) have no Geometry or glTF form here: those calls
- * answer FAILED_PRECONDITION saying so (not UNIMPLEMENTED, which the client
- * retries for a minute); an object may still use them as a mesh. */
+ * Geometry (the one given; a primitive_set as its exact geometry; an OBJ or
+ * STL file as its exact geometry's triangle mesh, read by assimp in
+ * triangle_mesh.c, which CreateGeometry does too so that a file it cannot
+ * read is refused then; glTF bytes as its renderable), GetRenderable the
+ * glTF given (gltf_bytes, or a Geometry's renderable), else for an OBJ or
+ * STL file the glb assimp writes of it, at lod_level 0, the only one kept.
+ * worldkit makes no glTF from primitive shapes: that call answers
+ * FAILED_PRECONDITION saying so (not UNIMPLEMENTED, which the client
+ * retries for a minute); an object may still use them. */
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "api/ows/edit.h"
+#include "api/ows/triangle_mesh.h"
 #include "intrinsic/geometry/proto/geometry_service.pb-c.h"
 
 #define REF_PREFIX "worldkit-geometry:"
 
 typedef IntrinsicProto__Geometry__GeometryData GeometryData;
 typedef IntrinsicProto__Geometry__GeometryStorageRefs StorageRefs;
+typedef IntrinsicProto__Geometry__V1__GeometryStorageRefs StorageRefsV1;
 
 static const char *data_kind(const GeometryData *d)
 {
     switch (d->data_case) {
-    case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GEOMETRY:
-        return "geometry";
-    case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET:
-        return "primitive_set";
+    case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GEOMETRY_V0:
+        return "geometry_v0";
+    case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET_V0:
+        return "primitive_set_v0";
     case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_OBJ_DATA:
         return "obj_data";
     case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GLTF_BYTES:
@@ -49,14 +54,39 @@ static const char *data_kind(const GeometryData *d)
     }
 }
 
+/* The file of data that is an OBJ or STL file, its format in *format
+ * ("obj", "stl") and its field in what; NULL for other data. */
+static const ProtobufCBinaryData *mesh_file(const GeometryData *d, const char **format, char *what, size_t cap)
+{
+    bool obj = d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_OBJ_DATA;
+    if (!obj && d->data_case != INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_STL_BYTES)
+        return NULL;
+    *format = obj ? "obj" : "stl";
+    snprintf(what, cap, "data.%s", data_kind(d));
+    return obj ? &d->obj_data : &d->stl_bytes;
+}
+
+/* The triangle mesh of data that is an OBJ or STL file (*mesh NULL for
+ * other data); the failure names method and the field. */
+static int mesh_of(wk__call *call, const char *method, const GeometryData *d,
+                   IntrinsicProto__Geometry__TriangleMesh **mesh, wk_status *st)
+{
+    *mesh = NULL;
+    const char *format;
+    char what[32];
+    const ProtobufCBinaryData *file = mesh_file(d, &format, what, sizeof what);
+    int rc = file ? wk__triangle_mesh_read(call, file, format, what, mesh, st) : WK_OK;
+    return rc ? wk__ows_context(st, rc, "GeometryService.%s", method) : WK_OK;
+}
+
 /* The glTF the data holds, or NULL. */
 static IntrinsicProto__Geometry__Renderable *given_renderable(wk__call *call, const GeometryData *d)
 {
-    if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GEOMETRY && d->geometry)
-        return d->geometry->renderable_type_case ==
+    if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GEOMETRY_V0 && d->geometry_v0)
+        return d->geometry_v0->renderable_type_case ==
                        INTRINSIC_PROTO__GEOMETRY__GEOMETRY__RENDERABLE_TYPE_GENERATED_RENDERABLE
-                   ? d->geometry->generated_renderable
-                   : d->geometry->renderable;
+                   ? d->geometry_v0->generated_renderable
+                   : d->geometry_v0->renderable;
     if (d->data_case != INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GLTF_BYTES)
         return NULL;
     IntrinsicProto__Geometry__Renderable *r = wk__ows_new(call, &intrinsic_proto__geometry__renderable__descriptor);
@@ -67,29 +97,36 @@ static IntrinsicProto__Geometry__Renderable *given_renderable(wk__call *call, co
     return r;
 }
 
-static StorageRefs *refs_of(wk__call *call, const char *fingerprint, bool renderable)
+/* The references answered for the registration fingerprint, in both the
+ * older message and v1, whose exact_geometry_ref is the geometry_ref;
+ * false when out of memory. */
+static bool refs_of(wk__call *call, const char *fingerprint, bool renderable, StorageRefs **v0, StorageRefsV1 **v1)
 {
-    StorageRefs *refs = wk__ows_new(call, &intrinsic_proto__geometry__geometry_storage_refs__descriptor);
+    *v0 = wk__ows_new(call, &intrinsic_proto__geometry__geometry_storage_refs__descriptor);
+    *v1 = wk__ows_new(call, &intrinsic_proto__geometry__v1__geometry_storage_refs__descriptor);
     char *ref = wk__call_alloc(call, sizeof REF_PREFIX + strlen(fingerprint));
-    if (!refs || !ref)
-        return NULL;
+    if (!*v0 || !*v1 || !ref)
+        return false;
     sprintf(ref, REF_PREFIX "%s", fingerprint);
-    refs->fingerprint = wk__call_strdup(call, fingerprint);
-    refs->geometry_ref = ref;
-    refs->renderable_ref = renderable ? ref : NULL;
-    return refs;
+    (*v0)->fingerprint = wk__call_strdup(call, fingerprint);
+    (*v0)->geometry_ref = (*v1)->exact_geometry_ref = ref;
+    (*v0)->renderable_ref = (*v1)->renderable_ref = renderable ? ref : NULL;
+    /* The only renderable kept is the one the user gave. */
+    (*v1)->has_keep_renderable = renderable;
+    (*v1)->keep_renderable = renderable;
+    return (*v0)->fingerprint != NULL;
 }
 
-/* The registration a reference names: its fingerprint, else the part of
- * geometry_ref or renderable_ref after REF_PREFIX; NULL when none does. */
-static const char *id_of(const StorageRefs *refs)
+/* The registration references name: v0's fingerprint, else the part after
+ * REF_PREFIX of v0's geometry_ref or renderable_ref or v1's
+ * exact_geometry_ref or renderable_ref; NULL when none does. */
+static const char *id_of(const StorageRefs *v0, const StorageRefsV1 *v1)
 {
-    if (!refs)
-        return NULL;
-    if (refs->fingerprint && *refs->fingerprint)
-        return refs->fingerprint;
-    const char *refs_held[] = {refs->geometry_ref, refs->renderable_ref};
-    for (size_t i = 0; i < 2; i++)
+    if (v0 && v0->fingerprint && *v0->fingerprint)
+        return v0->fingerprint;
+    const char *refs_held[] = {v0 ? v0->geometry_ref : NULL, v0 ? v0->renderable_ref : NULL,
+                               v1 ? v1->exact_geometry_ref : NULL, v1 ? v1->renderable_ref : NULL};
+    for (size_t i = 0; i < sizeof refs_held / sizeof refs_held[0]; i++)
         if (refs_held[i] && !strncmp(refs_held[i], REF_PREFIX, strlen(REF_PREFIX)))
             return refs_held[i] + strlen(REF_PREFIX);
     return NULL;
@@ -124,14 +161,15 @@ static int load(wk_store *store, wk__call *call, const char *id, GeometryData **
 
 /* The registration a request's refs name (method and field name it in
  * failures). */
-static int load_named(wk_api *api, wk__call *call, const char *method, const StorageRefs *refs, const char **id,
-                      GeometryData **out, wk_status *st)
+static int load_named(wk_api *api, wk__call *call, const char *method, const StorageRefs *v0, const StorageRefsV1 *v1,
+                      const char **id, GeometryData **out, wk_status *st)
 {
-    *id = id_of(refs);
+    *id = id_of(v0, v1);
     if (!*id)
         return wk_fail(st, WK_INVALID,
-                       "GeometryService.%s: geometry_storage_refs names no geometry registered here: give the "
-                       "fingerprint or the geometry_ref (" REF_PREFIX "...) CreateGeometry answered",
+                       "GeometryService.%s: geometry_storage_refs and geometry_storage_refs_v0 name no geometry "
+                       "registered here: give the fingerprint, or a geometry_ref or exact_geometry_ref (" REF_PREFIX
+                       "...), that CreateGeometry answered",
                        method);
     int rc = load(api->store, call, *id, out, st);
     return rc ? wk__ows_context(st, rc, "GeometryService.%s", method) : WK_OK;
@@ -144,7 +182,7 @@ WK__HANDLER(wk__geometry_create)
     wk_status *st = call->status;
     if (!data || !data_kind(data))
         return wk_fail(st, WK_INVALID, "GeometryService.CreateGeometry: data holds no geometry (give one of "
-                                       "geometry, primitive_set, obj_data, gltf_bytes, stl_bytes)");
+                                       "geometry_v0, primitive_set_v0, obj_data, gltf_bytes, stl_bytes)");
     const ProtobufCBinaryData *file = data->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_OBJ_DATA
                                           ? &data->obj_data
                                       : data->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_STL_BYTES
@@ -154,6 +192,10 @@ WK__HANDLER(wk__geometry_create)
                                           : NULL;
     if (file && !file->len)
         return wk_fail(st, WK_INVALID, "GeometryService.CreateGeometry: data.%s is empty", data_kind(data));
+    IntrinsicProto__Geometry__TriangleMesh *mesh;
+    int rc = mesh_of(call, "CreateGeometry", data, &mesh, st);
+    if (rc)
+        return rc;
     size_t len = protobuf_c_message_get_packed_size(&data->base);
     uint8_t *packed = wk__call_alloc(call, len);
     if (!packed)
@@ -166,23 +208,15 @@ WK__HANDLER(wk__geometry_create)
     char fingerprint[2 * EVP_MAX_MD_SIZE + 1];
     for (unsigned i = 0; i < digest_len; i++)
         sprintf(fingerprint + 2 * i, "%02x", digest[i]);
-    int rc = wk_store_put_geometry(api->store, fingerprint, packed, len, st);
+    rc = wk_store_put_geometry(api->store, fingerprint, packed, len, st);
     if (rc)
         return wk__ows_context(st, rc, "GeometryService.CreateGeometry");
     IntrinsicProto__Geometry__GeometryWithMetadata *m =
         wk__call_response(call, &intrinsic_proto__geometry__geometry_with_metadata__descriptor, response);
-    if (!m || !(m->geometry_storage_refs = refs_of(call, fingerprint, given_renderable(call, data))))
+    if (!m || !refs_of(call, fingerprint, given_renderable(call, data), &m->geometry_storage_refs_v0,
+                       &m->geometry_storage_refs))
         return wk_fail(st, WK_NOMEM, "GeometryService.CreateGeometry: out of memory");
     return WK_OK;
-}
-
-/* Refuses, for method, data that has no form it can serve. */
-static int no_form(wk_status *st, const char *method, const char *id, const GeometryData *d, const char *form)
-{
-    return wk_fail(st, WK_PRECONDITION,
-                   "GeometryService.%s: geometry '%s' was registered as %s, and worldkit makes no %s from it (it "
-                   "keeps the bytes: an object refers to them as a mesh)",
-                   method, id, data_kind(d), form);
 }
 
 WK__HANDLER(wk__geometry_get)
@@ -191,16 +225,21 @@ WK__HANDLER(wk__geometry_get)
     wk_status *st = call->status;
     const char *id;
     GeometryData *d;
-    int rc = load_named(api, call, "GetGeometry", req->geometry_storage_refs, &id, &d, st);
+    int rc = load_named(api, call, "GetGeometry", req->geometry_storage_refs_v0, req->geometry_storage_refs, &id, &d,
+                        st);
     if (rc)
         return rc;
+    IntrinsicProto__Geometry__TriangleMesh *mesh;
+    if ((rc = mesh_of(call, "GetGeometry", d, &mesh, st)))
+        return rc;
     IntrinsicProto__Geometry__Renderable *renderable = given_renderable(call, d);
-    IntrinsicProto__Geometry__Geometry *geometry = d->geometry;
-    if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET) {
+    IntrinsicProto__Geometry__Geometry *geometry = d->geometry_v0;
+    if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET_V0 || mesh) {
         IntrinsicProto__Geometry__LazyExactGeometry *exact =
             wk__ows_new(call, &intrinsic_proto__geometry__lazy_exact_geometry__descriptor);
         if ((geometry = wk__ows_new(call, &intrinsic_proto__geometry__geometry__descriptor)) && exact) {
-            exact->primitive_set = d->primitive_set;
+            exact->primitive_set = mesh ? NULL : d->primitive_set_v0;
+            exact->triangle_mesh = mesh;
             geometry->exact_geometry = exact;
         }
     } else if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GLTF_BYTES) {
@@ -208,14 +247,13 @@ WK__HANDLER(wk__geometry_get)
             geometry->renderable_type_case = INTRINSIC_PROTO__GEOMETRY__GEOMETRY__RENDERABLE_TYPE_RENDERABLE;
             geometry->renderable = renderable;
         }
-    } else if (d->data_case != INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GEOMETRY) {
-        return no_form(st, "GetGeometry", id, d, "Geometry (a triangle mesh)");
     }
     IntrinsicProto__Geometry__GeometryWithMetadata *m =
         wk__call_response(call, &intrinsic_proto__geometry__geometry_with_metadata__descriptor, response);
-    if (!m || call->failed || !geometry || !(m->geometry_storage_refs = refs_of(call, id, renderable)))
+    if (!m || call->failed || !geometry ||
+        !refs_of(call, id, renderable, &m->geometry_storage_refs_v0, &m->geometry_storage_refs))
         return wk_fail(st, WK_NOMEM, "GeometryService.GetGeometry: out of memory");
-    m->geometry = geometry;
+    m->geometry_v0 = geometry;
     return WK_OK;
 }
 
@@ -225,20 +263,40 @@ WK__HANDLER(wk__geometry_get_renderable)
     wk_status *st = call->status;
     const char *id;
     GeometryData *d;
-    int rc = load_named(api, call, "GetRenderable", req->geometry_storage_refs, &id, &d, st);
+    int rc = load_named(api, call, "GetRenderable", req->geometry_storage_refs_v0, req->geometry_storage_refs, &id,
+                        &d, st);
     if (rc)
         return rc;
     IntrinsicProto__Geometry__Renderable *renderable = given_renderable(call, d);
+    bool given = renderable != NULL;
+    const char *format;
+    char what[32];
+    const ProtobufCBinaryData *file = mesh_file(d, &format, what, sizeof what);
+    if (file && (renderable = wk__ows_new(call, &intrinsic_proto__geometry__renderable__descriptor))) {
+        renderable->has_gltf_string = true;
+        if ((rc = wk__triangle_mesh_glb(call, file, format, what, &renderable->gltf_string, st)))
+            return wk__ows_context(st, rc, "GeometryService.GetRenderable");
+    }
     if (!renderable && !call->failed)
-        return no_form(st, "GetRenderable", id, d, "glTF renderable");
+        return wk_fail(st, WK_PRECONDITION,
+                       "GeometryService.GetRenderable: geometry '%s' was registered as %s, and worldkit makes no glTF "
+                       "renderable from it (it writes glTF of meshes only: GetGeometry serves its shape)",
+                       id, data_kind(d));
     IntrinsicProto__Geometry__RenderableWithMetadata *m =
         wk__call_response(call, &intrinsic_proto__geometry__renderable_with_metadata__descriptor, response);
-    if (!m || !renderable || !(m->geometry_storage_refs = refs_of(call, id, true)))
+    IntrinsicProto__Geometry__V1__Renderable *glb =
+        wk__ows_new(call, &intrinsic_proto__geometry__v1__renderable__descriptor);
+    if (!m || !renderable || !glb ||
+        !refs_of(call, id, given, &m->geometry_storage_refs_v0, &m->geometry_storage_refs))
         return wk_fail(st, WK_NOMEM, "GeometryService.GetRenderable: out of memory");
-    /* The glTF as given: the only level of detail kept, whatever was asked. */
+    /* The only level of detail kept, whatever was asked. */
     m->has_lod_level = true;
     m->lod_level = 0;
-    m->renderable = renderable;
+    m->renderable_v0 = renderable;
+    /* v1 names the same bytes glb_bytes. */
+    glb->has_glb_bytes = renderable->has_gltf_string;
+    glb->glb_bytes = renderable->gltf_string;
+    m->renderable = glb;
     return WK_OK;
 }
 
@@ -288,10 +346,10 @@ int wk__geometry_registered(wk__call *call, const char *ref, wk_scene_geometry *
     if (rc)
         return rc;
     const IntrinsicProto__Geometry__PrimitiveShapeSet *set =
-        d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET ? d->primitive_set
-        : d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GEOMETRY && d->geometry &&
-                d->geometry->exact_geometry
-            ? d->geometry->exact_geometry->primitive_set
+        d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET_V0 ? d->primitive_set_v0
+        : d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GEOMETRY_V0 && d->geometry_v0 &&
+                d->geometry_v0->exact_geometry
+            ? d->geometry_v0->exact_geometry->primitive_set
             : NULL;
     if (!set)
         return WK_OK; /* a mesh: the entity keeps the reference as its uri */

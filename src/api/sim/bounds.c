@@ -20,18 +20,13 @@
 #include <string.h>
 
 #include "api/sim/bounds.h"
+#include "base/grow.h"
 
 /* Adds p (in the frame) to the hull and the box. */
 static int add_point(wk__hull *h, wk_vec3 p)
 {
-    if (h->count == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 32;
-        wk_vec3 *points = realloc(h->points, cap * sizeof *points);
-        if (!points)
-            return WK_NOMEM;
-        h->points = points;
-        h->cap = cap;
-    }
+    if (WK__GROW(h->points, h->cap, h->count + 1))
+        return WK_NOMEM;
     h->points[h->count++] = p;
     return WK_OK;
 }
@@ -139,14 +134,8 @@ static int add_shape(wk__hull *h, const wk_scene_geometry *g, wk_pose T)
     h->any = true;
     /* Kept until the sphere is made: each primitive's centre, circumradius
      * and the range of its hull points. */
-    if (rc == WK_OK && h->spheres_count == h->spheres_cap) {
-        size_t cap = h->spheres_cap ? h->spheres_cap * 2 : 8;
-        double *s = realloc(h->spheres, cap * 6 * sizeof *s);
-        if (!s)
-            return WK_NOMEM;
-        h->spheres = s;
-        h->spheres_cap = cap;
-    }
+    if (rc == WK_OK && wk__grow(&h->spheres, &h->spheres_cap, h->spheres_count + 1, 6 * sizeof *h->spheres))
+        return WK_NOMEM;
     if (rc == WK_OK) {
         double *s = h->spheres + 6 * h->spheres_count++;
         s[0] = T.p.x, s[1] = T.p.y, s[2] = T.p.z, s[3] = circum;
