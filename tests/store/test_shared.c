@@ -4,8 +4,7 @@
  * database, not by a listing), a world's own metadata names its holder too,
  * a world whose lease
  * another server took leaves the old holder's memory at its next renewal,
- * a world that does not load lets its lease go, and a world whose load
- * outlasts the database's idle-in-transaction timeout still loads.
+ * and a world that does not load lets its lease go.
  *
  * Runs beside a PostgreSQL server of its own (tests/store/with_postgres.sh
  * names it in WK_TEST_PG_URL); without one it is skipped (exit 77). Each
@@ -16,7 +15,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "scene/object_world.h"
 #include "store/pg_server.h"
 #include "store/store_internal.h"
 #include "wk_test.h"
@@ -228,56 +226,11 @@ static void failed_load_lets_lease_go(void)
     pg_drop_schema(place);
 }
 
-/* The session's idle_in_transaction_session_timeout is a quarter of the
- * lease: a world rebuilt inside its read transaction (as it was) had the
- * database end the session when rebuilding took longer, and the load
- * failed ("server closed the connection unexpectedly"). A lease of 400 ms
- * gives 100 ms, less than rebuilding this world's snapshot takes. */
-static void long_load_outlasts_idle_timeout(void)
-{
-    enum { OBJECTS = 10000 };
-    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
-    REQUIRE(pg_new_schema(place, sizeof place));
-    wk_store *a = open_as(place, "a.example:1");
-    wk_scene *scene = new_world();
-    wk_status st;
-    for (int i = 0; scene && i < OBJECTS; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "o%d", i);
-        REQUIRE(object_at(scene, name, WK_NULL_ENTITY, at(i, 0, 0, 0, 0, 0)));
-    }
-    if (CHECK(a && scene))
-        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "big", .scene = scene}, id, &st), ==, WK_OK);
-    wk_store_free(a);
-    wk_store *b = NULL;
-    CHECK_INT(wk_store_open_desc(&(wk_store_desc){.url = place, .address = "b.example:2", .lease_ms = 400}, &b, &st),
-              ==, WK_OK);
-    wk_world *w;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int orc = b ? wk_store_open(b, "big", false, &w, &st) : -1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("long load: %d objects taken over in %.3f s\n", OBJECTS,
-           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-    if (b && CHECK_INT(orc, ==, WK_OK)) {
-        wk_entity_list objects = {0};
-        CHECK_INT(wk_scene_objects(wk_world_scene(w), &objects), ==, WK_OK);
-        CHECK_INT(objects.count, ==, OBJECTS + 1); /* and the root */
-        wk_entity_list_free(&objects);
-        wk_store_close(w, false, false);
-    } else if (b) {
-        fprintf(stderr, "open big: %s\n", st.message);
-    }
-    wk_store_free(b);
-    pg_drop_schema(place);
-}
-
 static const wk_test_case cases[] = {
     {"listing_names_holders", listing_names_holders},
     {"ids_never_clash", ids_never_clash},
     {"lost_world_leaves_memory", lost_world_leaves_memory},
     {"failed_load_lets_lease_go", failed_load_lets_lease_go},
-    {"long_load_outlasts_idle_timeout", long_load_outlasts_idle_timeout},
 };
 
 int main(int argc, char **argv)
