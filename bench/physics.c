@@ -5,18 +5,27 @@
  * same process, alternating rounds. Prints:
  *   physics.step_us            one worldkit step,
  *   physics.bare_step_us       one bare mj_step of the same world,
- *   physics.step_overhead      their ratio (the target is 1.10 at most),
+ *   physics.step_overhead      their ratio (the target is 1.10 at most); the
+ *                              bare model has none of the engine's spare
+ *                              bodies, so any cost of theirs would count,
+ *   physics.arm_step_overhead  the same ratio for an arm of 7 links on
+ *                              revolute joints, welded to the world, against
+ *                              the arm written by hand as MJCF,
  *   physics.rtf_100_boxes      worldkit's real-time factor, as fast as it goes,
  *   physics.spawn_pooled_ms    the step after a model of one box is spawned
  *                              into a world of 1,000 bodies (a spare body of
- *                              the engine's pool filled),
+ *                              the engine's pool filled; the pool came with
+ *                              a first spawn, which compiled),
  *   physics.spawn_rebuild_ms   the step after a model the pool cannot take
  *                              (two links on a hinge) is spawned there (the
  *                              engine's model compiled again: MuJoCo 2.2.2
  *                              cannot edit one); on stderr, a plain step of
  *                              that world, the ratios, and the step after
  *                              ten spawns, more than the pool holds, which
- *                              compile once at that step. */
+ *                              compile once at that step,
+ *   physics.delete_ms          the step after a body of the first compile
+ *                              is deleted there (parked, no compile); on
+ *                              stderr, its ratio to a plain step. */
 #include <mujoco/mujoco.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +34,29 @@
 #define BENCH_NAME "bench/physics"
 #include "bench.h"
 #include "worldkit/wk_sim.h"
+
+/* A text built piece by piece, printf-style; the program dies when memory
+ * runs out. */
+typedef struct text {
+    char *s;
+    size_t len, cap;
+} text;
+
+__attribute__((format(printf, 2, 3))) static void put(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (t->len + (size_t)n + 1 > t->cap) {
+        t->cap = 2 * (t->len + (size_t)n + 1);
+        if (!(t->s = realloc(t->s, t->cap)))
+            die("out of memory");
+    }
+    va_start(ap, fmt);
+    t->len += (size_t)vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+}
 
 #define BOXES 100
 #define STEPS 2000
@@ -39,25 +71,71 @@ static void box_pose(int i, double p[3])
 
 static char *sdf_world(void)
 {
-    size_t cap = 1024 + BOXES * 512, n = 0;
-    char *s = malloc(cap);
-    if (!s)
-        die("out of memory");
-    n += (size_t)snprintf(s + n, cap - n,
+    text t = {0};
+    put(&t,
                           "<sdf version='1.9'><world name='boxes'><gravity>0 0 -9.8</gravity><model name='ground'>"
                           "<static>true</static><link name='l'><collision name='c'><geometry><plane><normal>0 0 1"
                           "</normal><size>10 10</size></plane></geometry></collision></link></model>");
     for (int i = 0; i < BOXES; i++) {
         double p[3];
         box_pose(i, p);
-        n += (size_t)snprintf(s + n, cap - n,
+        put(&t,
                               "<model name='b%d'><pose>%g %g %g 0 0 0</pose><link name='l'><inertial><mass>1</mass>"
                               "<inertia><ixx>0.0067</ixx><iyy>0.0067</iyy><izz>0.0067</izz></inertia></inertial>"
                               "<collision name='c'><geometry><box><size>0.2 0.2 0.2</size></box></geometry>"
                               "</collision></link></model>",
                               i, p[0], p[1], p[2]);
     }
-    snprintf(s + n, cap - n, "</world></sdf>");
+    put(&t, "</world></sdf>");
+    char *s = t.s;
+    return s;
+}
+
+#define ARM_LINKS 7
+
+/* An arm of ARM_LINKS links of 0.3 m, each on a revolute joint about y at
+ * its top end, the first welded to the world at 3 m: it swings down under
+ * gravity from level, each link 0.3 m along x from the one before. */
+static char *sdf_arm(void)
+{
+    text t = {0};
+    put(&t,
+                          "<sdf version='1.9'><world name='arm'><gravity>0 0 -9.8</gravity><model name='arm'>");
+    for (int i = 0; i < ARM_LINKS; i++) {
+        char parent[16] = "world";
+        if (i)
+            snprintf(parent, sizeof parent, "l%d", i - 1);
+        put(&t,
+                              "<link name='l%d'><pose>%g 0 3 0 0 0</pose><inertial><pose>0.15 0 0 0 0 0</pose><mass>1"
+                              "</mass><inertia><ixx>0.001</ixx><iyy>0.0075</iyy><izz>0.0075</izz></inertia></inertial>"
+                              "<collision name='c'><pose>0.15 0 0 0 1.5708 0</pose><geometry><capsule><radius>0.02"
+                              "</radius><length>0.26</length></capsule></geometry></collision></link><joint name='j%d' "
+                              "type='revolute'><parent>%s</parent><child>l%d</child><axis><xyz>0 1 0</xyz></axis>"
+                              "</joint>",
+                              i, 0.3 * i, i, parent, i);
+    }
+    put(&t, "</model></world></sdf>");
+    char *s = t.s;
+    return s;
+}
+
+/* The same arm as MJCF, nested body in body. */
+static char *mjcf_arm(void)
+{
+    text t = {0};
+    put(&t,
+                          "<mujoco><compiler angle='radian' inertiafromgeom='false'/><option timestep='0.001' "
+                          "gravity='0 0 -9.8'/><worldbody>");
+    for (int i = 0; i < ARM_LINKS; i++)
+        put(&t,
+                              "<body pos='%g 0 %g'><joint type='hinge' axis='0 1 0'/><inertial pos='0.15 0 0' mass='1' "
+                              "diaginertia='0.001 0.0075 0.0075'/><geom type='capsule' size='0.02 0.13' pos='0.15 0 0' "
+                              "quat='0.7071 0 0.7071 0'/>",
+                              i ? 0.3 : 0.0, i ? 0.0 : 3.0);
+    for (int i = 0; i < ARM_LINKS; i++)
+        put(&t, "</body>");
+    put(&t, "</worldbody></mujoco>");
+    char *s = t.s;
     return s;
 }
 
@@ -71,8 +149,8 @@ static char *sdf_world(void)
                 "</inertial></link><joint name='j' type='revolute'><parent>a</parent><child>b</child><axis>" \
                 "<xyz>0 0 1</xyz></axis></joint>"
 
-/* Spawns a model named name of links into sim's world. */
-static void spawn(wk_sim *sim, const char *name, const char *links)
+/* Spawns a model named name of links into sim's world; its entity. */
+static wk_entity spawn(wk_sim *sim, const char *name, const char *links)
 {
     char text[1024];
     snprintf(text, sizeof text, "<sdf version='1.9'><model name='%s'><pose>0 0 5 0 0 0</pose>%s</model></sdf>", name,
@@ -84,6 +162,13 @@ static void spawn(wk_sim *sim, const char *name, const char *links)
         wk_desc_instantiate(wk_sim_scene(sim), late, 0, wk_sim_world(sim), NULL, NULL, &e, &st))
         die("%s", st.message);
     wk_desc_free(late);
+    return e;
+}
+
+static void delete_model(wk_sim *sim, wk_entity gone)
+{
+    if (!gone || wk_ecm_destroy(wk_scene_ecm(wk_sim_scene(sim)), gone, true))
+        die("could not delete entity %llu", (unsigned long long)gone);
 }
 
 /* How long one step takes, in ms. */
@@ -96,26 +181,25 @@ static double step_ms(wk_sim *sim)
 }
 
 /* In a world of 1,000 free bodies in zero gravity, in ms: a plain step;
- * the step that takes a spawn the pool takes; the step that takes one it
+ * the step that takes the delete of one of them (parked); the step that
+ * takes a spawn the pool takes; the step that takes one it
  * does not (a compile); and the step after ten spawns made between two
  * steps, more than the pool holds (one compile). */
 typedef struct spawn_costs {
-    double plain, pooled, rebuild, ten;
+    double plain, pooled, rebuild, ten, deleted;
 } spawn_costs;
 
 static spawn_costs spawn_cost(void)
 {
-    size_t cap = 1024 + 1000 * 200, n = 0;
-    char *s = malloc(cap);
-    if (!s)
-        die("out of memory");
-    n += (size_t)snprintf(s + n, cap - n, "<sdf version='1.9'><world name='many'><gravity>0 0 0</gravity>");
+    text t = {0};
+    put(&t, "<sdf version='1.9'><world name='many'><gravity>0 0 0</gravity>");
     for (int i = 0; i < 1000; i++)
-        n += (size_t)snprintf(s + n, cap - n,
+        put(&t,
                               "<model name='m%d'><pose>%d %d 0 0 0 0</pose><link name='l'><inertial><mass>1</mass>"
                               "</inertial></link></model>",
                               i, i % 40, i / 40);
-    snprintf(s + n, cap - n, "</world></sdf>");
+    put(&t, "</world></sdf>");
+    char *s = t.s;
     wk_world_desc *d = NULL;
     wk_status st = {0};
     wk_sim *sim = NULL;
@@ -125,11 +209,21 @@ static spawn_costs spawn_cost(void)
     free(s);
     if (wk_sim_step(sim, 10))
         die("%s", wk_sim_error(sim));
-    spawn_costs c = {1e9, 0, 0, 0};
+    /* A world's first model has no spares: the first spawn brings them. It
+     * is deleted (parked) so that no later spawn lands on it. */
+    wk_entity first = spawn(sim, "first", POOLED);
+    if (wk_sim_step(sim, 10))
+        die("%s", wk_sim_error(sim));
+    delete_model(sim, first);
+    if (wk_sim_step(sim, 10))
+        die("%s", wk_sim_error(sim));
+    spawn_costs c = {.plain = 1e9};
     for (int k = 0; k < 10; k++) {
         double ms = step_ms(sim);
         c.plain = ms < c.plain ? ms : c.plain;
     }
+    delete_model(sim, wk_scene_child(wk_sim_scene(sim), wk_sim_world(sim), "m500"));
+    c.deleted = step_ms(sim);
     spawn(sim, "pooled", POOLED);
     c.pooled = step_ms(sim);
     spawn(sim, "jointed", JOINTED);
@@ -144,24 +238,8 @@ static spawn_costs spawn_cost(void)
     return c;
 }
 
-static mjModel *bare_model(void)
+static mjModel *compiled(const char *s)
 {
-    size_t cap = 1024 + BOXES * 320, n = 0;
-    char *s = malloc(cap);
-    if (!s)
-        die("out of memory");
-    n += (size_t)snprintf(s + n, cap - n,
-                          "<mujoco><compiler angle='radian' inertiafromgeom='false'/><option timestep='0.001' "
-                          "gravity='0 0 -9.8'/><size nconmax='908' njmax='3632'/><worldbody><geom type='plane' size='0 0 1'/>");
-    for (int i = 0; i < BOXES; i++) {
-        double p[3];
-        box_pose(i, p);
-        n += (size_t)snprintf(s + n, cap - n,
-                              "<body pos='%g %g %g'><freejoint/><inertial pos='0 0 0' mass='1' "
-                              "diaginertia='0.0067 0.0067 0.0067'/><geom type='box' size='0.1 0.1 0.1'/></body>",
-                              p[0], p[1], p[2]);
-    }
-    snprintf(s + n, cap - n, "</worldbody></mujoco>");
     mjVFS *vfs = malloc(sizeof *vfs);
     if (!vfs)
         die("out of memory");
@@ -172,52 +250,96 @@ static mjModel *bare_model(void)
     mjModel *m = mj_loadXML("bare.xml", vfs, error, sizeof error);
     mj_deleteVFS(vfs);
     free(vfs);
-    free(s);
     if (!m)
         die("the bare model does not compile: %s", error);
     return m;
 }
 
-int main(void)
+static mjModel *bare_model(void)
 {
-    char *sdf = sdf_world();
+    text t = {0};
+    put(&t,
+                          "<mujoco><compiler angle='radian' inertiafromgeom='false'/><option timestep='0.001' "
+                          "gravity='0 0 -9.8'/><size nconmax='908' njmax='3632'/><worldbody><geom type='plane' size='0 0 1'/>");
+    for (int i = 0; i < BOXES; i++) {
+        double p[3];
+        box_pose(i, p);
+        put(&t,
+                              "<body pos='%g %g %g'><freejoint/><inertial pos='0 0 0' mass='1' "
+                              "diaginertia='0.0067 0.0067 0.0067'/><geom type='box' size='0.1 0.1 0.1'/></body>",
+                              p[0], p[1], p[2]);
+    }
+    put(&t, "</worldbody></mujoco>");
+    char *s = t.s;
+    mjModel *m = compiled(s);
+    free(s);
+    return m;
+}
+
+/* worldkit's step and a bare mj_step of m, the best of ROUNDS alternating
+ * rounds of STEPS each, in s; *total: worldkit's time in all. */
+typedef struct step_times {
+    double ours, bare, total;
+} step_times;
+
+static step_times race(const char *sdf, mjModel *m)
+{
     wk_world_desc *d = NULL;
     wk_status st = {0};
     wk_sim *sim = NULL;
     if (wk_desc_read(&(wk_read_desc){.resource_string = sdf}, &d, &st) ||
         wk_sim_new(d, &(wk_sim_desc){.physics = WK_PHYSICS_MUJOCO}, &sim, &st))
         die("%s", st.message);
-    free(sdf);
-    mjModel *m = bare_model();
     mjData *data = mj_makeData(m);
     if (wk_sim_step(sim, 1)) /* the model is built at the first step */
         die("%s", wk_sim_error(sim));
-    double best = 1e9, best_bare = 1e9, total = 0;
+    step_times t = {1e9, 1e9, 0};
     for (int r = 0; r < ROUNDS; r++) {
-        double t = now_s();
+        double at = now_s();
         if (wk_sim_step(sim, STEPS))
             die("%s", wk_sim_error(sim));
-        double ours = (now_s() - t) / STEPS;
-        total += ours * STEPS;
-        t = now_s();
+        double ours = (now_s() - at) / STEPS;
+        t.total += ours * STEPS;
+        at = now_s();
         for (int k = 0; k < STEPS; k++)
             mj_step(m, data);
-        double bare = (now_s() - t) / STEPS;
-        best = ours < best ? ours : best;
-        best_bare = bare < best_bare ? bare : best_bare;
+        double bare = (now_s() - at) / STEPS;
+        t.ours = ours < t.ours ? ours : t.ours;
+        t.bare = bare < t.bare ? bare : t.bare;
     }
-    printf("bench physics.step_us %.2f us\n", best * 1e6);
-    printf("bench physics.bare_step_us %.2f us\n", best_bare * 1e6);
-    printf("bench physics.step_overhead %.3f ratio\n", best / best_bare);
-    printf("bench physics.rtf_100_boxes %.1f x\n", ROUNDS * STEPS * 0.001 / total);
+    mj_deleteData(data);
+    wk_sim_free(sim);
+    return t;
+}
+
+int main(void)
+{
+    char *sdf = sdf_world();
+    mjModel *m = bare_model();
+    step_times boxes = race(sdf, m);
+    free(sdf);
+    mj_deleteModel(m);
+    char *arm = sdf_arm(), *arm_mjcf = mjcf_arm();
+    m = compiled(arm_mjcf);
+    step_times arms = race(arm, m);
+    free(arm);
+    free(arm_mjcf);
+    mj_deleteModel(m);
+    printf("bench physics.step_us %.2f us\n", boxes.ours * 1e6);
+    printf("bench physics.bare_step_us %.2f us\n", boxes.bare * 1e6);
+    printf("bench physics.step_overhead %.3f ratio\n", boxes.ours / boxes.bare);
+    printf("bench physics.arm_step_overhead %.3f ratio\n", arms.ours / arms.bare);
+    printf("bench physics.rtf_100_boxes %.1f x\n", ROUNDS * STEPS * 0.001 / boxes.total);
+    fprintf(stderr, BENCH_NAME ": a 7-link arm: a worldkit step %.2f us, a bare one %.2f us\n", arms.ours * 1e6,
+            arms.bare * 1e6);
     spawn_costs c = spawn_cost();
     printf("bench physics.spawn_pooled_ms %.3f ms\n", c.pooled);
     printf("bench physics.spawn_rebuild_ms %.1f ms\n", c.rebuild);
-    fprintf(stderr, BENCH_NAME ": 1,000 bodies: a plain step %.3f ms; a pooled spawn's step %.3f ms (%.1fx); a "
-                    "rebuild's %.1f ms (%.0fx); the step after ten spawns, past the pool: %.1f ms (one compile)\n",
-            c.plain, c.pooled, c.pooled / c.plain, c.rebuild, c.rebuild / c.plain, c.ten);
-    mj_deleteData(data);
-    mj_deleteModel(m);
-    wk_sim_free(sim);
+    printf("bench physics.delete_ms %.3f ms\n", c.deleted);
+    fprintf(stderr, BENCH_NAME ": 1,000 bodies: a plain step %.3f ms; a delete's step %.3f ms (%.1fx); a pooled "
+                    "spawn's step %.3f ms (%.1fx); a rebuild's %.1f ms (%.0fx); the step after ten spawns, past the "
+                    "pool: %.1f ms (one compile)\n",
+            c.plain, c.deleted, c.deleted / c.plain, c.pooled, c.pooled / c.plain, c.rebuild, c.rebuild / c.plain,
+            c.ten);
     return 0;
 }

@@ -2,6 +2,8 @@
 // entities from the change stream (WatchUpdate messages as proto3 JSON over
 // the WebSocket /ws: the full state, then what changed), draws every visual
 // by its Geometry at its pose in its Material's colour (grey without one),
+// and the collisions of a link that has no visual (an MJCF geom, which
+// MuJoCo both draws and collides with, or a URDF link with collisions only),
 // a mesh from its file (/mesh/ID: STL, OBJ or COLLADA, with three.js's
 // loaders) or, until then or when it cannot be read, as the box of its scale,
 // levels as their boxes and buffer zones (blue when loaded, grey when not),
@@ -149,10 +151,18 @@ function forget(id) {
   entities.delete(id);
 }
 
+// Whether e is a shape the page draws: a visual, or a collision of a link
+// that has no visual to show (links, the parents of visuals in withVisuals).
+function isDrawnShape(e, withVisuals) {
+  return !!e.geometry && (e.kind === 'visual' || (e.kind === 'collision' && !withVisuals.has(e.parent)));
+}
+
 // Places every entity's node under its parent's, at its pose, and gives
-// each visual, level and performer its drawable.
+// each drawn shape, level and performer its drawable.
 function build() {
+  const withVisuals = new Set();
   for (const e of entities.values()) {
+    if (e.kind === 'visual' && e.geometry) withVisuals.add(e.parent);
     if (!e.node) e.node = new THREE.Group();
     if (e.pose) {
       e.node.position.set(e.pose[0], e.pose[1], e.pose[2]);
@@ -163,17 +173,18 @@ function build() {
     const parent = entities.get(e.parent);
     const holder = parent ? parent.node : scene;
     if (e.node.parent !== holder) holder.add(e.node);
-    const wants = e.kind === 'visual' ? e.geometry : e.region || (e.kind === 'frame' && parent && parent.kind === 'world');
+    e.shape = isDrawnShape(e, withVisuals);
+    const wants = e.shape || e.region || (e.kind === 'frame' && parent && parent.kind === 'world');
     if (wants && !e.drawn) {
-      e.drawn = e.kind === 'visual' ? new THREE.Mesh(shapeOf(e.geometry), new THREE.MeshBasicMaterial())
+      e.drawn = e.shape ? new THREE.Mesh(shapeOf(e.geometry), new THREE.MeshBasicMaterial())
         : e.region ? regionOf(e) : new THREE.AxesHelper(1);
       e.node.add(e.drawn);
-      if (e.kind === 'visual' && e.geometry.type === SHAPE.MESH && e.meshFile) loadMesh(e);
+      if (e.shape && e.geometry.type === SHAPE.MESH && e.meshFile) loadMesh(e);
     } else if (!wants && e.drawn) {
       e.node.remove(e.drawn);
       e.drawn = null;
     }
-    if (e.drawn && e.kind === 'visual') paint(e);
+    if (e.drawn && e.shape) paint(e);
   }
   scene.updateMatrixWorld(true);
   for (const e of entities.values()) if (e.drawn && e.region) placeRegion(e);
@@ -216,8 +227,8 @@ function placeRegion(e) {
     for (const line of e.drawn.children) line.material.color.setHex(e.region.loaded ? LOADED : UNLOADED);
 }
 
-// A visual's colour on every mesh it draws (a COLLADA file's own materials
-// stay where the world file gives the visual none).
+// A shape's colour on every mesh it draws (a COLLADA file's own materials
+// stay where the world file gives the shape none).
 function paint(e) {
   const rgba = e.colour || NO_MATERIAL;
   e.drawn.traverse((o) => {
@@ -229,13 +240,14 @@ function paint(e) {
   });
 }
 
+const Y_UP_TO_Z_UP = new THREE.Quaternion().setFromAxisAngle(new THREE.Vector3(1, 0, 0), Math.PI / 2);
 const LOADERS = {
   stl: () => new THREE.STLLoader(),
   obj: () => new THREE.OBJLoader(),
   dae: () => new THREE.ColladaLoader(),
 };
 
-// Replaces a mesh visual's box with the file's shape once loaded; the box
+// Replaces a mesh shape's box with the file's shape once loaded; the box
 // stays when the server or the loader cannot give it.
 function loadMesh(e) {
   const kind = e.meshFile.split('.').pop().toLowerCase();
@@ -244,9 +256,10 @@ function loadMesh(e) {
   LOADERS[kind]().load(`/mesh/${e.id}${location.search}`, (loaded) => {
     if (e.drawn !== box) return; // gone or redrawn meanwhile
     let shape = loaded.isBufferGeometry ? new THREE.Mesh(loaded, new THREE.MeshBasicMaterial()) : loaded;
-    // COLLADA: the loader turns a Z_UP file to three.js's Y up; worldkit's
-    // scene is Z up like the file, so the file's axes are kept.
-    if (loaded.scene) shape = loaded.scene, shape.quaternion.set(0, 0, 0, 1);
+    // COLLADA: the loader turns the file's <up_axis> to three.js's Y up;
+    // turning Y up to worldkit's Z up after it stands the file up as Gazebo
+    // does (a Z_UP file keeps its axes, a Y_UP file's Y becomes Z).
+    if (loaded.scene) shape = loaded.scene, shape.quaternion.premultiply(Y_UP_TO_Z_UP);
     const s = e.geometry.scale;
     shape.scale.multiply(new THREE.Vector3(s[0] || 1, s[1] || 1, s[2] || 1));
     e.node.remove(box);
@@ -274,21 +287,22 @@ function vertices(drawn) {
 function summary() {
   scene.updateMatrixWorld(true);
   const box = renderer.domElement.getBoundingClientRect(), w = box.width, h = box.height;
-  const visuals = [];
+  const visuals = []; // every drawn shape, visual or collision
   for (const e of entities.values()) {
-    if (e.kind !== 'visual' || !e.drawn) continue;
+    if (!e.shape || !e.drawn) continue;
     const p = new THREE.Vector3();
     e.node.getWorldPosition(p);
     const s = p.clone().project(camera);
     const model = modelOf(e);
-    visuals.push({model: model ? model.name : '', x: p.x, y: p.y, z: p.z,
+    const top = new THREE.Box3().setFromObject(e.drawn).max.z - p.z; // its height above its origin
+    visuals.push({model: model ? model.name : '', name: e.name, kind: e.kind, x: p.x, y: p.y, z: p.z,
                   px: Math.round(box.left + (s.x + 1) / 2 * w), py: Math.round(box.top + (1 - s.y) / 2 * h),
-                  colour: '#' + meshesOf(e.drawn)[0].material.color.getHexString(), mesh: e.mesh || null,
+                  colour: '#' + meshesOf(e.drawn)[0].material.color.getHexString(), mesh: e.mesh || null, top,
                   vertices: vertices(e.drawn)});
   }
   const levels = [], performers = [], frames = [];
   for (const e of entities.values()) {
-    if (!e.drawn || e.kind === 'visual') continue;
+    if (!e.drawn || e.shape) continue;
     const p = new THREE.Vector3();
     (e.region ? e.drawn : e.node).getWorldPosition(p);
     const at = {name: e.name, x: p.x, y: p.y, z: p.z};

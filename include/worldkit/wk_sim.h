@@ -140,8 +140,9 @@ int wk_sim_set_motion(wk_sim *sim, wk_entity e, const wk_motion *m, unsigned par
  * (SDFormat's <static>, UpdateObjectProperties' is_static), which the
  * standard's SetEntityState refuses to move. */
 int wk_sim_may_move(wk_sim *sim, wk_entity e, const char *name, wk_status *st);
-/* WK_OK when a pose, twist or acceleration set on e would hold; WK_INVALID,
- * the message naming it as name and the joint, when a physics engine
+/* WK_OK when a pose, twist or acceleration set on e would hold;
+ * WK_PRECONDITION, the message naming it as name and the joint (or the
+ * body it is welded to), when a physics engine
  * places e from a joint's position: e is a link on a joint (fixed ones
  * too), or holds a link joined to something outside it. Floating bodies
  * and static models may be placed; without physics anything may. */

@@ -254,6 +254,11 @@ int wk__api_bind(wk_api *api, bool create, wk_status *st);
 /* The binding of world_id (NULL or "": the endpoint itself), made when the
  * store has the world and it has none yet; NOT_FOUND naming the world. */
 int wk__api_binding(wk_api *endpoint, const char *world_id, wk_api **out, wk_status *st);
+/* The simulation of world_id whose physics engine places the bodies of
+ * scene (the world as the caller has it open for writing), or NULL: none
+ * is bound to it yet, it runs another scene, or it has no engine. Makes
+ * no binding. */
+wk_sim *wk__api_engine_on(wk_api *endpoint, const char *world_id, const wk_scene *scene);
 void wk__api_free_bindings(wk_api *endpoint);
 /* Opens the binding's world (api->open), for writing or reading, and binds
  * the simulation to its scene; NOT_FOUND when the store has no such world. */

@@ -321,6 +321,20 @@ int wk__api_binding(wk_api *endpoint, const char *world_id, wk_api **out, wk_sta
     return rc;
 }
 
+wk_sim *wk__api_engine_on(wk_api *endpoint, const char *world_id, const wk_scene *scene)
+{
+    wk_api *b = !strcmp(world_id, endpoint->world_id) ? endpoint : NULL;
+    pthread_mutex_lock(&endpoint->bindings_lock);
+    for (size_t i = 0; i < endpoint->binding_count && !b; i++)
+        if (!strcmp(endpoint->bindings[i]->world_id, world_id))
+            b = endpoint->bindings[i];
+    pthread_mutex_unlock(&endpoint->bindings_lock);
+    /* The scene is open for writing by the caller, so no call of the
+     * binding's runs: its simulation, when it is on that scene, stays. */
+    wk_sim *sim = b ? b->sim : NULL;
+    return sim && wk_sim_scene(sim) == scene && wk_sim_has_physics(sim) ? sim : NULL;
+}
+
 void wk__api_free_bindings(wk_api *endpoint)
 {
     for (size_t i = 0; i < endpoint->binding_count; i++) {

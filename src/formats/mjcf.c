@@ -524,6 +524,28 @@ static int read_bodies(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
     return rc;
 }
 
+/* A body with no joint inside another body is welded to it: a fixed joint,
+ * named after the body (MuJoCo names none), says so in SDFormat's terms,
+ * so that an engine nests it under its parent and a client is told that
+ * its parent carries it. It counts in no index of MuJoCo's. */
+static int weld(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
+{
+    if (!strcmp(b->parent, "world") || find_item(el, "joint") || find_item(el, "freejoint"))
+        return WK_OK;
+    char name[256];
+    snprintf(name, sizeof name, "%s_weld", b->name);
+    uint32_t node = wk__desc_add(r->d, WK_NODE_JOINT, r->model, name, wk__mjcf_file_of(r, el), wk__xml_line(el));
+    if (node == WK_NO_NODE)
+        return wk__mjcf_nomem(r);
+    wk_node *j = wk__desc_at(r->d, node);
+    j->pose = wk_pose_identity();
+    j->relative_node = b->node;
+    j->joint.type = WK_JOINT_FIXED;
+    j->joint.parent = b->parent;
+    j->joint.child = b->name;
+    return WK_OK;
+}
+
 static int read_body(mjcf_reader *r, xmlNodePtr el, const body_ctx *parent)
 {
     body_ctx b = {.parent = parent->name ? parent->name : "world", .in_body = wk_pose_identity()};
@@ -541,6 +563,7 @@ static int read_body(mjcf_reader *r, xmlNodePtr el, const body_ctx *parent)
     b.name = link->name;
     rc = read_items(r, el, &b);
     rc = rc ? rc : check_moving_inertia(r, el, wk__desc_at(r->d, b.node));
+    rc = rc ? rc : weld(r, el, &b);
     return rc ? rc : read_bodies(r, el, &b);
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "formats/assets.h"
+#include "formats/gazebo_materials.h"
 #include "formats/sdf.h"
 
 /* ---- geometry ---------------------------------------------------------- */
@@ -229,17 +230,20 @@ static int read_colour(sdf_reader *r, xmlNodePtr el, double *rgba)
 }
 
 /* A visual's colour is its material's diffuse colour, else its ambient
- * one; the rest of a material (scripts, shaders, PBR maps, specular,
- * emissive) is appearance that worldkit does not hold. */
+ * one, else the colour of the Gazebo material its script names (as Gazebo
+ * draws it); the rest of a material (shaders, PBR maps, specular, emissive)
+ * is appearance that worldkit does not hold. */
 static int read_material(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
     xmlNodePtr c = wk__xml_child(el, "diffuse");
     if (!c)
         c = wk__xml_child(el, "ambient");
-    if (!c)
-        return WK_OK;
     double rgba[4];
-    int rc = read_colour(r, c, rgba);
+    int rc = WK_OK;
+    if (c)
+        rc = read_colour(r, c, rgba);
+    else if (!wk__gazebo_material_colour(wk__xml_text(r->d, wk__xml_child(wk__xml_child(el, "script"), "name")), rgba))
+        return WK_OK;
     if (rc == WK_OK) {
         wk_node *n = wk__desc_at(r->d, node);
         n->shape.has_colour = true;

@@ -1,5 +1,6 @@
 /* view_mesh.c — the live view's mesh files: "/mesh/ID" answers with the
- * file the current world's entity ID (a visual) was found to use when its
+ * file the current world's entity ID (a visual, or a collision the page
+ * draws for a link with no visual) was found to use when its
  * world file was read (its MeshFile component), for the page to draw the
  * shape from. The request names an entity, never a path: only files the
  * world's reader resolved through its resource paths are served, and of
@@ -33,7 +34,11 @@ static const char *mime_of(const char *path)
 }
 
 /* The mesh file of entity text (a decimal id) in the current world, copied
- * to out; false when there is none. */
+ * to out; false when there is none. The world's read lock is held for this
+ * lookup only: the copy lets the file itself be read and sent (by
+ * lws_serve_http_file, a piece each time the socket can take one) with the
+ * world closed, so a large mesh or a slow browser never holds back a
+ * writer. */
 static bool mesh_file(wk_api *api, const char *text, char *out, size_t cap)
 {
     char *end;

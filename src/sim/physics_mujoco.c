@@ -191,7 +191,7 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
     wk_buf xml = {0};
     int rc = gather(p, s, wk_desc_format(sim->desc) == WK_FORMAT_MJCF);
     if (rc == WK_OK)
-        rc = wk__mjcf_write(p, s, dt, w ? w->gravity : (wk_vec3){0, 0, -9.8}, wk__pool_size(sim), &xml);
+        rc = wk__mjcf_write(p, s, dt, w ? w->gravity : (wk_vec3){0, 0, -9.8}, wk__pool_size(p, sim), &xml);
     char error[1024] = "";
     if (rc == WK_OK)
         p->m = wk__mjcf_compile(&xml, error, sizeof error);
@@ -381,7 +381,12 @@ static void note_twists(wk__physics *p)
 
 /* A link's twist and acceleration (the engine's world twist, and its
  * change over the step just taken over the step's length), relative to
- * its parent entity's motion, as Velocity and Acceleration hold them. */
+ * its parent entity's motion, as Velocity and Acceleration hold them.
+ * Not MuJoCo's own (mj_rnePostConstraint's cacc): the qacc the data holds
+ * was solved at the step's start, where the pose written is its end, and
+ * one solved there is the next step's forward dynamics run twice; the
+ * change of the twist is what the integrator did, within 5 mm/s^2 of a
+ * pendulum's analytic acceleration (tests/sim/test_physics.c). */
 static int write_motion(wk__physics *p, wk_sim *sim, const body *b, wk_pose world)
 {
     mjtNum v[6]; /* angular then linear, in the world's axes */
@@ -446,7 +451,9 @@ static int give_changes(wk__physics *p, wk_sim *sim)
 int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
 {
     wk_scene *s = sim->scene;
-    if (!p->m || welded_moved(p, s) || (!same_links(p, s) && !wk__pool_take(p, sim))) {
+    bool changed = p->m && !same_links(p, s);
+    if (!p->m || welded_moved(p, s) || (changed && !wk__pool_take(p, sim))) {
+        p->pooled |= changed;
         int rc = build(p, sim, dt, st);
         if (rc)
             return rc;

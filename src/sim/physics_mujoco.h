@@ -41,6 +41,7 @@ struct wk__physics {
     wk_buf assets;  /* while a model is written: its meshes' <mesh> elements */
     size_t meshes;  /* how many */
     int written;    /* while a model is written: the bodies written so far */
+    bool pooled;    /* the world's links changed while it ran: its models carry spares from then on */
 };
 
 /* The node kind of e (WK_NODE_KIND_COUNT for none), and whether a model
@@ -73,8 +74,9 @@ void wk__inertia(const wk_physics *ph, double *mass, wk_vec3 *com, double I[3][3
 
 /* ---- physics_pool.c ---- */
 /* How many spare bodies a model of the world is written with: none for an
- * MJCF world (it welds a link without a joint, so no spawn fits). */
-size_t wk__pool_size(wk_sim *sim);
+ * MJCF world (it welds a link without a joint, so no spawn fits), nor
+ * before its links first changed while it ran. */
+size_t wk__pool_size(const wk__physics *p, wk_sim *sim);
 int wk__pool_write_spare(wk_buf *xml);
 /* After a compile: the spares found (their ids noted) and parked; false
  * when out of memory. */

@@ -74,12 +74,12 @@ int wk_sim_may_place(wk_sim *sim, wk_entity e, const char *name, wk_status *st)
     if (jl->parent)
         snprintf(parent, sizeof parent, "'%s'", wk_scene_name(s, jl->parent));
     if (j->type == WK_JOINT_FIXED)
-        return wk_fail(st, WK_INVALID, "%s '%s' is welded to %s by fixed joint '%s': the physics engine places it",
+        return wk_fail(st, WK_PRECONDITION, "%s '%s' is welded to %s by fixed joint '%s': the physics engine places it",
                        held == e ? "link" : "entity", name, parent, wk_scene_name(s, joint));
     if (held == e)
-        return wk_fail(st, WK_INVALID, "link '%s' is moved by joint '%s'; set the joint position instead", name,
+        return wk_fail(st, WK_PRECONDITION, "link '%s' is moved by joint '%s'; set the joint position instead", name,
                        wk_scene_name(s, joint));
-    return wk_fail(st, WK_INVALID, "entity '%s' hangs on joint '%s' (its link '%s', to %s); set the joint position "
+    return wk_fail(st, WK_PRECONDITION, "entity '%s' hangs on joint '%s' (its link '%s', to %s); set the joint position "
                                    "instead",
                    name, wk_scene_name(s, joint), wk_scene_name(s, held), parent);
 }

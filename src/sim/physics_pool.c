@@ -1,7 +1,10 @@
 /* physics_pool.c — spare bodies compiled into the MuJoCo model so that the
  * common spawn and delete while playing cost a step, not a compile of the
  * whole world (MuJoCo 2.2.2 cannot edit a model; compiling one of 1,000
- * bodies takes a third of a second). Each spare is a free body with a few
+ * bodies takes a third of a second). A world's first model has none, as
+ * their dofs cost every step (an arm of 7 links steps twice as slowly
+ * with them): they come with the first compile a change of the links
+ * causes, for the changes to come. Each spare is a free body with a few
  * geoms, parked out of the way: its geoms collide with nothing
  * (contype and conaffinity 0) and it is put back at rest after every step,
  * so it never touches the dynamics of the others. A spawned model of one
@@ -9,7 +12,8 @@
  * one change in a compiled model (geom type, size, pose, friction and
  * collision masks; body mass, inertia and its frame) take the link's, and
  * mj_setConst works out the constants that depend on them. A deleted free
- * body on its own is parked and becomes a spare. Anything else (joints, a
+ * body on its own (a spawned one, or one of the first compile) is parked
+ * and becomes a spare. Anything else (joints, a
  * mesh, more geoms than a spare has, no spare left) compiles the model
  * again, which writes a fresh pool. */
 #include <math.h>
@@ -23,9 +27,16 @@
 /* Where spares wait: far below the world, a few metres apart. */
 #define PARK_DEPTH (-1000.0)
 
-size_t wk__pool_size(wk_sim *sim)
+/* Whether the pool serves sim's world: an MJCF world welds a link without
+ * a joint, so no spawn fits a spare. */
+static bool pools(wk_sim *sim)
 {
-    return wk_desc_format(sim->desc) == WK_FORMAT_MJCF ? 0 : SPARES;
+    return wk_desc_format(sim->desc) != WK_FORMAT_MJCF;
+}
+
+size_t wk__pool_size(const wk__physics *p, wk_sim *sim)
+{
+    return pools(sim) && p->pooled ? SPARES : 0;
 }
 
 int wk__pool_write_spare(wk_buf *xml)
@@ -74,16 +85,34 @@ static void set_collides(mjModel *m, int id, bool collides)
         m->geom_contype[g] = m->geom_conaffinity[g] = collides;
 }
 
-/* Parks body i, whose link is gone, when it is a free body on its own
- * that MuJoCo compiled for the general case; false when it is not. */
+/* Makes body id, which MuJoCo may have compiled as simple (a root body
+ * whose inertia is diagonal in its own frame: its mass matrix block is
+ * taken as diagonal, from dof_M0, and skipped when factored), one of the
+ * general case, which any link filled in later fits: the general path is
+ * right for every body, the simple one an optimisation. Its dofs leave the
+ * runs of consecutive simple dofs, those before it cut short. */
+static void make_general(mjModel *m, int id)
+{
+    int first = m->body_dofadr[id], end = first + m->body_dofnum[id];
+    m->body_simple[id] = 0;
+    m->body_sameframe[id] = 0;
+    for (int k = first; k < end; k++)
+        m->dof_simplenum[k] = 0;
+    for (int k = first - 1; k >= 0 && m->dof_simplenum[k] > first - k; k--)
+        m->dof_simplenum[k] = first - k;
+}
+
+/* Parks body i, whose link is gone, when it is a free body on its own;
+ * false when it is not. */
 static bool park(wk__physics *p, size_t i)
 {
     const body *b = &p->bodies[i];
-    if (!b->free || b->parent >= 0 || p->m->body_simple[b->id])
+    if (!b->free || b->parent >= 0)
         return false;
     for (size_t k = 0; k < p->count; k++)
         if (p->bodies[k].parent == (int)i)
             return false;
+    make_general(p->m, b->id);
     set_collides(p->m, b->id, false);
     p->of_id[b->id] = SPARE;
     p->spares[p->parked++] = b->id;
@@ -202,13 +231,14 @@ static void fill(wk__physics *p, wk_scene *s, wk_entity link, int id)
 }
 
 /* Takes spawned link into a spare with room for its geoms, as body
- * p->count; false when none has. */
+ * p->count; false when none has. The last parked is taken first: a body
+ * deleted and another spawned in its place take one spare. */
 static bool take_spawned(wk__physics *p, wk_scene *s, wk_entity link, int geoms)
 {
-    size_t k = 0;
-    while (k < p->parked && p->m->body_geomnum[p->spares[k]] < geoms)
-        k++;
-    if (k == p->parked)
+    size_t k = p->parked;
+    while (k > 0 && p->m->body_geomnum[p->spares[k - 1]] < geoms)
+        k--;
+    if (k-- == 0)
         return false;
     body *bodies = realloc(p->bodies, (p->count + 1) * sizeof *bodies);
     if (!bodies)
@@ -302,7 +332,7 @@ static bool take_spawns(wk__physics *p, wk_scene *s)
 bool wk__pool_take(wk__physics *p, wk_sim *sim)
 {
     wk_scene *s = sim->scene;
-    if (!wk__pool_size(sim))
+    if (!pools(sim))
         return false;
     bool ok = true;
     for (size_t i = 0; ok && i < p->count;)

@@ -5,11 +5,13 @@
  * through GetEntityState in the world and in another entity's frame; and
  * twists and accelerations that the steps then integrate; and, with
  * MuJoCo stepping the world, links on joints refused as the engine's to
- * place. */
+ * place, by SetEntityState and by ObjectWorldService's UpdateTransform
+ * alike, and an MJCF body welded to a moving one refused naming it. */
 #include <math.h>
 #include <string.h>
 
 #include "api/api_call.h"
+#include "api/ows_client.h"
 #include "math/math_check.h"
 #include "wk_test.h"
 
@@ -196,7 +198,8 @@ static void acceleration_changes_the_twist(void)
 }
 
 /* A static ground plane; an arm welded to the world by 'fix', its link l2
- * hanging 1 m below on revolute 'j2'; a free 0.2 m box at x = 3, 1 m up;
+ * hanging 1 m below on revolute 'j2', and a nested model 'hand' whose link
+ * h hangs from l2 on revolute 'j3'; a free 0.2 m box at x = 3, 1 m up;
  * 1 ms steps. */
 #define PHYSICS_WORLD                                                                                          \
     "<sdf version='1.9'><world name='w'><physics name='p' type='ode'><max_step_size>0.001</max_step_size>"     \
@@ -205,7 +208,9 @@ static void acceleration_changes_the_twist(void)
     "<model name='arm'><link name='base'><pose>0 0 2 0 0 0</pose><inertial><mass>10</mass></inertial></link>"  \
     "<joint name='fix' type='fixed'><parent>world</parent><child>base</child></joint><link name='l2'><pose>"   \
     "0 0 1 0 0 0</pose><inertial><mass>1</mass></inertial></link><joint name='j2' type='revolute'><parent>"    \
-    "base</parent><child>l2</child><axis><xyz>0 1 0</xyz></axis></joint></model>"                              \
+    "base</parent><child>l2</child><axis><xyz>0 1 0</xyz></axis></joint><model name='hand'><pose>0 0 0.5 0 0 " \
+    "0</pose><link name='h'><inertial><mass>1</mass></inertial></link></model><joint name='j3' type='revolute'>" \
+    "<parent>l2</parent><child>hand::h</child><axis><xyz>0 1 0</xyz></axis></joint></model>"                \
     "<model name='box'><pose>3 0 1 0 0 0</pose><link name='l'><inertial><mass>1</mass><inertia><ixx>0.0067"   \
     "</ixx><iyy>0.0067</iyy><izz>0.0067</izz></inertia></inertial><collision name='c'><geometry><box><size>"  \
     "0.2 0.2 0.2</size></box></geometry></collision></link></model></world></sdf>"
@@ -258,9 +263,87 @@ static void with_physics_joints_place_their_links(void)
     wk_api_free(api);
 }
 
+/* UpdateTransform's request moving object to z = 3, as JSON. */
+static void update_transform_request(const char *object, char *out, size_t cap)
+{
+    snprintf(out, cap,
+             "{'worldId':'world','nodeA':{'id':'root'},'nodeB':{'byName':{'object':{'objectName':'%s'}}},"
+             "'nodeToUpdate':{'byName':{'object':{'objectName':'%s'}}},'aTB':{'position':{'z':3}}}",
+             object, object);
+}
+
+/* With MuJoCo stepping the world, ObjectWorldService's UpdateTransform of
+ * an object a joint holds is refused by the check SetEntityState makes, in
+ * its words (the object named as the request names it), as
+ * FAILED_PRECONDITION, changing nothing; a free object is moved, and the
+ * engine takes it there. */
+static void with_physics_update_transform_is_refused_alike(void)
+{
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.physics = WK_PHYSICS_MUJOCO});
+    REQUIRE(api);
+    REQUIRE_INT(load_string(api, PHYSICS_WORLD), ==, WK_RESULT_OK);
+    REQUIRE_INT(set_state(api, WK_SIM_PAUSED, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(step_simulation(api, 1, NULL), ==, WK_RESULT_OK);
+    const struct {
+        const char *object, *entity, *why; /* why: SetEntityState's message after the name */
+    } refused[] = {
+        {"arm", "arm", "is welded to the world by fixed joint 'fix': the physics engine places it"},
+        {"hand", "arm::hand", "hangs on joint 'j3' (its link 'h', to 'l2'); set the joint position instead"},
+    };
+    wk_motion up = at((wk_vec3){0, 0, 3}, 0);
+    wk_buf before = ows_state(api, "world");
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char msg[200], expected[200], request[512];
+        CHECK_INT(set_entity(api, refused[i].entity, "", &up, WK_MOTION_POSE, msg), ==, WK_RESULT_OPERATION_FAILED);
+        snprintf(expected, sizeof expected, "entity '%s' %s", refused[i].entity, refused[i].why);
+        CHECK_STR(msg, expected);
+        update_transform_request(refused[i].object, request, sizeof request);
+        snprintf(expected, sizeof expected, "UpdateTransform: entity '%s' %s", refused[i].object, refused[i].why);
+        OWS_EXPECT(api, "UpdateTransform", request, WK_GRPC_FAILED_PRECONDITION, expected);
+    }
+    CHECK(ows_unchanged(api, "world", &before));
+    char request[512];
+    update_transform_request("box", request, sizeof request);
+    OWS_EXPECT(api, "UpdateTransform", request, WK_GRPC_OK, NULL);
+    REQUIRE_INT(step_simulation(api, 1, NULL), ==, WK_RESULT_OK);
+    wk_motion box;
+    REQUIRE_INT(get_entity(api, "box", &box, NULL), ==, WK_RESULT_OK);
+    CHECK_NEAR(box.pose.p.z, 3, 1e-4); /* one step of fall from rest: g h^2 */
+    wk_api_free(api);
+}
+
+/* An MJCF body with no joint inside a hinged one is welded to it: the
+ * engine swings it with its parent, and SetEntityState on it is refused
+ * naming the parent it is welded to. */
+#define WELDED_MJCF                                                                                          \
+    "<mujoco model='m'><option timestep='0.001'/><worldbody><body name='upper' pos='0 0 2'><joint "            \
+    "name='swing' type='hinge' axis='0 1 0'/><inertial pos='0.5 0 0' mass='1' diaginertia='0.1 0.1 0.1'/>"    \
+    "<body name='tip' pos='1 0 0'><inertial pos='0 0 0' mass='1' diaginertia='0.01 0.01 0.01'/></body>"       \
+    "</body></worldbody></mujoco>"
+
+static void with_physics_a_welded_mjcf_body_names_its_parent(void)
+{
+    wk_api *api = wk_api_new_desc(&(wk_api_desc){.physics = WK_PHYSICS_MUJOCO});
+    REQUIRE(api);
+    REQUIRE_INT(load_string(api, WELDED_MJCF), ==, WK_RESULT_OK);
+    REQUIRE_INT(set_state(api, WK_SIM_PAUSED, NULL), ==, WK_RESULT_OK);
+    wk_motion up = at((wk_vec3){0, 0, 3}, 0), tip;
+    char msg[256];
+    CHECK_INT(set_entity(api, "m::tip", "", &up, WK_MOTION_POSE, msg), ==, WK_RESULT_OPERATION_FAILED);
+    CHECK_STR(msg, "link 'm::tip' is welded to 'upper' by fixed joint 'tip_weld': the physics engine places it");
+    /* Let go level, the arm swings down: the tip, 1 m out, with it. */
+    REQUIRE_INT(step_simulation(api, 200, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(get_entity(api, "m::tip", &tip, NULL), ==, WK_RESULT_OK);
+    CHECK(tip.pose.p.z < 1.9);
+    CHECK_NEAR(wk_vec3_norm(wk_vec3_sub(tip.pose.p, (wk_vec3){0, 0, 2})), 1, 1e-6);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"refusals_change_nothing", refusals_change_nothing},
     {"with_physics_joints_place_their_links", with_physics_joints_place_their_links},
+    {"with_physics_update_transform_is_refused_alike", with_physics_update_transform_is_refused_alike},
+    {"with_physics_a_welded_mjcf_body_names_its_parent", with_physics_a_welded_mjcf_body_names_its_parent},
     {"flags_choose_the_parts", flags_choose_the_parts},
     {"round_trips", round_trips},
     {"twist_moves_the_pose", twist_moves_the_pose},

@@ -1,7 +1,8 @@
 /* test_gazebo_files.c — what Gazebo's and SDFormat's own files write that
  * worldkit refused, read as libsdformat reads it: comments holding "--",
  * joint limits written inf and -inf, several polylines in one geometry,
- * meshes on a model server, and the flattened models of SDFormat 1.7. The
+ * meshes on a model server, the flattened models of SDFormat 1.7, and
+ * visuals coloured by Gazebo's named material scripts. The
  * poses of tests/formats/worlds/ (comments.sdf, joint_limits_inf.sdf,
  * polylines.sdf, remote_meshes.sdf, flattened.sdf, shapes_to_joint.sdf,
  * root_placement.sdf, placement_include.sdf) are checked against
@@ -165,11 +166,45 @@ static void flattened_models_nested(void)
     wk_desc_free(d);
 }
 
+/* A visual whose material names one of Gazebo's scripts and gives no colour
+ * takes the diffuse colour Gazebo's gazebo.material gives that name (the
+ * numbers below are that file's); its own <diffuse> wins; a textured or
+ * unknown name gives none. */
+static void gazebo_material_scripts(void)
+{
+    static const struct {
+        const char *visual;
+        double rgba[4];
+    } coloured[] = {
+        {"red::body::visual", {1, 0, 0, 1}},
+        {"turquoise::body::visual", {0, 1, 1, 1}},
+        {"orange::body::visual", {1, 0.5088, 0.0468, 1}},
+        {"own_diffuse::body::visual", {0.2, 0.3, 0.9, 1}},
+    };
+    wk_status st = {0};
+    wk_world_desc *d = NULL;
+    char path[512];
+    snprintf(path, sizeof path, "%s/materials/gazebo_scripts.sdf", WK_TEST_WORLDS);
+    REQUIRE_INT(wk_desc_read(&(wk_read_desc){.uri = path}, &d, &st), ==, WK_OK);
+    for (size_t i = 0; i < sizeof coloured / sizeof coloured[0]; i++) {
+        const wk_node *v = find(d, coloured[i].visual);
+        if (!CHECK(v && v->shape.has_colour))
+            continue;
+        for (int k = 0; k < 4; k++)
+            CHECK_NEAR(v->shape.colour[k], coloured[i].rgba[k], 1e-12);
+    }
+    const wk_node *wood = find(d, "wood::body::visual"), *unknown = find(d, "unknown::body::visual");
+    CHECK(wood && !wood->shape.has_colour);
+    CHECK(unknown && !unknown->shape.has_colour);
+    wk_desc_free(d);
+}
+
 static const wk_test_case cases[] = {
     {"comments_as_tinyxml2_reads_them", comments_as_tinyxml2_reads_them},
     {"infinite_joint_limits", infinite_joint_limits},
     {"several_polylines", several_polylines},
     {"meshes_on_a_model_server", meshes_on_a_model_server},
     {"flattened_models_nested", flattened_models_nested},
+    {"gazebo_material_scripts", gazebo_material_scripts},
 };
 WK_TEST_MAIN(cases)

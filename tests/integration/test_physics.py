@@ -4,9 +4,12 @@ services: stepped with StepSimulation, a dropped box comes to rest on the
 ground, and GetEntityState and GetTransform agree on where it is; a pose
 set with SetEntityState teleports it; a pendulum's joint is the kinematic
 object's joint that GetObject reads, and UpdateObjectJoints sets it in the
-engine, while SetEntityState on its links is refused, naming the joint.
+engine, while SetEntityState on its links, and UpdateTransform on the
+model its joint welds to the world, are refused, naming the joint.
 """
 import os
+
+import grpc
 
 from . import harness
 from .harness import OK, OPERATION_FAILED
@@ -114,3 +117,15 @@ class PendulumTest(Served):
                                             timeout=harness.CALL_SECONDS)
             self.assertResult(OPERATION_FAILED, reply, entity, culprit=message)
         self.assertEqual(self.entity_pose("pendulum::bob"), before)
+
+    def test_update_transform_on_a_welded_object_names_the_joint(self):
+        # The check SetEntityState makes, the same words, as ObjectWorldService's
+        # FAILED_PRECONDITION; the pendulum stays where it was.
+        self.set_state(harness.STATE_PAUSED)
+        before = self.world_pose("pendulum")
+        self.assertStatus(grpc.StatusCode.FAILED_PRECONDITION, self.stub.UpdateTransform,
+                          self.pb.updates.UpdateTransformRequest(world_id=WORLD, node_a=self.node("root"),
+                                                                 node_b=self.node("pendulum"), a_t_b=self.pose(0, 0, 3)),
+                          culprit="UpdateTransform: entity 'pendulum' is welded to the world by fixed joint 'fix': "
+                                  "the physics engine places it")
+        self.assertEqual(self.world_pose("pendulum"), before)

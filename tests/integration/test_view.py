@@ -10,7 +10,11 @@ page itself says (its DOM: #summary, written by web/view.js) and shows
 - each model's colour, as its file's material gives it (the diffuse colour,
   else the ambient one), in the screenshot where its pose projects;
 - a SetEntityState over gRPC on the page within 1 s of the call;
-- a level unloaded by the performer's move: its models gone from the page.
+- a level unloaded by the performer's move: its models gone from the page;
+
+and, on worlds of their own, the colours other files give: an MJCF world's
+geoms (collisions, drawn because their bodies have no visual) in their
+rgba, and SDFormat visuals named after Gazebo's material scripts.
 """
 import base64
 import http.client
@@ -41,6 +45,13 @@ from .harness import OK, STATE_PAUSED
 
 WORLD = harness.world("levels_one_performer.sdf")
 MESH_WORLD = harness.world("meshes.sdf")
+MJCF_WORLD = harness.world("mjcf/coloured.xml")
+SCRIPTS_WORLD = harness.world("materials/gazebo_scripts.sdf")
+# The diffuse colours Gazebo's gazebo.material gives the scripts
+# SCRIPTS_WORLD names, as 8-bit red, green, blue (its own_diffuse keeps its
+# <diffuse>; Gazebo/Wood, a texture, and an unknown name give none).
+GAZEBO_SCRIPT_COLOURS = {"red": (255, 0, 0), "turquoise": (0, 255, 255), "orange": (255, 130, 12),
+                         "own_diffuse": (51, 77, 230)}
 COLLADA = "http://www.collada.org/2005/11/COLLADASchema"
 TOKEN = "view-t0ken/for+the=test"
 LOADED, UNLOADED = "#2255ff", "#999999"  # web/view.js's colours of a level's box
@@ -60,6 +71,19 @@ def file_colours(path):
         if given is not None:
             rgb = [float(x) for x in given.text.split()[:3]]
             colours[model.get("name")] = tuple(round(c * 255) for c in rgb)
+    return colours
+
+
+def mjcf_colours(path):
+    """Each geom's colour as the MJCF file writes it: its rgba, else its
+    material's, else its class's, as 8-bit red, green, blue."""
+    root = ET.parse(path).getroot()
+    materials = {m.get("name"): m.get("rgba") for m in root.iter("material")}
+    classes = {c.get("class"): c.find("geom").get("rgba") for c in root.iter("default") if c.get("class")}
+    colours = {}
+    for geom in root.find("worldbody").iter("geom"):
+        rgba = geom.get("rgba") or materials.get(geom.get("material")) or classes.get(geom.get("class"))
+        colours[geom.get("name")] = tuple(round(float(c) * 255) for c in rgba.split()[:3])
     return colours
 
 
@@ -325,14 +349,14 @@ def triangles(path):
 
 @unittest.skipUnless(CHROMIUM or os.environ.get("WK_INTEGRATION_STRICT"), "no chromium")
 class MeshViewTest(PageTest):
-    """tests/formats/worlds/meshes.sdf: a pyramid as STL, OBJ and COLLADA,
-    and a glTF file, which the page does not draw."""
+    """tests/formats/worlds/meshes.sdf: a pyramid as STL, OBJ and COLLADA
+    (Z up, and Y up), and a glTF file, which the page does not draw."""
     WORLD_FILE = MESH_WORLD
     SERVER_ARGS = ("--world", MESH_WORLD, "--http", "127.0.0.1:0")
 
     def test_meshes_drawn_from_their_files_else_as_boxes(self):
         browser = self.browser()
-        view = self.until(browser, lambda v: sum(1 for x in v["visuals"] if x["mesh"]) >= 3, "the meshes")
+        view = self.until(browser, lambda v: sum(1 for x in v["visuals"] if x["mesh"]) >= 4, "the meshes")
         by_model = {v["model"]: v for v in view["visuals"]}
         colours = file_colours(MESH_WORLD)
         folder = os.path.join(os.path.dirname(MESH_WORLD), "meshes")
@@ -342,6 +366,11 @@ class MeshViewTest(PageTest):
             self.assertEqual(v["vertices"], 3 * triangles(os.path.join(folder, "pyramid." + kind)),
                              "%s: the page's vertices against the file's triangles" % kind)
             self.assertDrawnIn(v, colours[v["model"]])
+        # Standing as Gazebo draws them, whichever axis the file calls up:
+        # the apex 1.2 above the base (lying, the Y_UP one's top is 0.75).
+        for model in ("stl_mesh", "obj_mesh", "dae_mesh", "dae_y_up_mesh"):
+            self.assertAlmostEqual(by_model[model]["top"], 1.2, 6, model)
+        self.assertEqual(by_model["dae_y_up_mesh"]["vertices"], by_model["dae_mesh"]["vertices"])
         self.assertEqual(view["frames"], [{"name": "marker", "x": 3, "y": -4, "z": 0.5}], "the world's frame")
         self.assertIsNone(by_model["gltf_mesh"]["mesh"], "a glTF file is not drawn")
         self.assertEqual(by_model["gltf_mesh"]["vertices"], 8, "but its box is (8 corners)")
@@ -375,6 +404,40 @@ class MeshViewTest(PageTest):
         for path in ("/mesh/%d" % gltf, "/mesh/1", "/mesh/999999", "/mesh/x", "/mesh/../../etc/passwd",
                      "/mesh/" + os.path.abspath(MESH_WORLD)):
             self.assertEqual(self.mesh_status(path)[0], 404, path)
+
+
+@unittest.skipUnless(CHROMIUM or os.environ.get("WK_INTEGRATION_STRICT"), "no chromium")
+class ColourViewTest(PageTest):
+    """Worlds whose colours come other ways than an SDFormat <diffuse>,
+    each loaded by its test."""
+    WORLD_FILE = None
+    SERVER_ARGS = ("--http", "127.0.0.1:0")
+
+    def shown(self, world, count):
+        """The page (and a screenshot) once it draws world's count shapes."""
+        self.assertResult(OK, self.stub.LoadWorld(self.si.LoadWorldRequest(uri=world), timeout=harness.CALL_SECONDS))
+        browser = self.browser()
+        view = self.until(browser, lambda v: v["drawables"] >= count, "the world's %d shapes" % count)
+        self.assertEqual(view["drawables"], count)
+        return view, self.screenshot(browser)[1]
+
+    def test_an_mjcf_worlds_geoms_in_their_rgba(self):
+        colours = mjcf_colours(MJCF_WORLD)
+        view, image = self.shown(MJCF_WORLD, len(colours))
+        self.assertEqual(sorted(v["name"] for v in view["visuals"]), sorted(colours))
+        for v in view["visuals"]:
+            self.assertEqual(v["kind"], "collision", "a geom is a collision, drawn: its body has no visual")
+            self.assertDrawnIn(v, colours[v["name"]])
+            self.assertColourNear(image, v, colours[v["name"]])
+
+    def test_gazebo_material_scripts_in_gazebos_colours(self):
+        view, image = self.shown(SCRIPTS_WORLD, 6)
+        by_model = {v["model"]: v for v in view["visuals"]}
+        for model, want in GAZEBO_SCRIPT_COLOURS.items():
+            self.assertDrawnIn(by_model[model], want)
+            self.assertColourNear(image, by_model[model], want)
+        for model in ("wood", "unknown"):
+            self.assertEqual(by_model[model]["colour"], "#b2b2b2", "%s: no colour, the page's grey" % model)
 
 
 def first_update(url, **options):
@@ -433,8 +496,8 @@ class TokenViewTest(PageTest):
     def test_the_page_with_the_token_shows_the_world(self):
         browser = Browser(self.url + "?token=" + urllib.parse.quote(TOKEN, safe=""), self.dir)
         self.addCleanup(browser.close)
-        view = self.until(browser, lambda v: sum(1 for x in v["visuals"] if x["mesh"]) >= 3, "the meshes")
-        self.assertEqual(view["drawables"], 4)
+        view = self.until(browser, lambda v: sum(1 for x in v["visuals"] if x["mesh"]) >= 4, "the meshes")
+        self.assertEqual(view["drawables"], 5)
 
 
 @unittest.skipUnless(shutil.which("openssl"), "no openssl command to make certificates with")

@@ -10,7 +10,8 @@
 // model, joints belong to the model, and geoms, sites and cameras belong to
 // their body's link (or to the model for the world body's own). Unnamed
 // elements get worldkit's generated names, "<element><index>" by MuJoCo's
-// index. A joint's frame is its body's frame moved to the joint's anchor.
+// index. A joint's frame is its body's frame moved to the joint's anchor; a
+// body with no joint inside another body has a fixed joint "<body>_weld".
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -69,6 +70,11 @@ int main(int argc, char **argv)
     for (int i = 0; i < m->njnt; i++)
         print("joint", model_name + "::" + name_of(m, mjOBJ_JOINT, i, "joint"), d->xanchor + 3 * i,
               d->xquat + 4 * m->jnt_bodyid[i]);
+    // A body with no joint inside another body is welded to it: worldkit's
+    // fixed joint "<body>_weld", in the body's frame.
+    for (int i = 1; i < m->nbody; i++)
+        if (!m->body_jntnum[i] && m->body_parentid[i] != 0)
+            print("joint", scope_of(m, i) + "_weld", d->xpos + 3 * i, d->xquat + 4 * i);
     for (int i = 0; i < m->ngeom; i++) {
         std::string name = scope_of(m, m->geom_bodyid[i]) + "::" + name_of(m, mjOBJ_GEOM, i, "geom");
         print_mat("collision", name, d->geom_xpos + 3 * i, d->geom_xmat + 9 * i);

@@ -449,7 +449,8 @@ static void mjcf_as_mujoco_runs_it(void)
     wk_sim *sim;
     mjModel *m;
     mjData *data;
-    runs_as_mujoco("physics_oracle.xml", (const char *const[]){"arm", "ball", "crate", NULL}, &sim, &m, &data);
+    runs_as_mujoco("physics_oracle.xml", (const char *const[]){"arm", "hand", "ball", "crate", NULL}, &sim, &m,
+                   &data);
     /* They moved: the arm swung, the ball and the crate fell. */
     CHECK(data->xpos[3 * mj_name2id(m, mjOBJ_BODY, "ball") + 2] < 0.5);
     mj_deleteData(data);

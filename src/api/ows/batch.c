@@ -248,13 +248,13 @@ int wk__ows_mutate(wk_api *api, wk__call *call, const ProtobufCMessage *request,
     const struct mutation *m = mutation_of(request->descriptor);
     if (!m)
         return wk_fail(st, WK_UNSUPPORTED, "%s is not an update of ObjectWorldService", request->descriptor->name);
-    (void)api;
     const char *world_id = wk__ows_world_id(request);
     run r;
     int rc = run_begin(call, &r, st);
     if (rc)
         return rc;
-    wk__ows_edit e = {.call = call, .scene = r.scene, .world_id = world_id, .st = st, .view = view_of(request)};
+    wk__ows_edit e = {.call = call, .scene = r.scene, .world_id = world_id, .st = st, .view = view_of(request),
+                      .engine = wk__api_engine_on(api->endpoint, world_id, r.scene)};
     if ((rc = m->apply(&e, request)))
         rc = wk__ows_context(st, rc, "world '%s'", world_id);
     rc = run_keep(&r, rc, e.pose_only, st);
@@ -269,12 +269,12 @@ int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCM
     const IntrinsicProto__World__UpdateWorldResourcesRequest *req = (const void *)request;
     const char *world_id = req->world_id ? req->world_id : "";
     size_t n = req->world_updates ? req->world_updates->n_updates : 0;
-    (void)api;
     run r;
     int rc = run_begin(call, &r, st);
     if (rc)
         return rc;
     wk__ows_view view = wk__ows_view_of(req->has_view, req->view);
+    wk_sim *engine = wk__api_engine_on(api->endpoint, world_id, r.scene);
     bool pose_only = true;
     for (size_t i = 0; rc == WK_OK && i < n; i++) {
         const IntrinsicProto__World__ObjectWorldUpdate *u = req->world_updates->updates[i];
@@ -294,7 +294,8 @@ int wk__ows_update_world_resources(wk_api *api, wk__call *call, const ProtobufCM
                          world_id, i, f->name, wk__ows_world_id(one));
             break;
         }
-        wk__ows_edit e = {.call = call, .scene = r.scene, .world_id = world_id, .st = st, .view = view};
+        wk__ows_edit e = {.call = call, .scene = r.scene, .world_id = world_id, .st = st, .view = view,
+                          .engine = engine};
         if ((rc = m->apply(&e, one)))
             rc = wk__ows_context(st, rc, "UpdateWorldResources on world '%s': update %zu (%s)", world_id, i,
                                  f->name);

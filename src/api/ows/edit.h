@@ -17,6 +17,7 @@ typedef struct wk__ows_edit {
     const char *world_id; /* the world's id */
     wk_status *st;        /* the failure, naming its culprit */
     wk__ows_view view;    /* the ObjectView the request asks for (BASIC without one) */
+    wk_sim *engine;       /* the simulation whose physics engine places the world's bodies, or NULL */
     /* Set by the apply function for its reply: */
     wk_entity node;        /* the object, frame or entity changed or made */
     wk_entity others[2];   /* ToggleCollisions: the objects of a and b */

@@ -1,6 +1,7 @@
 /* frames.c — ObjectWorldService's frame mutations and UpdateTransform as
  * wk_scene calls: CreateFrame, DeleteFrame, UpdateFrameName, ReparentFrame,
- * UpdateFrameProperties, and UpdateTransform on objects and frames alike.
+ * UpdateFrameProperties, and UpdateTransform on objects and frames alike
+ * (refused, under physics, for an object the engine places from a joint).
  * Each runs inside its caller's batch (batch.c). */
 #include "api/ows/edit.h"
 
@@ -112,6 +113,11 @@ int wk__ows_update_transform(wk__ows_edit *e, const ProtobufCMessage *request)
      * the two neighbours, by the scene's own rule. */
     if (!update)
         update = wk_scene_transform_child(e->scene, a, b);
+    /* Under physics, an object the engine places from a joint is refused
+     * as SetEntityState refuses it: the same check, the same words. */
+    if (e->engine && update && update != wk_scene_root(e->scene) && wk_scene_is_object(e->scene, update) &&
+        (rc = wk_sim_may_place(e->engine, update, wk_scene_local_name(e->scene, update), e->st)))
+        return wk__ows_context(e->st, rc, "UpdateTransform");
     if ((rc = wk_scene_update_transform(e->scene, a, b, update, a_T_b, e->st)))
         return wk__ows_context(e->st, rc, "UpdateTransform");
     e->node = update;
