@@ -73,6 +73,7 @@ static void db_free(wk__db *db)
     pthread_mutex_destroy(&db->lease_lock);
     pthread_mutex_destroy(&db->take_lock);
     pthread_cond_destroy(&db->renew_wake);
+    pthread_cond_destroy(&db->taken_wake);
     free(db->queue);
     free(db->leases);
     free(db);
@@ -88,6 +89,7 @@ int wk__db_open(wk_store *store, const wk_store_desc *desc, wk_status *st)
     pthread_mutex_init(&db->lease_lock, NULL);
     pthread_mutex_init(&db->take_lock, NULL);
     pthread_cond_init(&db->renew_wake, NULL);
+    pthread_cond_init(&db->taken_wake, NULL);
     db->lease_ns = (int64_t)(desc->lease_ms ? desc->lease_ms : 10000) * 1000000;
     db->ops = desc->url && *desc->url ? &wk__pg_backend : &wk__sqlite_backend;
     db->compact_entries = desc->compact_entries ? desc->compact_entries : 1000;
@@ -249,8 +251,11 @@ static void let_go(wk__db *db, const char *id, int64_t wid, int64_t epoch, const
         fprintf(stderr, "worldkit: world '%s': %s; the lease stays until it expires\n", id, st.message);
 }
 
-/* Takes the lease of world id and loads it into the store's list; under
- * take_lock. */
+/* Takes the lease of world id and loads it into the store's list; id
+ * among the worlds being taken. The lease is noted as soon as it is taken,
+ * so that the renewer extends it while the world loads: a load longer than
+ * the lease (a long journal, a loaded host) would otherwise end with the
+ * lease already counted lost, and the world taken, and loaded, again. */
 static int take(wk_store *store, const char *id, wk_status *st)
 {
     wk__db *db = store->db;
@@ -259,6 +264,7 @@ static int take(wk_store *store, const char *id, wk_status *st)
     int rc = db->ops->claim(db->impl, id, &wid, &epoch, owner, st);
     if (rc)
         return rc;
+    wk__lease_note(db, wid, epoch, start);
     loading l = {0};
     wk_world *w = NULL;
     rc = db->ops->load(db->impl, wid, &(wk__loader){load_world, load_entry, load_done, &l}, st);
@@ -283,12 +289,69 @@ static int take(wk_store *store, const char *id, wk_status *st)
         rc = wk_fail(st, WK_NOMEM, "out of memory loading world '%s'", id);
         goto fail_let_go;
     }
-    wk__lease_note(db, wid, epoch, start);
     return WK_OK;
 
 fail_let_go:
+    wk__lease_forget(db, wid);
     let_go(db, id, wid, epoch, st);
     return rc;
+}
+
+/* Whether world id is in the store's list and served here; a world in the
+ * list but not served is taken out of it. */
+static bool held_here(wk_store *store, const char *id)
+{
+    wk_world *w = wk__world_ref(store, id);
+    if (!w)
+        return false;
+    pthread_rwlock_rdlock(&w->lock);
+    bool held = serves(store->db, w);
+    pthread_rwlock_unlock(&w->lock);
+    if (!held) { /* lost: out of the list, to be taken again if free */
+        pthread_rwlock_wrlock(&store->lock);
+        size_t k = wk__find_world(store, id);
+        if (k < store->count && store->worlds[k] == w)
+            drop(store, k);
+        pthread_rwlock_unlock(&store->lock);
+    }
+    wk__world_unref(w);
+    return held;
+}
+
+/* Makes id one of the worlds being taken when no take of it is in progress
+ * and it is not in the list; whether it did. */
+static bool start_take(wk__db *db, wk__taking *mine)
+{
+    bool started = false;
+    pthread_mutex_lock(&db->take_lock);
+    bool busy = false;
+    for (const wk__taking *t = db->taking; t && !busy; t = t->next)
+        busy = strcmp(t->id, mine->id) == 0;
+    if (busy) {
+        pthread_cond_wait(&db->taken_wake, &db->take_lock);
+    } else {
+        wk_world *w = wk__world_ref(db->store, mine->id);
+        if (w)
+            wk__world_unref(w); /* taken meanwhile: looked at again */
+        else {
+            mine->next = db->taking;
+            db->taking = mine;
+            started = true;
+        }
+    }
+    pthread_mutex_unlock(&db->take_lock);
+    return started;
+}
+
+static void end_take(wk__db *db, wk__taking *mine)
+{
+    pthread_mutex_lock(&db->take_lock);
+    wk__taking **link = &db->taking;
+    while (*link != mine)
+        link = &(*link)->next;
+    *link = mine->next;
+    pthread_cond_broadcast(&db->taken_wake);
+    pthread_mutex_unlock(&db->take_lock);
 }
 
 int wk__db_pull(wk_store *store, const char *id, wk_status *st)
@@ -296,25 +359,19 @@ int wk__db_pull(wk_store *store, const char *id, wk_status *st)
     wk__db *db = store->db;
     if (!db || !db->ops->claim)
         return WK_OK;
-    pthread_mutex_lock(&db->take_lock);
-    wk_world *w = wk__world_ref(store, id);
-    bool held = false;
-    if (w) {
-        pthread_rwlock_rdlock(&w->lock);
-        held = serves(db, w);
-        pthread_rwlock_unlock(&w->lock);
-    }
-    if (w && !held) { /* lost: out of the list, then taken again if free */
-        pthread_rwlock_wrlock(&store->lock);
-        size_t k = wk__find_world(store, id);
-        if (k < store->count && store->worlds[k] == w)
-            drop(store, k);
-        pthread_rwlock_unlock(&store->lock);
-    }
-    if (w)
-        wk__world_unref(w);
-    int rc = held ? WK_OK : take(store, id, st);
-    pthread_mutex_unlock(&db->take_lock);
+    /* A world held here is served without waiting for any take; a world
+     * is taken by one call at a time, and takes of different worlds run
+     * side by side. take_lock is never held while waiting for a world's
+     * lock: a caller may hold one world's while it pulls another. */
+    wk__taking mine = {.id = id};
+    do {
+        if (held_here(store, id))
+            return WK_OK;
+    } while (!start_take(db, &mine));
+    /* Runs to its end whatever the caller does meanwhile: the calls after
+     * it find the world here. */
+    int rc = take(store, id, st);
+    end_take(db, &mine);
     return rc;
 }
 

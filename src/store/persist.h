@@ -125,6 +125,12 @@ typedef struct wk__backend {
 extern const wk__backend wk__sqlite_backend;
 extern const wk__backend wk__pg_backend;
 
+/* A take in progress (wk__db_pull), on its caller's stack. */
+typedef struct wk__taking {
+    const char *id;
+    struct wk__taking *next;
+} wk__taking;
+
 typedef struct wk__lease {
     int64_t wid, epoch, valid_until;
 } wk__lease;
@@ -139,10 +145,13 @@ struct wk__db {
     /* A shared backend's leases (persist_lease.c): those held, each with
      * the monotonic time until which it surely is (start of the
      * transaction that took or renewed it, plus the lease's duration),
-     * under lease_lock; take_lock makes one take at a time. */
+     * under lease_lock. Under take_lock, the worlds being taken (one take
+     * per world at a time; the takes of different worlds run side by side),
+     * and taken_wake, signalled as each take ends. */
     int64_t lease_ns;
     pthread_mutex_t lease_lock, take_lock;
-    pthread_cond_t renew_wake;
+    pthread_cond_t renew_wake, taken_wake;
+    struct wk__taking *taking;
     wk__lease *leases;
     size_t lease_count, lease_cap;
     pthread_t renewer;

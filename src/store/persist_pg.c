@@ -417,18 +417,34 @@ static int pg_open(const wk_store_desc *desc, void **impl, wk_status *st)
     return WK_OK;
 }
 
-/* Hands world wid and its journal to l; inside a transaction. */
-static int load_one(pg *db, int64_t wid, const wk__loader *l, wk_status *st)
+/* World wid's row with its snapshot, and its journal after the snapshot,
+ * as read in one transaction. */
+typedef struct fetched {
+    int64_t wid;
+    PGresult *row, *journal;
+} fetched;
+
+/* Reads world wid's row and journal into f; inside a transaction. */
+static int fetch_rows(pg *db, void *ctx, wk_status *st)
 {
+    fetched *f = ctx;
     params p = {0};
-    p_i64(&p, wid);
-    PGresult *row = run(db, STMT_SELECT_WORLD, &p, st, "reading a world");
-    if (!row)
+    p_i64(&p, f->wid);
+    if (!(f->row = run(db, STMT_SELECT_WORLD, &p, st, "reading a world")))
         return WK_IO;
-    if (PQntuples(row) != 1) {
-        PQclear(row);
-        return wk_fail(st, WK_IO, "%s: world row %" PRId64 " is gone", db->name, wid);
-    }
+    if (PQntuples(f->row) != 1)
+        return wk_fail(st, WK_IO, "%s: world row %" PRId64 " is gone", db->name, f->wid);
+    p = (params){0};
+    p_i64(&p, f->wid);
+    p_i64(&p, get_i64(f->row, 0, 7));
+    f->journal = run(db, STMT_SELECT_JOURNAL, &p, st, "reading a journal");
+    return f->journal ? WK_OK : WK_IO;
+}
+
+/* Hands what fetch_rows read to l. */
+static int replay(const fetched *f, const wk__loader *l, wk_status *st)
+{
+    const PGresult *row = f->row;
     wk__row r = {
         .wid = get_i64(row, 0, 0),
         .id = PQgetvalue(row, 0, 1),
@@ -440,41 +456,31 @@ static int load_one(pg *db, int64_t wid, const wk__loader *l, wk_status *st)
     r.state = get_bytes(row, 0, 5, &r.state_len);
     r.order = get_bytes(row, 0, 6, &r.order_len);
     int rc = l->world(l->ctx, &r, st);
-    PGresult *journal = NULL;
-    if (rc == WK_OK) {
-        p = (params){0};
-        p_i64(&p, wid);
-        p_i64(&p, r.seq);
-        journal = run(db, STMT_SELECT_JOURNAL, &p, st, "reading a journal");
-        rc = journal ? WK_OK : WK_IO;
-    }
-    for (int i = 0; rc == WK_OK && i < PQntuples(journal); i++) {
+    for (int i = 0; rc == WK_OK && i < PQntuples(f->journal); i++) {
         size_t len;
-        const uint8_t *bytes = get_bytes(journal, i, 1, &len);
-        rc = l->entry(l->ctx, get_i64(journal, i, 0), bytes, len, st);
+        const uint8_t *bytes = get_bytes(f->journal, i, 1, &len);
+        rc = l->entry(l->ctx, get_i64(f->journal, i, 0), bytes, len, st);
     }
-    PQclear(journal);
-    PQclear(row);
     return rc ? rc : l->done(l->ctx, st);
 }
 
-typedef struct load_args {
-    int64_t wid;
-    const wk__loader *loader;
-} load_args;
-
-static int load_rows(pg *db, void *ctx, wk_status *st)
-{
-    const load_args *a = ctx;
-    return load_one(db, a->wid, a->loader, st);
-}
-
+/* The rows are read in a transaction, and the world rebuilt from them
+ * after it: rebuilding a long journal (slow under a sanitizer, or on a
+ * loaded host) inside it would hold the connection from the lease renewals
+ * and every write, and outlast idle_in_transaction_session_timeout, which
+ * ends the session. */
 static int pg_load(void *impl, int64_t wid, const wk__loader *l, wk_status *st)
 {
     /* Worlds are loaded one at a time, as their leases are taken. */
     if (!wid)
         return WK_OK;
-    return txn(impl, READ, "reading a world", load_rows, &(load_args){wid, l}, st);
+    fetched f = {.wid = wid};
+    int rc = txn(impl, READ, "reading a world", fetch_rows, &f, st);
+    if (rc == WK_OK)
+        rc = replay(&f, l, st);
+    PQclear(f.journal);
+    PQclear(f.row);
+    return rc;
 }
 
 /* The arguments of the writes below. */

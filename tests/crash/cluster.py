@@ -92,7 +92,10 @@ class Cluster:
         pb = harness.stubs()
         address = start_at or rng.choice(self.addresses())
         end = time.monotonic() + CALL_SECONDS
-        silent = set()  # servers that did not answer in time during this call
+        # Servers that did not answer (in time, or at all) during this call:
+        # asked again only once every server is, since one may have been
+        # busy taking the world over when its attempt timed out.
+        silent = set()
         while True:
             stub = pb.ows_grpc.ObjectWorldServiceStub(self.channel(address))
             try:
@@ -102,10 +105,13 @@ class Cluster:
                     log.append("%.3f %s %s %s" % (time.monotonic(), address, e.code(), e.details()))
                 if time.monotonic() >= end:
                     raise
-                if e.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
-                    silent.add(address)
                 owner = owner_of(e)
-                live = [a for a in self.addresses() if a not in silent] or self.addresses()
+                if e.code() in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE) and not owner:
+                    silent.add(address)
+                live = [a for a in self.addresses() if a not in silent]
+                if not live:
+                    silent.clear()
+                    live = self.addresses()
                 if owner in live:
                     address = owner
                 else:
