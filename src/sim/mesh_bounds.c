@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "base/assimp_lock.h"
 #include "sim/mesh_bounds.h"
 
 int wk__mesh_bounds(const char *file, wk_vec3 *lo, wk_vec3 *hi, char *why, size_t cap)
@@ -17,12 +18,14 @@ int wk__mesh_bounds(const char *file, wk_vec3 *lo, wk_vec3 *hi, char *why, size_
         return WK_NOMEM;
     /* assimp turns a Z-up COLLADA file to Y-up; SDFormat takes it as it is. */
     aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+    pthread_mutex_lock(&wk__assimp_lock);
     const struct aiScene *scene = aiImportFileExWithProperties(file, aiProcess_PreTransformVertices, NULL, props);
-    aiReleasePropertyStore(props);
-    if (!scene) {
+    if (!scene)
         snprintf(why, cap, "assimp cannot read it: %s", aiGetErrorString());
+    pthread_mutex_unlock(&wk__assimp_lock);
+    aiReleasePropertyStore(props);
+    if (!scene)
         return WK_INVALID;
-    }
     *lo = (wk_vec3){INFINITY, INFINITY, INFINITY};
     *hi = (wk_vec3){-INFINITY, -INFINITY, -INFINITY};
     size_t vertices = 0;

@@ -8,7 +8,8 @@
  * its own that holds that one file and nothing else, so that an OBJ naming
  * a material library (mtllib) cannot make the server open a local file.
  * assimp keeps its last error in one string for the process: a failed read
- * and the reading of its reason happen under one lock. */
+ * and the reading of its reason happen under wk__assimp_lock, the lock the
+ * physics' mesh bounds take too. */
 #include <assimp/cfileio.h>
 #include <assimp/cexport.h>
 #include <assimp/cimport.h>
@@ -16,12 +17,12 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "api/ows/triangle_mesh.h"
+#include "base/assimp_lock.h"
 
 /* The one file assimp is given: the bytes and where it reads next. */
 typedef struct {
@@ -137,8 +138,6 @@ static int copy_triangles(wk__call *call, const struct aiScene *scene, Intrinsic
     return WK_OK;
 }
 
-static pthread_mutex_t assimp_error_lock = PTHREAD_MUTEX_INITIALIZER;
-
 /* The scene assimp reads from file into *out (release with
  * aiReleaseImport); WK_INVALID with st naming what and assimp's reason. */
 static int import(const ProtobufCBinaryData *file, const char *format, const char *what,
@@ -160,7 +159,7 @@ static int import(const ProtobufCBinaryData *file, const char *format, const cha
                                    aiComponent_TEXCOORDS | aiComponent_BONEWEIGHTS | aiComponent_ANIMATIONS |
                                    aiComponent_TEXTURES | aiComponent_LIGHTS | aiComponent_CAMERAS |
                                    aiComponent_MATERIALS);
-    pthread_mutex_lock(&assimp_error_lock);
+    pthread_mutex_lock(&wk__assimp_lock);
     const struct aiScene *scene = aiImportFileExWithProperties(
         f.name,
         aiProcess_Triangulate | aiProcess_RemoveComponent | aiProcess_JoinIdenticalVertices |
@@ -170,7 +169,7 @@ static int import(const ProtobufCBinaryData *file, const char *format, const cha
     int rc = scene ? WK_OK
                    : wk_fail(st, WK_INVALID, "%s is not a mesh assimp reads as %s: %s", what, format,
                              aiGetErrorString());
-    pthread_mutex_unlock(&assimp_error_lock);
+    pthread_mutex_unlock(&wk__assimp_lock);
     *out = scene;
     return rc;
 }
