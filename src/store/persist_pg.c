@@ -72,7 +72,7 @@ static int check_schema(wk__pg *db, wk_status *st)
         if (n < 0)
             return WK_IO;
         if (n == 0) {
-            rc = wk__pg_txn(db, WK__PG_WRITE, "creating the schema", make_schema, NULL, st);
+            rc = wk__pg_txn(db, WK__PG_WRITE, "creating the schema", true, make_schema, NULL, st);
             continue;
         }
         PGresult *res = PQexec(db->conn, "SELECT version FROM worldkit_schema");
@@ -160,6 +160,9 @@ typedef struct fetched {
 static int fetch_rows(wk__pg *db, void *ctx, wk_status *st)
 {
     fetched *f = ctx;
+    PQclear(f->row);
+    PQclear(f->journal);
+    f->journal = NULL;
     wk__pg_params p = {0};
     wk__pg_i64(&p, f->wid);
     if (!(f->row = wk__pg_run(db, STMT_SELECT_WORLD, &p, st, "reading a world")))
@@ -207,7 +210,7 @@ static int pg_load(void *impl, int64_t wid, const wk__loader *l, wk_status *st)
     if (!wid)
         return WK_OK;
     fetched f = {.wid = wid};
-    int rc = wk__pg_txn(impl, WK__PG_READ, "reading a world", fetch_rows, &f, st);
+    int rc = wk__pg_txn(impl, WK__PG_READ, "reading a world", true, fetch_rows, &f, st);
     if (rc == WK_OK)
         rc = replay(&f, l, st);
     PQclear(f.journal);
@@ -271,7 +274,7 @@ static int pg_insert(void *impl, const wk__row *row, int64_t replaced, int64_t r
                      int64_t *epoch, wk_status *st)
 {
     change c = {.row = row, .other = replaced, .other_epoch = replaced_epoch};
-    int rc = wk__pg_txn(impl, WK__PG_WRITE, "adding a world", insert_rows, &c, st);
+    int rc = wk__pg_txn(impl, WK__PG_WRITE, "adding a world", false, insert_rows, &c, st);
     *wid = c.wid;
     *epoch = c.epoch;
     return rc;
@@ -285,7 +288,8 @@ static int remove_rows(wk__pg *db, void *ctx, wk_status *st)
 
 static int pg_remove(void *impl, int64_t wid, int64_t epoch, wk_status *st)
 {
-    return wk__pg_txn(impl, WK__PG_WRITE, "deleting a world", remove_rows, &(change){.wid = wid, .epoch = epoch}, st);
+    return wk__pg_txn(impl, WK__PG_WRITE, "deleting a world", false, remove_rows,
+                      &(change){.wid = wid, .epoch = epoch}, st);
 }
 
 static int rename_row(wk__pg *db, int64_t wid, const char *id, int64_t now, wk_status *st)
@@ -313,7 +317,7 @@ static int pg_rename_pair(void *impl, int64_t a, int64_t epoch_a, const char *id
 {
     change c = {.wid = a, .epoch = epoch_a, .id = id_a, .other = b, .other_epoch = epoch_b, .other_id = id_b,
                 .now = now};
-    return wk__pg_txn(impl, WK__PG_WRITE, "swapping worlds", rename_rows, &c, st);
+    return wk__pg_txn(impl, WK__PG_WRITE, "swapping worlds", true, rename_rows, &c, st);
 }
 
 static int append_entry(wk__pg *db, void *ctx, wk_status *st)
@@ -344,7 +348,7 @@ static int pg_append(void *impl, int64_t wid, int64_t epoch, int64_t seq, const 
                      bool *gone, wk_status *st)
 {
     change c = {.wid = wid, .epoch = epoch, .seq = seq, .bytes = entry, .now = now};
-    int rc = wk__pg_txn(impl, WK__PG_WRITE, "writing a journal entry", append_entry, &c, st);
+    int rc = wk__pg_txn(impl, WK__PG_WRITE, "writing a journal entry", false, append_entry, &c, st);
     *gone = c.gone;
     return rc;
 }
@@ -371,13 +375,14 @@ static int fold_rows(wk__pg *db, void *ctx, wk_status *st)
 static int pg_fold(void *impl, int64_t wid, int64_t epoch, int64_t seq, const wk_buf snap[2], wk_status *st)
 {
     change c = {.wid = wid, .epoch = epoch, .seq = seq, .bytes = snap};
-    return wk__pg_txn(impl, WK__PG_WRITE, "writing a snapshot", fold_rows, &c, st);
+    return wk__pg_txn(impl, WK__PG_WRITE, "writing a snapshot", true, fold_rows, &c, st);
 }
 
 typedef struct geometry_row {
     const char *id;
     const wk_buf *bytes;
     wk_buf *out;
+    size_t out_len; /* out's length before the read: a read run again starts there */
     bool *found;
 } geometry_row;
 
@@ -392,12 +397,14 @@ static int insert_geometry(wk__pg *db, void *ctx, wk_status *st)
 
 static int pg_put_geometry(void *impl, const char *id, const wk_buf *bytes, wk_status *st)
 {
-    return wk__pg_txn(impl, WK__PG_WRITE, "keeping a geometry", insert_geometry, &(geometry_row){.id = id, .bytes = bytes}, st);
+    return wk__pg_txn(impl, WK__PG_WRITE, "keeping a geometry", true, insert_geometry,
+                      &(geometry_row){.id = id, .bytes = bytes}, st);
 }
 
 static int select_geometry(wk__pg *db, void *ctx, wk_status *st)
 {
     const geometry_row *g = ctx;
+    g->out->len = g->out_len;
     wk__pg_params p = {0};
     wk__pg_text(&p, g->id);
     PGresult *res = wk__pg_run(db, STMT_SELECT_GEOMETRY, &p, st, "reading a geometry");
@@ -415,8 +422,8 @@ static int select_geometry(wk__pg *db, void *ctx, wk_status *st)
 
 static int pg_get_geometry(void *impl, const char *id, wk_buf *out, bool *found, wk_status *st)
 {
-    geometry_row g = {.id = id, .out = out, .found = found};
-    return wk__pg_txn(impl, WK__PG_READ, "reading a geometry", select_geometry, &g, st);
+    geometry_row g = {.id = id, .out = out, .out_len = out->len, .found = found};
+    return wk__pg_txn(impl, WK__PG_READ, "reading a geometry", true, select_geometry, &g, st);
 }
 
 static int pg_exec(void *impl, const char *sql)

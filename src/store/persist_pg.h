@@ -62,6 +62,7 @@ typedef struct wk__pg {
     char lease[32];   /* the lease's duration as an interval */
     char quarter[32]; /* a quarter of it */
     bool ready;     /* opened: the leases are let go of at the close */
+    char failed_state[6]; /* the SQLSTATE of the last failure, "" when it had none */
 } wk__pg;
 
 /* Parameters of one statement, in binary but for text. */
@@ -103,11 +104,18 @@ int wk__pg_session(wk__pg *db, wk_status *st);
 
 /* Takes the lock and runs body in one transaction (begun with begin),
  * committed when body returns WK_OK, else rolled back; body and the commit
- * set st when they fail. */
-int wk__pg_txn(wk__pg *db, const char *begin, const char *what, int (*body)(wk__pg *db, void *ctx, wk_status *st),
-               void *ctx, wk_status *st);
+ * set st when they fail. A transaction whose session was lost (ended by
+ * PostgreSQL, or the connection cut) runs once more on a new one when
+ * nothing of it was committed, or when it is rerunnable: running it twice
+ * does what running it once does, so a COMMIT whose answer was lost may be
+ * sent again. Its body starts over then: it must set its outputs anew.
+ * Otherwise, or when the second run loses its session too, it fails with
+ * WK_UNAVAILABLE. */
+int wk__pg_txn(wk__pg *db, const char *begin, const char *what, bool rerunnable,
+               int (*body)(wk__pg *db, void *ctx, wk_status *st), void *ctx, wk_status *st);
 /* Runs statement which, with text its one parameter (NULL: none), outside
- * a transaction, its one bigint in *n. */
+ * a transaction, its one bigint in *n; run once more on a new session when
+ * the first was lost (a number skipped is harmless). */
 int wk__pg_one_number(wk__pg *db, wk__pg_stmt which, const char *text, int64_t *n, wk_status *st, const char *what);
 
 /* The leases (persist_pg_lease.c). fence checks, inside a write, that this

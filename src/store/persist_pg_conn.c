@@ -4,7 +4,8 @@
  * transaction every call of the backend is, under the backend's mutex.
  *
  * A connection found broken is reset (and its statements prepared again)
- * before the next call. Durability: the session asks for synchronous_commit
+ * before the next call; a transaction whose session was lost is run once
+ * more on a new one where that is safe (wk__pg_txn says when). Durability: the session asks for synchronous_commit
  * = on, so COMMIT returns once the transaction is flushed to the server's
  * write-ahead log. */
 #include <stdio.h>
@@ -17,6 +18,7 @@ static const char *const stmt_sql[] = {WK__PG_STMT_TABLE(WK__STMT_SQL)};
 int wk__pg_fail(wk__pg *db, const PGresult *res, wk_status *st, const char *what)
 {
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    snprintf(db->failed_state, sizeof db->failed_state, "%s", state ? state : "");
     int code = state && strcmp(state, "23505") == 0 ? WK_EXISTS : WK_IO;
     const char *why = res ? PQresultErrorMessage(res) : "";
     if (!*why)
@@ -162,15 +164,54 @@ static void rollback(wk__pg *db)
         PQclear(PQexec(db->conn, "ROLLBACK"));
 }
 
-int wk__pg_txn(wk__pg *db, const char *begin, const char *what, int (*body)(wk__pg *db, void *ctx, wk_status *st),
-               void *ctx, wk_status *st)
+/* Whether the session of the call that just failed is gone: PostgreSQL
+ * ended it (idle_in_transaction_session_timeout after the process stalled
+ * inside a transaction, a restart, pg_terminate_backend) or the connection
+ * was cut. */
+static bool lost(const wk__pg *db)
+{
+    return PQstatus(db->conn) == CONNECTION_BAD;
+}
+
+/* Fails a call whose session was lost, and that is not run again, with
+ * WK_UNAVAILABLE; committing: COMMIT was sent, so what it wrote may be
+ * there. */
+static int unavailable(wk_status *st, bool committing)
+{
+    if (!st)
+        return WK_UNAVAILABLE;
+    char why[sizeof st->message];
+    snprintf(why, sizeof why, "%s", st->message);
+    return wk_fail(st, WK_UNAVAILABLE, "%s (the connection to the database was lost%s)", why,
+                   committing ? " while committing: the change may or may not have been kept" : "");
+}
+
+int wk__pg_txn(wk__pg *db, const char *begin, const char *what, bool rerunnable,
+               int (*body)(wk__pg *db, void *ctx, wk_status *st), void *ctx, wk_status *st)
 {
     pthread_mutex_lock(&db->lock);
-    int rc = connected(db, st);
-    if (rc == WK_OK && (rc = wk__pg_exec(db, begin, st, what)) == WK_OK && (rc = body(db, ctx, st)) == WK_OK)
-        rc = wk__pg_exec(db, "COMMIT", st, what);
-    if (rc)
+    int rc;
+    for (int run = 0;; run++) {
+        bool committing = false;
+        rc = connected(db, st);
+        if (rc == WK_OK && (rc = wk__pg_exec(db, begin, st, what)) == WK_OK && (rc = body(db, ctx, st)) == WK_OK) {
+            committing = true;
+            rc = wk__pg_exec(db, "COMMIT", st, what);
+        }
+        if (rc == WK_OK)
+            break;
         rollback(db);
+        if (!lost(db))
+            break;
+        /* Nothing was committed unless COMMIT was sent on a live session
+         * and its answer lost; a session PostgreSQL had ended for idling
+         * (25P03) refused it. */
+        committing = committing && strcmp(db->failed_state, "25P03") != 0;
+        if (run == 0 && (!committing || rerunnable))
+            continue;
+        rc = unavailable(st, committing);
+        break;
+    }
     pthread_mutex_unlock(&db->lock);
     return rc;
 }
@@ -178,16 +219,20 @@ int wk__pg_txn(wk__pg *db, const char *begin, const char *what, int (*body)(wk__
 int wk__pg_one_number(wk__pg *db, wk__pg_stmt which, const char *text, int64_t *n, wk_status *st, const char *what)
 {
     pthread_mutex_lock(&db->lock);
-    int rc = connected(db, st);
-    wk__pg_params p = {0};
-    if (text)
-        wk__pg_text(&p, text);
-    PGresult *res = rc ? NULL : wk__pg_run(db, which, &p, st, what);
-    if (res)
-        *n = wk__pg_get_i64(res, 0, 0);
-    else
-        rc = WK_IO;
-    PQclear(res);
+    int rc = WK_OK;
+    for (int run = 0; run < 2; run++) {
+        rc = connected(db, st);
+        wk__pg_params p = {0};
+        if (text)
+            wk__pg_text(&p, text);
+        PGresult *res = rc ? NULL : wk__pg_run(db, which, &p, st, what);
+        if (res)
+            *n = wk__pg_get_i64(res, 0, 0);
+        rc = res ? WK_OK : lost(db) ? unavailable(st, false) : WK_IO;
+        PQclear(res);
+        if (rc != WK_UNAVAILABLE)
+            break;
+    }
     pthread_mutex_unlock(&db->lock);
     return rc;
 }

@@ -54,7 +54,7 @@ static int release_all(wk__pg *db, void *ctx, wk_status *st)
 
 int wk__pg_release(wk__pg *db, wk_status *st)
 {
-    return wk__pg_txn(db, WK__PG_WRITE, "letting go of the leases", release_all, NULL, st);
+    return wk__pg_txn(db, WK__PG_WRITE, "letting go of the leases", true, release_all, NULL, st);
 }
 
 typedef struct claiming {
@@ -110,7 +110,7 @@ static int claim_lease(wk__pg *db, void *ctx, wk_status *st)
 int wk__pg_claim(void *impl, const char *id, int64_t *wid, int64_t *epoch, char *owner, wk_status *st)
 {
     claiming c = {.id = id, .owner = owner};
-    int rc = wk__pg_txn(impl, WK__PG_WRITE, "taking a world's lease", claim_lease, &c, st);
+    int rc = wk__pg_txn(impl, WK__PG_WRITE, "taking a world's lease", true, claim_lease, &c, st);
     *wid = c.wid;
     *epoch = c.epoch;
     return rc;
@@ -132,7 +132,7 @@ static int let_go_lease(wk__pg *db, void *ctx, wk_status *st)
 
 int wk__pg_let_go(void *impl, int64_t wid, int64_t epoch, wk_status *st)
 {
-    return wk__pg_txn(impl, WK__PG_WRITE, "letting go of a world's lease", let_go_lease,
+    return wk__pg_txn(impl, WK__PG_WRITE, "letting go of a world's lease", true, let_go_lease,
                       &(held_lease){.wid = wid, .epoch = epoch}, st);
 }
 
@@ -144,6 +144,8 @@ typedef struct renewal {
 static int renew_leases(wk__pg *db, void *ctx, wk_status *st)
 {
     renewal *r = ctx;
+    free(r->held);
+    r->held = NULL;
     wk__pg_params p = {0};
     wk__pg_text(&p, db->owner);
     wk__pg_text(&p, db->lease);
@@ -165,7 +167,7 @@ static int renew_leases(wk__pg *db, void *ctx, wk_status *st)
 int wk__pg_renew(void *impl, int64_t **held, size_t *count, wk_status *st)
 {
     renewal r = {0};
-    int rc = wk__pg_txn(impl, WK__PG_WRITE, "renewing the leases", renew_leases, &r, st);
+    int rc = wk__pg_txn(impl, WK__PG_WRITE, "renewing the leases", true, renew_leases, &r, st);
     if (rc) {
         free(r.held);
         return rc;
@@ -183,6 +185,8 @@ typedef struct listing {
 static int list_worlds(wk__pg *db, void *ctx, wk_status *st)
 {
     listing *l = ctx;
+    free(l->out);
+    l->out = NULL;
     PGresult *res = wk__pg_run(db, STMT_LIST, NULL, st, "listing the worlds");
     if (!res)
         return WK_IO;
@@ -204,7 +208,7 @@ static int list_worlds(wk__pg *db, void *ctx, wk_status *st)
 int wk__pg_list(void *impl, wk__listed **out, size_t *count, wk_status *st)
 {
     listing l = {0};
-    int rc = wk__pg_txn(impl, WK__PG_READ, "listing the worlds", list_worlds, &l, st);
+    int rc = wk__pg_txn(impl, WK__PG_READ, "listing the worlds", true, list_worlds, &l, st);
     if (rc) {
         free(l.out);
         return rc;

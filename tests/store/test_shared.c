@@ -4,7 +4,8 @@
  * database, not by a listing), a world's own metadata names its holder too,
  * a world whose lease
  * another server took leaves the old holder's memory at its next renewal,
- * and a world that does not load lets its lease go.
+ * a world that does not load lets its lease go, and a transaction whose
+ * session PostgreSQL ended runs again on a new one.
  *
  * Runs beside a PostgreSQL server of its own (tests/store/with_postgres.sh
  * names it in WK_TEST_PG_URL); without one it is skipped (exit 77). Each
@@ -226,11 +227,84 @@ static void failed_load_lets_lease_go(void)
     pg_drop_schema(place);
 }
 
+/* The pid of the one session of user's other than the asking one: the
+ * session of the one store open as user. */
+static long long store_session(const char *place, const char *user)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() "
+             "AND usename = '%s'",
+             user);
+    return pg_value(place, sql);
+}
+
+/* Leaves store's session idle inside a transaction, as a server stalled
+ * there would, until PostgreSQL ends it (idle_in_transaction_session_timeout,
+ * 50 ms here); whether it did. The store's lease is long: no renewal comes
+ * meanwhile to commit the transaction. */
+static bool idle_past_timeout(wk_store *store, const char *place)
+{
+    long long before = store_session(place, "worldkit");
+    if (wk__db_exec(store, "SET idle_in_transaction_session_timeout = '50ms'; BEGIN") != WK_OK)
+        return false;
+    sleep_ms(300);
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_stat_activity WHERE pid = %lld", before);
+    return before > 0 && pg_value(place, sql) == 0;
+}
+
+static void lost_session_runs_again(void)
+{
+    char place[PLACE_MAX], other[PLACE_MAX + 32], id[WK_WORLD_ID_MAX];
+    REQUIRE(pg_new_schema(place, sizeof place));
+    wk_store *a = NULL, *b = NULL;
+    wk_status st;
+    const wk_store_desc desc = {.url = place, .address = "a.example:1", .lease_ms = 60000};
+    if (CHECK_INT(wk_store_open_desc(&desc, &a, &st), ==, WK_OK)) {
+        /* A write whose session PostgreSQL ended: run again on a new one. */
+        CHECK(idle_past_timeout(a, place));
+        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
+        CHECK_INT(store_session(place, "worldkit"), >, 0);
+        /* A read too. */
+        CHECK(idle_past_timeout(a, place));
+        wk_world_meta *metas = NULL;
+        size_t n = 0;
+        CHECK_INT(wk_store_list(a, &metas, &n), ==, WK_OK);
+        if (CHECK_INT(n, ==, 1))
+            CHECK_STR(metas[0].owner, "a.example:1");
+        free(metas);
+    }
+    /* A database that no longer lets the server in: the session lost and
+     * a new one refused, the call answers WK_UNAVAILABLE with PostgreSQL's
+     * reason, and changes nothing. */
+    CHECK_INT(pg_value(place, "CREATE ROLE wk_shut_out LOGIN SUPERUSER"), ==, 0);
+    snprintf(other, sizeof other, "%s&user=wk_shut_out", place);
+    if (CHECK_INT(wk_store_open_desc(&(wk_store_desc){.url = other, .address = "b.example:2", .lease_ms = 60000},
+                                     &b, &st),
+                  ==, WK_OK)) {
+        CHECK_INT(pg_value(place, "ALTER ROLE wk_shut_out NOLOGIN"), ==, 0);
+        CHECK_INT(pg_value(place, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                  "WHERE usename = 'wk_shut_out'"),
+                  ==, 1);
+        CHECK_INT(wk_store_create(b, &(wk_world_create_desc){.id = "y"}, id, &st), ==, WK_UNAVAILABLE);
+        CHECK(strstr(st.message, "not permitted to log in"));
+        CHECK_INT(pg_value(place, "ALTER ROLE wk_shut_out LOGIN"), ==, 0);
+        CHECK_INT(pg_value(place, "SELECT count(*) FROM worlds WHERE id = 'y'"), ==, 0);
+        CHECK_INT(held(b), ==, 0);
+    }
+    wk_store_free(b);
+    wk_store_free(a);
+    pg_value(place, "DROP ROLE wk_shut_out");
+    pg_drop_schema(place);
+}
+
 static const wk_test_case cases[] = {
     {"listing_names_holders", listing_names_holders},
     {"ids_never_clash", ids_never_clash},
     {"lost_world_leaves_memory", lost_world_leaves_memory},
     {"failed_load_lets_lease_go", failed_load_lets_lease_go},
+    {"lost_session_runs_again", lost_session_runs_again},
 };
 
 int main(int argc, char **argv)
