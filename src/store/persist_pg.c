@@ -72,7 +72,7 @@ static int check_schema(wk__pg *db, wk_status *st)
         if (n < 0)
             return WK_IO;
         if (n == 0) {
-            rc = wk__pg_txn(db, WK__PG_WRITE, "creating the schema", true, make_schema, NULL, st);
+            rc = wk__pg_txn(db, WK__PG_WRITE, "creating the schema", WK__PG_RERUNNABLE, make_schema, NULL, st);
             continue;
         }
         PGresult *res = PQexec(db->conn, "SELECT version FROM worldkit_schema");
@@ -108,6 +108,7 @@ static void pg_close(void *impl)
         fprintf(stderr, "worldkit: %s: the leases could not be let go of; they expire\n", db->name);
     PQfinish(db->conn);
     pthread_mutex_destroy(&db->lock);
+    pthread_cond_destroy(&db->turn);
     free(db);
 }
 
@@ -117,6 +118,7 @@ static int pg_open(const wk_store_desc *desc, void **impl, wk_status *st)
     if (!db)
         return wk_fail(st, WK_NOMEM, "out of memory opening the store");
     pthread_mutex_init(&db->lock, NULL);
+    pthread_cond_init(&db->turn, NULL);
     db->conn = PQconnectdb(desc->url);
     snprintf(db->name, sizeof db->name, "PostgreSQL");
     snprintf(db->owner, sizeof db->owner, "%s pid %d at %" PRId64, desc->address ? desc->address : "",
@@ -133,7 +135,8 @@ static int pg_open(const wk_store_desc *desc, void **impl, wk_status *st)
     } else {
         snprintf(db->name, sizeof db->name, "PostgreSQL database '%s' at %s:%s", PQdb(db->conn), PQhost(db->conn),
                  PQport(db->conn));
-        /* Not shared yet: no lock. */
+        wk__pg_watch_notices(db);
+        /* Not shared yet: no turns. */
         rc = wk__pg_exec(db, "SET client_min_messages = warning", st, "opening");
         if (rc == WK_OK)
             rc = check_schema(db, st);
@@ -210,7 +213,8 @@ static int pg_load(void *impl, int64_t wid, const wk__loader *l, wk_status *st)
     if (!wid)
         return WK_OK;
     fetched f = {.wid = wid};
-    int rc = wk__pg_txn(impl, WK__PG_READ, "reading a world", true, fetch_rows, &f, st);
+    int rc = wk__pg_txn(impl, WK__PG_READ, "reading a world", WK__PG_RERUNNABLE | WK__PG_URGENT, fetch_rows, &f,
+                        st);
     if (rc == WK_OK)
         rc = replay(&f, l, st);
     PQclear(f.journal);
@@ -274,7 +278,7 @@ static int pg_insert(void *impl, const wk__row *row, int64_t replaced, int64_t r
                      int64_t *epoch, wk_status *st)
 {
     change c = {.row = row, .other = replaced, .other_epoch = replaced_epoch};
-    int rc = wk__pg_txn(impl, WK__PG_WRITE, "adding a world", false, insert_rows, &c, st);
+    int rc = wk__pg_txn(impl, WK__PG_WRITE, "adding a world", 0, insert_rows, &c, st);
     *wid = c.wid;
     *epoch = c.epoch;
     return rc;
@@ -288,7 +292,7 @@ static int remove_rows(wk__pg *db, void *ctx, wk_status *st)
 
 static int pg_remove(void *impl, int64_t wid, int64_t epoch, wk_status *st)
 {
-    return wk__pg_txn(impl, WK__PG_WRITE, "deleting a world", false, remove_rows,
+    return wk__pg_txn(impl, WK__PG_WRITE, "deleting a world", 0, remove_rows,
                       &(change){.wid = wid, .epoch = epoch}, st);
 }
 
@@ -317,7 +321,7 @@ static int pg_rename_pair(void *impl, int64_t a, int64_t epoch_a, const char *id
 {
     change c = {.wid = a, .epoch = epoch_a, .id = id_a, .other = b, .other_epoch = epoch_b, .other_id = id_b,
                 .now = now};
-    return wk__pg_txn(impl, WK__PG_WRITE, "swapping worlds", true, rename_rows, &c, st);
+    return wk__pg_txn(impl, WK__PG_WRITE, "swapping worlds", WK__PG_RERUNNABLE, rename_rows, &c, st);
 }
 
 static int append_entry(wk__pg *db, void *ctx, wk_status *st)
@@ -348,7 +352,7 @@ static int pg_append(void *impl, int64_t wid, int64_t epoch, int64_t seq, const 
                      bool *gone, wk_status *st)
 {
     change c = {.wid = wid, .epoch = epoch, .seq = seq, .bytes = entry, .now = now};
-    int rc = wk__pg_txn(impl, WK__PG_WRITE, "writing a journal entry", false, append_entry, &c, st);
+    int rc = wk__pg_txn(impl, WK__PG_WRITE, "writing a journal entry", 0, append_entry, &c, st);
     *gone = c.gone;
     return rc;
 }
@@ -375,7 +379,7 @@ static int fold_rows(wk__pg *db, void *ctx, wk_status *st)
 static int pg_fold(void *impl, int64_t wid, int64_t epoch, int64_t seq, const wk_buf snap[2], wk_status *st)
 {
     change c = {.wid = wid, .epoch = epoch, .seq = seq, .bytes = snap};
-    return wk__pg_txn(impl, WK__PG_WRITE, "writing a snapshot", true, fold_rows, &c, st);
+    return wk__pg_txn(impl, WK__PG_WRITE, "writing a snapshot", WK__PG_RERUNNABLE, fold_rows, &c, st);
 }
 
 typedef struct geometry_row {
@@ -397,7 +401,7 @@ static int insert_geometry(wk__pg *db, void *ctx, wk_status *st)
 
 static int pg_put_geometry(void *impl, const char *id, const wk_buf *bytes, wk_status *st)
 {
-    return wk__pg_txn(impl, WK__PG_WRITE, "keeping a geometry", true, insert_geometry,
+    return wk__pg_txn(impl, WK__PG_WRITE, "keeping a geometry", WK__PG_RERUNNABLE, insert_geometry,
                       &(geometry_row){.id = id, .bytes = bytes}, st);
 }
 
@@ -423,16 +427,16 @@ static int select_geometry(wk__pg *db, void *ctx, wk_status *st)
 static int pg_get_geometry(void *impl, const char *id, wk_buf *out, bool *found, wk_status *st)
 {
     geometry_row g = {.id = id, .out = out, .out_len = out->len, .found = found};
-    return wk__pg_txn(impl, WK__PG_READ, "reading a geometry", true, select_geometry, &g, st);
+    return wk__pg_txn(impl, WK__PG_READ, "reading a geometry", WK__PG_RERUNNABLE, select_geometry, &g, st);
 }
 
 static int pg_exec(void *impl, const char *sql)
 {
     wk__pg *db = impl;
     wk_status st;
-    pthread_mutex_lock(&db->lock);
+    wk__pg_turn(db, false);
     int rc = wk__pg_exec(db, sql, &st, "running SQL");
-    pthread_mutex_unlock(&db->lock);
+    wk__pg_turn_end(db);
     return rc;
 }
 

@@ -56,13 +56,20 @@ typedef enum wk__pg_stmt { WK__PG_STMT_TABLE(WK__STMT_ENUM) STMT_COUNT } wk__pg_
 typedef struct wk__pg {
     PGconn *conn;
     char name[256]; /* "PostgreSQL database 'db' at host:port", for messages */
-    pthread_mutex_t lock; /* over conn and address */
+    /* The connection's turns: under lock, busy while a call uses conn
+     * and address, urgent counting the lease calls waiting for a turn
+     * (they go first), turn signalled as each turn ends. */
+    pthread_mutex_t lock;
+    pthread_cond_t turn;
+    bool busy;
+    int urgent;
     char owner[96];       /* this server's name in the leases it holds: unique per process */
     char address[WK_OWNER_MAX];
     char lease[32];   /* the lease's duration as an interval */
     char quarter[32]; /* a quarter of it */
     bool ready;     /* opened: the leases are let go of at the close */
     char failed_state[6]; /* the SQLSTATE of the last failure, "" when it had none */
+    bool idled_out; /* PostgreSQL said it ended the session for idling inside a transaction */
 } wk__pg;
 
 /* Parameters of one statement, in binary but for text. */
@@ -96,22 +103,36 @@ int wk__pg_run_only(wk__pg *db, wk__pg_stmt which, const wk__pg_params *p, wk_st
 int wk__pg_exec(wk__pg *db, const char *sql, wk_status *st, const char *what);
 /* The number of rows of a query, -1 when it fails. */
 int wk__pg_count_rows(wk__pg *db, const char *sql, wk_status *st);
+/* Hands the connection's notices to the backend (before its first call). */
+void wk__pg_watch_notices(wk__pg *db);
 /* Sets a new session up (durable commits, timeouts, the statements). */
 int wk__pg_session(wk__pg *db, wk_status *st);
 
 #define WK__PG_WRITE "BEGIN"
 #define WK__PG_READ "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
-/* Takes the lock and runs body in one transaction (begun with begin),
- * committed when body returns WK_OK, else rolled back; body and the commit
- * set st when they fail. A transaction whose session was lost (ended by
- * PostgreSQL, or the connection cut) runs once more on a new one when
- * nothing of it was committed, or when it is rerunnable: running it twice
- * does what running it once does, so a COMMIT whose answer was lost may be
- * sent again. Its body starts over then: it must set its outputs anew.
- * Otherwise, or when the second run loses its session too, it fails with
- * WK_UNAVAILABLE. */
-int wk__pg_txn(wk__pg *db, const char *begin, const char *what, bool rerunnable,
+/* What wk__pg_txn may do with a transaction: run it again after its
+ * answer to COMMIT was lost (running it twice does what running it once
+ * does); run it before the calls that are not urgent waiting for the
+ * connection (the renewals, and the read of a world being taken, would
+ * otherwise wait behind every commit the server's clients queued, each
+ * waiting for its fsync: under load, long enough to lose leases and to keep
+ * a world taken over from its clients). */
+enum { WK__PG_RERUNNABLE = 1, WK__PG_URGENT = 2 };
+
+/* Waits for the connection's turn (urgent: before those not urgent), and
+ * gives it back. */
+void wk__pg_turn(wk__pg *db, bool urgent);
+void wk__pg_turn_end(wk__pg *db);
+
+/* Runs body in one transaction (begun with begin) in a turn of the
+ * connection, committed when body returns WK_OK, else rolled back; body
+ * and the commit set st when they fail. A transaction whose session was
+ * lost (ended by PostgreSQL, or the connection cut) runs once more on a new
+ * one when nothing of it was committed, or when it is WK__PG_RERUNNABLE;
+ * its body starts over then, and must set its outputs anew. Otherwise, or
+ * when the second run loses its session too, it fails with WK_UNAVAILABLE. */
+int wk__pg_txn(wk__pg *db, const char *begin, const char *what, unsigned how,
                int (*body)(wk__pg *db, void *ctx, wk_status *st), void *ctx, wk_status *st);
 /* Runs statement which, with text its one parameter (NULL: none), outside
  * a transaction, its one bigint in *n; run once more on a new session when

@@ -146,7 +146,25 @@ int wk__pg_session(wk__pg *db, wk_status *st)
     return rc ? rc : prepare_all(db, st);
 }
 
-/* Makes sure the connection works, resetting a broken one; under the lock. */
+/* Notes PostgreSQL's word that it ended the session for idling inside a
+ * transaction (SQLSTATE 25P03), which comes between calls, as a notice:
+ * the transaction it ended committed nothing. Other notices go to stderr as
+ * libpq would print them. */
+static void notice(void *arg, const PGresult *res)
+{
+    wk__pg *db = arg;
+    const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    if (state && strcmp(state, "25P03") == 0)
+        db->idled_out = true;
+    fprintf(stderr, "worldkit: %s: %s", db->name, PQresultErrorMessage(res));
+}
+
+void wk__pg_watch_notices(wk__pg *db)
+{
+    PQsetNoticeReceiver(db->conn, notice, db);
+}
+
+/* Makes sure the connection works, resetting a broken one; in a turn. */
 static int connected(wk__pg *db, wk_status *st)
 {
     if (PQstatus(db->conn) == CONNECTION_OK)
@@ -157,7 +175,7 @@ static int connected(wk__pg *db, wk_status *st)
     return wk__pg_session(db, st);
 }
 
-/* Rolls back whatever transaction is open; under the lock. */
+/* Rolls back whatever transaction is open; in a turn. */
 static void rollback(wk__pg *db)
 {
     if (PQtransactionStatus(db->conn) != PQTRANS_IDLE)
@@ -186,13 +204,33 @@ static int unavailable(wk_status *st, bool committing)
                    committing ? " while committing: the change may or may not have been kept" : "");
 }
 
-int wk__pg_txn(wk__pg *db, const char *begin, const char *what, bool rerunnable,
-               int (*body)(wk__pg *db, void *ctx, wk_status *st), void *ctx, wk_status *st)
+void wk__pg_turn(wk__pg *db, bool urgent)
 {
     pthread_mutex_lock(&db->lock);
+    db->urgent += urgent;
+    while (db->busy || (!urgent && db->urgent))
+        pthread_cond_wait(&db->turn, &db->lock);
+    db->urgent -= urgent;
+    db->busy = true;
+    pthread_mutex_unlock(&db->lock);
+}
+
+void wk__pg_turn_end(wk__pg *db)
+{
+    pthread_mutex_lock(&db->lock);
+    db->busy = false;
+    pthread_cond_broadcast(&db->turn);
+    pthread_mutex_unlock(&db->lock);
+}
+
+int wk__pg_txn(wk__pg *db, const char *begin, const char *what, unsigned how,
+               int (*body)(wk__pg *db, void *ctx, wk_status *st), void *ctx, wk_status *st)
+{
+    wk__pg_turn(db, how & WK__PG_URGENT);
     int rc;
     for (int run = 0;; run++) {
         bool committing = false;
+        db->idled_out = false;
         rc = connected(db, st);
         if (rc == WK_OK && (rc = wk__pg_exec(db, begin, st, what)) == WK_OK && (rc = body(db, ctx, st)) == WK_OK) {
             committing = true;
@@ -206,19 +244,19 @@ int wk__pg_txn(wk__pg *db, const char *begin, const char *what, bool rerunnable,
         /* Nothing was committed unless COMMIT was sent on a live session
          * and its answer lost; a session PostgreSQL had ended for idling
          * (25P03) refused it. */
-        committing = committing && strcmp(db->failed_state, "25P03") != 0;
-        if (run == 0 && (!committing || rerunnable))
+        committing = committing && strcmp(db->failed_state, "25P03") != 0 && !db->idled_out;
+        if (run == 0 && (!committing || (how & WK__PG_RERUNNABLE)))
             continue;
         rc = unavailable(st, committing);
         break;
     }
-    pthread_mutex_unlock(&db->lock);
+    wk__pg_turn_end(db);
     return rc;
 }
 
 int wk__pg_one_number(wk__pg *db, wk__pg_stmt which, const char *text, int64_t *n, wk_status *st, const char *what)
 {
-    pthread_mutex_lock(&db->lock);
+    wk__pg_turn(db, false);
     int rc = WK_OK;
     for (int run = 0; run < 2; run++) {
         rc = connected(db, st);
@@ -233,6 +271,6 @@ int wk__pg_one_number(wk__pg *db, wk__pg_stmt which, const char *text, int64_t *
         if (rc != WK_UNAVAILABLE)
             break;
     }
-    pthread_mutex_unlock(&db->lock);
+    wk__pg_turn_end(db);
     return rc;
 }

@@ -17,6 +17,12 @@
 
 #include "store/persist_pg.h"
 
+/* A renewal, or a lease let go, may run again (it only moves leases this
+ * server's name is on), and goes before the writes. Claims do not: every
+ * call for a world another server holds makes one, and as many as clients
+ * send would keep the writes from their turn. */
+#define LEASE_CALL (WK__PG_RERUNNABLE | WK__PG_URGENT)
+
 int wk__pg_fence(wk__pg *db, int64_t wid, int64_t epoch, wk_status *st)
 {
     wk__pg_params p = {0};
@@ -54,7 +60,7 @@ static int release_all(wk__pg *db, void *ctx, wk_status *st)
 
 int wk__pg_release(wk__pg *db, wk_status *st)
 {
-    return wk__pg_txn(db, WK__PG_WRITE, "letting go of the leases", true, release_all, NULL, st);
+    return wk__pg_txn(db, WK__PG_WRITE, "letting go of the leases", LEASE_CALL, release_all, NULL, st);
 }
 
 typedef struct claiming {
@@ -110,7 +116,7 @@ static int claim_lease(wk__pg *db, void *ctx, wk_status *st)
 int wk__pg_claim(void *impl, const char *id, int64_t *wid, int64_t *epoch, char *owner, wk_status *st)
 {
     claiming c = {.id = id, .owner = owner};
-    int rc = wk__pg_txn(impl, WK__PG_WRITE, "taking a world's lease", true, claim_lease, &c, st);
+    int rc = wk__pg_txn(impl, WK__PG_WRITE, "taking a world's lease", WK__PG_RERUNNABLE, claim_lease, &c, st);
     *wid = c.wid;
     *epoch = c.epoch;
     return rc;
@@ -132,7 +138,7 @@ static int let_go_lease(wk__pg *db, void *ctx, wk_status *st)
 
 int wk__pg_let_go(void *impl, int64_t wid, int64_t epoch, wk_status *st)
 {
-    return wk__pg_txn(impl, WK__PG_WRITE, "letting go of a world's lease", true, let_go_lease,
+    return wk__pg_txn(impl, WK__PG_WRITE, "letting go of a world's lease", LEASE_CALL, let_go_lease,
                       &(held_lease){.wid = wid, .epoch = epoch}, st);
 }
 
@@ -167,7 +173,7 @@ static int renew_leases(wk__pg *db, void *ctx, wk_status *st)
 int wk__pg_renew(void *impl, int64_t **held, size_t *count, wk_status *st)
 {
     renewal r = {0};
-    int rc = wk__pg_txn(impl, WK__PG_WRITE, "renewing the leases", true, renew_leases, &r, st);
+    int rc = wk__pg_txn(impl, WK__PG_WRITE, "renewing the leases", LEASE_CALL, renew_leases, &r, st);
     if (rc) {
         free(r.held);
         return rc;
@@ -208,7 +214,7 @@ static int list_worlds(wk__pg *db, void *ctx, wk_status *st)
 int wk__pg_list(void *impl, wk__listed **out, size_t *count, wk_status *st)
 {
     listing l = {0};
-    int rc = wk__pg_txn(impl, WK__PG_READ, "listing the worlds", true, list_worlds, &l, st);
+    int rc = wk__pg_txn(impl, WK__PG_READ, "listing the worlds", WK__PG_RERUNNABLE, list_worlds, &l, st);
     if (rc) {
         free(l.out);
         return rc;
@@ -221,15 +227,15 @@ int wk__pg_list(void *impl, wk__listed **out, size_t *count, wk_status *st)
 void wk__pg_set_address(void *impl, const char *address)
 {
     wk__pg *db = impl;
-    pthread_mutex_lock(&db->lock);
+    wk__pg_turn(db, false);
     snprintf(db->address, sizeof db->address, "%s", address);
-    pthread_mutex_unlock(&db->lock);
+    wk__pg_turn_end(db);
 }
 
 void wk__pg_address(void *impl, char *out)
 {
     wk__pg *db = impl;
-    pthread_mutex_lock(&db->lock);
+    wk__pg_turn(db, false);
     snprintf(out, WK_OWNER_MAX, "%s", db->address);
-    pthread_mutex_unlock(&db->lock);
+    wk__pg_turn_end(db);
 }

@@ -4,8 +4,9 @@
  * database, not by a listing), a world's own metadata names its holder too,
  * a world whose lease
  * another server took leaves the old holder's memory at its next renewal,
- * a world that does not load lets its lease go, and a transaction whose
- * session PostgreSQL ended runs again on a new one.
+ * a world that does not load lets its lease go, a server whose lease went
+ * to another never writes again, the schema is plain SQL, and a
+ * transaction whose session PostgreSQL ended runs again on a new one.
  *
  * Runs beside a PostgreSQL server of its own (tests/store/with_postgres.sh
  * names it in WK_TEST_PG_URL); without one it is skipped (exit 77). Each
@@ -227,6 +228,56 @@ static void failed_load_lets_lease_go(void)
     pg_drop_schema(place);
 }
 
+/* A server that holds a world open while its lease goes to another (as
+ * when it was paused past it) cannot write it: the commit fails with
+ * WK_MOVED, the journal holds no entry of the old epoch, and the lease
+ * row's epoch is the new holder's. */
+static void stale_holder_never_writes(void)
+{
+    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
+    REQUIRE(pg_new_schema(place, sizeof place));
+    wk_store *a = open_as(place, "a.example:1");
+    wk_status st;
+    wk_world *w;
+    if (CHECK(a) && CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK) &&
+        CHECK_INT(wk_store_open(a, "w", true, &w, &st), ==, WK_OK)) {
+        CHECK_INT(pg_value(place, "SELECT epoch FROM leases"), ==, 1);
+        CHECK_INT(pg_value(place, "UPDATE leases SET owner = 'other', address = 'o.example:3', epoch = epoch + 1, "
+                                  "expires = CURRENT_TIMESTAMP + interval '1 minute'"),
+                  ==, 0);
+        wk_entity e;
+        wk_object_desc late = {.name = "late", .pose = {.q = {1, 0, 0, 0}}};
+        CHECK_INT(wk_scene_create_object(wk_world_scene(w), &late, &e, &st), ==, WK_OK);
+        CHECK_INT(wk_store_commit(w, true, &st), ==, WK_MOVED);
+        wk_store_close(w, false, false);
+        CHECK_INT(pg_value(place, "SELECT count(*) FROM journal"), ==, 0);
+        CHECK_INT(pg_value(place, "SELECT epoch FROM leases"), ==, 2);
+    }
+    wk_store_free(a);
+    pg_drop_schema(place);
+}
+
+/* The schema is plain SQL: its seven tables, no extension, no function or
+ * procedure of its own, so that PostgreSQL-compatible databases run it
+ * too. */
+static void schema_is_plain_sql(void)
+{
+    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
+    REQUIRE(pg_new_schema(place, sizeof place));
+    wk_store *a = open_as(place, "a.example:1");
+    wk_status st;
+    if (CHECK(a))
+        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
+    CHECK_INT(pg_value(place, "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"),
+              ==, 7);
+    CHECK_INT(pg_value(place, "SELECT count(*) FROM pg_extension WHERE extname <> 'plpgsql'"), ==, 0);
+    CHECK_INT(pg_value(place, "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+                              "WHERE n.nspname = current_schema()"),
+              ==, 0);
+    wk_store_free(a);
+    pg_drop_schema(place);
+}
+
 /* The pid of the one session of user's other than the asking one: the
  * session of the one store open as user. */
 static long long store_session(const char *place, const char *user)
@@ -305,6 +356,8 @@ static const wk_test_case cases[] = {
     {"lost_world_leaves_memory", lost_world_leaves_memory},
     {"failed_load_lets_lease_go", failed_load_lets_lease_go},
     {"lost_session_runs_again", lost_session_runs_again},
+    {"stale_holder_never_writes", stale_holder_never_writes},
+    {"schema_is_plain_sql", schema_is_plain_sql},
 };
 
 int main(int argc, char **argv)
