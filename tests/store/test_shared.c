@@ -50,6 +50,22 @@ static size_t held(wk_store *store)
     return n;
 }
 
+/* A store on a new schema (its URL in place) as a server reached at
+ * a.example:1 opens it, holding one world, w; NULL when that fails. */
+static wk_store *one_world(char *place)
+{
+    char id[WK_WORLD_ID_MAX];
+    wk_status st;
+    if (!CHECK(pg_new_schema(place, PLACE_MAX)))
+        return NULL;
+    wk_store *a = open_as(place, "a.example:1");
+    if (CHECK(a) && !CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK)) {
+        wk_store_free(a);
+        a = NULL;
+    }
+    return a;
+}
+
 /* Two stores on a new schema, as two servers open it. */
 typedef struct two_servers {
     char place[PLACE_MAX];
@@ -198,12 +214,10 @@ static void lost_world_leaves_memory(void)
 
 static void failed_load_lets_lease_go(void)
 {
-    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
-    REQUIRE(pg_new_schema(place, sizeof place));
-    wk_store *a = open_as(place, "a.example:1");
+    char place[PLACE_MAX];
+    wk_store *a = one_world(place);
+    REQUIRE(a);
     wk_status st;
-    if (CHECK(a))
-        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
     wk_store_free(a);
     CHECK_INT(pg_value(place, "UPDATE snapshots SET state = '\\x12'"), ==, 0);
     wk_store *b = open_as(place, "b.example:2");
@@ -234,13 +248,12 @@ static void failed_load_lets_lease_go(void)
  * row's epoch is the new holder's. */
 static void stale_holder_never_writes(void)
 {
-    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
-    REQUIRE(pg_new_schema(place, sizeof place));
-    wk_store *a = open_as(place, "a.example:1");
+    char place[PLACE_MAX];
+    wk_store *a = one_world(place);
+    REQUIRE(a);
     wk_status st;
     wk_world *w;
-    if (CHECK(a) && CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK) &&
-        CHECK_INT(wk_store_open(a, "w", true, &w, &st), ==, WK_OK)) {
+    if (CHECK_INT(wk_store_open(a, "w", true, &w, &st), ==, WK_OK)) {
         CHECK_INT(pg_value(place, "SELECT epoch FROM leases"), ==, 1);
         CHECK_INT(pg_value(place, "UPDATE leases SET owner = 'other', address = 'o.example:3', epoch = epoch + 1, "
                                   "expires = CURRENT_TIMESTAMP + interval '1 minute'"),
@@ -262,12 +275,9 @@ static void stale_holder_never_writes(void)
  * too. */
 static void schema_is_plain_sql(void)
 {
-    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
-    REQUIRE(pg_new_schema(place, sizeof place));
-    wk_store *a = open_as(place, "a.example:1");
-    wk_status st;
-    if (CHECK(a))
-        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
+    char place[PLACE_MAX];
+    wk_store *a = one_world(place);
+    REQUIRE(a);
     CHECK_INT(pg_value(place, "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"),
               ==, 7);
     CHECK_INT(pg_value(place, "SELECT count(*) FROM pg_extension WHERE extname <> 'plpgsql'"), ==, 0);
