@@ -307,12 +307,16 @@ static long long store_session(const char *place, const char *user)
 static bool idle_past_timeout(wk_store *store, const char *place)
 {
     long long before = store_session(place, "worldkit");
-    if (wk__db_exec(store, "SET idle_in_transaction_session_timeout = '50ms'; BEGIN") != WK_OK)
+    if (before <= 0 || wk__db_exec(store, "SET idle_in_transaction_session_timeout = '50ms'; BEGIN") != WK_OK)
         return false;
-    sleep_ms(300);
     char sql[96];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_stat_activity WHERE pid = %lld", before);
-    return before > 0 && pg_value(place, sql) == 0;
+    for (int i = 0; i < 100; i++) { /* within 5 s, however loaded the host */
+        sleep_ms(50);
+        if (pg_value(place, sql) == 0)
+            return true;
+    }
+    return false;
 }
 
 static void lost_session_runs_again(void)
