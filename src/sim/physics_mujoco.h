@@ -17,6 +17,7 @@ typedef struct body {
     int parent;        /* index of its parent body here, or -1 for the world */
     bool moves;        /* not welded to the world */
     bool free;         /* on a free joint: a pose and twist of its own */
+    bool object_joint; /* on a kinematic object's revolute or prismatic joint (as take_changes last saw) */
     int id;            /* MuJoCo's body id */
     int qpos, dof;     /* its free joint's (root bodies) or its joint's first addresses; -1: none */
     wk_entity carries; /* the model it carries (a free root link right below its model), or WK_NULL_ENTITY */
@@ -42,6 +43,7 @@ struct wk__physics {
     size_t meshes;  /* how many */
     int written;    /* while a model is written: the bodies written so far */
     bool pooled;    /* the world's links changed while it ran: its models carry spares from then on */
+    uint64_t wrote;      /* the ECM's version once the last step wrote the bodies' motion */
 };
 
 /* The node kind of e (WK_NODE_KIND_COUNT for none), and whether a model
