@@ -79,10 +79,7 @@ static int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, v
         if (ecm->txn && wk__txn_note_set(ecm, e, type, cell, change))
             return wk__ecm_fail(ecm, WK_NOMEM, "out of memory recording %s of entity %llu",
                                 ecm->types[type].desc.name, (unsigned long long)e);
-        if (value)
-            memmove(cell, value, size);
-        else
-            memset(cell, 0, size);
+        wk__fill_value(cell, value, size); /* value is not cell: that compared equal */
     } else {
         staged s;
         if (stage(ecm, type, value, &s))

@@ -299,6 +299,7 @@ static bool take_changes(wk__physics *p, wk_sim *sim)
     wk_scene *s = sim->scene;
     for (size_t i = 0; i < p->count; i++) {
         body *b = &p->bodies[i];
+        b->up = wk_ecm_parent(wk_scene_ecm(s), b->link);
         if ((b->object_joint = on_object_joint(p, s, b)))
             taken |= take_joint(p, s, b);
         if (!b->free)
@@ -368,6 +369,13 @@ static bool moves_in_model(const wk__physics *p, const body *b)
     return b->moves && !b->carries && p->m->body_weldid[b->id] != 0;
 }
 
+/* Body id's pose in the world. */
+static wk_pose world_pose(const wk__physics *p, int id)
+{
+    const mjtNum *x = &p->d->xpos[3 * id], *q = &p->d->xquat[4 * id];
+    return (wk_pose){{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
+}
+
 /* Body id's world twist at its origin, angular then linear, in the
  * world's axes: mj_objectVelocity's, without its call. MuJoCo's cvel is
  * the twist at the centre of mass of the body's tree, which moves to the
@@ -398,18 +406,6 @@ static bool is_zero(wk_vec3 v)
 {
     return v.x == 0 && v.y == 0 && v.z == 0;
 }
-
-/* The motion of the entity the last link written hangs from, worked out
- * once: the links of a model share it, and working it out walks the
- * hierarchy up to the world. */
-typedef struct parent_frame {
-    bool known;
-    wk_entity entity;
-    bool still;       /* no twist nor acceleration */
-    bool aligned;     /* still, at the world's origin, in its axes: a link's world pose and motion are its own */
-    wk_pose inverse;  /* its world pose, inverted */
-    wk_motion motion; /* in the world */
-} parent_frame;
 
 static const parent_frame *frame_of(parent_frame *f, wk_sim *sim, wk_entity parent)
 {
@@ -443,9 +439,10 @@ static void frame_written(parent_frame *f, wk_ecm *ecm, wk_entity e)
  * its end, and one solved there is the next step's forward dynamics run
  * twice; the change of the twist is what the integrator did, within
  * 5 mm/s^2 of a pendulum's analytic acceleration (tests/sim/test_physics.c). */
-static int write_link(wk__physics *p, wk_sim *sim, body *b, wk_pose world, const parent_frame *parent)
+static int write_link(wk__physics *p, wk_sim *sim, body *b, const parent_frame *parent)
 {
     wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    wk_pose world = world_pose(p, b->id);
     wk_pose local = parent->aligned ? world : wk_pose_compose(parent->inverse, world);
     int rc = wk_ecm_set(ecm, b->link, wk_scene_types_of(sim->scene)->parent_pose, &local);
     wk_scene_pose_written(sim->scene, b->link);
@@ -453,12 +450,12 @@ static int write_link(wk__physics *p, wk_sim *sim, body *b, wk_pose world, const
         return rc < 0 ? WK_NOMEM : WK_OK;
     mjtNum v[6], *w = b->before; /* angular then linear, in the world's axes */
     world_twist(p, b->id, v);
-    double h = p->m->opt.timestep;
+    double rate = 1 / p->m->opt.timestep;
     wk_motion m = {world,
                    {v[3], v[4], v[5]},
                    {v[0], v[1], v[2]},
-                   {(v[3] - w[3]) / h, (v[4] - w[4]) / h, (v[5] - w[5]) / h},
-                   {(v[0] - w[0]) / h, (v[1] - w[1]) / h, (v[2] - w[2]) / h}};
+                   {(v[3] - w[3]) * rate, (v[4] - w[4]) * rate, (v[5] - w[5]) * rate},
+                   {(v[0] - w[0]) * rate, (v[1] - w[1]) * rate, (v[2] - w[2]) * rate}};
     memcpy(w, v, sizeof v);
     if (!parent->aligned) /* a parent at rest only turns the link's motion into its axes */
         m = parent->still ? (wk_motion){local, wk_quat_rotate(parent->inverse.q, m.linear),
@@ -480,23 +477,21 @@ static int give_changes(wk__physics *p, wk_sim *sim)
 {
     wk_scene *s = sim->scene;
     wk_ecm *ecm = wk_scene_ecm(s);
-    parent_frame frame = {0};
+    parent_frame *frame = &p->frame;
     for (int id = 1; id < p->m->nbody; id++) {
         body *b = p->of_id[id] == SPARE ? NULL : &p->bodies[p->of_id[id]];
         if (!b || !b->moves)
             continue;
-        const mjtNum *x = &p->d->xpos[3 * id], *q = &p->d->xquat[4 * id];
-        wk_pose world = {{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
         int rc;
         /* A kinematic object's joint moved moves the joint entities, and
          * any mimicking it, wherever they are. */
         if (b->object_joint)
-            move_joint(p, s, b), frame.known = false;
+            move_joint(p, s, b), frame->known = false;
         if (b->carries) {
-            rc = carry(p, sim, b, world);
-            frame_written(&frame, ecm, b->carries);
+            rc = carry(p, sim, b, world_pose(p, id));
+            frame_written(frame, ecm, b->carries);
         } else {
-            rc = write_link(p, sim, b, world, frame_of(&frame, sim, wk_ecm_parent(ecm, b->link)));
+            rc = write_link(p, sim, b, frame_of(frame, sim, b->up));
         }
         if (rc)
             return rc;
@@ -535,8 +530,10 @@ int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
      * half runs again only when a client changed a state. */
     if (!quiet && take_changes(p, sim))
         mj_step1(p->m, p->d);
-    if (!quiet)
+    if (!quiet) {
         note_twists(p);
+        p->frame.known = false;
+    }
     mj_step2(p->m, p->d);
     wk__pool_hold(p);
     mj_step1(p->m, p->d);
