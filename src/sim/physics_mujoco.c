@@ -380,7 +380,7 @@ static wk_pose world_pose(const wk__physics *p, int id)
  * world's axes: mj_objectVelocity's, without its call. MuJoCo's cvel is
  * the twist at the centre of mass of the body's tree, which moves to the
  * body's origin as v + w x r. */
-static void world_twist(const wk__physics *p, int id, mjtNum v[6])
+static inline void world_twist(const wk__physics *p, int id, mjtNum v[6])
 {
     const mjtNum *c = &p->d->cvel[6 * id], *x = &p->d->xpos[3 * id];
     const mjtNum *com = &p->d->subtree_com[3 * p->m->body_rootid[id]];
@@ -451,20 +451,19 @@ static int write_link(wk__physics *p, wk_sim *sim, body *b, const parent_frame *
     mjtNum v[6], *w = b->before; /* angular then linear, in the world's axes */
     world_twist(p, b->id, v);
     double rate = 1 / p->m->opt.timestep;
-    wk_motion m = {world,
-                   {v[3], v[4], v[5]},
-                   {v[0], v[1], v[2]},
-                   {(v[3] - w[3]) * rate, (v[4] - w[4]) * rate, (v[5] - w[5]) * rate},
-                   {(v[0] - w[0]) * rate, (v[1] - w[1]) * rate, (v[2] - w[2]) * rate}};
+    wk_velocity twist = {{v[3], v[4], v[5]}, {v[0], v[1], v[2]}, false};
+    wk_acceleration acc = {{(v[3] - w[3]) * rate, (v[4] - w[4]) * rate, (v[5] - w[5]) * rate},
+                           {(v[0] - w[0]) * rate, (v[1] - w[1]) * rate, (v[2] - w[2]) * rate}};
     memcpy(w, v, sizeof v);
-    if (!parent->aligned) /* a parent at rest only turns the link's motion into its axes */
-        m = parent->still ? (wk_motion){local, wk_quat_rotate(parent->inverse.q, m.linear),
-                                        wk_quat_rotate(parent->inverse.q, m.angular),
-                                        wk_quat_rotate(parent->inverse.q, m.linear_acc),
-                                        wk_quat_rotate(parent->inverse.q, m.angular_acc)}
+    if (!parent->aligned) { /* a parent at rest only turns the link's motion into its axes */
+        wk_quat R = parent->inverse.q;
+        wk_motion m = {world, twist.linear, twist.angular, acc.linear, acc.angular};
+        m = parent->still ? (wk_motion){local, wk_quat_rotate(R, m.linear), wk_quat_rotate(R, m.angular),
+                                        wk_quat_rotate(R, m.linear_acc), wk_quat_rotate(R, m.angular_acc)}
                           : wk_motion_relative(&parent->motion, &m);
-    wk_velocity twist = {m.linear, m.angular, false};
-    wk_acceleration acc = {m.linear_acc, m.angular_acc};
+        twist = (wk_velocity){m.linear, m.angular, false};
+        acc = (wk_acceleration){m.linear_acc, m.angular_acc};
+    }
     return wk_ecm_set(ecm, b->link, sim->velocity, &twist) < 0 || wk_ecm_set(ecm, b->link, sim->acceleration, &acc) < 0
                ? WK_NOMEM
                : WK_OK;
