@@ -67,9 +67,11 @@ static void mark_changed(wk_ecm *ecm, wk__record *r, wk_entity e, uint8_t *chang
     (void)wk__touch(ecm, r, e);
 }
 
-/* Sets the value at cell, whose change state is at *change_state. */
-static int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type, void *cell, uint8_t *change_state,
-                        const void *value)
+/* Sets the value at cell, whose change state is at *change_state. Inlined
+ * into its callers: it is the common case of wk_ecm_set, which the physics
+ * calls three times per link per step. */
+static inline __attribute__((always_inline)) int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type,
+                                                              void *cell, uint8_t *change_state, const void *value)
 {
     size_t size = ecm->types[type].desc.size;
     if (size == 0 || (value && wk__value_equal(ecm, type, cell, value)))
