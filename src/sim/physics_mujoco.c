@@ -376,19 +376,16 @@ static wk_pose world_pose(const wk__physics *p, int id)
     return (wk_pose){{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
 }
 
-/* Body id's world twist at its origin, angular then linear, in the
- * world's axes: mj_objectVelocity's, without its call. MuJoCo's cvel is
- * the twist at the centre of mass of the body's tree, which moves to the
- * body's origin as v + w x r. */
-static inline void world_twist(const wk__physics *p, int id, mjtNum v[6])
+/* Body id's world twist at its origin, in the world's axes:
+ * mj_objectVelocity's, without its call. MuJoCo's cvel (angular, then
+ * linear) is the twist at the centre of mass of the body's tree, which
+ * moves to the body's origin as v + w x r. */
+static inline wk_velocity world_twist(const wk__physics *p, int id)
 {
     const mjtNum *c = &p->d->cvel[6 * id], *x = &p->d->xpos[3 * id];
     const mjtNum *com = &p->d->subtree_com[3 * p->m->body_rootid[id]];
-    mjtNum r[3] = {x[0] - com[0], x[1] - com[1], x[2] - com[2]};
-    v[0] = c[0], v[1] = c[1], v[2] = c[2];
-    v[3] = c[3] - (r[1] * c[2] - r[2] * c[1]);
-    v[4] = c[4] - (r[2] * c[0] - r[0] * c[2]);
-    v[5] = c[5] - (r[0] * c[1] - r[1] * c[0]);
+    wk_vec3 w = {c[0], c[1], c[2]}, r = {x[0] - com[0], x[1] - com[1], x[2] - com[2]};
+    return (wk_velocity){wk_vec3_add((wk_vec3){c[3], c[4], c[5]}, wk_vec3_cross(w, r)), w, false};
 }
 
 /* The world twist of every body that moves within its model, before the
@@ -399,7 +396,7 @@ static void note_twists(wk__physics *p)
 {
     for (size_t i = 0; i < p->count; i++)
         if (moves_in_model(p, &p->bodies[i]))
-            world_twist(p, p->bodies[i].id, p->bodies[i].before);
+            p->bodies[i].before = world_twist(p, p->bodies[i].id);
 }
 
 static bool is_zero(wk_vec3 v)
@@ -448,13 +445,11 @@ static int write_link(wk__physics *p, wk_sim *sim, body *b, const parent_frame *
     wk_scene_pose_written(sim->scene, b->link);
     if (rc < 0 || !moves_in_model(p, b))
         return rc < 0 ? WK_NOMEM : WK_OK;
-    mjtNum v[6], *w = b->before; /* angular then linear, in the world's axes */
-    world_twist(p, b->id, v);
+    wk_velocity twist = world_twist(p, b->id);
     double rate = 1 / p->m->opt.timestep;
-    wk_velocity twist = {{v[3], v[4], v[5]}, {v[0], v[1], v[2]}, false};
-    wk_acceleration acc = {{(v[3] - w[3]) * rate, (v[4] - w[4]) * rate, (v[5] - w[5]) * rate},
-                           {(v[0] - w[0]) * rate, (v[1] - w[1]) * rate, (v[2] - w[2]) * rate}};
-    memcpy(w, v, sizeof v);
+    wk_acceleration acc = {wk_vec3_scale(wk_vec3_sub(twist.linear, b->before.linear), rate),
+                           wk_vec3_scale(wk_vec3_sub(twist.angular, b->before.angular), rate)};
+    b->before = twist;
     if (!parent->aligned) { /* a parent at rest only turns the link's motion into its axes */
         wk_quat R = parent->inverse.q;
         wk_motion m = {world, twist.linear, twist.angular, acc.linear, acc.angular};

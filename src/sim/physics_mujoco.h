@@ -27,7 +27,7 @@ typedef struct body {
     double at_build;   /* its joint's position (a kinematic object's) when the model was written */
     double position;   /* that position as last written to the kinematic object, or taken from it */
     wk_velocity twist; /* the carried model's Velocity as last written */
-    mjtNum before[6];  /* a body that moves within its model: its world twist (angular, linear) before the step */
+    wk_velocity before; /* a body that moves within its model: its world twist before the step */
 } body;
 
 /* The motion of the entity the last link written hangs from, worked out
