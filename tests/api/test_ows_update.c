@@ -11,6 +11,7 @@
  * serialized state as it was. */
 #include <math.h>
 
+#include "api/ows/triangle_mesh.h"
 #include "api/ows_client.h"
 
 /* A box of 1 x 2 x 3 m and a sphere of radius 0.25 m. */
@@ -768,10 +769,45 @@ static void geometry_service(void)
     wk_api_free(api);
 }
 
+/* A mesh file is read by assimp once, when CreateGeometry registers it:
+ * GetGeometry and GetRenderable serve what that read made, as often as
+ * they are called, with no read of their own. */
+static void geometry_read_once(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    /* A file of its own (a name in the solid line), so that no other case
+     * has read it: "solid once" and the same triangle as A_TRIANGLE_STL. */
+    unsigned long before = wk__triangle_mesh_parses();
+    char stl[65], request[512];
+    REQUIRE(register_geometry(api,
+                              "{'stlBytes':'c29saWQgb25jZQpmYWNldCBub3JtYWwgMCAwIDEKb3V0ZXIgbG9vcAp2ZXJ0ZXggMCAwIDAKdmVy"
+                              "dGV4IDEgMCAwCnZlcnRleCAwIDIgMAplbmRsb29wCmVuZGZhY2V0CmVuZHNvbGlkIG9uY2UK'}",
+                              stl));
+    CHECK_INT(wk__triangle_mesh_parses() - before, ==, 1);
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'exactGeometryRef':'worldkit-geometry:%s'}}", stl);
+    for (int i = 0; i < 2; i++) {
+        OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+                   "'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0],'faces':[0,1,2]}");
+        OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_OK, "'renderable':{'glbBytes':'Z2xURgIA");
+    }
+    CHECK_INT(wk__triangle_mesh_parses() - before, ==, 1);
+    /* Registering the same file again reads nothing either. */
+    char again[65];
+    REQUIRE(register_geometry(api,
+                              "{'stlBytes':'c29saWQgb25jZQpmYWNldCBub3JtYWwgMCAwIDEKb3V0ZXIgbG9vcAp2ZXJ0ZXggMCAwIDAKdmVy"
+                              "dGV4IDEgMCAwCnZlcnRleCAwIDIgMAplbmRsb29wCmVuZGZhY2V0CmVuZHNvbGlkIG9uY2UK'}",
+                              again));
+    CHECK_STR(again, stl);
+    CHECK_INT(wk__triangle_mesh_parses() - before, ==, 1);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"create_object", create_object},
     {"create_from_scene_object", create_from_scene_object},
     {"geometry_service", geometry_service},
+    {"geometry_read_once", geometry_read_once},
     {"create_under_filters_and_frames", create_under_filters_and_frames},
     {"delete_object", delete_object},
     {"rename_and_reparent_objects", rename_and_reparent_objects},

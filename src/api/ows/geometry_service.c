@@ -14,11 +14,13 @@
  *
  * What is served is what the data holds, never made up: GetGeometry a
  * Geometry (the one given; a primitive_set as its exact geometry; an OBJ or
- * STL file as its exact geometry's triangle mesh, read by assimp in
- * triangle_mesh.c, which CreateGeometry does too so that a file it cannot
- * read is refused then; glTF bytes as its renderable), GetRenderable the
- * glTF given (gltf_bytes, or a Geometry's renderable), else for an OBJ or
- * STL file the glb assimp writes of it, at lod_level 0, the only one kept.
+ * STL file as its exact geometry's triangle mesh; glTF bytes as its
+ * renderable), GetRenderable the glTF given (gltf_bytes, or a Geometry's
+ * renderable), else for an OBJ or STL file the glb assimp writes of it, at
+ * lod_level 0, the only one kept. An OBJ or STL file is read by assimp
+ * (triangle_mesh.c) once, when CreateGeometry registers it, so that a file
+ * it cannot read is refused then; mesh_cache.c keeps what the read made
+ * for the calls that serve it.
  * worldkit makes no glTF from primitive shapes: that call answers
  * FAILED_PRECONDITION saying so (not UNIMPLEMENTED, which the client
  * retries for a minute); an object may still use them. */
@@ -27,7 +29,7 @@
 #include <string.h>
 
 #include "api/ows/edit.h"
-#include "api/ows/triangle_mesh.h"
+#include "api/ows/mesh_cache.h"
 #include "intrinsic/geometry/proto/geometry_service.pb-c.h"
 
 #define REF_PREFIX "worldkit-geometry:"
@@ -66,16 +68,17 @@ static const ProtobufCBinaryData *mesh_file(const GeometryData *d, const char **
     return obj ? &d->obj_data : &d->stl_bytes;
 }
 
-/* The triangle mesh of data that is an OBJ or STL file (*mesh NULL for
- * other data); the failure names method and the field. */
-static int mesh_of(wk__call *call, const char *method, const GeometryData *d,
-                   IntrinsicProto__Geometry__TriangleMesh **mesh, wk_status *st)
+/* The mesh of registration id whose data is d, the parts asked for
+ * (mesh_cache.h); *is_mesh false, and nothing copied, when d is no OBJ or
+ * STL file. A failure names method and the field. */
+static int mesh_of(wk__call *call, const char *method, const char *id, const GeometryData *d, unsigned parts,
+                   bool *is_mesh, wk__mesh_copy *mesh, wk_status *st)
 {
-    *mesh = NULL;
     const char *format;
     char what[32];
     const ProtobufCBinaryData *file = mesh_file(d, &format, what, sizeof what);
-    int rc = file ? wk__triangle_mesh_read(call, file, format, what, mesh, st) : WK_OK;
+    *is_mesh = file != NULL;
+    int rc = file ? wk__mesh_cached(call, id, file, format, what, parts, mesh, st) : WK_OK;
     return rc ? wk__ows_context(st, rc, "GeometryService.%s", method) : WK_OK;
 }
 
@@ -192,10 +195,6 @@ WK__HANDLER(wk__geometry_create)
                                           : NULL;
     if (file && !file->len)
         return wk_fail(st, WK_INVALID, "GeometryService.CreateGeometry: data.%s is empty", data_kind(data));
-    IntrinsicProto__Geometry__TriangleMesh *mesh;
-    int rc = mesh_of(call, "CreateGeometry", data, &mesh, st);
-    if (rc)
-        return rc;
     size_t len = protobuf_c_message_get_packed_size(&data->base);
     uint8_t *packed = wk__call_alloc(call, len);
     if (!packed)
@@ -208,6 +207,13 @@ WK__HANDLER(wk__geometry_create)
     char fingerprint[2 * EVP_MAX_MD_SIZE + 1];
     for (unsigned i = 0; i < digest_len; i++)
         sprintf(fingerprint + 2 * i, "%02x", digest[i]);
+    /* Read now, so that a file that is no mesh is refused, and kept for
+     * the calls that serve it. */
+    bool is_mesh;
+    wk__mesh_copy mesh;
+    int rc = mesh_of(call, "CreateGeometry", fingerprint, data, 0, &is_mesh, &mesh, st);
+    if (rc)
+        return rc;
     rc = wk_store_put_geometry(api->store, fingerprint, packed, len, st);
     if (rc)
         return wk__ows_context(st, rc, "GeometryService.CreateGeometry");
@@ -229,9 +235,16 @@ WK__HANDLER(wk__geometry_get)
                         st);
     if (rc)
         return rc;
-    IntrinsicProto__Geometry__TriangleMesh *mesh;
-    if ((rc = mesh_of(call, "GetGeometry", d, &mesh, st)))
+    bool is_mesh;
+    wk__mesh_copy copy;
+    if ((rc = mesh_of(call, "GetGeometry", id, d, WK__MESH_TRIANGLES, &is_mesh, &copy, st)))
         return rc;
+    ProtobufCAllocator in_call = {call_alloc, call_free, call};
+    IntrinsicProto__Geometry__TriangleMesh *mesh =
+        is_mesh ? intrinsic_proto__geometry__triangle_mesh__unpack(&in_call, copy.triangles.len, copy.triangles.data)
+                : NULL;
+    if (is_mesh && !mesh)
+        return wk_fail(st, WK_NOMEM, "GeometryService.GetGeometry: out of memory");
     IntrinsicProto__Geometry__Renderable *renderable = given_renderable(call, d);
     IntrinsicProto__Geometry__Geometry *geometry = d->geometry_v0;
     if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET_V0 || mesh) {
@@ -269,13 +282,13 @@ WK__HANDLER(wk__geometry_get_renderable)
         return rc;
     IntrinsicProto__Geometry__Renderable *renderable = given_renderable(call, d);
     bool given = renderable != NULL;
-    const char *format;
-    char what[32];
-    const ProtobufCBinaryData *file = mesh_file(d, &format, what, sizeof what);
-    if (file && (renderable = wk__ows_new(call, &intrinsic_proto__geometry__renderable__descriptor))) {
+    bool is_mesh;
+    wk__mesh_copy copy;
+    if ((rc = mesh_of(call, "GetRenderable", id, d, WK__MESH_GLB, &is_mesh, &copy, st)))
+        return rc;
+    if (is_mesh && (renderable = wk__ows_new(call, &intrinsic_proto__geometry__renderable__descriptor))) {
         renderable->has_gltf_string = true;
-        if ((rc = wk__triangle_mesh_glb(call, file, format, what, &renderable->gltf_string, st)))
-            return wk__ows_context(st, rc, "GeometryService.GetRenderable");
+        renderable->gltf_string = copy.glb;
     }
     if (!renderable && !call->failed)
         return wk_fail(st, WK_PRECONDITION,
