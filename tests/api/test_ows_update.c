@@ -653,28 +653,6 @@ static void create_from_scene_object(void)
     wk_api_free(api);
 }
 
-/* GeometryService's fingerprint of the GeometryData json describes, copied
- * to out (65 bytes); false when CreateGeometry does not answer one. */
-static bool register_geometry(wk_api *api, const char *data, char *out)
-{
-    char request[512];
-    snprintf(request, sizeof request, "{'data':%s}", data);
-    ows_answer a;
-    bool ok = CHECK_INT(ows_call(api, "/intrinsic_proto.geometry.GeometryService/CreateGeometry", request, &a), ==,
-                        WK_GRPC_OK);
-    const char *at = ok ? strstr((const char *)a.json.data, "\"fingerprint\":\"") : NULL;
-    ok = CHECK(at != NULL) && CHECK(strspn(at + 15, "0123456789abcdef") == 64);
-    if (ok) {
-        memcpy(out, at + 15, 64);
-        out[64] = 0;
-        char ref[128];
-        snprintf(ref, sizeof ref, "'geometryRef':'worldkit-geometry:%s'", out);
-        ok = CHECK(ows_has(&a, ref));
-    }
-    wk_buf_free(&a.json);
-    return ok;
-}
-
 #define GEOMETRY_SERVICE "/intrinsic_proto.geometry.GeometryService/"
 #define A_BOX "{'primitiveSetV0':{'primitives':[{'box':{'size':{'x':0.1,'y':0.2,'z':0.3}}}]}}"
 

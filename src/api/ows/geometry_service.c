@@ -373,3 +373,31 @@ int wk__geometry_registered(wk__call *call, const char *ref, wk_scene_geometry *
     *uri = NULL;
     return primitive_in(set, id, g, st);
 }
+
+int wk__geometry_mesh_box(wk_store *store, const char *uri, bool *known, wk_vec3 *lo, wk_vec3 *hi, wk_status *st)
+{
+    *known = false;
+    if (!store || strncmp(uri, REF_PREFIX, strlen(REF_PREFIX)))
+        return WK_OK;
+    const char *id = uri + strlen(REF_PREFIX);
+    wk_buf bytes = {0};
+    int rc = wk_store_get_geometry(store, id, &bytes, st);
+    GeometryData *d = rc ? NULL : intrinsic_proto__geometry__geometry_data__unpack(NULL, bytes.len, bytes.data);
+    wk_buf_free(&bytes);
+    if (rc)
+        return rc;
+    if (!d)
+        return wk_fail(st, WK_IO, "the stored geometry '%s' does not parse", id);
+    const char *format;
+    char what[32];
+    const ProtobufCBinaryData *file = mesh_file(d, &format, what, sizeof what);
+    wk__mesh_copy box;
+    /* No part but the box is copied: no call is needed to hold it. */
+    rc = file ? wk__mesh_cached(NULL, id, file, format, what, 0, &box, st) : WK_OK;
+    if (file && rc == WK_OK) {
+        *known = true;
+        *lo = box.lo, *hi = box.hi;
+    }
+    protobuf_c_message_free_unpacked(&d->base, NULL);
+    return rc;
+}
