@@ -202,8 +202,21 @@ static void registered_meshes(void)
                        "'inlineGeometryData':{'exactGeometry':{'primitiveSet':{'primitives':[{'shape':{'box':{"
                        "'size':{'x':1,'y':2,'z':3}}}}]}}}}}}}}}}}",
                        WK_GRPC_OK, "'name':'crate'"));
+    /* The same tetrahedron given inline (v1), its vertices as given. */
+    char given[65];
+    REQUIRE(register_geometry(api,
+                              "{'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[1,2,3,2,2,3,1,4,3,1,2,6],"
+                              "'faces':[0,1,2,0,1,3,0,2,3,1,2,3]}}}}",
+                              given));
+    snprintf(request, sizeof request,
+             "{'worldId':'world','name':'given','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+             "'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{'geoRef':{'exactGeometryRef':"
+             "'worldkit-geometry:%s'}}}}}}}}}",
+             given);
+    REQUIRE(OWS_EXPECT(api, "CreateObject", request, WK_GRPC_OK, "'name':'given'"));
     /* x doubled by the scale; the pose (x = 7) is not in the object's frame. */
     check_box(api, "tetra", (wk_vec3){2, 2, 3}, (wk_vec3){4, 4, 6}, 1e-12);
+    check_box(api, "given", (wk_vec3){1, 2, 3}, (wk_vec3){2, 4, 6}, 0);
     check_box(api, "crate", (wk_vec3){-0.5, -1, -1.5}, (wk_vec3){0.5, 1, 1.5}, 1e-12);
     /* As a hull: the eight corners of that box. */
     uint32_t type;

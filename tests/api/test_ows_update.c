@@ -781,11 +781,92 @@ static void geometry_read_once(void)
     wk_api_free(api);
 }
 
+#define INLINE_TETRA                                                                                  \
+    "{'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0,0,0,3.25],"      \
+    "'faces':[0,1,2,0,1,3,0,2,3,1,2,3]}}}}"
+
+/* The v1 inline geometries GeometryData holds (Intrinsic's C++ client
+ * registers meshes so): a triangle mesh is taken like a mesh file (read
+ * once, served as given and as a glb, an object's mesh), a v1 primitive
+ * set like an older one; what is not a geometry is refused naming the
+ * field. */
+static void inline_geometries(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    unsigned long before = wk__triangle_mesh_parses();
+    char tetra[65], ball[65], request[1024];
+    REQUIRE(register_geometry(api, INLINE_TETRA, tetra));
+    REQUIRE(register_geometry(api, "{'primitiveSet':{'primitives':[{'shape':{'sphere':{'radius':0.5}}}]}}", ball));
+    CHECK_INT(wk__triangle_mesh_parses() - before, ==, 1);
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'exactGeometryRef':'worldkit-geometry:%s'}}", tetra);
+    /* Served as given, in v1 and in the older message, coordinates exact. */
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+               "'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0,0,0,3.25],"
+               "'faces':[0,1,2,0,1,3,0,2,3,1,2,3]}}}");
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+               "'geometryV0':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0,0,0,3.25]");
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_OK, "'renderable':{'glbBytes':'Z2xURgIA");
+    CHECK_INT(wk__triangle_mesh_parses() - before, ==, 1);
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'exactGeometryRef':'worldkit-geometry:%s'}}", ball);
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+               "'inlineGeometry':{'exactGeometry':{'primitiveSet':{'primitives':[{'shape':{'sphere':{'radius':0.5}}}]}}}");
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_FAILED_PRECONDITION,
+               "was registered as primitive_set, and worldkit makes no glTF renderable");
+    /* A file a mesh file's GetGeometry answers in v1 too. */
+    char stl[65];
+    REQUIRE(register_geometry(api, "{'stlBytes':'" A_TRIANGLE_STL "'}", stl));
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'exactGeometryRef':'worldkit-geometry:%s'}}", stl);
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+               "'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0],'faces':[0,1,2]}}}");
+
+    /* Objects: the sphere inline, the mesh by its reference. */
+    const struct {
+        const char *name, *id, *shows;
+    } made[] = {{"inline_ball", ball, "{'sphere':{'radius':0.5}}"}, {"inline_tetra", tetra, "'geoRef':{"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(request, sizeof request,
+                 "{'worldId':'w','name':'%s','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+                 "'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{'geoRef':{'exactGeometryRef':"
+                 "'worldkit-geometry:%s'}}}}}}}}}",
+                 made[i].name, made[i].id);
+        OWS_EXPECT(api, "CreateObject", request, WK_GRPC_OK, NULL);
+        snprintf(request, sizeof request,
+                 "{'worldId':'w','object':{'byName':{'objectName':'%s'}},'view':'FULL'}", made[i].name);
+        OWS_EXPECT(api, "GetObject", request, WK_GRPC_OK, made[i].shows);
+    }
+
+    static const struct {
+        const char *data, *says;
+    } refused[] = {
+        {"{'inlineGeometry':{}}", "data.inline_geometry holds no exact_geometry (give its primitive_set or triangle_mesh)"},
+        {"{'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2],'faces':[0,1,2]}}}}",
+         "data.inline_geometry.exact_geometry.triangle_mesh has 8 vertex coordinates and 3 face indices"},
+        {"{'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0],'faces':[0,1,7]}}}}",
+         "data.inline_geometry.exact_geometry.triangle_mesh: face 1 names vertex 7, and there are 3"},
+        {"{'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0]}}}}",
+         "data.inline_geometry.exact_geometry.triangle_mesh holds no triangle"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(request, sizeof request, "{'data':%s}", refused[i].data);
+        OWS_EXPECT(api, GEOMETRY_SERVICE "CreateGeometry", request, WK_GRPC_INVALID_ARGUMENT, refused[i].says);
+    }
+    /* A triangle mesh inline in an object's own geometry is not kept there:
+     * the refusal says to register it. */
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'loose','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+               "'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{'inlineGeometryData':{'exactGeometry':{"
+               "'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0],'faces':[0,1,2]}}}}}}}}}}}",
+               WK_GRPC_INVALID_ARGUMENT, "register a triangle_mesh with GeometryService.CreateGeometry");
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"create_object", create_object},
     {"create_from_scene_object", create_from_scene_object},
     {"geometry_service", geometry_service},
     {"geometry_read_once", geometry_read_once},
+    {"inline_geometries", inline_geometries},
     {"create_under_filters_and_frames", create_under_filters_and_frames},
     {"delete_object", delete_object},
     {"rename_and_reparent_objects", rename_and_reparent_objects},

@@ -15,12 +15,15 @@
  * What is served is what the data holds, never made up: GetGeometry a
  * Geometry (the one given; a primitive_set as its exact geometry; an OBJ or
  * STL file as its exact geometry's triangle mesh; glTF bytes as its
- * renderable), GetRenderable the glTF given (gltf_bytes, or a Geometry's
+ * renderable; and in v1's inline_geometry what was given inline, a v1
+ * primitive set, or a file's triangle mesh), GetRenderable the glTF given (gltf_bytes, or a Geometry's
  * renderable), else for an OBJ or STL file the glb assimp writes of it, at
  * lod_level 0, the only one kept. An OBJ or STL file is read by assimp
  * (triangle_mesh.c) once, when CreateGeometry registers it, so that a file
  * it cannot read is refused then; mesh_cache.c keeps what the read made
- * for the calls that serve it.
+ * for the calls that serve it. A v1 inline triangle mesh (how Intrinsic's
+ * C++ client registers meshes) is checked, then read the same way as the
+ * OBJ file it amounts to; GetGeometry serves it exactly as given.
  * worldkit makes no glTF from primitive shapes: that call answers
  * FAILED_PRECONDITION saying so (not UNIMPLEMENTED, which the client
  * retries for a minute); an object may still use them. */
@@ -37,6 +40,9 @@
 typedef IntrinsicProto__Geometry__GeometryData GeometryData;
 typedef IntrinsicProto__Geometry__GeometryStorageRefs StorageRefs;
 typedef IntrinsicProto__Geometry__V1__GeometryStorageRefs StorageRefsV1;
+typedef IntrinsicProto__Geometry__V1__TriangleMesh TriangleMeshV1;
+
+#define INLINE_MESH "data.inline_geometry.exact_geometry.triangle_mesh"
 
 static const char *data_kind(const GeometryData *d)
 {
@@ -51,6 +57,10 @@ static const char *data_kind(const GeometryData *d)
         return "gltf_bytes";
     case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_STL_BYTES:
         return "stl_bytes";
+    case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET:
+        return "primitive_set";
+    case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_INLINE_GEOMETRY:
+        return "inline_geometry";
     default:
         return NULL;
     }
@@ -68,18 +78,47 @@ static const ProtobufCBinaryData *mesh_file(const GeometryData *d, const char **
     return obj ? &d->obj_data : &d->stl_bytes;
 }
 
+/* The exact geometry of data given inline (v1), or NULL. */
+static const IntrinsicProto__Geometry__V1__ExactGeometry *inline_exact(const GeometryData *d)
+{
+    return d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_INLINE_GEOMETRY && d->inline_geometry
+               ? d->inline_geometry->exact_geometry
+               : NULL;
+}
+
+/* The triangle mesh data gives inline, or NULL. */
+static const TriangleMeshV1 *inline_mesh(const GeometryData *d)
+{
+    const IntrinsicProto__Geometry__V1__ExactGeometry *e = inline_exact(d);
+    return e && e->data_case == INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_TRIANGLE_MESH ? e->triangle_mesh
+                                                                                                : NULL;
+}
+
 /* The mesh of registration id whose data is d, the parts asked for
- * (mesh_cache.h); *is_mesh false, and nothing copied, when d is no OBJ or
- * STL file. A failure names method and the field. */
+ * (mesh_cache.h), copied into call: from the cache, else read by assimp
+ * from the OBJ or STL file, or from an inline triangle mesh written as an
+ * OBJ file. *is_mesh false, and nothing copied, for other data. A failure
+ * names method and the field. */
 static int mesh_of(wk__call *call, const char *method, const char *id, const GeometryData *d, unsigned parts,
                    bool *is_mesh, wk__mesh_copy *mesh, wk_status *st)
 {
     const char *format;
-    char what[32];
+    char what[64];
     const ProtobufCBinaryData *file = mesh_file(d, &format, what, sizeof what);
-    *is_mesh = file != NULL;
-    int rc = file ? wk__mesh_cached(call, id, file, format, what, parts, mesh, st) : WK_OK;
-    return rc ? wk__ows_context(st, rc, "GeometryService.%s", method) : WK_OK;
+    const TriangleMeshV1 *given = inline_mesh(d);
+    *is_mesh = file || given;
+    if (given)
+        snprintf(what, sizeof what, INLINE_MESH);
+    int rc = *is_mesh ? wk__mesh_find(call, id, what, parts, mesh, st) : 1;
+    wk_buf obj = {0};
+    if (rc == 0 && given && wk__triangle_mesh_obj(given, &obj))
+        rc = wk_fail(st, WK_NOMEM, "out of memory writing %s as OBJ", what);
+    if (rc == 0) {
+        ProtobufCBinaryData text = {obj.len, obj.data};
+        rc = wk__mesh_read(call, id, given ? &text : file, given ? "obj" : format, what, parts, mesh, st);
+    }
+    wk_buf_free(&obj);
+    return rc < 0 ? wk__ows_context(st, rc, "GeometryService.%s", method) : WK_OK;
 }
 
 /* The glTF the data holds, or NULL. */
@@ -90,12 +129,19 @@ static IntrinsicProto__Geometry__Renderable *given_renderable(wk__call *call, co
                        INTRINSIC_PROTO__GEOMETRY__GEOMETRY__RENDERABLE_TYPE_GENERATED_RENDERABLE
                    ? d->geometry_v0->generated_renderable
                    : d->geometry_v0->renderable;
-    if (d->data_case != INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GLTF_BYTES)
+    const IntrinsicProto__Geometry__V1__InlineGeometry *in =
+        d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_INLINE_GEOMETRY ? d->inline_geometry : NULL;
+    const IntrinsicProto__Geometry__V1__Renderable *v1 =
+        !in ? NULL
+        : in->renderable_type_case == INTRINSIC_PROTO__GEOMETRY__V1__INLINE_GEOMETRY__RENDERABLE_TYPE_GENERATED_RENDERABLE
+            ? in->generated_renderable
+            : in->renderable;
+    if (d->data_case != INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GLTF_BYTES && !(v1 && v1->has_glb_bytes))
         return NULL;
     IntrinsicProto__Geometry__Renderable *r = wk__ows_new(call, &intrinsic_proto__geometry__renderable__descriptor);
     if (r) {
         r->has_gltf_string = true;
-        r->gltf_string = d->gltf_bytes;
+        r->gltf_string = v1 ? v1->glb_bytes : d->gltf_bytes;
     }
     return r;
 }
@@ -185,7 +231,8 @@ WK__HANDLER(wk__geometry_create)
     wk_status *st = call->status;
     if (!data || !data_kind(data))
         return wk_fail(st, WK_INVALID, "GeometryService.CreateGeometry: data holds no geometry (give one of "
-                                       "geometry_v0, primitive_set_v0, obj_data, gltf_bytes, stl_bytes)");
+                                       "geometry_v0, primitive_set_v0, obj_data, gltf_bytes, stl_bytes, "
+                                       "primitive_set, inline_geometry)");
     const ProtobufCBinaryData *file = data->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_OBJ_DATA
                                           ? &data->obj_data
                                       : data->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_STL_BYTES
@@ -195,6 +242,14 @@ WK__HANDLER(wk__geometry_create)
                                           : NULL;
     if (file && !file->len)
         return wk_fail(st, WK_INVALID, "GeometryService.CreateGeometry: data.%s is empty", data_kind(data));
+    const IntrinsicProto__Geometry__V1__ExactGeometry *exact = inline_exact(data);
+    if (data->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_INLINE_GEOMETRY &&
+        (!exact || exact->data_case == INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA__NOT_SET))
+        return wk_fail(st, WK_INVALID, "GeometryService.CreateGeometry: data.inline_geometry holds no exact_geometry "
+                                       "(give its primitive_set or triangle_mesh)");
+    int rc = inline_mesh(data) ? wk__triangle_mesh_check(inline_mesh(data), INLINE_MESH, st) : WK_OK;
+    if (rc)
+        return wk__ows_context(st, rc, "GeometryService.CreateGeometry");
     size_t len = protobuf_c_message_get_packed_size(&data->base);
     uint8_t *packed = wk__call_alloc(call, len);
     if (!packed)
@@ -211,7 +266,7 @@ WK__HANDLER(wk__geometry_create)
      * the calls that serve it. */
     bool is_mesh;
     wk__mesh_copy mesh;
-    int rc = mesh_of(call, "CreateGeometry", fingerprint, data, 0, &is_mesh, &mesh, st);
+    rc = mesh_of(call, "CreateGeometry", fingerprint, data, 0, &is_mesh, &mesh, st);
     if (rc)
         return rc;
     rc = wk_store_put_geometry(api->store, fingerprint, packed, len, st);
@@ -225,6 +280,38 @@ WK__HANDLER(wk__geometry_create)
     return WK_OK;
 }
 
+/* The v1 InlineGeometry GetGeometry answers of d, whose triangle mesh (if
+ * any) is mesh: inline data as given, a v1 primitive set or a mesh file's
+ * triangles in one; NULL for v0 data (and out of memory, call->failed). */
+static IntrinsicProto__Geometry__V1__InlineGeometry *as_inline(wk__call *call, const GeometryData *d,
+                                                              const IntrinsicProto__Geometry__TriangleMesh *mesh)
+{
+    if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_INLINE_GEOMETRY)
+        return d->inline_geometry;
+    bool set = d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET;
+    if (!set && !mesh)
+        return NULL;
+    IntrinsicProto__Geometry__V1__InlineGeometry *in =
+        wk__ows_new(call, &intrinsic_proto__geometry__v1__inline_geometry__descriptor);
+    IntrinsicProto__Geometry__V1__ExactGeometry *exact =
+        wk__ows_new(call, &intrinsic_proto__geometry__v1__exact_geometry__descriptor);
+    TriangleMeshV1 *triangles = set ? NULL : wk__ows_new(call, &intrinsic_proto__geometry__v1__triangle_mesh__descriptor);
+    if (!in || !exact || (!set && !triangles))
+        return NULL;
+    if (set) {
+        exact->data_case = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET;
+        exact->primitive_set = d->primitive_set;
+    } else {
+        /* The same message in v1 as in the older package. */
+        triangles->n_vertices = mesh->n_vertices, triangles->vertices = mesh->vertices;
+        triangles->n_faces = mesh->n_faces, triangles->faces = mesh->faces;
+        exact->data_case = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_TRIANGLE_MESH;
+        exact->triangle_mesh = triangles;
+    }
+    in->exact_geometry = exact;
+    return in;
+}
+
 WK__HANDLER(wk__geometry_get)
 {
     const IntrinsicProto__Geometry__GetGeometryRequest *req = (const void *)request;
@@ -235,18 +322,25 @@ WK__HANDLER(wk__geometry_get)
                         st);
     if (rc)
         return rc;
-    bool is_mesh;
+    /* A mesh given inline is served as given; a file's from its one read. */
+    const TriangleMeshV1 *given = inline_mesh(d);
+    bool is_file = false;
     wk__mesh_copy copy;
-    if ((rc = mesh_of(call, "GetGeometry", id, d, WK__MESH_TRIANGLES, &is_mesh, &copy, st)))
+    if (!given && (rc = mesh_of(call, "GetGeometry", id, d, WK__MESH_TRIANGLES, &is_file, &copy, st)))
         return rc;
     ProtobufCAllocator in_call = {call_alloc, call_free, call};
     IntrinsicProto__Geometry__TriangleMesh *mesh =
-        is_mesh ? intrinsic_proto__geometry__triangle_mesh__unpack(&in_call, copy.triangles.len, copy.triangles.data)
+        is_file ? intrinsic_proto__geometry__triangle_mesh__unpack(&in_call, copy.triangles.len, copy.triangles.data)
+        : given ? wk__ows_new(call, &intrinsic_proto__geometry__triangle_mesh__descriptor)
                 : NULL;
-    if (is_mesh && !mesh)
-        return wk_fail(st, WK_NOMEM, "GeometryService.GetGeometry: out of memory");
+    if (given && mesh) {
+        mesh->n_vertices = given->n_vertices, mesh->vertices = given->vertices;
+        mesh->n_faces = given->n_faces, mesh->faces = given->faces;
+    }
     IntrinsicProto__Geometry__Renderable *renderable = given_renderable(call, d);
-    IntrinsicProto__Geometry__Geometry *geometry = d->geometry_v0;
+    /* (data is a oneof: geometry_v0 is read only when it is the one set.) */
+    bool v0 = d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GEOMETRY_V0;
+    IntrinsicProto__Geometry__Geometry *geometry = v0 ? d->geometry_v0 : NULL;
     if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET_V0 || mesh) {
         IntrinsicProto__Geometry__LazyExactGeometry *exact =
             wk__ows_new(call, &intrinsic_proto__geometry__lazy_exact_geometry__descriptor);
@@ -255,18 +349,20 @@ WK__HANDLER(wk__geometry_get)
             exact->triangle_mesh = mesh;
             geometry->exact_geometry = exact;
         }
-    } else if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GLTF_BYTES) {
-        if ((geometry = wk__ows_new(call, &intrinsic_proto__geometry__geometry__descriptor))) {
-            geometry->renderable_type_case = INTRINSIC_PROTO__GEOMETRY__GEOMETRY__RENDERABLE_TYPE_RENDERABLE;
-            geometry->renderable = renderable;
-        }
+    }
+    if (renderable && !v0 &&
+        (geometry || (geometry = wk__ows_new(call, &intrinsic_proto__geometry__geometry__descriptor)))) {
+        geometry->renderable_type_case = INTRINSIC_PROTO__GEOMETRY__GEOMETRY__RENDERABLE_TYPE_RENDERABLE;
+        geometry->renderable = renderable;
     }
     IntrinsicProto__Geometry__GeometryWithMetadata *m =
         wk__call_response(call, &intrinsic_proto__geometry__geometry_with_metadata__descriptor, response);
-    if (!m || call->failed || !geometry ||
-        !refs_of(call, id, renderable, &m->geometry_storage_refs_v0, &m->geometry_storage_refs))
+    if (m) {
+        m->geometry_v0 = geometry;
+        m->inline_geometry = as_inline(call, d, mesh);
+    }
+    if (!m || call->failed || !refs_of(call, id, renderable, &m->geometry_storage_refs_v0, &m->geometry_storage_refs))
         return wk_fail(st, WK_NOMEM, "GeometryService.GetGeometry: out of memory");
-    m->geometry_v0 = geometry;
     return WK_OK;
 }
 
@@ -282,9 +378,10 @@ WK__HANDLER(wk__geometry_get_renderable)
         return rc;
     IntrinsicProto__Geometry__Renderable *renderable = given_renderable(call, d);
     bool given = renderable != NULL;
-    bool is_mesh;
+    bool is_mesh = false;
     wk__mesh_copy copy;
-    if ((rc = mesh_of(call, "GetRenderable", id, d, WK__MESH_GLB, &is_mesh, &copy, st)))
+    /* A glTF given wins over the one assimp would write. */
+    if (!given && (rc = mesh_of(call, "GetRenderable", id, d, WK__MESH_GLB, &is_mesh, &copy, st)))
         return rc;
     if (is_mesh && (renderable = wk__ows_new(call, &intrinsic_proto__geometry__renderable__descriptor))) {
         renderable->has_gltf_string = true;
@@ -364,14 +461,24 @@ int wk__geometry_registered(wk__call *call, const char *ref, wk_scene_geometry *
                 d->geometry_v0->exact_geometry
             ? d->geometry_v0->exact_geometry->primitive_set
             : NULL;
-    if (!set)
+    /* v1's sets, given alone or as an inline exact geometry. */
+    IntrinsicProto__Geometry__V1__ExactGeometry alone = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__INIT;
+    alone.data_case = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET;
+    alone.primitive_set = d->primitive_set;
+    const IntrinsicProto__Geometry__V1__ExactGeometry *exact =
+        d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET ? &alone : inline_exact(d);
+    bool v1_set = exact && exact->data_case == INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET;
+    if (!set && !v1_set)
         return WK_OK; /* a mesh: the entity keeps the reference as its uri */
     wk_vec3 scale = g->scale;
     if (scale.x != 1 || scale.y != 1 || scale.z != 1)
         return wk_fail(st, WK_UNSUPPORTED, "geometry '%s': a primitive shape cannot be scaled; give its size", id);
     memset(g, 0, sizeof *g);
     *uri = NULL;
-    return primitive_in(set, id, g, st);
+    if (set)
+        return primitive_in(set, id, g, st);
+    rc = wk__ows_exact_geometry_in(exact, g, st);
+    return rc ? wk__ows_context(st, rc, "geometry '%s'", id) : WK_OK;
 }
 
 int wk__geometry_mesh_box(wk_store *store, const char *uri, bool *known, wk_vec3 *lo, wk_vec3 *hi, wk_status *st)
@@ -388,16 +495,15 @@ int wk__geometry_mesh_box(wk_store *store, const char *uri, bool *known, wk_vec3
         return rc;
     if (!d)
         return wk_fail(st, WK_IO, "the stored geometry '%s' does not parse", id);
-    const char *format;
-    char what[32];
-    const ProtobufCBinaryData *file = mesh_file(d, &format, what, sizeof what);
+    /* No part but the box is copied: no call is needed to hold it. An
+     * inline mesh's box is read from its vertices as given. */
     wk__mesh_copy box;
-    /* No part but the box is copied: no call is needed to hold it. */
-    rc = file ? wk__mesh_cached(NULL, id, file, format, what, 0, &box, st) : WK_OK;
-    if (file && rc == WK_OK) {
-        *known = true;
+    const TriangleMeshV1 *given = inline_mesh(d);
+    if (given)
+        wk__triangle_mesh_box(given, lo, hi);
+    else if ((rc = mesh_of(NULL, "mesh bounds", id, d, 0, known, &box, st)) == WK_OK && *known)
         *lo = box.lo, *hi = box.hi;
-    }
+    *known = *known || given;
     protobuf_c_message_free_unpacked(&d->base, NULL);
     return rc;
 }

@@ -100,8 +100,7 @@ static int copy_out(wk__call *call, const wk__parsed_mesh *m, const char *what, 
     return WK_OK;
 }
 
-int wk__mesh_cached(wk__call *call, const char *id, const ProtobufCBinaryData *file, const char *format,
-                    const char *what, unsigned parts, wk__mesh_copy *out, wk_status *st)
+int wk__mesh_find(wk__call *call, const char *id, const char *what, unsigned parts, wk__mesh_copy *out, wk_status *st)
 {
     *out = (wk__mesh_copy){0};
     pthread_mutex_lock(&cache.lock);
@@ -112,11 +111,16 @@ int wk__mesh_cached(wk__call *call, const char *id, const ProtobufCBinaryData *f
         rc = copy_out(call, &e->mesh, what, parts, out, st);
     }
     pthread_mutex_unlock(&cache.lock);
-    if (e)
-        return rc;
+    return rc ? rc : e != NULL;
+}
+
+int wk__mesh_read(wk__call *call, const char *id, const ProtobufCBinaryData *file, const char *format,
+                  const char *what, unsigned parts, wk__mesh_copy *out, wk_status *st)
+{
     /* Read with the cache open: a read takes long, and others may hit. */
     wk__parsed_mesh m;
-    if ((rc = wk__triangle_mesh_parse(file, format, what, &m, st)))
+    int rc = wk__triangle_mesh_parse(file, format, what, &m, st);
+    if (rc)
         return rc;
     rc = copy_out(call, &m, what, parts, out, st);
     pthread_mutex_lock(&cache.lock);

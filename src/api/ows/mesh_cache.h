@@ -16,11 +16,16 @@ typedef struct wk__mesh_copy {
     wk_vec3 lo, hi;
 } wk__mesh_copy;
 
-/* The mesh of the registration fingerprint id, whose data holds file (an
- * "obj" or "stl" file as format says; what names its field), copied into
- * call: from the cache, else read by wk__triangle_mesh_parse (failing as
- * it does) and kept for the next call. */
-int wk__mesh_cached(wk__call *call, const char *id, const ProtobufCBinaryData *file, const char *format,
-                    const char *what, unsigned parts, wk__mesh_copy *out, wk_status *st);
+/* The mesh of the registration fingerprint id copied into call (NULL
+ * when only the box is asked for) from the cache: 1 when it is there, 0
+ * when not (a restart, an eviction), or a wk error (what names the mesh). */
+int wk__mesh_find(wk__call *call, const char *id, const char *what, unsigned parts, wk__mesh_copy *out, wk_status *st);
+
+/* Reads file (an "obj" or "stl" file as format says; what names its
+ * field) with wk__triangle_mesh_parse, failing as it does, copies the
+ * parts asked for into call and keeps the mesh under id for the next
+ * wk__mesh_find. */
+int wk__mesh_read(wk__call *call, const char *id, const ProtobufCBinaryData *file, const char *format,
+                  const char *what, unsigned parts, wk__mesh_copy *out, wk_status *st);
 
 #endif

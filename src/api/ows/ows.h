@@ -145,6 +145,11 @@ IntrinsicProto__World__Entity *wk__ows_entity(wk__call *call, const wk_scene *s,
 IntrinsicProto__World__GeometryComponent *wk__ows_geometry(wk__call *call, const wk_scene *s, wk_entity e);
 int wk__ows_geometry_in(wk__call *call, const IntrinsicProto__World__GeometryComponent *msg,
                         wk_scene_geometry *out, const char **uri, wk_status *st);
+/* The one primitive shape of an inline v1 ExactGeometry (its primitive_set
+ * of one shape at the identity) as the scene's shape; anything else is
+ * refused WK_UNSUPPORTED saying what to give instead. */
+int wk__ows_exact_geometry_in(const IntrinsicProto__Geometry__V1__ExactGeometry *exact, wk_scene_geometry *g,
+                              wk_status *st);
 /* The Kind of entity msg was written for: WK_NODE_VISUAL or
  * WK_NODE_COLLISION, or 0 for any other entity (or no component). */
 uint8_t wk__ows_geometry_kind(const IntrinsicProto__World__GeometryComponent *msg);

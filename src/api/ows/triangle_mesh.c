@@ -4,7 +4,9 @@
  * position once: vertices that share one are joined, so a cube gives 8,
  * not 36; every face as triangles), the same scene written by assimp as a
  * binary glTF (glb2) for GetRenderable, and the box the vertices fill, an
- * object's bounds. mesh_cache.c keeps the result by fingerprint.
+ * object's bounds. mesh_cache.c keeps the result by fingerprint. A
+ * triangle mesh given inline (v1) is checked here and written as the OBJ
+ * file it amounts to, so that assimp makes its glb the same way.
  *
  * assimp reads the file from the request's bytes through a file system of
  * its own that holds that one file and nothing else, so that an OBJ naming
@@ -228,4 +230,47 @@ void wk__parsed_mesh_free(wk__parsed_mesh *m)
 unsigned long wk__triangle_mesh_parses(void)
 {
     return atomic_load(&parses);
+}
+
+int wk__triangle_mesh_check(const IntrinsicProto__Geometry__V1__TriangleMesh *m, const char *what, wk_status *st)
+{
+    if (m->n_vertices % 3 || m->n_faces % 3)
+        return wk_fail(st, WK_INVALID, "%s has %zu vertex coordinates and %zu face indices: each must be a multiple of 3",
+                       what, m->n_vertices, m->n_faces);
+    if (!m->n_faces)
+        return wk_fail(st, WK_INVALID, "%s holds no triangle", what);
+    for (size_t i = 0; i < m->n_vertices; i++)
+        if (!isfinite(m->vertices[i]))
+            return wk_fail(st, WK_INVALID, "%s: vertex %zu is not a finite point", what, i / 3 + 1);
+    for (size_t i = 0; i < m->n_faces; i++)
+        if (m->faces[i] < 0 || (size_t)m->faces[i] >= m->n_vertices / 3)
+            return wk_fail(st, WK_INVALID, "%s: face %zu names vertex %d, and there are %zu (numbered from 0)", what,
+                           i / 3 + 1, m->faces[i], m->n_vertices / 3);
+    return WK_OK;
+}
+
+int wk__triangle_mesh_obj(const IntrinsicProto__Geometry__V1__TriangleMesh *m, wk_buf *out)
+{
+    char line[96];
+    int rc = WK_OK;
+    /* %.17g: every double back as it was (assimp then keeps floats). */
+    for (size_t i = 0; rc == WK_OK && i + 2 < m->n_vertices; i += 3)
+        rc = wk_buf_append(out, line,
+                           (size_t)snprintf(line, sizeof line, "v %.17g %.17g %.17g\n", m->vertices[i],
+                                            m->vertices[i + 1], m->vertices[i + 2]));
+    /* OBJ counts vertices from 1. */
+    for (size_t i = 0; rc == WK_OK && i + 2 < m->n_faces; i += 3)
+        rc = wk_buf_append(out, line,
+                           (size_t)snprintf(line, sizeof line, "f %ld %ld %ld\n", (long)m->faces[i] + 1,
+                                            (long)m->faces[i + 1] + 1, (long)m->faces[i + 2] + 1));
+    return rc;
+}
+
+void wk__triangle_mesh_box(const IntrinsicProto__Geometry__V1__TriangleMesh *m, wk_vec3 *lo, wk_vec3 *hi)
+{
+    for (size_t i = 0; i + 2 < m->n_vertices; i += 3) {
+        wk_vec3 q = {m->vertices[i], m->vertices[i + 1], m->vertices[i + 2]};
+        *lo = i ? (wk_vec3){fmin(lo->x, q.x), fmin(lo->y, q.y), fmin(lo->z, q.z)} : q;
+        *hi = i ? (wk_vec3){fmax(hi->x, q.x), fmax(hi->y, q.y), fmax(hi->z, q.z)} : q;
+    }
 }
