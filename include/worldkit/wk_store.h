@@ -176,6 +176,10 @@ int wk_store_list(wk_store *store, wk_world_meta **out, size_t *count);
 
 /* Opens world id for reading or writing; NOT_FOUND for an unknown id. */
 int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st);
+/* Opens world id for reading if that needs no wait for a writer: WK_BUSY
+ * at once while one has it open (a thread that must not stall, as the
+ * live view's, answers "later" instead). Close with wk_store_close. */
+int wk_store_try_open(wk_store *store, const char *id, wk_world **out, wk_status *st);
 /* Opens two different worlds at once (WK_INVALID for the same id), locking
  * them in the order every caller of the store shares, so that two callers
  * opening the same pair cannot deadlock (opening one, then the other, can).

@@ -443,14 +443,36 @@ wk_world *wk__world_ref(wk_store *store, const char *id)
     return w;
 }
 
-int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st)
+/* World id, referenced, or NOT_FOUND. */
+static int world_of(wk_store *store, const char *id, wk_world **out, wk_status *st)
 {
     int rc = wk__db_pull(store, id, st);
     if (rc)
         return rc;
-    wk_world *w = wk__world_ref(store, id);
-    if (!w)
-        return wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
+    *out = wk__world_ref(store, id);
+    return *out ? WK_OK : wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
+}
+
+int wk_store_try_open(wk_store *store, const char *id, wk_world **out, wk_status *st)
+{
+    wk_world *w;
+    int rc = world_of(store, id, &w, st);
+    if (rc)
+        return rc;
+    if (pthread_rwlock_tryrdlock(&w->lock)) {
+        wk__world_unref(w);
+        return wk_fail(st, WK_BUSY, "world '%s' is being written: try again", id);
+    }
+    *out = w;
+    return WK_OK;
+}
+
+int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st)
+{
+    wk_world *w;
+    int rc = world_of(store, id, &w, st);
+    if (rc)
+        return rc;
     if (write) {
         pthread_rwlock_wrlock(&w->lock);
         w->writing = true; /* only ever written under the write lock */
