@@ -462,11 +462,11 @@ int wk__geometry_registered(wk__call *call, const char *ref, wk_scene_geometry *
             ? d->geometry_v0->exact_geometry->primitive_set
             : NULL;
     /* v1's sets, given alone or as an inline exact geometry. */
-    IntrinsicProto__Geometry__V1__ExactGeometry alone = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__INIT;
-    alone.data_case = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET;
-    alone.primitive_set = d->primitive_set;
-    const IntrinsicProto__Geometry__V1__ExactGeometry *exact =
-        d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET ? &alone : inline_exact(d);
+    bool alone = d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET;
+    IntrinsicProto__Geometry__V1__ExactGeometry given = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__INIT;
+    given.data_case = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET;
+    given.primitive_set = alone ? d->primitive_set : NULL;
+    const IntrinsicProto__Geometry__V1__ExactGeometry *exact = alone ? &given : inline_exact(d);
     bool v1_set = exact && exact->data_case == INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET;
     if (!set && !v1_set)
         return WK_OK; /* a mesh: the entity keeps the reference as its uri */
