@@ -813,13 +813,6 @@ static void inline_geometries(void)
                "'inlineGeometry':{'exactGeometry':{'primitiveSet':{'primitives':[{'shape':{'sphere':{'radius':0.5}}}]}}}");
     OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_FAILED_PRECONDITION,
                "was registered as primitive_set, and worldkit makes no glTF renderable");
-    /* A file a mesh file's GetGeometry answers in v1 too. */
-    char stl[65];
-    REQUIRE(register_geometry(api, "{'stlBytes':'" A_TRIANGLE_STL "'}", stl));
-    snprintf(request, sizeof request, "{'geometryStorageRefs':{'exactGeometryRef':'worldkit-geometry:%s'}}", stl);
-    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
-               "'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0],'faces':[0,1,2]}}}");
-
     /* Objects: the sphere inline, the mesh by its reference. */
     const struct {
         const char *name, *id, *shows;

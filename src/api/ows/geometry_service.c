@@ -15,8 +15,8 @@
  * What is served is what the data holds, never made up: GetGeometry a
  * Geometry (the one given; a primitive_set as its exact geometry; an OBJ or
  * STL file as its exact geometry's triangle mesh; glTF bytes as its
- * renderable; and in v1's inline_geometry what was given inline, a v1
- * primitive set, or a file's triangle mesh), GetRenderable the glTF given (gltf_bytes, or a Geometry's
+ * renderable; and in v1's inline_geometry what was given inline, or a
+ * v1 primitive set), GetRenderable the glTF given (gltf_bytes, or a Geometry's
  * renderable), else for an OBJ or STL file the glb assimp writes of it, at
  * lod_level 0, the only one kept. An OBJ or STL file is read by assimp
  * (triangle_mesh.c) once, when CreateGeometry registers it, so that a file
@@ -280,34 +280,24 @@ WK__HANDLER(wk__geometry_create)
     return WK_OK;
 }
 
-/* The v1 InlineGeometry GetGeometry answers of d, whose triangle mesh (if
- * any) is mesh: inline data as given, a v1 primitive set or a mesh file's
- * triangles in one; NULL for v0 data (and out of memory, call->failed). */
-static IntrinsicProto__Geometry__V1__InlineGeometry *as_inline(wk__call *call, const GeometryData *d,
-                                                              const IntrinsicProto__Geometry__TriangleMesh *mesh)
+/* The v1 InlineGeometry GetGeometry answers of d: data given inline as
+ * given, a v1 primitive set in one; NULL for other data (a mesh file's
+ * triangles go in geometry_v0 only, not twice in one answer), and when out
+ * of memory (call->failed). */
+static IntrinsicProto__Geometry__V1__InlineGeometry *as_inline(wk__call *call, const GeometryData *d)
 {
     if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_INLINE_GEOMETRY)
         return d->inline_geometry;
-    bool set = d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET;
-    if (!set && !mesh)
+    if (d->data_case != INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET)
         return NULL;
     IntrinsicProto__Geometry__V1__InlineGeometry *in =
         wk__ows_new(call, &intrinsic_proto__geometry__v1__inline_geometry__descriptor);
     IntrinsicProto__Geometry__V1__ExactGeometry *exact =
         wk__ows_new(call, &intrinsic_proto__geometry__v1__exact_geometry__descriptor);
-    TriangleMeshV1 *triangles = set ? NULL : wk__ows_new(call, &intrinsic_proto__geometry__v1__triangle_mesh__descriptor);
-    if (!in || !exact || (!set && !triangles))
+    if (!in || !exact)
         return NULL;
-    if (set) {
-        exact->data_case = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET;
-        exact->primitive_set = d->primitive_set;
-    } else {
-        /* The same message in v1 as in the older package. */
-        triangles->n_vertices = mesh->n_vertices, triangles->vertices = mesh->vertices;
-        triangles->n_faces = mesh->n_faces, triangles->faces = mesh->faces;
-        exact->data_case = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_TRIANGLE_MESH;
-        exact->triangle_mesh = triangles;
-    }
+    exact->data_case = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET;
+    exact->primitive_set = d->primitive_set;
     in->exact_geometry = exact;
     return in;
 }
@@ -359,7 +349,7 @@ WK__HANDLER(wk__geometry_get)
         wk__call_response(call, &intrinsic_proto__geometry__geometry_with_metadata__descriptor, response);
     if (m) {
         m->geometry_v0 = geometry;
-        m->inline_geometry = as_inline(call, d, mesh);
+        m->inline_geometry = as_inline(call, d);
     }
     if (!m || call->failed || !refs_of(call, id, renderable, &m->geometry_storage_refs_v0, &m->geometry_storage_refs))
         return wk_fail(st, WK_NOMEM, "GeometryService.GetGeometry: out of memory");
