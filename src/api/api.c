@@ -154,6 +154,7 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
     snprintf(api->world_id, sizeof api->world_id, "%s", WK__CURRENT_WORLD);
     api->levels = desc && desc->levels;
     api->physics = desc ? desc->physics : WK_PHYSICS_NONE;
+    api->max_physics_links = desc ? desc->max_physics_links : 0;
     api->roots = desc ? desc->roots : NULL;
     api->checkpoint_s = desc && desc->checkpoint_seconds > 0 ? desc->checkpoint_seconds : 5;
     api->quit = desc ? desc->quit : NULL;

@@ -33,6 +33,7 @@ struct wk_api {
     wk_store *store;      /* every world, by id (the endpoint's, shared by its bindings) */
     bool levels;          /* worlds run their levels (wk_api_desc) */
     wk_physics_engine physics; /* what steps them (wk_api_desc) */
+    size_t max_physics_links;  /* the links their engine compiles at most (wk_api_desc) */
     const char *const *roots; /* the folders read from (wk_api_desc), or NULL */
     wk_world *open;       /* the current world while a call has it open, else NULL */
     /* Checkpoints of the PLAYING world's motion (play.c): every

@@ -101,6 +101,7 @@ static int sim_new(wk_api *api, wk_world_desc *desc, wk_scene *scene, wk_sim **o
                         &(wk_sim_desc){.scene = scene,
                                        .levels = api->levels,
                                        .physics = api->physics,
+                                       .max_physics_links = api->endpoint->max_physics_links,
                                        .restore = restore_initial,
                                        .restore_ctx = api},
                         out, st);

@@ -693,10 +693,35 @@ def many_links(count, name="big"):
 
 
 class LimitsTest(Worlds):
-    """A server whose worlds may hold at most 300 entities and whose answers
-    at most 1 MiB: what would pass either is refused, naming the limit and
-    the flag that raises it, and nothing changes."""
-    SERVER_ARGS = Worlds.SERVER_ARGS + ("--max-world-entities", "300", "--max-response-mib", "1")
+    """A server whose worlds may hold at most 300 entities, whose answers
+    at most 1 MiB, and whose physics compiles at most 5 links: what would
+    pass any is refused, naming the limit and the flag that raises it, and
+    nothing changes."""
+    SERVER_ARGS = Worlds.SERVER_ARGS + ("--max-world-entities", "300", "--max-response-mib", "1",
+                                        "--max-physics-links", "5")
+
+    def test_step_past_the_physics_limit(self):
+        # MuJoCo's compile cannot be interrupted and slows with the square
+        # of the freedoms (2,000 free bodies: 4 s): a world past the limit
+        # is not stepped, and its clock and entities stay as they were.
+        set_state = lambda state: self.assertResult(OK, self.sim.SetSimulationState(self.si.SetSimulationStateRequest(
+            state=self.si.SimulationState(state=state)), timeout=harness.CALL_SECONDS))
+        step = lambda: self.sim.StepSimulation(self.si.StepSimulationRequest(steps=1), timeout=harness.CALL_SECONDS)
+        set_state(harness.STATE_PAUSED)
+        try:
+            self.assertResult(OK, step(), "a step of the world's 3 links")
+            reply = self.sim.SpawnEntity(self.si.SpawnEntityRequest(name="four", entity_resource=self.si.Resource(
+                resource_string=many_links(4, "four"))), timeout=harness.CALL_SECONDS)
+            self.assertResult(OK, reply, "SpawnEntity four")
+            with self.unchanged():
+                self.assertResultRefused(harness.OPERATION_FAILED, step(),
+                                         "its 7 links are past the limit of 5 (serve --max-physics-links)",
+                                         "StepSimulation of 7 links")
+            self.assertResult(OK, self.sim.DeleteEntity(self.si.DeleteEntityRequest(entity="four"),
+                                                        timeout=harness.CALL_SECONDS))
+            self.assertResult(OK, step(), "a step of the 3 links again")
+        finally:
+            set_state(harness.STATE_STOPPED)
 
     def test_spawn_past_the_entity_limit(self):
         big = self.si.SpawnEntityRequest(name="big", entity_resource=self.si.Resource(resource_string=many_links(400)))
