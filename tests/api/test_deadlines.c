@@ -6,9 +6,12 @@
  * LoadWorld and SpawnEntities in every part of their work (the XML parse,
  * the read, the instantiation, before the store is written), the world
  * left as it was. */
+#define _GNU_SOURCE /* pthread_timedjoin_np */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api/methods.h"
 #include "api/ows/ows.h"
@@ -77,6 +80,43 @@ static void sources_bounded(void)
     CHECK_INT(available_worlds(api, WK_SOURCES_MAX, NULL, &out), ==, WK_OK);
     CHECK(out.len > 0);
     wk_buf_free(&out);
+    wk_api_free(api);
+}
+
+typedef struct walker {
+    wk_api *api;
+    int rc;
+} walker;
+
+static void *walk(void *arg)
+{
+    walker *w = arg;
+    wk_buf out = {0};
+    w->rc = available_worlds(w->api, WK_SOURCES_MAX, NULL, &out);
+    wk_buf_free(&out);
+    return NULL;
+}
+
+/* The walks of GetAvailableWorlds read files only: they run while the
+ * world's lock is held (by a step, a load...), and hold it up for nothing
+ * in turn; they held it until their deadline. */
+static void walks_take_no_world_lock(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    walker w = {.api = api, .rc = -1};
+    pthread_t thread;
+    pthread_mutex_lock(&api->lock);
+    REQUIRE_INT(pthread_create(&thread, NULL, walk, &w), ==, 0);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 30;
+    int joined = pthread_timedjoin_np(thread, NULL, &until);
+    pthread_mutex_unlock(&api->lock);
+    CHECK_INT(joined, ==, 0);
+    if (joined)
+        pthread_join(thread, NULL);
+    CHECK_INT(w.rc, ==, WK_OK);
     wk_api_free(api);
 }
 
@@ -282,6 +322,7 @@ static const wk_test_case cases[] = {
     {"load_world_gives_up_in_every_phase", load_world_gives_up_in_every_phase},
     {"spawn_entities_give_up", spawn_entities_give_up},
     {"sources_bounded", sources_bounded},
+    {"walks_take_no_world_lock", walks_take_no_world_lock},
     {"footprint_pairs_bounded", footprint_pairs_bounded},
 };
 WK_TEST_MAIN(cases)
