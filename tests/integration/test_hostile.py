@@ -581,6 +581,10 @@ class HostileTest(Worlds):
             ("a negative inertia", sdf_model("<link name='l'><inertial><inertia><ixx>1</ixx><iyy>-1</iyy>"
                                              "</inertia></inertial></link>"), "<iyy>: -1 is negative"),
             ("a negative friction", sdf_model(hinge), "<friction>: -0.3 is negative"),
+            ("a negative contact friction", sdf_model(
+                "<link name='l'><collision name='c'><geometry><box><size>1 1 1</size></box></geometry><surface>"
+                "<friction><ode><mu>-0.5</mu></ode></friction></surface></collision></link>"),
+             "<mu>: -0.5 is negative"),
         )
         for what, text, culprit in cases:
             with self.subTest(what), self.unchanged():
@@ -801,9 +805,12 @@ class MemoryTest(Watched):
     def test_growth_refused_past_the_memory_bound(self):
         si, sim = self.pb.si, self.pb.si_grpc.SimulationInterfacesStub(self.channel)
         ows = self.pb.ows_grpc.ObjectWorldServiceStub(self.channel)
+        entities = lambda: sim.GetEntities(si.GetEntitiesRequest(), timeout=harness.CALL_SECONDS).entities
+        before = entities()
         reply = sim.SpawnEntity(si.SpawnEntityRequest(name="m", entity_resource=si.Resource(
             resource_string=many_links(1, "m"))), timeout=harness.CALL_SECONDS)
         self.assertResult(harness.OPERATION_FAILED, reply, "SpawnEntity", culprit="--max-memory-mib")
+        self.assertEqual(entities(), before)
         self.assertStatus(C.RESOURCE_EXHAUSTED, ows.CreateWorld, self.pb.ows.CreateWorldRequest(),
                           culprit="--max-memory-mib")
         worlds = ows.ListWorlds(self.pb.ows.ListWorldsRequest(), timeout=harness.CALL_SECONDS)
@@ -869,6 +876,8 @@ class PathsTest(Watched):
             resource_string=sdf_model(body.replace("URI", uri))))
         reply = self.sim.SpawnEntity(entry, timeout=harness.CALL_SECONDS)
         self.assertResult(SPAWN_MISSING_ASSETS, reply, "SpawnEntity " + uri, culprit=uri)
+        entities = self.sim.GetEntities(self.si.GetEntitiesRequest(), timeout=harness.CALL_SECONDS).entities
+        self.assertEqual(list(entities), [], "the refused spawn left an entity")
         return reply.result.error_message.replace(uri, "URI")
 
     def test_outside_answered_as_missing(self):
