@@ -651,32 +651,37 @@ class DeadlinesTest(Worlds):
     def given_up(self, what, call, request):
         """call(request), with deadlines of 0.5 s, then 1 s, then 2 s, fails
         DEADLINE_EXCEEDED each time, the worlds unchanged and the
-        simulation's lock free within 1 s after (less this process's waits
-        for a CPU, as watch.py times); the server's log says it gave up at
+        simulation's lock free within 1 s after; the server's log says it gave up at
         work at least once (a call still waiting for its request at its
-        deadline did not run, and is tried with the next). The log's line
-        is returned."""
-        waits = watch.Waits()
-        self.addCleanup(waits.close)
+        deadline did not run, or was cancelled by gRPC before it came whole,
+        and is tried with the next). The log's line is returned."""
+        # The 1 s is the server's: the wall time less the longest any one of
+        # its threads waited for a CPU meanwhile. The work that must notice
+        # the deadline keeps one thread busy, which on a host loaded past its
+        # cores (20 on 2) waits most of the time, and every second it waits
+        # is a second later that it asks; the test's own process idles on
+        # its socket meanwhile, so its waits would not tell.
         for seconds in (0.5, 1.0, 2.0):
             before = len(self.server.stderr().splitlines())
             with self.unchanged():
-                took = watch.timed(waits, lambda: (
-                    self.assertStatus(C.DEADLINE_EXCEEDED, call, request, timeout=seconds),
-                    self.sim.GetSimulationState(self.si.GetSimulationStateRequest(), timeout=harness.CALL_SECONDS)))
+                waited, start = watch.thread_waits(self.server.proc.pid), time.monotonic()
+                self.assertStatus(C.DEADLINE_EXCEEDED, call, request, timeout=seconds)
+                self.sim.GetSimulationState(self.si.GetSimulationStateRequest(), timeout=harness.CALL_SECONDS)
+                took = time.monotonic() - start - watch.most_waited(waited, watch.thread_waits(self.server.proc.pid))
                 self.assertLess(took, seconds + 1.0, what + ": the server did not give up")
             line = self.logged(what, before)
             if "gave up" in line:
                 return line
-            self.assertIn("did not run", line)
+            self.assertTrue("did not run" in line or "/%s CANCELLED" % what in line, line)
         self.fail("%s never gave up at work" % what)
 
     def logged(self, what, after):
-        """The log's line of the method's DEADLINE_EXCEEDED after line after."""
+        """The log's line of the method's DEADLINE_EXCEEDED (or CANCELLED)
+        after line after."""
         deadline = time.monotonic() + harness.CALL_SECONDS
         while time.monotonic() < deadline:
             lines = [line for line in self.server.stderr().splitlines()[after:]
-                     if "/%s DEADLINE_EXCEEDED" % what in line]
+                     if "/%s DEADLINE_EXCEEDED" % what in line or "/%s CANCELLED" % what in line]
             if lines:
                 return lines[-1]
             time.sleep(0.05)

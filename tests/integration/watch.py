@@ -10,6 +10,7 @@ Prints "ready" after its first round, a line "slow WHAT: WHY" for each
 answer that failed or took longer, and "rounds N, waited S s for a CPU" at
 the end.
 """
+import os
 import sys
 import threading
 import time
@@ -54,6 +55,25 @@ class Waits:
 
     def total(self):
         return self._total
+
+
+def thread_waits(pid):
+    """Per thread of process pid, the seconds it has waited for a CPU (the
+    second field of its schedstat)."""
+    waited = {}
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
+                waited[tid] = int(f.read().split()[1]) / 1e9
+        except (OSError, IndexError, ValueError):
+            pass  # a thread that ended meanwhile
+    return waited
+
+
+def most_waited(before, after):
+    """The longest any one thread waited for a CPU between two
+    thread_waits."""
+    return max([after[tid] - before.get(tid, 0.0) for tid in after] or [0.0])
 
 
 def timed(waits, call):
