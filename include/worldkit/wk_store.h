@@ -154,6 +154,11 @@ typedef struct wk_world_create_desc {
      * object world unless it is one already. */
     wk_scene *scene;
     bool replace;         /* a world with the id is replaced, in one step */
+    /* Asked once the world is serialized for the database, before it is
+     * written: true gives up with WK_DEADLINE, nothing stored (a call past
+     * its deadline). NULL, or a store in memory: never asked. */
+    bool (*over)(void *ctx);
+    void *over_ctx;
 } wk_world_create_desc;
 
 /* Creates a world and writes its id to id_out (WK_WORLD_ID_MAX bytes). Fails

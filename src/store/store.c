@@ -408,6 +408,12 @@ int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_
         wk_buf_free(&snap[1]);
         return wk_fail(st, WK_NOMEM, "out of memory serializing a new world");
     }
+    if (store->db && desc->over && desc->over(desc->over_ctx)) {
+        wk_scene_free(scene);
+        wk_buf_free(&snap[0]);
+        wk_buf_free(&snap[1]);
+        return wk_fail(st, WK_DEADLINE, "gave up at the call's deadline, the world serialized but not stored");
+    }
     pthread_rwlock_wrlock(&store->lock);
     char id[WK_WORLD_ID_MAX];
     size_t at = desc->replace && desc->id ? wk__find_world(store, desc->id) : store->count;
