@@ -73,18 +73,25 @@ bool wk__physics_moves(wk_scene *s, wk_entity world)
     return moves;
 }
 
-/* The links of the world and the joints between them, as bodies. */
-static int gather(wk__physics *p, wk_scene *s, bool mjcf)
+/* The links of the world and the joints between them, as bodies; WK_LIMIT,
+ * with why in error, when there are more than max links: they are counted
+ * before anything else is done, as writing the model and MuJoCo's compile
+ * grow faster than their count. */
+static int gather(wk__physics *p, wk_scene *s, bool mjcf, size_t max, char *error, size_t cap)
 {
     wk_ecm *ecm = wk_scene_ecm(s);
     const wk_scene_types *t = wk_scene_types_of(s);
     uint8_t link = WK_NODE_LINK, joint = WK_NODE_JOINT;
     wk_entity_list links = {0}, joints = {0};
     int rc = wk_ecm_find(ecm, &(wk_match){t->kind, &link}, 1, &links);
+    if (rc == WK_OK && links.count > max) {
+        snprintf(error, cap, "its %zu links are past the limit of %zu (serve --max-physics-links)", links.count, max);
+        rc = WK_LIMIT;
+    }
     if (rc == WK_OK)
         rc = wk_ecm_find(ecm, &(wk_match){t->kind, &joint}, 1, &joints);
     body *bodies = rc == WK_OK ? calloc(links.count ? links.count : 1, sizeof *bodies) : NULL;
-    if (!bodies)
+    if (rc == WK_OK && !bodies)
         rc = WK_NOMEM;
     for (size_t i = 0; rc == WK_OK && i < links.count; i++)
         bodies[i] = (body){.link = links.items[i], .parent = -1, .qpos = -1, .dof = -1,
@@ -189,10 +196,10 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
     wk_scene *s = sim->scene;
     const wk_world_settings *w = wk_ecm_get(wk_scene_ecm(s), sim->world, wk_scene_types_of(s)->world_settings);
     wk_buf xml = {0};
-    int rc = gather(p, s, wk_desc_format(sim->desc) == WK_FORMAT_MJCF);
+    char error[1024] = "";
+    int rc = gather(p, s, wk_desc_format(sim->desc) == WK_FORMAT_MJCF, sim->max_physics_links, error, sizeof error);
     if (rc == WK_OK)
         rc = wk__mjcf_write(p, s, dt, w ? w->gravity : (wk_vec3){0, 0, -9.8}, wk__pool_size(p, sim), &xml);
-    char error[1024] = "";
     if (rc == WK_OK)
         p->m = wk__mjcf_compile(&xml, error, sizeof error);
     wk_buf_free(&xml);

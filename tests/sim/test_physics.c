@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "math/math_check.h"
 #include "sim/physics_mujoco.h"
 #include "sim/physics_start.h"
@@ -731,7 +732,48 @@ static void spawn_leaves_others_alone(void)
     wk_sim_free(spawned);
 }
 
+/* A world of more links than the engine compiles is refused at its step,
+ * before the compile, which nothing interrupts (2,000 free bodies took
+ * MuJoCo 4 s): WK_LIMIT naming the count, the limit and serve's flag, the
+ * clock and the links as they were. */
+static void links_past_the_limit_are_not_compiled(void)
+{
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    wk_sim *sim = NULL;
+    REQUIRE_INT(wk_desc_read(&(wk_read_desc){.resource_string = BOX_DROP}, &d, &st), ==, WK_OK);
+    REQUIRE_INT(wk_sim_new(d, &(wk_sim_desc){.physics = WK_PHYSICS_MUJOCO, .max_physics_links = 1}, &sim, &st), ==,
+                WK_OK);
+    CHECK_INT(wk_sim_step(sim, 1), ==, WK_LIMIT);
+    CHECK_STR(wk_sim_error(sim), "physics: the world does not compile for MuJoCo: its 2 links are past the limit of 1 "
+                                 "(serve --max-physics-links)");
+    CHECK_INT(wk_sim_iterations(sim), ==, 0);
+    CHECK(wk_sim_time(sim) == 0);
+    CHECK(height(sim, "box::body") == 2);
+    wk_sim_free(sim);
+    /* The default: 2,000 free boxes refused at once. */
+    wk_buf text = {0};
+    REQUIRE_INT(wk_buf_append(&text, WORLD_OPEN("0 0 -9.8"), strlen(WORLD_OPEN("0 0 -9.8"))), ==, WK_OK);
+    char model[160];
+    for (int i = 0; i < 2000; i++)
+        REQUIRE_INT(wk_buf_append(&text, model,
+                                  (size_t)snprintf(model, sizeof model,
+                                                   "<model name='m%d'><pose>%d 0 1 0 0 0</pose><link name='l'>"
+                                                   "<inertial><mass>1</mass></inertial></link></model>",
+                                                   i, i)),
+                    ==, WK_OK);
+    REQUIRE_INT(wk_buf_append(&text, "</world></sdf>", 15), ==, WK_OK);
+    REQUIRE((sim = physics_sim((const char *)text.data)));
+    double start = wk__monotonic_s();
+    CHECK_INT(wk_sim_step(sim, 1), ==, WK_LIMIT);
+    CHECK(wk__monotonic_s() - start < 1);
+    CHECK(strstr(wk_sim_error(sim), "its 2000 links are past the limit of 1000") != NULL);
+    wk_sim_free(sim);
+    wk_buf_free(&text);
+}
+
 static const wk_test_case cases[] = {
+    {"links_past_the_limit_are_not_compiled", links_past_the_limit_are_not_compiled},
     {"spawn_leaves_others_alone", spawn_leaves_others_alone},
     {"mjcf_as_mujoco_runs_it", mjcf_as_mujoco_runs_it},
     {"mjcf_joints_as_mujoco_runs_them", mjcf_joints_as_mujoco_runs_them},
