@@ -203,8 +203,9 @@ static spawn_costs spawn_cost(void)
     wk_world_desc *d = NULL;
     wk_status st = {0};
     wk_sim *sim = NULL;
+    /* Its 1,000 bodies and the spawns pass the default link limit. */
     if (wk_desc_read(&(wk_read_desc){.resource_string = s}, &d, &st) ||
-        wk_sim_new(d, &(wk_sim_desc){.physics = WK_PHYSICS_MUJOCO}, &sim, &st))
+        wk_sim_new(d, &(wk_sim_desc){.physics = WK_PHYSICS_MUJOCO, .max_physics_links = 2000}, &sim, &st))
         die("%s", st.message);
     free(s);
     if (wk_sim_step(sim, 10))

@@ -248,11 +248,14 @@ const LOADERS = {
 };
 
 // Replaces a mesh shape's box with the file's shape once loaded; the box
-// stays when the server or the loader cannot give it.
-function loadMesh(e) {
+// stays when the server or the loader cannot give it. The server answers
+// 503 while the world is being written (Retry-After: 1): a failed load is
+// tried again a second later, a few times.
+function loadMesh(e, tries = 5) {
   const kind = e.meshFile.split('.').pop().toLowerCase();
   if (!LOADERS[kind]) return;
   const box = e.drawn;
+  const again = () => { if (tries > 1 && e.drawn === box) setTimeout(() => loadMesh(e, tries - 1), 1000); };
   LOADERS[kind]().load(`/mesh/${e.id}${location.search}`, (loaded) => {
     if (e.drawn !== box) return; // gone or redrawn meanwhile
     let shape = loaded.isBufferGeometry ? new THREE.Mesh(loaded, new THREE.MeshBasicMaterial()) : loaded;
@@ -268,7 +271,7 @@ function loadMesh(e) {
     e.mesh = kind;
     paint(e);
     summary();
-  });
+  }, undefined, again);
 }
 
 function meshesOf(drawn) {

@@ -178,10 +178,13 @@ typedef struct wk_api_desc {
      * ListObjects FULL of a big world) is refused instead.
      * max_memory_bytes: while the process's resident memory is above it,
      * methods that make the server hold more (spawns, loads, creations,
-     * clones) are refused; others, deletions among them, run (0: no bound). */
+     * clones) are refused; others, deletions among them, run (0: no bound).
+     * max_physics_links: wk_sim_desc's, for every world's simulation; a
+     * step past it is refused, naming serve's --max-physics-links. */
     size_t max_world_entities;
     size_t max_response_bytes;
     size_t max_memory_bytes;
+    size_t max_physics_links;
 } wk_api_desc;
 
 #define WK_MAX_WORLD_ENTITIES 1000000

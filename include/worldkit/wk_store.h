@@ -154,6 +154,11 @@ typedef struct wk_world_create_desc {
      * object world unless it is one already. */
     wk_scene *scene;
     bool replace;         /* a world with the id is replaced, in one step */
+    /* Asked once the world is serialized for the database, before it is
+     * written: true gives up with WK_DEADLINE, nothing stored (a call past
+     * its deadline). NULL, or a store in memory: never asked. */
+    bool (*over)(void *ctx);
+    void *over_ctx;
 } wk_world_create_desc;
 
 /* Creates a world and writes its id to id_out (WK_WORLD_ID_MAX bytes). Fails
@@ -176,6 +181,10 @@ int wk_store_list(wk_store *store, wk_world_meta **out, size_t *count);
 
 /* Opens world id for reading or writing; NOT_FOUND for an unknown id. */
 int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st);
+/* Opens world id for reading if that needs no wait for a writer: WK_BUSY
+ * at once while one has it open (a thread that must not stall, as the
+ * live view's, answers "later" instead). Close with wk_store_close. */
+int wk_store_try_open(wk_store *store, const char *id, wk_world **out, wk_status *st);
 /* Opens two different worlds at once (WK_INVALID for the same id), locking
  * them in the order every caller of the store shares, so that two callers
  * opening the same pair cannot deadlock (opening one, then the other, can).

@@ -154,6 +154,7 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
     snprintf(api->world_id, sizeof api->world_id, "%s", WK__CURRENT_WORLD);
     api->levels = desc && desc->levels;
     api->physics = desc ? desc->physics : WK_PHYSICS_NONE;
+    api->max_physics_links = desc ? desc->max_physics_links : 0;
     api->roots = desc ? desc->roots : NULL;
     api->checkpoint_s = desc && desc->checkpoint_seconds > 0 ? desc->checkpoint_seconds : 5;
     api->quit = desc ? desc->quit : NULL;
@@ -283,18 +284,19 @@ static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *r
 {
     wk__call call = {.status = st, .progress = progress, .check = check, .check_ctx = check_ctx};
     ProtobufCMessage *response = NULL;
-    bool writes = m->flags & WK__METHOD_WRITES;
-    pthread_mutex_lock(&api->lock);
+    bool writes = m->flags & WK__METHOD_WRITES, world = !(m->flags & WK__METHOD_FILES);
+    if (world)
+        pthread_mutex_lock(&api->lock);
     int rc = check ? check(check_ctx) : 0;
     /* A client deleted the current world through ObjectWorldService: no
      * world is loaded until LoadWorld. */
-    if (rc == 0 && wk__api_open_world(api, writes, NULL))
+    if (rc == 0 && world && wk__api_open_world(api, writes, NULL))
         api->unloaded = true;
     progress->more = false;
     wk_status limit = {0};
     if (rc == 0 && !wk__call_response(&call, wk__method_response(m), &response))
         rc = WK_NOMEM;
-    else if (rc == 0 && wk__api_refuse_without_world(api, &call, m, response))
+    else if (rc == 0 && world && wk__api_refuse_without_world(api, &call, m, response))
         rc = WK_OK;
     else if (rc == 0 && wk__api_memory_room(api->endpoint, m, &limit))
         rc = refuse_limit(&call, response, &limit);
@@ -311,7 +313,7 @@ static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *r
     if (rc == WK_OK && (call.failed || !response))
         rc = WK_NOMEM;
     /* What the call changed is on disk before it is answered. */
-    int closed = wk__api_close_world(api, rc == WK_OK && writes && !progress->more, st);
+    int closed = world ? wk__api_close_world(api, rc == WK_OK && writes && !progress->more, st) : WK_OK;
     rc = rc ? rc : closed;
     if (rc == WK_OK && !progress->more) {
         size_t size = protobuf_c_message_get_packed_size(response);
@@ -326,7 +328,8 @@ static int run_batch(wk_api *api, const wk__method *m, const ProtobufCMessage *r
         if (result)
             *result = result_code(response);
     }
-    pthread_mutex_unlock(&api->lock);
+    if (world)
+        pthread_mutex_unlock(&api->lock);
     for (size_t i = 0; i < call.count; i++)
         free(call.blocks[i]);
     free(call.blocks);

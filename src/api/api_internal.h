@@ -33,6 +33,7 @@ struct wk_api {
     wk_store *store;      /* every world, by id (the endpoint's, shared by its bindings) */
     bool levels;          /* worlds run their levels (wk_api_desc) */
     wk_physics_engine physics; /* what steps them (wk_api_desc) */
+    size_t max_physics_links;  /* the links their engine compiles at most (wk_api_desc) */
     const char *const *roots; /* the folders read from (wk_api_desc), or NULL */
     wk_world *open;       /* the current world while a call has it open, else NULL */
     /* Checkpoints of the PLAYING world's motion (play.c): every
@@ -245,8 +246,9 @@ bool wk__request_strings_clean(const ProtobufCMessageDescriptor *desc, const uin
  * desc was read from, kept on the world entity so that a restart runs its
  * levels again. With call (NULL for none), its deadline is asked as the
  * world is made (the description's check, wk_desc_set_over, which is let
- * go before this returns) and before the store is written: WK_DEADLINE,
- * nothing replaced, once it has passed. */
+ * go before this returns), before the store is written and, in a store on
+ * disk, once the world is serialized for it: WK_DEADLINE, nothing
+ * replaced, once it has passed. */
 int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk__call *call, wk_status *st);
 /* Makes the binding's simulation, of its store world as it is; when the
  * store has no such world, of a new empty one with create, else NOT_FOUND. */

@@ -69,12 +69,26 @@ static int take_replacement(wk_api *api, wk_status *st)
     return rc;
 }
 
+/* wk__call_over_now for the store's check (wk_world_create_desc.over). */
+static bool over_now(void *call)
+{
+    return wk__call_over_now(call);
+}
+
 /* Replaces the binding's world in the store with scene (taken, also on
- * failure): one step, on disk when it returns WK_OK. */
-static int replace_world(wk_api *api, const char *id, wk_scene *scene, wk_status *st)
+ * failure): one step, on disk when it returns WK_OK. With call (NULL for
+ * none), its deadline is asked before the write, as serializing a large
+ * world takes a while. */
+static int replace_world(wk_api *api, const char *id, wk_scene *scene, wk__call *call, wk_status *st)
 {
     char out[WK_WORLD_ID_MAX];
-    return wk_store_create(api->store, &(wk_world_create_desc){.id = id, .scene = scene, .replace = true}, out, st);
+    return wk_store_create(api->store,
+                           &(wk_world_create_desc){.id = id,
+                                                   .scene = scene,
+                                                   .replace = true,
+                                                   .over = call ? over_now : NULL,
+                                                   .over_ctx = call},
+                           out, st);
 }
 
 /* The simulation's restorer (wk_sim_desc.restore): the world's scene
@@ -88,7 +102,7 @@ static int restore_initial(wk_sim *sim, void *ctx, wk_status *st)
     wk_scene *copy = api->initial ? wk_scene_clone(api->initial) : NULL;
     if (!copy)
         return wk_fail(st, WK_NOMEM, "out of memory restoring world '%s' as it began", api->world_id);
-    int rc = replace_world(api, api->world_id, copy, st);
+    int rc = replace_world(api, api->world_id, copy, NULL, st);
     return rc ? rc : take_replacement(api, st);
 }
 
@@ -101,6 +115,7 @@ static int sim_new(wk_api *api, wk_world_desc *desc, wk_scene *scene, wk_sim **o
                         &(wk_sim_desc){.scene = scene,
                                        .levels = api->levels,
                                        .physics = api->physics,
+                                       .max_physics_links = api->endpoint->max_physics_links,
                                        .restore = restore_initial,
                                        .restore_ctx = api},
                         out, st);
@@ -126,11 +141,12 @@ static int keep_source(wk_scene *scene, wk_entity world, const char *source, wk_
 /* Puts scene (taken) in the store as the binding's world and, for the
  * endpoint, a copy of it as its initial world (WK__INITIAL_WORLD), both or
  * neither: what can fail in memory is done before the first replace, and
- * when the second fails the world held open before is put back. */
-static int replace_both(wk_api *api, wk_scene *scene, wk_status *st)
+ * when the second fails the world held open before is put back. call's
+ * deadline is asked before the first write only. */
+static int replace_both(wk_api *api, wk_scene *scene, wk__call *call, wk_status *st)
 {
     if (api->endpoint != api)
-        return replace_world(api, api->world_id, scene, st);
+        return replace_world(api, api->world_id, scene, call, st);
     wk_scene *initial = wk_scene_clone(scene);
     wk_scene *back = initial && api->open ? wk_scene_clone(wk_world_scene(api->open)) : NULL;
     if (!initial || (api->open && !back)) {
@@ -138,19 +154,19 @@ static int replace_both(wk_api *api, wk_scene *scene, wk_status *st)
         wk_scene_free(initial);
         return wk_fail(st, WK_NOMEM, "out of memory replacing world '%s'", api->world_id);
     }
-    int rc = replace_world(api, api->world_id, scene, st);
+    int rc = replace_world(api, api->world_id, scene, call, st);
     if (rc) {
         wk_scene_free(initial);
         wk_scene_free(back);
         return rc;
     }
-    rc = replace_world(api, WK__INITIAL_WORLD, initial, st);
+    rc = replace_world(api, WK__INITIAL_WORLD, initial, NULL, st);
     if (rc == WK_OK || !back) {
         wk_scene_free(back);
         return rc;
     }
     wk_status undo = {0};
-    if (replace_world(api, api->world_id, back, &undo))
+    if (replace_world(api, api->world_id, back, NULL, &undo))
         fprintf(stderr, "worldkit: world '%s' could not be put back after a failed replace: %s\n", api->world_id,
                 undo.message);
     (void)take_replacement(api, &undo);
@@ -181,7 +197,7 @@ int wk__api_set_world(wk_api *api, wk_world_desc *desc, const char *source, wk__
     if (rc)
         wk_scene_free(scene);
     else
-        rc = replace_both(api, scene, st); /* takes the scene */
+        rc = replace_both(api, scene, call, st); /* takes the scene */
     if (rc) {
         wk_sim_free(sim);
         return rc;

@@ -61,13 +61,14 @@ static const wk__method methods[] = {
     {SI, "GetNamedPoses", wk__get_named_poses, WK__METHOD_SIM, 1, {WK_FEATURE_NAMED_POSES}},
     /* No POSE_BOUNDS: it answers every pose unbounded (sim/named_poses.c). */
     {SI, "GetNamedPoseBounds", wk__get_named_pose_bounds, WK__METHOD_SIM, 0, {0}},
-    {SI, "GetSpawnables", wk__get_spawnables, WK__METHOD_SIM | WK__METHOD_ANY_WORLD, 1, {WK_FEATURE_SPAWNABLES}},
+    {SI, "GetSpawnables", wk__get_spawnables, WK__METHOD_SIM | WK__METHOD_ANY_WORLD | WK__METHOD_FILES,
+     1, {WK_FEATURE_SPAWNABLES}},
     {SI, "UnloadWorld", wk__unload_world, WK__METHOD_SIM | WK__METHOD_WRITES | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_WORLD_UNLOADING}},
     {SI, "GetCurrentWorld", wk__get_current_world, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
      1, {WK_FEATURE_WORLD_INFO_GETTING}},
     /* No WORLD_TAGS: worlds carry none (sim/worlds.c). */
-    {SI, "GetAvailableWorlds", wk__get_available_worlds, WK__METHOD_SIM | WK__METHOD_ANY_WORLD,
+    {SI, "GetAvailableWorlds", wk__get_available_worlds, WK__METHOD_SIM | WK__METHOD_ANY_WORLD | WK__METHOD_FILES,
      1, {WK_FEATURE_AVAILABLE_WORLDS}},
 
     {OWS, "GetWorld", wk__ows_get_world, 0, 0, {0}},

@@ -39,6 +39,11 @@ enum wk__method_flags {
      * all or nothing by the store's replace; nor has ResetSimulation: a
      * reset ends the ECM's step, which a batch does not allow. */
     WK__METHOD_BATCH = 128,
+    /* simulation_interfaces: reads files only, never the world (the walks
+     * of GetAvailableWorlds and GetSpawnables, which last until their
+     * deadline): runs without the simulation's lock, so that no call on
+     * the world waits for it. */
+    WK__METHOD_FILES = 256,
 };
 
 typedef struct wk__method {

@@ -21,7 +21,7 @@
 
 #define USAGE                                                                                         \
     "serve [--listen ADDR] [--world FILE [--ignore-missing-assets]] [--root DIR]... [--levels]\n"     \
-    "                       [--physics ENGINE] [--rtf X]\n"                                              \
+    "                       [--physics ENGINE [--max-physics-links N]] [--rtf X]\n"                       \
     "                       [--workers N] [--max-request-mib N] [--shutdown-seconds S]\n"              \
     "                       [--max-world-entities N] [--max-response-mib N] [--max-memory-mib N]\n"      \
     "                       [--data DIR | --store DIR|URL [--compact-entries N] [--checkpoint-seconds S]\n" \
@@ -58,6 +58,9 @@ static const char *const help[] = {
     "  --physics ENGINE       what steps the worlds: mujoco (gravity, contacts, joints) or none\n"
     "                         (kinematic motion of set velocities). Default: mujoco for a world\n"
     "                         with a link outside a static model, none for the others\n"
+    "  --max-physics-links N  refuse to step a world of more than N links with MuJoCo, whose\n"
+    "                         compile cannot be interrupted and slows with the square of their\n"
+    "                         joints' freedoms (2,000 free bodies: 4 s); default 1000\n"
     "  --rtf X                real-time factor of a PLAYING world (default: the world's own,\n"
     "                         1 unless the file says; 0: as fast as possible)\n"
     "  --workers N            calls served at once (default: the CPU count, at least 4)\n"
@@ -148,6 +151,10 @@ static void set_max_entities(serve_args *a, unsigned long long x)
 {
     a->limits.max_world_entities = (size_t)x;
 }
+static void set_max_physics_links(serve_args *a, unsigned long long x)
+{
+    a->limits.max_physics_links = (size_t)x;
+}
 static void set_max_response(serve_args *a, unsigned long long x)
 {
     a->limits.max_response_bytes = (size_t)x * 1048576;
@@ -188,6 +195,7 @@ static bool numeric(const char *o, const char *v, serve_args *a, int *status)
         {"--workers", 1, 256, set_workers, "a count from 1 to 256"},
         {"--max-request-mib", 1, 2047, set_max_request, "a count of MiB from 1 to 2047"},
         {"--max-world-entities", 1, 1000000000, set_max_entities, "a count from 1 to 1e9"},
+        {"--max-physics-links", 1, 1000000000, set_max_physics_links, "a count from 1 to 1e9"},
         {"--max-response-mib", 1, 4095, set_max_response, "a count of MiB from 1 to 4095"},
         {"--max-memory-mib", 1, 1 << 24, set_max_memory, "a count of MiB from 1 to 16777216"},
         {"--shutdown-seconds", 1, 3600, set_grace, "a count of seconds from 1 to 3600"},
@@ -420,7 +428,8 @@ int wk_cli_serve(int argc, char **argv)
                                                  .on_level = a.verbose ? log_level : NULL,
                                                  .max_world_entities = a.limits.max_world_entities,
                                                  .max_response_bytes = a.limits.max_response_bytes,
-                                                 .max_memory_bytes = a.limits.max_memory_bytes});
+                                                 .max_memory_bytes = a.limits.max_memory_bytes,
+                                                 .max_physics_links = a.limits.max_physics_links});
     if (!api) {
         fprintf(stderr, "worldkit: NOMEM: out of memory\n");
         return 1;

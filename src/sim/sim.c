@@ -91,6 +91,7 @@ int wk_sim_new(wk_world_desc *desc, const wk_sim_desc *opts, wk_sim **out, wk_st
     sim->naive_levels = opts && opts->naive_levels;
     sim->restore = opts ? opts->restore : NULL;
     sim->restore_ctx = opts ? opts->restore_ctx : NULL;
+    sim->max_physics_links = opts && opts->max_physics_links ? opts->max_physics_links : WK_MAX_PHYSICS_LINKS;
     sim->owns_scene = !(opts && opts->scene);
     sim->scene = sim->owns_scene ? wk_scene_new() : opts->scene;
     int rc = sim->scene ? WK_OK : wk_fail(st, WK_NOMEM, "out of memory creating a simulation");
@@ -194,10 +195,14 @@ int wk_sim_step(wk_sim *sim, uint64_t n)
         if (rc)
             return rc;
         run_phase(sim, WK_PRE_UPDATE, &info);
+        sim->physics_status.message[0] = '\0';
         if (!sim->physics)
             wk__motion_update(sim, sim->dt);
-        else if ((rc = wk__physics_step(sim->physics, sim, sim->dt, &sim->physics_status)))
+        else if ((rc = wk__physics_step(sim->physics, sim, sim->dt, &sim->physics_status))) {
+            /* The engine took no step: nor does the clock. */
+            sim->time = (double)--sim->iterations * sim->dt;
             return rc;
+        }
         run_phase(sim, WK_UPDATE, &info);
         run_phase(sim, WK_POST_UPDATE, &info);
         if ((rc = wk_ecm_end_step(wk_scene_ecm(sim->scene))))

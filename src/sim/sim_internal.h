@@ -57,6 +57,7 @@ struct wk_sim {
     wk_type velocity, acceleration;
     wk__physics *physics; /* the engine, or NULL for kinematic motion */
     wk_status physics_status; /* why the engine's last step failed */
+    size_t max_physics_links; /* wk_sim_desc's, 0 made the default */
     wk_query *moving;       /* ParentPose and Velocity, no Acceleration */
     wk_query *accelerating; /* ParentPose, Velocity and Acceleration */
     wk__system *systems[WK_PHASE_COUNT];

@@ -408,6 +408,12 @@ int wk_store_create(wk_store *store, const wk_world_create_desc *desc, char *id_
         wk_buf_free(&snap[1]);
         return wk_fail(st, WK_NOMEM, "out of memory serializing a new world");
     }
+    if (store->db && desc->over && desc->over(desc->over_ctx)) {
+        wk_scene_free(scene);
+        wk_buf_free(&snap[0]);
+        wk_buf_free(&snap[1]);
+        return wk_fail(st, WK_DEADLINE, "gave up at the call's deadline, the world serialized but not stored");
+    }
     pthread_rwlock_wrlock(&store->lock);
     char id[WK_WORLD_ID_MAX];
     size_t at = desc->replace && desc->id ? wk__find_world(store, desc->id) : store->count;
@@ -443,14 +449,36 @@ wk_world *wk__world_ref(wk_store *store, const char *id)
     return w;
 }
 
-int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st)
+/* World id, referenced, or NOT_FOUND. */
+static int world_of(wk_store *store, const char *id, wk_world **out, wk_status *st)
 {
     int rc = wk__db_pull(store, id, st);
     if (rc)
         return rc;
-    wk_world *w = wk__world_ref(store, id);
-    if (!w)
-        return wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
+    *out = wk__world_ref(store, id);
+    return *out ? WK_OK : wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
+}
+
+int wk_store_try_open(wk_store *store, const char *id, wk_world **out, wk_status *st)
+{
+    wk_world *w;
+    int rc = world_of(store, id, &w, st);
+    if (rc)
+        return rc;
+    if (pthread_rwlock_tryrdlock(&w->lock)) {
+        wk__world_unref(w);
+        return wk_fail(st, WK_BUSY, "world '%s' is being written: try again", id);
+    }
+    *out = w;
+    return WK_OK;
+}
+
+int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st)
+{
+    wk_world *w;
+    int rc = world_of(store, id, &w, st);
+    if (rc)
+        return rc;
     if (write) {
         pthread_rwlock_wrlock(&w->lock);
         w->writing = true; /* only ever written under the write lock */

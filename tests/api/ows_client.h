@@ -86,6 +86,28 @@ static inline bool ows_has(const ows_answer *a, const char *needle)
         ows__ok;                                                                                          \
     })
 
+/* GeometryService's fingerprint of the GeometryData json describes, copied
+ * to out (65 bytes); false when CreateGeometry does not answer one. */
+static inline bool register_geometry(wk_api *api, const char *data, char *out)
+{
+    char request[512];
+    snprintf(request, sizeof request, "{'data':%s}", data);
+    ows_answer a;
+    bool ok = CHECK_INT(ows_call(api, "/intrinsic_proto.geometry.GeometryService/CreateGeometry", request, &a), ==,
+                        WK_GRPC_OK);
+    const char *at = ok ? strstr((const char *)a.json.data, "\"fingerprint\":\"") : NULL;
+    ok = CHECK(at != NULL) && CHECK(strspn(at + 15, "0123456789abcdef") == 64);
+    if (ok) {
+        memcpy(out, at + 15, 64);
+        out[64] = 0;
+        char ref[128];
+        snprintf(ref, sizeof ref, "'geometryRef':'worldkit-geometry:%s'", out);
+        ok = CHECK(ows_has(&a, ref));
+    }
+    wk_buf_free(&a.json);
+    return ok;
+}
+
 /* A new empty world "w" in the endpoint's store. */
 static inline bool ows_world(wk_api *api)
 {

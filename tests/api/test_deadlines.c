@@ -4,14 +4,18 @@
  * its request makes it gives up with WK_DEADLINE (DEADLINE_EXCEEDED) once
  * the transport's check says the call is over, answering nothing; so do
  * LoadWorld and SpawnEntities in every part of their work (the XML parse,
- * the read, the instantiation, before the store is written), the world
- * left as it was. */
+ * the read, the instantiation, before the store is written, and once the
+ * world is serialized for a store on disk), the world left as it was. */
+#define _GNU_SOURCE /* pthread_timedjoin_np */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api/methods.h"
 #include "api/ows/ows.h"
+#include "api_call.h"
 #include "wk_test.h"
 
 /* A transport's check that lets the first `grace` asks pass. */
@@ -77,6 +81,43 @@ static void sources_bounded(void)
     CHECK_INT(available_worlds(api, WK_SOURCES_MAX, NULL, &out), ==, WK_OK);
     CHECK(out.len > 0);
     wk_buf_free(&out);
+    wk_api_free(api);
+}
+
+typedef struct walker {
+    wk_api *api;
+    int rc;
+} walker;
+
+static void *walk(void *arg)
+{
+    walker *w = arg;
+    wk_buf out = {0};
+    w->rc = available_worlds(w->api, WK_SOURCES_MAX, NULL, &out);
+    wk_buf_free(&out);
+    return NULL;
+}
+
+/* The walks of GetAvailableWorlds read files only: they run while the
+ * world's lock is held (by a step, a load...), and hold it up for nothing
+ * in turn; they held it until their deadline. */
+static void walks_take_no_world_lock(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    walker w = {.api = api, .rc = -1};
+    pthread_t thread;
+    pthread_mutex_lock(&api->lock);
+    REQUIRE_INT(pthread_create(&thread, NULL, walk, &w), ==, 0);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 30;
+    int joined = pthread_timedjoin_np(thread, NULL, &until);
+    pthread_mutex_unlock(&api->lock);
+    CHECK_INT(joined, ==, 0);
+    if (joined)
+        pthread_join(thread, NULL);
+    CHECK_INT(w.rc, ==, WK_OK);
     wk_api_free(api);
 }
 
@@ -153,7 +194,7 @@ static int dispatch_text(wk_api *api, const char *method, const ProtobufCMessage
 }
 
 /* LoadWorld of a world string of n models, each a link. */
-static int load_world(wk_api *api, size_t n, clock_check *check, wk_status *st)
+static int load_models(wk_api *api, size_t n, clock_check *check, wk_status *st)
 {
     wk_buf text = {0};
     if (repeated(&text, "<sdf version='1.9'><world name='many'>", "<model name='m%zu'><link name='l'/></model>", n,
@@ -164,12 +205,14 @@ static int load_world(wk_api *api, size_t n, clock_check *check, wk_status *st)
     return dispatch_text(api, "LoadWorld", &req.base, &text, check, st);
 }
 
-/* An endpoint whose world holds 10 models, its entity count in *count. */
-static wk_api *api_with_world(size_t *count)
+/* An endpoint whose world holds 10 models, its entity count in *count; its
+ * store in memory, or on disk in a new folder made from dir (a mkdtemp
+ * template). */
+static wk_api *api_with_world(char *dir, size_t *count)
 {
-    wk_api *api = wk_api_new();
+    wk_api *api = dir ? api_on_disk(dir) : wk_api_new();
     wk_status st = {0};
-    if (!api || load_world(api, 10, NULL, &st)) {
+    if (!api || load_models(api, 10, NULL, &st)) {
         wk_api_free(api);
         return NULL;
     }
@@ -182,54 +225,66 @@ static wk_api *api_with_world(size_t *count)
 static void load_world_gives_up(void)
 {
     size_t before;
-    wk_api *api = api_with_world(&before);
+    wk_api *api = api_with_world(NULL, &before);
     REQUIRE(api);
     wk_status st = {0};
     clock_check check = {.grace = 3};
-    CHECK_INT(load_world(api, 2000, &check, &st), ==, WK_DEADLINE);
+    CHECK_INT(load_models(api, 2000, &check, &st), ==, WK_DEADLINE);
     CHECK(strstr(st.message, "LoadWorld: <string>: gave up reading at the call's deadline, after ") != NULL);
     CHECK_INT(check.asked, ==, 4);
     CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, before);
-    CHECK_INT(load_world(api, 2000, NULL, &st), ==, WK_OK);
+    CHECK_INT(load_models(api, 2000, NULL, &st), ==, WK_OK);
     CHECK(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))) > before + 2000);
     wk_api_free(api);
 }
 
 /* The parts of LoadWorld that ask the deadline, by the words each gives
- * up with. */
+ * up with; the last only in a store on disk. */
 static const char *const load_phases[] = {"gave up parsing", "gave up reading", "gave up instantiating",
-                                          "made but not stored"};
+                                          "made but not stored", "serialized but not stored"};
+#define LOAD_PHASES (sizeof load_phases / sizeof load_phases[0])
 
 /* Whichever ask the deadline passes at, from the first to the last a
  * LoadWorld makes (parsing, reading, instantiating, before the store is
- * written), the call gives up with WK_DEADLINE and the world stays as it
- * was; every phase is seen giving up. */
-static void load_world_gives_up_in_every_phase(void)
+ * written, and after the world is serialized for a store on disk), the
+ * call gives up with WK_DEADLINE and the world stays as it was; every
+ * phase is seen giving up. */
+static void gives_up_in_every_phase(char *dir)
 {
     size_t before;
-    wk_api *api = api_with_world(&before);
+    wk_api *api = api_with_world(dir, &before);
     REQUIRE(api);
     wk_status st = {0};
     clock_check all = {.grace = 1 << 30};
-    REQUIRE_INT(load_world(api, 300, &all, &st), ==, WK_OK);
-    REQUIRE_INT(load_world(api, 10, NULL, &st), ==, WK_OK);
-    bool seen[sizeof load_phases / sizeof load_phases[0]] = {false};
+    REQUIRE_INT(load_models(api, 300, &all, &st), ==, WK_OK);
+    REQUIRE_INT(load_models(api, 10, NULL, &st), ==, WK_OK);
+    bool seen[LOAD_PHASES] = {false};
     for (int grace = 1; grace < all.asked; grace++) {
         clock_check check = {.grace = grace};
-        CHECK_INT(load_world(api, 300, &check, &st), ==, WK_DEADLINE);
+        CHECK_INT(load_models(api, 300, &check, &st), ==, WK_DEADLINE);
         CHECK_INT(check.asked, ==, grace + 1); /* nothing asked after giving up */
         CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, before);
         CHECK_STR(wk_scene_name(wk_api_scene(api), wk_api_world(api)), "many");
-        for (size_t p = 0; p < sizeof load_phases / sizeof load_phases[0]; p++)
+        for (size_t p = 0; p < LOAD_PHASES; p++)
             seen[p] = seen[p] || strstr(st.message, load_phases[p]);
     }
-    for (size_t p = 0; p < sizeof load_phases / sizeof load_phases[0]; p++)
+    for (size_t p = 0; p < LOAD_PHASES - 1; p++)
         CHECK(seen[p]);
+    CHECK(seen[LOAD_PHASES - 1] == (dir != NULL));
     wk_api_free(api);
+    if (dir)
+        CHECK_INT(remove_dir(dir), ==, 0);
+}
+
+static void load_world_gives_up_in_every_phase(void)
+{
+    char dir[] = "/tmp/wk_deadlines_XXXXXX";
+    gives_up_in_every_phase(NULL);
+    gives_up_in_every_phase(dir);
 }
 
 /* SpawnEntities of count entries, each a model of links links. */
-static int spawn_entities(wk_api *api, size_t count, size_t links, clock_check *check, wk_status *st)
+static int spawn_models(wk_api *api, size_t count, size_t links, clock_check *check, wk_status *st)
 {
     wk_buf text = {0};
     if (repeated(&text, "<sdf version='1.9'><model name='m'>", "<link name='l%zu'/>", links, "</model></sdf>"))
@@ -255,17 +310,17 @@ static int spawn_entities(wk_api *api, size_t count, size_t links, clock_check *
 static void spawn_entities_give_up(void)
 {
     size_t before;
-    wk_api *api = api_with_world(&before);
+    wk_api *api = api_with_world(NULL, &before);
     REQUIRE(api);
     wk_status st = {0};
     clock_check all = {.grace = 1 << 30};
-    REQUIRE_INT(spawn_entities(api, 3, 200, &all, &st), ==, WK_OK);
+    REQUIRE_INT(spawn_models(api, 3, 200, &all, &st), ==, WK_OK);
     REQUIRE_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, before + 3 * 201);
-    REQUIRE_INT(load_world(api, 10, NULL, &st), ==, WK_OK);
+    REQUIRE_INT(load_models(api, 10, NULL, &st), ==, WK_OK);
     bool instantiating = false, last_entry = false;
     for (int grace = 1; grace < all.asked; grace++) {
         clock_check check = {.grace = grace};
-        CHECK_INT(spawn_entities(api, 3, 200, &check, &st), ==, WK_DEADLINE);
+        CHECK_INT(spawn_models(api, 3, 200, &check, &st), ==, WK_DEADLINE);
         CHECK(!strncmp(st.message, "SpawnEntities: entry ", 21));
         CHECK_INT(wk_ecm_count(wk_scene_ecm(wk_api_scene(api))), ==, before);
         instantiating = instantiating || strstr(st.message, "gave up instantiating");
@@ -282,6 +337,7 @@ static const wk_test_case cases[] = {
     {"load_world_gives_up_in_every_phase", load_world_gives_up_in_every_phase},
     {"spawn_entities_give_up", spawn_entities_give_up},
     {"sources_bounded", sources_bounded},
+    {"walks_take_no_world_lock", walks_take_no_world_lock},
     {"footprint_pairs_bounded", footprint_pairs_bounded},
 };
 WK_TEST_MAIN(cases)

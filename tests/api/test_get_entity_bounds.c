@@ -3,11 +3,14 @@
  * the entity's frame, collisions posed and turned inside the model, a model
  * posed in the world (bounds stay in its own frame), a plane (unbounded),
  * a mesh (OPERATION_FAILED naming it), no collisions (the origin), unknown
- * names, and wk_api_set_bounds_type. */
+ * names, wk_api_set_bounds_type, and objects ObjectWorldService made of a
+ * primitive or of a mesh registered with GeometryService (its vertices'
+ * box). */
 #include <math.h>
 #include <string.h>
 
 #include "api/api_call.h"
+#include "api/ows_client.h"
 #include "math/math_check.h"
 #include "wk_test.h"
 
@@ -171,9 +174,66 @@ static void plane_mesh_and_unknown(void)
     wk_api_free(api);
 }
 
+/* An object ObjectWorldService made is bounded by its own shape: a
+ * primitive as above; a mesh registered with GeometryService (an OBJ
+ * tetrahedron whose vertices fill (1,2,3)-(2,4,6)) by that box, scaled as
+ * the object's geometry scales it; a reference naming no registration
+ * is refused when the object is made, so it cannot get here. */
+static void registered_meshes(void)
+{
+    wk_api *api = shapes();
+    REQUIRE(api);
+    char tetra[65], request[1024];
+    REQUIRE(register_geometry(api,
+                              "{'objData':'diAxIDIgMwp2IDIgMiAzCnYgMSA0IDMKdiAxIDIgNgpmIDEgMiAzCmYgMSAyIDQKZiAxIDMgNApmIDIg"
+                              "MyA0Cg=='}",
+                              tetra));
+    snprintf(request, sizeof request,
+             "{'worldId':'world','name':'tetra','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+             "'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{'geoRef':{'exactGeometryRef':"
+             "'worldkit-geometry:%s'}},'refTShape':{'matrix4d':{'rows':4,'cols':4,"
+             "'values':[2,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}}}}}}}},"
+             "'parentObjectTCreatedObject':{'position':{'x':7}}}",
+             tetra);
+    REQUIRE(OWS_EXPECT(api, "CreateObject", request, WK_GRPC_OK, "'name':'tetra'"));
+    REQUIRE(OWS_EXPECT(api, "CreateObject",
+                       "{'worldId':'world','name':'crate','createSingleEntityObject':{'geometryComponent':{"
+                       "'namedGeometries':{'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{"
+                       "'inlineGeometryData':{'exactGeometry':{'primitiveSet':{'primitives':[{'shape':{'box':{"
+                       "'size':{'x':1,'y':2,'z':3}}}}]}}}}}}}}}}}",
+                       WK_GRPC_OK, "'name':'crate'"));
+    /* The same tetrahedron given inline (v1), its vertices as given. */
+    char given[65];
+    REQUIRE(register_geometry(api,
+                              "{'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[1,2,3,2,2,3,1,4,3,1,2,6],"
+                              "'faces':[0,1,2,0,1,3,0,2,3,1,2,3]}}}}",
+                              given));
+    snprintf(request, sizeof request,
+             "{'worldId':'world','name':'given','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+             "'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{'geoRef':{'exactGeometryRef':"
+             "'worldkit-geometry:%s'}}}}}}}}}",
+             given);
+    REQUIRE(OWS_EXPECT(api, "CreateObject", request, WK_GRPC_OK, "'name':'given'"));
+    /* x doubled by the scale; the pose (x = 7) is not in the object's frame. */
+    check_box(api, "tetra", (wk_vec3){2, 2, 3}, (wk_vec3){4, 4, 6}, 1e-12);
+    check_box(api, "given", (wk_vec3){1, 2, 3}, (wk_vec3){2, 4, 6}, 0);
+    check_box(api, "crate", (wk_vec3){-0.5, -1, -1.5}, (wk_vec3){0.5, 1, 1.5}, 1e-12);
+    /* As a hull: the eight corners of that box. */
+    uint32_t type;
+    wk_vec3 p[64];
+    size_t n;
+    REQUIRE_INT(wk_api_set_bounds_type(api, 2), ==, WK_OK);
+    REQUIRE_INT(bounds(api, "tetra", &type, p, &n, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(n, ==, 8);
+    for (size_t i = 0; i < n; i++)
+        CHECK(p[i].x == (p[i].x < 3 ? 2 : 4) && p[i].y == (p[i].y < 3 ? 2 : 4) && p[i].z == (p[i].z < 4.5 ? 3 : 6));
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"boxes_of_each_primitive", boxes_of_each_primitive},
     {"spheres_and_hulls", spheres_and_hulls},
     {"plane_mesh_and_unknown", plane_mesh_and_unknown},
+    {"registered_meshes", registered_meshes},
 };
 WK_TEST_MAIN(cases)

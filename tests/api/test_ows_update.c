@@ -11,6 +11,7 @@
  * serialized state as it was. */
 #include <math.h>
 
+#include "api/ows/triangle_mesh.h"
 #include "api/ows_client.h"
 
 /* A box of 1 x 2 x 3 m and a sphere of radius 0.25 m. */
@@ -652,28 +653,6 @@ static void create_from_scene_object(void)
     wk_api_free(api);
 }
 
-/* GeometryService's fingerprint of the GeometryData json describes, copied
- * to out (65 bytes); false when CreateGeometry does not answer one. */
-static bool register_geometry(wk_api *api, const char *data, char *out)
-{
-    char request[512];
-    snprintf(request, sizeof request, "{'data':%s}", data);
-    ows_answer a;
-    bool ok = CHECK_INT(ows_call(api, "/intrinsic_proto.geometry.GeometryService/CreateGeometry", request, &a), ==,
-                        WK_GRPC_OK);
-    const char *at = ok ? strstr((const char *)a.json.data, "\"fingerprint\":\"") : NULL;
-    ok = CHECK(at != NULL) && CHECK(strspn(at + 15, "0123456789abcdef") == 64);
-    if (ok) {
-        memcpy(out, at + 15, 64);
-        out[64] = 0;
-        char ref[128];
-        snprintf(ref, sizeof ref, "'geometryRef':'worldkit-geometry:%s'", out);
-        ok = CHECK(ows_has(&a, ref));
-    }
-    wk_buf_free(&a.json);
-    return ok;
-}
-
 #define GEOMETRY_SERVICE "/intrinsic_proto.geometry.GeometryService/"
 #define A_BOX "{'primitiveSetV0':{'primitives':[{'box':{'size':{'x':0.1,'y':0.2,'z':0.3}}}]}}"
 
@@ -768,10 +747,119 @@ static void geometry_service(void)
     wk_api_free(api);
 }
 
+/* A mesh file is read by assimp once, when CreateGeometry registers it:
+ * GetGeometry and GetRenderable serve what that read made, as often as
+ * they are called, with no read of their own. */
+static void geometry_read_once(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    /* A file of its own (a name in the solid line), so that no other case
+     * has read it: "solid once" and the same triangle as A_TRIANGLE_STL. */
+    unsigned long before = wk__triangle_mesh_parses();
+    char stl[65], request[512];
+    REQUIRE(register_geometry(api,
+                              "{'stlBytes':'c29saWQgb25jZQpmYWNldCBub3JtYWwgMCAwIDEKb3V0ZXIgbG9vcAp2ZXJ0ZXggMCAwIDAKdmVy"
+                              "dGV4IDEgMCAwCnZlcnRleCAwIDIgMAplbmRsb29wCmVuZGZhY2V0CmVuZHNvbGlkIG9uY2UK'}",
+                              stl));
+    CHECK_INT(wk__triangle_mesh_parses() - before, ==, 1);
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'exactGeometryRef':'worldkit-geometry:%s'}}", stl);
+    for (int i = 0; i < 2; i++) {
+        OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+                   "'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0],'faces':[0,1,2]}");
+        OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_OK, "'renderable':{'glbBytes':'Z2xURgIA");
+    }
+    CHECK_INT(wk__triangle_mesh_parses() - before, ==, 1);
+    /* Registering the same file again reads nothing either. */
+    char again[65];
+    REQUIRE(register_geometry(api,
+                              "{'stlBytes':'c29saWQgb25jZQpmYWNldCBub3JtYWwgMCAwIDEKb3V0ZXIgbG9vcAp2ZXJ0ZXggMCAwIDAKdmVy"
+                              "dGV4IDEgMCAwCnZlcnRleCAwIDIgMAplbmRsb29wCmVuZGZhY2V0CmVuZHNvbGlkIG9uY2UK'}",
+                              again));
+    CHECK_STR(again, stl);
+    CHECK_INT(wk__triangle_mesh_parses() - before, ==, 1);
+    wk_api_free(api);
+}
+
+#define INLINE_TETRA                                                                                  \
+    "{'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0,0,0,3.25],"      \
+    "'faces':[0,1,2,0,1,3,0,2,3,1,2,3]}}}}"
+
+/* The v1 inline geometries GeometryData holds (Intrinsic's C++ client
+ * registers meshes so): a triangle mesh is taken like a mesh file (read
+ * once, served as given and as a glb, an object's mesh), a v1 primitive
+ * set like an older one; what is not a geometry is refused naming the
+ * field. */
+static void inline_geometries(void)
+{
+    wk_api *api = table_world();
+    REQUIRE(api);
+    unsigned long before = wk__triangle_mesh_parses();
+    char tetra[65], ball[65], request[1024];
+    REQUIRE(register_geometry(api, INLINE_TETRA, tetra));
+    REQUIRE(register_geometry(api, "{'primitiveSet':{'primitives':[{'shape':{'sphere':{'radius':0.5}}}]}}", ball));
+    CHECK_INT(wk__triangle_mesh_parses() - before, ==, 1);
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'exactGeometryRef':'worldkit-geometry:%s'}}", tetra);
+    /* Served as given, in v1 and in the older message, coordinates exact. */
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+               "'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0,0,0,3.25],"
+               "'faces':[0,1,2,0,1,3,0,2,3,1,2,3]}}}");
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+               "'geometryV0':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0,0,0,3.25]");
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_OK, "'renderable':{'glbBytes':'Z2xURgIA");
+    CHECK_INT(wk__triangle_mesh_parses() - before, ==, 1);
+    snprintf(request, sizeof request, "{'geometryStorageRefs':{'exactGeometryRef':'worldkit-geometry:%s'}}", ball);
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetGeometry", request, WK_GRPC_OK,
+               "'inlineGeometry':{'exactGeometry':{'primitiveSet':{'primitives':[{'shape':{'sphere':{'radius':0.5}}}]}}}");
+    OWS_EXPECT(api, GEOMETRY_SERVICE "GetRenderable", request, WK_GRPC_FAILED_PRECONDITION,
+               "was registered as primitive_set, and worldkit makes no glTF renderable");
+    /* Objects: the sphere inline, the mesh by its reference. */
+    const struct {
+        const char *name, *id, *shows;
+    } made[] = {{"inline_ball", ball, "{'sphere':{'radius':0.5}}"}, {"inline_tetra", tetra, "'geoRef':{"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(request, sizeof request,
+                 "{'worldId':'w','name':'%s','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+                 "'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{'geoRef':{'exactGeometryRef':"
+                 "'worldkit-geometry:%s'}}}}}}}}}",
+                 made[i].name, made[i].id);
+        OWS_EXPECT(api, "CreateObject", request, WK_GRPC_OK, NULL);
+        snprintf(request, sizeof request,
+                 "{'worldId':'w','object':{'byName':{'objectName':'%s'}},'view':'FULL'}", made[i].name);
+        OWS_EXPECT(api, "GetObject", request, WK_GRPC_OK, made[i].shows);
+    }
+
+    static const struct {
+        const char *data, *says;
+    } refused[] = {
+        {"{'inlineGeometry':{}}", "data.inline_geometry holds no exact_geometry (give its primitive_set or triangle_mesh)"},
+        {"{'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2],'faces':[0,1,2]}}}}",
+         "data.inline_geometry.exact_geometry.triangle_mesh has 8 vertex coordinates and 3 face indices"},
+        {"{'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0],'faces':[0,1,7]}}}}",
+         "data.inline_geometry.exact_geometry.triangle_mesh: face 1 names vertex 7, and there are 3"},
+        {"{'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0,0,0]}}}}",
+         "data.inline_geometry.exact_geometry.triangle_mesh holds no triangle"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(request, sizeof request, "{'data':%s}", refused[i].data);
+        OWS_EXPECT(api, GEOMETRY_SERVICE "CreateGeometry", request, WK_GRPC_INVALID_ARGUMENT, refused[i].says);
+    }
+    /* A triangle mesh inline in an object's own geometry is not kept there:
+     * the refusal says to register it. */
+    OWS_EXPECT(api, "CreateObject",
+               "{'worldId':'w','name':'loose','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+               "'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{'inlineGeometryData':{'exactGeometry':{"
+               "'triangleMesh':{'vertices':[0,0,0,1,0,0,0,2,0],'faces':[0,1,2]}}}}}}}}}}}",
+               WK_GRPC_INVALID_ARGUMENT, "register a triangle_mesh with GeometryService.CreateGeometry");
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"create_object", create_object},
     {"create_from_scene_object", create_from_scene_object},
     {"geometry_service", geometry_service},
+    {"geometry_read_once", geometry_read_once},
+    {"inline_geometries", inline_geometries},
     {"create_under_filters_and_frames", create_under_filters_and_frames},
     {"delete_object", delete_object},
     {"rename_and_reparent_objects", rename_and_reparent_objects},

@@ -126,6 +126,11 @@ static const struct seed {
     {"CreateGeometry", "{\"data\": {\"stl_bytes\": \"c29saWQgYQpmYWNldCBub3JtYWwgMCAwIDEKb3V0ZXIgbG9vcAp2ZXJ0ZXggMCAw"
                        "IDAKdmVydGV4IDEgMCAwCnZlcnRleCAwIDIgMAplbmRsb29wCmVuZGZhY2V0CmVuZHNvbGlkIGEK\"}}"},
     {"GetGeometry", "{\"geometry_storage_refs\": {\"exact_geometry_ref\": \"worldkit-geometry:beef\"}}"},
+    /* v1 inline: a triangle mesh (checked, then read as OBJ) and a primitive set. */
+    {"CreateGeometry", "{\"data\": {\"inline_geometry\": {\"exact_geometry\": {\"triangle_mesh\":"
+                       " {\"vertices\": [0, 0, 0, 1, 0, 0, 0, 2, 0], \"faces\": [0, 1, 2]}}}}}"},
+    {"CreateGeometry", "{\"data\": {\"primitive_set\": {\"primitives\": [{\"shape\": {\"sphere\":"
+                       " {\"radius\": 0.5}}}]}}}"},
 };
 
 static bool ignore(void *ctx, const uint8_t *msg, size_t len)

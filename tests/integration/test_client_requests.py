@@ -118,9 +118,6 @@ INTRINSIC = {
 # What our copies leave out on purpose (worldkit reads none of it; the
 # bytes a peer sends for it are kept as unknown fields).
 LEFT_OUT = {
-    ("intrinsic_proto.geometry.GeometryData", "inline_geometry"),
-    ("intrinsic_proto.geometry.GeometryData", "primitive_set"),
-    ("intrinsic_proto.geometry.GeometryWithMetadata", "inline_geometry"),
     ("intrinsic_proto.geometry.LazyExactGeometry", "mesh_octree_wrapping"),
 }
 

@@ -237,6 +237,24 @@ class GeometryServiceTest(ObjectWorldCalls, harness.ServerTest):
         self.assertEqual((tuple(position["min"]), tuple(position["max"])), bounds)
         self.assertEqual(gltf["accessors"][primitive["indices"]]["count"], indices)
 
+    def test_inline_triangle_mesh_registered_as_intrinsics_cpp_client_does(self):
+        # data.inline_geometry (9) holding the mesh itself: served back as
+        # given (v1 inline_geometry and the older triangle_mesh), as a glb,
+        # and as an object's mesh.
+        corners = sorted({p for t in TETRAHEDRON for p in t})
+        data = self.geo.GeometryData()
+        mesh = data.inline_geometry.exact_geometry.triangle_mesh
+        mesh.vertices.extend(float(x) for p in corners for x in p)
+        mesh.faces.extend(corners.index(p) for t in TETRAHEDRON for p in t)
+        refs = self.register(data)
+        got = self.geo_stub.GetGeometry(self.geo.GetGeometryRequest(geometry_storage_refs_v0=refs),
+                                        timeout=harness.CALL_SECONDS)
+        self.assertEqual(got.inline_geometry, data.inline_geometry)
+        points, triangles = self.mesh_of(refs)
+        self.assertEqual(set(triangles), {tuple(map(lambda v: tuple(map(float, v)), t)) for t in TETRAHEDRON})
+        self.check_glb(refs, 4, 12, ((0, 0, 0), (1, 2, 3)))
+        self.object_of(self.new_world("inline_world"), "given_mesh", refs)
+
     def test_mesh_files_come_back_as_triangle_meshes(self):
         # STL, ASCII and binary: each triangle as written, its corners joined.
         for stl in (ascii_stl(TETRAHEDRON), binary_stl(TETRAHEDRON)):

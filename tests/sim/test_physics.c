@@ -14,7 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "math/math_check.h"
+#include "sim/physics_mujoco.h"
 #include "sim/physics_start.h"
 #include "wk_test.h"
 #include "worldkit/wk_sim.h"
@@ -146,6 +148,48 @@ static void coasting(void)
     CHECK_NEAR(got.linear.y, -0.25, 1e-9);
     wk_pose link = wk_scene_world_pose(wk_sim_scene(sim), link_of(sim, "puck::l"));
     CHECK_NEAR(link.p.x, got.pose.p.x, 1e-12);
+    wk_sim_free(sim);
+}
+
+/* Lifts the puck to z = 5, at rest, at the step given as ctx: a system
+ * that writes after the engine, in the same step. */
+static void lift_at(wk_sim *sim, const wk_step_info *info, void *ctx)
+{
+    if (info->iteration != *(const uint64_t *)ctx)
+        return;
+    wk_entity puck = wk_scene_scoped(wk_sim_scene(sim), wk_sim_world(sim), "puck");
+    wk_motion m = wk_sim_motion(sim, puck);
+    m.pose.p.z = 5;
+    m.linear = (wk_vec3){0, 0, 0};
+    REQUIRE_INT(wk_sim_set_motion(sim, puck, &m, WK_MOTION_POSE | WK_MOTION_TWIST), ==, WK_OK);
+}
+
+/* A step that no one wrote around takes nothing from the entities (the
+ * engine holds the world as it is); what a system writes after the engine
+ * within a step, and what a step's end removes, still reach it: the puck
+ * lifted at step 100 falls from 5 m from there, z = 5 - g t^2 / 2 within
+ * the integrator's g h t (as free_fall), and a ball marked for removal
+ * leaves the engine with its entities. */
+static void writes_after_the_engine_are_taken(void)
+{
+    wk_sim *sim = physics_sim(WORLD_OPEN("0 0 -9.8") "<model name='puck'><pose>0 0 1 0 0 0</pose><link name='l'>"
+                                                     "<inertial><mass>2</mass></inertial></link></model><model "
+                                                     "name='ball'><pose>3 0 1 0 0 0</pose><link name='l'><inertial>"
+                                                     "<mass>1</mass></inertial></link></model></world></sdf>");
+    REQUIRE(sim);
+    uint64_t at = 100;
+    REQUIRE_INT(wk_sim_add_system(sim, WK_POST_UPDATE, lift_at, &at), ==, WK_OK);
+    REQUIRE_INT(steps(sim, 100), ==, WK_OK);
+    CHECK_NEAR(height(sim, "puck::l"), 5, 1e-12);
+    REQUIRE_INT(steps(sim, 300), ==, WK_OK);
+    double t = 0.3, g = 9.8;
+    CHECK_NEAR(height(sim, "puck::l"), 5 - g * t * t / 2, g * 1e-3 * t);
+    wk_ecm *ecm = wk_scene_ecm(wk_sim_scene(sim));
+    REQUIRE_INT(wk_ecm_request_remove(ecm, wk_scene_scoped(wk_sim_scene(sim), wk_sim_world(sim), "ball"), true), ==,
+                WK_OK);
+    REQUIRE_INT(steps(sim, 2), ==, WK_OK);
+    CHECK(!link_of(sim, "ball::l"));
+    CHECK_INT(sim->physics->count, ==, 1);
     wk_sim_free(sim);
 }
 
@@ -688,7 +732,48 @@ static void spawn_leaves_others_alone(void)
     wk_sim_free(spawned);
 }
 
+/* A world of more links than the engine compiles is refused at its step,
+ * before the compile, which nothing interrupts (2,000 free bodies took
+ * MuJoCo 4 s): WK_LIMIT naming the count, the limit and serve's flag, the
+ * clock and the links as they were. */
+static void links_past_the_limit_are_not_compiled(void)
+{
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    wk_sim *sim = NULL;
+    REQUIRE_INT(wk_desc_read(&(wk_read_desc){.resource_string = BOX_DROP}, &d, &st), ==, WK_OK);
+    REQUIRE_INT(wk_sim_new(d, &(wk_sim_desc){.physics = WK_PHYSICS_MUJOCO, .max_physics_links = 1}, &sim, &st), ==,
+                WK_OK);
+    CHECK_INT(wk_sim_step(sim, 1), ==, WK_LIMIT);
+    CHECK_STR(wk_sim_error(sim), "physics: the world does not compile for MuJoCo: its 2 links are past the limit of 1 "
+                                 "(serve --max-physics-links)");
+    CHECK_INT(wk_sim_iterations(sim), ==, 0);
+    CHECK(wk_sim_time(sim) == 0);
+    CHECK(height(sim, "box::body") == 2);
+    wk_sim_free(sim);
+    /* The default: 2,000 free boxes refused at once. */
+    wk_buf text = {0};
+    REQUIRE_INT(wk_buf_append(&text, WORLD_OPEN("0 0 -9.8"), strlen(WORLD_OPEN("0 0 -9.8"))), ==, WK_OK);
+    char model[160];
+    for (int i = 0; i < 2000; i++)
+        REQUIRE_INT(wk_buf_append(&text, model,
+                                  (size_t)snprintf(model, sizeof model,
+                                                   "<model name='m%d'><pose>%d 0 1 0 0 0</pose><link name='l'>"
+                                                   "<inertial><mass>1</mass></inertial></link></model>",
+                                                   i, i)),
+                    ==, WK_OK);
+    REQUIRE_INT(wk_buf_append(&text, "</world></sdf>", 15), ==, WK_OK);
+    REQUIRE((sim = physics_sim((const char *)text.data)));
+    double start = wk__monotonic_s();
+    CHECK_INT(wk_sim_step(sim, 1), ==, WK_LIMIT);
+    CHECK(wk__monotonic_s() - start < 1);
+    CHECK(strstr(wk_sim_error(sim), "its 2000 links are past the limit of 1000") != NULL);
+    wk_sim_free(sim);
+    wk_buf_free(&text);
+}
+
 static const wk_test_case cases[] = {
+    {"links_past_the_limit_are_not_compiled", links_past_the_limit_are_not_compiled},
     {"spawn_leaves_others_alone", spawn_leaves_others_alone},
     {"mjcf_as_mujoco_runs_it", mjcf_as_mujoco_runs_it},
     {"mjcf_joints_as_mujoco_runs_them", mjcf_joints_as_mujoco_runs_them},
@@ -696,6 +781,7 @@ static const wk_test_case cases[] = {
     {"comes_to_rest", comes_to_rest},
     {"pendulum_period", pendulum_period},
     {"coasting", coasting},
+    {"writes_after_the_engine_are_taken", writes_after_the_engine_are_taken},
     {"damped_spring", damped_spring},
     {"joint_friction_and_limit", joint_friction_and_limit},
     {"contact_friction", contact_friction},

@@ -31,8 +31,9 @@
  * Reading (wk__ows_geometry_in) takes the set "Intrinsic_Collision", else
  * "Intrinsic_Visual", else the first; its first named geometry, else its
  * first older entry. What worldkit cannot keep (a frustum, an inline
- * triangle mesh, a shape placed other than at the identity, a scale that
- * is not a diagonal) is refused with WK_UNSUPPORTED, not dropped. */
+ * triangle mesh: it is registered with GeometryService instead, a shape
+ * placed other than at the identity, a scale that is not a diagonal) is
+ * refused with WK_UNSUPPORTED, not dropped. */
 #include <string.h>
 
 #include "api/ows/ows.h"
@@ -292,12 +293,14 @@ static wk_vec3 vec_in(const IntrinsicProto__Vector3 *v)
     return v ? (wk_vec3){v->x, v->y, v->z} : (wk_vec3){0, 0, 0};
 }
 
-static int read_primitive(const IntrinsicProto__Geometry__V1__ExactGeometry *exact, wk_scene_geometry *g,
-                          wk_status *st)
+int wk__ows_exact_geometry_in(const IntrinsicProto__Geometry__V1__ExactGeometry *exact, wk_scene_geometry *g,
+                              wk_status *st)
 {
     if (!exact || exact->data_case != INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET)
-        return wk_fail(st, WK_UNSUPPORTED, "geometry: worldkit takes primitive shapes or stored meshes, "
-                                           "not inline triangle meshes");
+        return wk_fail(st, WK_UNSUPPORTED,
+                       "geometry: an inline exact_geometry is taken as a primitive_set only; register a "
+                       "triangle_mesh with GeometryService.CreateGeometry (data.inline_geometry) and refer to it by "
+                       "geo_ref");
     const IntrinsicProto__Geometry__V1__TransformedPrimitiveShapeSet *set = exact->primitive_set;
     if (!set || set->n_primitives != 1 || !set->primitives[0]->shape)
         return wk_fail(st, WK_UNSUPPORTED, "geometry: worldkit keeps one primitive shape per entity, not %zu",
@@ -349,7 +352,7 @@ static int read_placed(wk__call *call, const IntrinsicProto__Geometry__V1__Trans
             &d, st);
         if (rc == WK_OK && (d.x != 1 || d.y != 1 || d.z != 1))
             rc = wk_fail(st, WK_UNSUPPORTED, "geometry: a primitive shape cannot be scaled; give its size");
-        return rc ? rc : read_primitive(geo->inline_geometry_data->exact_geometry, g, st);
+        return rc ? rc : wk__ows_exact_geometry_in(geo->inline_geometry_data->exact_geometry, g, st);
     }
     if (geo && geo->data_case == INTRINSIC_PROTO__GEOMETRY__V1__GEOMETRY__DATA_GEO_REF && geo->geo_ref) {
         const char *ref = geo->geo_ref->exact_geometry_ref;

@@ -14,11 +14,16 @@
  *
  * What is served is what the data holds, never made up: GetGeometry a
  * Geometry (the one given; a primitive_set as its exact geometry; an OBJ or
- * STL file as its exact geometry's triangle mesh, read by assimp in
- * triangle_mesh.c, which CreateGeometry does too so that a file it cannot
- * read is refused then; glTF bytes as its renderable), GetRenderable the
- * glTF given (gltf_bytes, or a Geometry's renderable), else for an OBJ or
- * STL file the glb assimp writes of it, at lod_level 0, the only one kept.
+ * STL file as its exact geometry's triangle mesh; glTF bytes as its
+ * renderable; and in v1's inline_geometry what was given inline, or a
+ * v1 primitive set), GetRenderable the glTF given (gltf_bytes, or a Geometry's
+ * renderable), else for an OBJ or STL file the glb assimp writes of it, at
+ * lod_level 0, the only one kept. An OBJ or STL file is read by assimp
+ * (triangle_mesh.c) once, when CreateGeometry registers it, so that a file
+ * it cannot read is refused then; mesh_cache.c keeps what the read made
+ * for the calls that serve it. A v1 inline triangle mesh (how Intrinsic's
+ * C++ client registers meshes) is checked, then read the same way as the
+ * OBJ file it amounts to; GetGeometry serves it exactly as given.
  * worldkit makes no glTF from primitive shapes: that call answers
  * FAILED_PRECONDITION saying so (not UNIMPLEMENTED, which the client
  * retries for a minute); an object may still use them. */
@@ -27,7 +32,7 @@
 #include <string.h>
 
 #include "api/ows/edit.h"
-#include "api/ows/triangle_mesh.h"
+#include "api/ows/mesh_cache.h"
 #include "intrinsic/geometry/proto/geometry_service.pb-c.h"
 
 #define REF_PREFIX "worldkit-geometry:"
@@ -35,6 +40,9 @@
 typedef IntrinsicProto__Geometry__GeometryData GeometryData;
 typedef IntrinsicProto__Geometry__GeometryStorageRefs StorageRefs;
 typedef IntrinsicProto__Geometry__V1__GeometryStorageRefs StorageRefsV1;
+typedef IntrinsicProto__Geometry__V1__TriangleMesh TriangleMeshV1;
+
+#define INLINE_MESH "data.inline_geometry.exact_geometry.triangle_mesh"
 
 static const char *data_kind(const GeometryData *d)
 {
@@ -49,6 +57,10 @@ static const char *data_kind(const GeometryData *d)
         return "gltf_bytes";
     case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_STL_BYTES:
         return "stl_bytes";
+    case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET:
+        return "primitive_set";
+    case INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_INLINE_GEOMETRY:
+        return "inline_geometry";
     default:
         return NULL;
     }
@@ -66,17 +78,47 @@ static const ProtobufCBinaryData *mesh_file(const GeometryData *d, const char **
     return obj ? &d->obj_data : &d->stl_bytes;
 }
 
-/* The triangle mesh of data that is an OBJ or STL file (*mesh NULL for
- * other data); the failure names method and the field. */
-static int mesh_of(wk__call *call, const char *method, const GeometryData *d,
-                   IntrinsicProto__Geometry__TriangleMesh **mesh, wk_status *st)
+/* The exact geometry of data given inline (v1), or NULL. */
+static const IntrinsicProto__Geometry__V1__ExactGeometry *inline_exact(const GeometryData *d)
 {
-    *mesh = NULL;
+    return d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_INLINE_GEOMETRY && d->inline_geometry
+               ? d->inline_geometry->exact_geometry
+               : NULL;
+}
+
+/* The triangle mesh data gives inline, or NULL. */
+static const TriangleMeshV1 *inline_mesh(const GeometryData *d)
+{
+    const IntrinsicProto__Geometry__V1__ExactGeometry *e = inline_exact(d);
+    return e && e->data_case == INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_TRIANGLE_MESH ? e->triangle_mesh
+                                                                                                : NULL;
+}
+
+/* The mesh of registration id whose data is d, the parts asked for
+ * (mesh_cache.h), copied into call: from the cache, else read by assimp
+ * from the OBJ or STL file, or from an inline triangle mesh written as an
+ * OBJ file. *is_mesh false, and nothing copied, for other data. A failure
+ * names method and the field. */
+static int mesh_of(wk__call *call, const char *method, const char *id, const GeometryData *d, unsigned parts,
+                   bool *is_mesh, wk__mesh_copy *mesh, wk_status *st)
+{
     const char *format;
-    char what[32];
+    char what[64];
     const ProtobufCBinaryData *file = mesh_file(d, &format, what, sizeof what);
-    int rc = file ? wk__triangle_mesh_read(call, file, format, what, mesh, st) : WK_OK;
-    return rc ? wk__ows_context(st, rc, "GeometryService.%s", method) : WK_OK;
+    const TriangleMeshV1 *given = inline_mesh(d);
+    *is_mesh = file || given;
+    if (given)
+        snprintf(what, sizeof what, INLINE_MESH);
+    int rc = *is_mesh ? wk__mesh_find(call, id, what, parts, mesh, st) : 1;
+    wk_buf obj = {0};
+    if (rc == 0 && given && wk__triangle_mesh_obj(given, &obj))
+        rc = wk_fail(st, WK_NOMEM, "out of memory writing %s as OBJ", what);
+    if (rc == 0) {
+        ProtobufCBinaryData text = {obj.len, obj.data};
+        rc = wk__mesh_read(call, id, given ? &text : file, given ? "obj" : format, what, parts, mesh, st);
+    }
+    wk_buf_free(&obj);
+    return rc < 0 ? wk__ows_context(st, rc, "GeometryService.%s", method) : WK_OK;
 }
 
 /* The glTF the data holds, or NULL. */
@@ -87,12 +129,19 @@ static IntrinsicProto__Geometry__Renderable *given_renderable(wk__call *call, co
                        INTRINSIC_PROTO__GEOMETRY__GEOMETRY__RENDERABLE_TYPE_GENERATED_RENDERABLE
                    ? d->geometry_v0->generated_renderable
                    : d->geometry_v0->renderable;
-    if (d->data_case != INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GLTF_BYTES)
+    const IntrinsicProto__Geometry__V1__InlineGeometry *in =
+        d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_INLINE_GEOMETRY ? d->inline_geometry : NULL;
+    const IntrinsicProto__Geometry__V1__Renderable *v1 =
+        !in ? NULL
+        : in->renderable_type_case == INTRINSIC_PROTO__GEOMETRY__V1__INLINE_GEOMETRY__RENDERABLE_TYPE_GENERATED_RENDERABLE
+            ? in->generated_renderable
+            : in->renderable;
+    if (d->data_case != INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GLTF_BYTES && !(v1 && v1->has_glb_bytes))
         return NULL;
     IntrinsicProto__Geometry__Renderable *r = wk__ows_new(call, &intrinsic_proto__geometry__renderable__descriptor);
     if (r) {
         r->has_gltf_string = true;
-        r->gltf_string = d->gltf_bytes;
+        r->gltf_string = v1 ? v1->glb_bytes : d->gltf_bytes;
     }
     return r;
 }
@@ -182,7 +231,8 @@ WK__HANDLER(wk__geometry_create)
     wk_status *st = call->status;
     if (!data || !data_kind(data))
         return wk_fail(st, WK_INVALID, "GeometryService.CreateGeometry: data holds no geometry (give one of "
-                                       "geometry_v0, primitive_set_v0, obj_data, gltf_bytes, stl_bytes)");
+                                       "geometry_v0, primitive_set_v0, obj_data, gltf_bytes, stl_bytes, "
+                                       "primitive_set, inline_geometry)");
     const ProtobufCBinaryData *file = data->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_OBJ_DATA
                                           ? &data->obj_data
                                       : data->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_STL_BYTES
@@ -192,10 +242,14 @@ WK__HANDLER(wk__geometry_create)
                                           : NULL;
     if (file && !file->len)
         return wk_fail(st, WK_INVALID, "GeometryService.CreateGeometry: data.%s is empty", data_kind(data));
-    IntrinsicProto__Geometry__TriangleMesh *mesh;
-    int rc = mesh_of(call, "CreateGeometry", data, &mesh, st);
+    const IntrinsicProto__Geometry__V1__ExactGeometry *exact = inline_exact(data);
+    if (data->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_INLINE_GEOMETRY &&
+        (!exact || exact->data_case == INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA__NOT_SET))
+        return wk_fail(st, WK_INVALID, "GeometryService.CreateGeometry: data.inline_geometry holds no exact_geometry "
+                                       "(give its primitive_set or triangle_mesh)");
+    int rc = inline_mesh(data) ? wk__triangle_mesh_check(inline_mesh(data), INLINE_MESH, st) : WK_OK;
     if (rc)
-        return rc;
+        return wk__ows_context(st, rc, "GeometryService.CreateGeometry");
     size_t len = protobuf_c_message_get_packed_size(&data->base);
     uint8_t *packed = wk__call_alloc(call, len);
     if (!packed)
@@ -208,6 +262,13 @@ WK__HANDLER(wk__geometry_create)
     char fingerprint[2 * EVP_MAX_MD_SIZE + 1];
     for (unsigned i = 0; i < digest_len; i++)
         sprintf(fingerprint + 2 * i, "%02x", digest[i]);
+    /* Read now, so that a file that is no mesh is refused, and kept for
+     * the calls that serve it. */
+    bool is_mesh;
+    wk__mesh_copy mesh;
+    rc = mesh_of(call, "CreateGeometry", fingerprint, data, 0, &is_mesh, &mesh, st);
+    if (rc)
+        return rc;
     rc = wk_store_put_geometry(api->store, fingerprint, packed, len, st);
     if (rc)
         return wk__ows_context(st, rc, "GeometryService.CreateGeometry");
@@ -217,6 +278,28 @@ WK__HANDLER(wk__geometry_create)
                        &m->geometry_storage_refs))
         return wk_fail(st, WK_NOMEM, "GeometryService.CreateGeometry: out of memory");
     return WK_OK;
+}
+
+/* The v1 InlineGeometry GetGeometry answers of d: data given inline as
+ * given, a v1 primitive set in one; NULL for other data (a mesh file's
+ * triangles go in geometry_v0 only, not twice in one answer), and when out
+ * of memory (call->failed). */
+static IntrinsicProto__Geometry__V1__InlineGeometry *as_inline(wk__call *call, const GeometryData *d)
+{
+    if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_INLINE_GEOMETRY)
+        return d->inline_geometry;
+    if (d->data_case != INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET)
+        return NULL;
+    IntrinsicProto__Geometry__V1__InlineGeometry *in =
+        wk__ows_new(call, &intrinsic_proto__geometry__v1__inline_geometry__descriptor);
+    IntrinsicProto__Geometry__V1__ExactGeometry *exact =
+        wk__ows_new(call, &intrinsic_proto__geometry__v1__exact_geometry__descriptor);
+    if (!in || !exact)
+        return NULL;
+    exact->data_case = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET;
+    exact->primitive_set = d->primitive_set;
+    in->exact_geometry = exact;
+    return in;
 }
 
 WK__HANDLER(wk__geometry_get)
@@ -229,11 +312,25 @@ WK__HANDLER(wk__geometry_get)
                         st);
     if (rc)
         return rc;
-    IntrinsicProto__Geometry__TriangleMesh *mesh;
-    if ((rc = mesh_of(call, "GetGeometry", d, &mesh, st)))
+    /* A mesh given inline is served as given; a file's from its one read. */
+    const TriangleMeshV1 *given = inline_mesh(d);
+    bool is_file = false;
+    wk__mesh_copy copy;
+    if (!given && (rc = mesh_of(call, "GetGeometry", id, d, WK__MESH_TRIANGLES, &is_file, &copy, st)))
         return rc;
+    ProtobufCAllocator in_call = {call_alloc, call_free, call};
+    IntrinsicProto__Geometry__TriangleMesh *mesh =
+        is_file ? intrinsic_proto__geometry__triangle_mesh__unpack(&in_call, copy.triangles.len, copy.triangles.data)
+        : given ? wk__ows_new(call, &intrinsic_proto__geometry__triangle_mesh__descriptor)
+                : NULL;
+    if (given && mesh) {
+        mesh->n_vertices = given->n_vertices, mesh->vertices = given->vertices;
+        mesh->n_faces = given->n_faces, mesh->faces = given->faces;
+    }
     IntrinsicProto__Geometry__Renderable *renderable = given_renderable(call, d);
-    IntrinsicProto__Geometry__Geometry *geometry = d->geometry_v0;
+    /* (data is a oneof: geometry_v0 is read only when it is the one set.) */
+    bool v0 = d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GEOMETRY_V0;
+    IntrinsicProto__Geometry__Geometry *geometry = v0 ? d->geometry_v0 : NULL;
     if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET_V0 || mesh) {
         IntrinsicProto__Geometry__LazyExactGeometry *exact =
             wk__ows_new(call, &intrinsic_proto__geometry__lazy_exact_geometry__descriptor);
@@ -242,18 +339,20 @@ WK__HANDLER(wk__geometry_get)
             exact->triangle_mesh = mesh;
             geometry->exact_geometry = exact;
         }
-    } else if (d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_GLTF_BYTES) {
-        if ((geometry = wk__ows_new(call, &intrinsic_proto__geometry__geometry__descriptor))) {
-            geometry->renderable_type_case = INTRINSIC_PROTO__GEOMETRY__GEOMETRY__RENDERABLE_TYPE_RENDERABLE;
-            geometry->renderable = renderable;
-        }
+    }
+    if (renderable && !v0 &&
+        (geometry || (geometry = wk__ows_new(call, &intrinsic_proto__geometry__geometry__descriptor)))) {
+        geometry->renderable_type_case = INTRINSIC_PROTO__GEOMETRY__GEOMETRY__RENDERABLE_TYPE_RENDERABLE;
+        geometry->renderable = renderable;
     }
     IntrinsicProto__Geometry__GeometryWithMetadata *m =
         wk__call_response(call, &intrinsic_proto__geometry__geometry_with_metadata__descriptor, response);
-    if (!m || call->failed || !geometry ||
-        !refs_of(call, id, renderable, &m->geometry_storage_refs_v0, &m->geometry_storage_refs))
+    if (m) {
+        m->geometry_v0 = geometry;
+        m->inline_geometry = as_inline(call, d);
+    }
+    if (!m || call->failed || !refs_of(call, id, renderable, &m->geometry_storage_refs_v0, &m->geometry_storage_refs))
         return wk_fail(st, WK_NOMEM, "GeometryService.GetGeometry: out of memory");
-    m->geometry_v0 = geometry;
     return WK_OK;
 }
 
@@ -269,13 +368,14 @@ WK__HANDLER(wk__geometry_get_renderable)
         return rc;
     IntrinsicProto__Geometry__Renderable *renderable = given_renderable(call, d);
     bool given = renderable != NULL;
-    const char *format;
-    char what[32];
-    const ProtobufCBinaryData *file = mesh_file(d, &format, what, sizeof what);
-    if (file && (renderable = wk__ows_new(call, &intrinsic_proto__geometry__renderable__descriptor))) {
+    bool is_mesh = false;
+    wk__mesh_copy copy;
+    /* A glTF given wins over the one assimp would write. */
+    if (!given && (rc = mesh_of(call, "GetRenderable", id, d, WK__MESH_GLB, &is_mesh, &copy, st)))
+        return rc;
+    if (is_mesh && (renderable = wk__ows_new(call, &intrinsic_proto__geometry__renderable__descriptor))) {
         renderable->has_gltf_string = true;
-        if ((rc = wk__triangle_mesh_glb(call, file, format, what, &renderable->gltf_string, st)))
-            return wk__ows_context(st, rc, "GeometryService.GetRenderable");
+        renderable->gltf_string = copy.glb;
     }
     if (!renderable && !call->failed)
         return wk_fail(st, WK_PRECONDITION,
@@ -351,12 +451,49 @@ int wk__geometry_registered(wk__call *call, const char *ref, wk_scene_geometry *
                 d->geometry_v0->exact_geometry
             ? d->geometry_v0->exact_geometry->primitive_set
             : NULL;
-    if (!set)
+    /* v1's sets, given alone or as an inline exact geometry. */
+    bool alone = d->data_case == INTRINSIC_PROTO__GEOMETRY__GEOMETRY_DATA__DATA_PRIMITIVE_SET;
+    IntrinsicProto__Geometry__V1__ExactGeometry given = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__INIT;
+    given.data_case = INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET;
+    given.primitive_set = alone ? d->primitive_set : NULL;
+    const IntrinsicProto__Geometry__V1__ExactGeometry *exact = alone ? &given : inline_exact(d);
+    bool v1_set = exact && exact->data_case == INTRINSIC_PROTO__GEOMETRY__V1__EXACT_GEOMETRY__DATA_PRIMITIVE_SET;
+    if (!set && !v1_set)
         return WK_OK; /* a mesh: the entity keeps the reference as its uri */
     wk_vec3 scale = g->scale;
     if (scale.x != 1 || scale.y != 1 || scale.z != 1)
         return wk_fail(st, WK_UNSUPPORTED, "geometry '%s': a primitive shape cannot be scaled; give its size", id);
     memset(g, 0, sizeof *g);
     *uri = NULL;
-    return primitive_in(set, id, g, st);
+    if (set)
+        return primitive_in(set, id, g, st);
+    rc = wk__ows_exact_geometry_in(exact, g, st);
+    return rc ? wk__ows_context(st, rc, "geometry '%s'", id) : WK_OK;
+}
+
+int wk__geometry_mesh_box(wk_store *store, const char *uri, bool *known, wk_vec3 *lo, wk_vec3 *hi, wk_status *st)
+{
+    *known = false;
+    if (!store || strncmp(uri, REF_PREFIX, strlen(REF_PREFIX)))
+        return WK_OK;
+    const char *id = uri + strlen(REF_PREFIX);
+    wk_buf bytes = {0};
+    int rc = wk_store_get_geometry(store, id, &bytes, st);
+    GeometryData *d = rc ? NULL : intrinsic_proto__geometry__geometry_data__unpack(NULL, bytes.len, bytes.data);
+    wk_buf_free(&bytes);
+    if (rc)
+        return rc;
+    if (!d)
+        return wk_fail(st, WK_IO, "the stored geometry '%s' does not parse", id);
+    /* No part but the box is copied: no call is needed to hold it. An
+     * inline mesh's box is read from its vertices as given. */
+    wk__mesh_copy box;
+    const TriangleMeshV1 *given = inline_mesh(d);
+    if (given)
+        wk__triangle_mesh_box(given, lo, hi);
+    else if ((rc = mesh_of(NULL, "mesh bounds", id, d, 0, known, &box, st)) == WK_OK && *known)
+        *lo = box.lo, *hi = box.hi;
+    *known = *known || given;
+    protobuf_c_message_free_unpacked(&d->base, NULL);
+    return rc;
 }

@@ -145,6 +145,11 @@ IntrinsicProto__World__Entity *wk__ows_entity(wk__call *call, const wk_scene *s,
 IntrinsicProto__World__GeometryComponent *wk__ows_geometry(wk__call *call, const wk_scene *s, wk_entity e);
 int wk__ows_geometry_in(wk__call *call, const IntrinsicProto__World__GeometryComponent *msg,
                         wk_scene_geometry *out, const char **uri, wk_status *st);
+/* The one primitive shape of an inline v1 ExactGeometry (its primitive_set
+ * of one shape at the identity) as the scene's shape; anything else is
+ * refused WK_UNSUPPORTED saying what to give instead. */
+int wk__ows_exact_geometry_in(const IntrinsicProto__Geometry__V1__ExactGeometry *exact, wk_scene_geometry *g,
+                              wk_status *st);
 /* The Kind of entity msg was written for: WK_NODE_VISUAL or
  * WK_NODE_COLLISION, or 0 for any other entity (or no component). */
 uint8_t wk__ows_geometry_kind(const IntrinsicProto__World__GeometryComponent *msg);
@@ -229,5 +234,10 @@ WK__HANDLER(wk__geometry_create);
 WK__HANDLER(wk__geometry_get);
 WK__HANDLER(wk__geometry_get_renderable);
 int wk__geometry_registered(wk__call *call, const char *ref, wk_scene_geometry *g, const char **uri, wk_status *st);
+/* The box the vertices of the mesh (OBJ or STL file) registered as uri (a
+ * REF_PREFIX reference) in store fill, read once (mesh_cache.c); *known
+ * false when uri names no such mesh. Fails as the store's read or the
+ * mesh's does. */
+int wk__geometry_mesh_box(wk_store *store, const char *uri, bool *known, wk_vec3 *lo, wk_vec3 *hi, wk_status *st);
 
 #endif

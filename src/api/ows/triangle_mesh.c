@@ -1,8 +1,12 @@
 /* triangle_mesh.c — an OBJ or STL file given to GeometryService.
- * CreateGeometry, read by Debian's assimp into the TriangleMesh Intrinsic's
- * Geometry holds: every vertex position once (vertices that share one are
- * joined, so a cube gives 8, not 36) and every face as triangles; and the
- * same scene written by assimp as a binary glTF (glb2) for GetRenderable.
+ * CreateGeometry, read by Debian's assimp, once, into all GeometryService
+ * serves of it: the TriangleMesh Intrinsic's Geometry holds (every vertex
+ * position once: vertices that share one are joined, so a cube gives 8,
+ * not 36; every face as triangles), the same scene written by assimp as a
+ * binary glTF (glb2) for GetRenderable, and the box the vertices fill, an
+ * object's bounds. mesh_cache.c keeps the result by fingerprint. A
+ * triangle mesh given inline (v1) is checked here and written as the OBJ
+ * file it amounts to, so that assimp makes its glb the same way.
  *
  * assimp reads the file from the request's bytes through a file system of
  * its own that holds that one file and nothing else, so that an OBJ naming
@@ -17,12 +21,17 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "api/ows/triangle_mesh.h"
 #include "base/assimp_lock.h"
+
+/* Files read by assimp since the process began (wk__triangle_mesh_parses). */
+static atomic_ulong parses;
 
 /* The one file assimp is given: the bytes and where it reads next. */
 typedef struct {
@@ -99,43 +108,58 @@ static void fs_close(struct aiFileIO *io, struct aiFile *file)
 }
 
 /* The scene's triangles (faces of three indices: a line or point assimp
- * keeps is no triangle) into mesh, allocated in the call. */
-static int copy_triangles(wk__call *call, const struct aiScene *scene, IntrinsicProto__Geometry__TriangleMesh *mesh,
-                          const char *what, wk_status *st)
+ * keeps is no triangle) packed as a TriangleMesh into m->triangles, and the
+ * box their vertices fill. */
+static int pack_triangles(const struct aiScene *scene, const char *what, wk__parsed_mesh *m, wk_status *st)
 {
     size_t vertices = 0, triangles = 0;
-    for (unsigned m = 0; m < scene->mNumMeshes; m++) {
-        vertices += scene->mMeshes[m]->mNumVertices;
-        for (unsigned f = 0; f < scene->mMeshes[m]->mNumFaces; f++)
-            triangles += scene->mMeshes[m]->mFaces[f].mNumIndices == 3;
+    for (unsigned i = 0; i < scene->mNumMeshes; i++) {
+        vertices += scene->mMeshes[i]->mNumVertices;
+        for (unsigned f = 0; f < scene->mMeshes[i]->mNumFaces; f++)
+            triangles += scene->mMeshes[i]->mFaces[f].mNumIndices == 3;
     }
     if (!triangles)
         return wk_fail(st, WK_INVALID, "%s holds no triangle", what);
     if (vertices > INT32_MAX)
         return wk_fail(st, WK_INVALID, "%s has %zu vertices, past the %d a TriangleMesh indexes", what, vertices,
                        INT32_MAX);
-    mesh->vertices = wk__call_alloc(call, 3 * vertices * sizeof *mesh->vertices);
-    mesh->faces = wk__call_alloc(call, 3 * triangles * sizeof *mesh->faces);
-    if (!mesh->vertices || !mesh->faces)
-        return wk_fail(st, WK_NOMEM, "out of memory holding %s's %zu vertices", what, vertices);
+    IntrinsicProto__Geometry__TriangleMesh mesh = INTRINSIC_PROTO__GEOMETRY__TRIANGLE_MESH__INIT;
+    mesh.vertices = malloc(3 * vertices * sizeof *mesh.vertices);
+    mesh.faces = malloc(3 * triangles * sizeof *mesh.faces);
+    int rc = mesh.vertices && mesh.faces ? WK_OK
+                                         : wk_fail(st, WK_NOMEM, "out of memory holding %s's %zu vertices", what, vertices);
     size_t first = 0;
-    for (unsigned m = 0; m < scene->mNumMeshes; m++) {
-        const struct aiMesh *in = scene->mMeshes[m];
-        for (unsigned v = 0; v < in->mNumVertices; v++) {
+    for (unsigned i = 0; rc == WK_OK && i < scene->mNumMeshes; i++) {
+        const struct aiMesh *in = scene->mMeshes[i];
+        for (unsigned v = 0; rc == WK_OK && v < in->mNumVertices; v++) {
             struct aiVector3D p = in->mVertices[v];
-            if (!isfinite(p.x) || !isfinite(p.y) || !isfinite(p.z))
-                return wk_fail(st, WK_INVALID, "%s: vertex %zu is not a finite point", what, first + v + 1);
-            double *out = mesh->vertices + mesh->n_vertices;
-            out[0] = p.x, out[1] = p.y, out[2] = p.z;
-            mesh->n_vertices += 3;
+            if (!isfinite(p.x) || !isfinite(p.y) || !isfinite(p.z)) {
+                rc = wk_fail(st, WK_INVALID, "%s: vertex %zu is not a finite point", what, first + v + 1);
+                break;
+            }
+            wk_vec3 q = {p.x, p.y, p.z};
+            m->lo = first + v ? (wk_vec3){fmin(m->lo.x, q.x), fmin(m->lo.y, q.y), fmin(m->lo.z, q.z)} : q;
+            m->hi = first + v ? (wk_vec3){fmax(m->hi.x, q.x), fmax(m->hi.y, q.y), fmax(m->hi.z, q.z)} : q;
+            double *out = mesh.vertices + mesh.n_vertices;
+            out[0] = q.x, out[1] = q.y, out[2] = q.z;
+            mesh.n_vertices += 3;
         }
         for (unsigned f = 0; f < in->mNumFaces; f++)
             if (in->mFaces[f].mNumIndices == 3)
                 for (unsigned k = 0; k < 3; k++)
-                    mesh->faces[mesh->n_faces++] = (int32_t)(first + in->mFaces[f].mIndices[k]);
+                    mesh.faces[mesh.n_faces++] = (int32_t)(first + in->mFaces[f].mIndices[k]);
         first += in->mNumVertices;
     }
-    return WK_OK;
+    if (rc == WK_OK) {
+        size_t len = protobuf_c_message_get_packed_size(&mesh.base);
+        if (wk_buf_reserve(&m->triangles, len))
+            rc = wk_fail(st, WK_NOMEM, "out of memory holding %s's triangles (%zu bytes)", what, len);
+        else
+            m->triangles.len = protobuf_c_message_pack(&mesh.base, m->triangles.data);
+    }
+    free(mesh.vertices);
+    free(mesh.faces);
+    return rc;
 }
 
 /* The scene assimp reads from file into *out (release with
@@ -174,37 +198,79 @@ static int import(const ProtobufCBinaryData *file, const char *format, const cha
     return rc;
 }
 
-int wk__triangle_mesh_read(wk__call *call, const ProtobufCBinaryData *file, const char *format, const char *what,
-                           IntrinsicProto__Geometry__TriangleMesh **out, wk_status *st)
+int wk__triangle_mesh_parse(const ProtobufCBinaryData *file, const char *format, const char *what,
+                            wk__parsed_mesh *out, wk_status *st)
 {
+    *out = (wk__parsed_mesh){0};
     const struct aiScene *scene;
     int rc = import(file, format, what, &scene, st);
     if (rc)
         return rc;
-    IntrinsicProto__Geometry__TriangleMesh *mesh =
-        wk__ows_new(call, &intrinsic_proto__geometry__triangle_mesh__descriptor);
-    rc = mesh ? copy_triangles(call, scene, mesh, what, st) : wk_fail(st, WK_NOMEM, "out of memory reading %s", what);
+    atomic_fetch_add(&parses, 1);
+    rc = pack_triangles(scene, what, out, st);
+    const struct aiExportDataBlob *blob = rc ? NULL : aiExportSceneToBlob(scene, "glb2", 0);
     aiReleaseImport(scene);
-    *out = rc ? NULL : mesh;
+    if (rc == WK_OK && (!blob || blob->next))
+        rc = wk_fail(st, WK_IO, "assimp wrote no single glb for %s", what);
+    else if (rc == WK_OK && wk_buf_append(&out->glb, blob->data, blob->size))
+        rc = wk_fail(st, WK_NOMEM, "out of memory holding the glb of %s (%zu bytes)", what, (size_t)blob->size);
+    if (blob)
+        aiReleaseExportBlob(blob);
+    if (rc)
+        wk__parsed_mesh_free(out);
     return rc;
 }
 
-int wk__triangle_mesh_glb(wk__call *call, const ProtobufCBinaryData *file, const char *format, const char *what,
-                          ProtobufCBinaryData *glb, wk_status *st)
+void wk__parsed_mesh_free(wk__parsed_mesh *m)
 {
-    const struct aiScene *scene;
-    int rc = import(file, format, what, &scene, st);
-    if (rc)
-        return rc;
-    const struct aiExportDataBlob *blob = aiExportSceneToBlob(scene, "glb2", 0);
-    aiReleaseImport(scene);
-    if (!blob || blob->next)
-        rc = wk_fail(st, WK_IO, "assimp wrote no single glb for %s", what);
-    else if (!(glb->data = wk__call_alloc(call, blob->size)))
-        rc = wk_fail(st, WK_NOMEM, "out of memory holding the glb of %s (%zu bytes)", what, blob->size);
-    else
-        memcpy(glb->data, blob->data, glb->len = blob->size);
-    if (blob)
-        aiReleaseExportBlob(blob);
+    wk_buf_free(&m->triangles);
+    wk_buf_free(&m->glb);
+}
+
+unsigned long wk__triangle_mesh_parses(void)
+{
+    return atomic_load(&parses);
+}
+
+int wk__triangle_mesh_check(const IntrinsicProto__Geometry__V1__TriangleMesh *m, const char *what, wk_status *st)
+{
+    if (m->n_vertices % 3 || m->n_faces % 3)
+        return wk_fail(st, WK_INVALID, "%s has %zu vertex coordinates and %zu face indices: each must be a multiple of 3",
+                       what, m->n_vertices, m->n_faces);
+    if (!m->n_faces)
+        return wk_fail(st, WK_INVALID, "%s holds no triangle", what);
+    for (size_t i = 0; i < m->n_vertices; i++)
+        if (!isfinite(m->vertices[i]))
+            return wk_fail(st, WK_INVALID, "%s: vertex %zu is not a finite point", what, i / 3 + 1);
+    for (size_t i = 0; i < m->n_faces; i++)
+        if (m->faces[i] < 0 || (size_t)m->faces[i] >= m->n_vertices / 3)
+            return wk_fail(st, WK_INVALID, "%s: face %zu names vertex %d, and there are %zu (numbered from 0)", what,
+                           i / 3 + 1, m->faces[i], m->n_vertices / 3);
+    return WK_OK;
+}
+
+int wk__triangle_mesh_obj(const IntrinsicProto__Geometry__V1__TriangleMesh *m, wk_buf *out)
+{
+    char line[96];
+    int rc = WK_OK;
+    /* %.17g: every double back as it was (assimp then keeps floats). */
+    for (size_t i = 0; rc == WK_OK && i + 2 < m->n_vertices; i += 3)
+        rc = wk_buf_append(out, line,
+                           (size_t)snprintf(line, sizeof line, "v %.17g %.17g %.17g\n", m->vertices[i],
+                                            m->vertices[i + 1], m->vertices[i + 2]));
+    /* OBJ counts vertices from 1. */
+    for (size_t i = 0; rc == WK_OK && i + 2 < m->n_faces; i += 3)
+        rc = wk_buf_append(out, line,
+                           (size_t)snprintf(line, sizeof line, "f %ld %ld %ld\n", (long)m->faces[i] + 1,
+                                            (long)m->faces[i + 1] + 1, (long)m->faces[i + 2] + 1));
     return rc;
+}
+
+void wk__triangle_mesh_box(const IntrinsicProto__Geometry__V1__TriangleMesh *m, wk_vec3 *lo, wk_vec3 *hi)
+{
+    for (size_t i = 0; i + 2 < m->n_vertices; i += 3) {
+        wk_vec3 q = {m->vertices[i], m->vertices[i + 1], m->vertices[i + 2]};
+        *lo = i ? (wk_vec3){fmin(lo->x, q.x), fmin(lo->y, q.y), fmin(lo->z, q.z)} : q;
+        *hi = i ? (wk_vec3){fmax(hi->x, q.x), fmax(hi->y, q.y), fmax(hi->z, q.z)} : q;
+    }
 }

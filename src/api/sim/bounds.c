@@ -8,8 +8,13 @@
  * a few points whose convex hull holds it (a box's eight corners; for the
  * round shapes the corners of a circumscribed box or octagonal prism, so
  * the hull is a little larger than the shape, never smaller). A plane is
- * unbounded. A mesh or heightmap cannot be bounded: worldkit reads no mesh
- * files, and the scene keeps a polyline's height but not its points. An
+ * unbounded. A mesh registered with GeometryService is bounded by the box
+ * its vertices fill (read once, geometry_service.c), scaled and posed as
+ * the mesh is, and counted as that box. Another mesh or a heightmap cannot
+ * be bounded: worldkit reads no other mesh file for this, and the scene
+ * keeps a polyline's height but not its points. The collisions are the
+ * collision entities and the shapes of an object's own entities (made by
+ * ObjectWorldService, one shape for both roles); visuals do not count. An
  * entity without collision geometry is bounded by its own origin.
  *
  * Overlap is decided by GJK on the hull points against the region's own
@@ -19,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/ows/ows.h"
 #include "api/sim/bounds.h"
 #include "base/grow.h"
 
@@ -160,7 +166,34 @@ static void make_sphere(wk__hull *h)
     }
 }
 
-int wk__hull_of(wk_scene *s, wk_entity e, wk_entity frame, wk__hull *h, char *why, size_t cap)
+/* Adds the box a registered mesh's vertices fill (in the mesh's frame,
+ * before its scale) posed by T, counted as a box primitive: WK__BOUNDED;
+ * WK__UNKNOWN with why saying so when uri names no mesh registered in
+ * store or it cannot be read; WK_NOMEM. */
+static int add_mesh(wk__hull *h, wk_store *store, const wk_scene_geometry *g, const char *uri, const char *name,
+                    wk_pose T, char *why, size_t cap)
+{
+    bool known;
+    wk_vec3 lo, hi;
+    wk_status st;
+    int rc = wk__geometry_mesh_box(store, uri, &known, &lo, &hi, &st);
+    if (rc == WK_NOMEM)
+        return rc;
+    if (rc || !known) {
+        snprintf(why, cap, "collision '%s' is a mesh, which worldkit cannot bound: %s", name,
+                 rc ? st.message : "it reads the vertices of meshes registered with GeometryService only");
+        return WK__UNKNOWN;
+    }
+    /* A scale left unset (all zero) is 1: the mesh in its own units. */
+    wk_vec3 k = g->scale.x == 0 && g->scale.y == 0 && g->scale.z == 0 ? (wk_vec3){1, 1, 1} : g->scale;
+    wk_vec3 a = {lo.x * k.x, lo.y * k.y, lo.z * k.z}, b = {hi.x * k.x, hi.y * k.y, hi.z * k.z};
+    wk_scene_geometry box = {.type = WK_GEOMETRY_BOX, .size = {fabs(b.x - a.x), fabs(b.y - a.y), fabs(b.z - a.z)}};
+    wk_vec3 centre = wk_vec3_scale(wk_vec3_add(a, b), 0.5);
+    rc = add_shape(h, &box, wk_pose_compose(T, (wk_pose){centre, {1, 0, 0, 0}}));
+    return rc ? rc : WK__BOUNDED;
+}
+
+int wk__hull_of(wk_scene *s, wk_store *store, wk_entity e, wk_entity frame, wk__hull *h, char *why, size_t cap)
 {
     wk_ecm *ecm = wk_scene_ecm(s);
     const wk_scene_types *t = wk_scene_types_of(s);
@@ -174,9 +207,12 @@ int wk__hull_of(wk_scene *s, wk_entity e, wk_entity frame, wk__hull *h, char *wh
         wk_entity c = below.items[i];
         const uint8_t *k = wk_ecm_get(ecm, c, t->kind);
         const wk_scene_geometry *g = wk_ecm_get(ecm, c, t->geometry);
-        if (!k || *k != WK_NODE_COLLISION || !g || g->type == WK_GEOMETRY_NONE)
+        /* A visual's shape is seen, not collided with; an object's own
+         * entity (CreateObject's) has one shape for both. */
+        if (!g || g->type == WK_GEOMETRY_NONE || (k && *k == WK_NODE_VISUAL))
             continue;
         const char *name = wk_scene_name(s, c);
+        wk_pose frame_T_shape = wk_pose_compose(frame_T_world, wk_scene_world_pose(s, c));
         switch (g->type) {
         case WK_GEOMETRY_PLANE:
             kind = WK__UNBOUNDED;
@@ -186,13 +222,18 @@ int wk__hull_of(wk_scene *s, wk_entity e, wk_entity frame, wk__hull *h, char *wh
         case WK_GEOMETRY_CYLINDER:
         case WK_GEOMETRY_CAPSULE:
         case WK_GEOMETRY_ELLIPSOID:
-            rc = add_shape(h, g, wk_pose_compose(frame_T_world, wk_scene_world_pose(s, c)));
+            rc = add_shape(h, g, frame_T_shape);
             break;
+        case WK_GEOMETRY_MESH: {
+            char *const *uri = wk_ecm_get(ecm, c, t->uri);
+            rc = add_mesh(h, store, g, uri ? *uri : "", name ? name : "", frame_T_shape, why, cap);
+            kind = rc == WK__UNKNOWN ? WK__UNKNOWN : kind;
+            rc = rc > 0 ? WK_OK : rc;
+            break;
+        }
         default:
-            snprintf(why, cap, "collision '%s' is a %s, which worldkit cannot bound: it reads no mesh files", name ? name : "",
-                     g->type == WK_GEOMETRY_MESH        ? "mesh"
-                     : g->type == WK_GEOMETRY_HEIGHTMAP ? "heightmap"
-                                                        : "polyline");
+            snprintf(why, cap, "collision '%s' is a %s, which worldkit cannot bound", name ? name : "",
+                     g->type == WK_GEOMETRY_HEIGHTMAP ? "heightmap" : "polyline");
             kind = WK__UNKNOWN;
             break;
         }

@@ -55,7 +55,7 @@ int wk__get_entity_bounds(wk_api *api, wk__call *call, const ProtobufCMessage *r
         return WK_OK;
     wk__hull h;
     char why[WK_STATUS_MSG_MAX] = "";
-    int kind = wk__hull_of(wk_api_scene(api), e, e, &h, why, sizeof why);
+    int kind = wk__hull_of(wk_api_scene(api), api->store, e, e, &h, why, sizeof why);
     if (kind < 0)
         return kind;
     if (kind == WK__UNKNOWN) {

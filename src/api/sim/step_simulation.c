@@ -50,10 +50,12 @@ static SimulationInterfaces__Result *run(wk_api *api, wk__call *call, uint64_t s
     while (rc == WK_OK && p->done < end && (rc = wk_sim_step(api->sim, 1)) == WK_OK)
         if (++p->done < end && wk__monotonic_s() >= until)
             break;
+    /* The engine's reason, when it was the engine that failed. */
+    const char *why = wk_sim_error(api->sim);
     if (rc)
         return wk__call_result(call, WK_RESULT_OPERATION_FAILED, "a step failed (%s) at iteration %" PRIu64 ": %s",
                                wk_code_name(rc), wk_sim_iterations(api->sim),
-                               wk_ecm_errmsg(wk_scene_ecm(wk_api_scene(api))));
+                               why[0] ? why : wk_ecm_errmsg(wk_scene_ecm(wk_api_scene(api))));
     p->more = p->done < steps;
     return wk__call_result(call, WK_RESULT_OK, "%s", "");
 }

@@ -1,0 +1,31 @@
+/* mesh_cache.h — the meshes GeometryService has read, kept by fingerprint
+ * (mesh_cache.c). */
+#ifndef WK_API_OWS_MESH_CACHE_H
+#define WK_API_OWS_MESH_CACHE_H
+
+#include "api/ows/triangle_mesh.h"
+
+/* The parts of a mesh a caller wants copied. */
+enum { WK__MESH_TRIANGLES = 1, WK__MESH_GLB = 2 };
+
+/* A mesh as a call holds it: the parts asked for, allocated in the call;
+ * the box always. */
+typedef struct wk__mesh_copy {
+    ProtobufCBinaryData triangles; /* a packed TriangleMesh */
+    ProtobufCBinaryData glb;
+    wk_vec3 lo, hi;
+} wk__mesh_copy;
+
+/* The mesh of the registration fingerprint id copied into call (NULL
+ * when only the box is asked for) from the cache: 1 when it is there, 0
+ * when not (a restart, an eviction), or a wk error (what names the mesh). */
+int wk__mesh_find(wk__call *call, const char *id, const char *what, unsigned parts, wk__mesh_copy *out, wk_status *st);
+
+/* Reads file (an "obj" or "stl" file as format says; what names its
+ * field) with wk__triangle_mesh_parse, failing as it does, copies the
+ * parts asked for into call and keeps the mesh under id for the next
+ * wk__mesh_find. */
+int wk__mesh_read(wk__call *call, const char *id, const ProtobufCBinaryData *file, const char *format,
+                  const char *what, unsigned parts, wk__mesh_copy *out, wk_status *st);
+
+#endif
