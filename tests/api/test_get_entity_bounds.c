@@ -47,13 +47,18 @@
     "<model name='ghost'><pose>5 5 5 0 0 0</pose><link name='l'/></model>"                                 \
     "</world></sdf>"
 
-static wk_api *shapes(void)
+/* An endpoint with the world text loaded from folder (the folder a string
+ * world reads its files from), missing assets left out (the rock's mesh is
+ * remote); or NULL. */
+static wk_api *loaded(const char *folder, const char *text)
 {
+    if (!CHECK(chdir(folder) == 0))
+        return NULL;
     wk_api *api = wk_api_new();
     SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
-    req.resource_string = SHAPES_WORLD;
+    req.resource_string = (char *)text;
     req.has_ignore_missing_or_unsupported_assets = true;
-    req.ignore_missing_or_unsupported_assets = true; /* the rock's mesh is remote */
+    req.ignore_missing_or_unsupported_assets = true;
     SimulationInterfaces__LoadWorldResponse *resp = api ? load_world(api, &req) : NULL;
     char msg[256];
     if (result_code(resp, resp ? resp->result : NULL, msg) != WK_RESULT_OK) {
@@ -100,7 +105,7 @@ static void check_box(wk_api *api, const char *name, wk_vec3 lo, wk_vec3 hi, dou
 
 static void boxes_of_each_primitive(void)
 {
-    wk_api *api = shapes();
+    wk_api *api = loaded(WK_TEST_WORLDS, SHAPES_WORLD);
     REQUIRE(api);
     /* In the model's own frame: its world pose (x = 10, yaw 1) is not in it. */
     check_box(api, "box", (wk_vec3){-0.5, -1, -1.5}, (wk_vec3){0.5, 1, 1.5}, 1e-12);
@@ -119,7 +124,7 @@ static void boxes_of_each_primitive(void)
 
 static void spheres_and_hulls(void)
 {
-    wk_api *api = shapes();
+    wk_api *api = loaded(WK_TEST_WORLDS, SHAPES_WORLD);
     REQUIRE(api);
     uint32_t type;
     wk_vec3 p[64];
@@ -162,7 +167,7 @@ static void spheres_and_hulls(void)
 
 static void plane_mesh_and_unknown(void)
 {
-    wk_api *api = shapes();
+    wk_api *api = loaded(WK_TEST_WORLDS, SHAPES_WORLD);
     REQUIRE(api);
     uint32_t type;
     wk_vec3 p[64];
@@ -192,7 +197,7 @@ static void plane_mesh_and_unknown(void)
  * is refused when the object is made, so it cannot get here. */
 static void registered_meshes(void)
 {
-    wk_api *api = shapes();
+    wk_api *api = loaded(WK_TEST_WORLDS, SHAPES_WORLD);
     REQUIRE(api);
     char tetra[65], request[1024];
     REQUIRE(register_geometry(api,
@@ -263,26 +268,6 @@ static void registered_meshes(void)
     "</model>"                                                                                                      \
     "</world></sdf>"
 
-/* An endpoint with the world text loaded from folder, or NULL. */
-static wk_api *loaded(const char *folder, const char *text)
-{
-    if (!CHECK(chdir(folder) == 0))
-        return NULL;
-    wk_api *api = wk_api_new();
-    SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
-    req.resource_string = (char *)text;
-    req.has_ignore_missing_or_unsupported_assets = true;
-    req.ignore_missing_or_unsupported_assets = true;
-    SimulationInterfaces__LoadWorldResponse *resp = api ? load_world(api, &req) : NULL;
-    char msg[256];
-    if (result_code(resp, resp ? resp->result : NULL, msg) != WK_RESULT_OK) {
-        fprintf(stderr, "    load: %s\n", msg);
-        wk_api_free(api);
-        return NULL;
-    }
-    return api;
-}
-
 static void world_file_meshes(void)
 {
     wk_api *api = loaded(WK_TEST_WORLDS, MESH_WORLD);
@@ -343,8 +328,9 @@ static void urdf_and_mjcf_meshes(void)
     REQUIRE(api);
     check_box(api, "r", (wk_vec3){-0.5, -0.5, -2}, (wk_vec3){0.5, 0.5, 4}, 1e-12);
     wk_api_free(api);
-    api = loaded(WK_TEST_WORLDS, "<mujoco model='m'><asset><mesh name='box' file='" BOX123 "' scale='2 2 2'/></asset><worldbody>"
-                 "<body name='b' pos='0 0 3'><geom type='mesh' mesh='box' pos='1 0 0'/></body></worldbody></mujoco>");
+    api = loaded(WK_TEST_WORLDS, "<mujoco model='m'><asset><mesh name='box' file='" BOX123 "' scale='2 2 2'/>"
+                                 "</asset><worldbody><body name='b' pos='0 0 3'><geom type='mesh' mesh='box' "
+                                 "pos='1 0 0'/></body></worldbody></mujoco>");
     REQUIRE(api);
     check_box(api, "m::b", (wk_vec3){0, -2, -3}, (wk_vec3){2, 2, 3}, 1e-12);
     wk_api_free(api);
