@@ -76,6 +76,7 @@ static void db_free(wk__db *db)
     pthread_cond_destroy(&db->taken_wake);
     free(db->queue);
     free(db->leases);
+    free(db->owners);
     free(db);
 }
 
@@ -259,9 +260,13 @@ static void let_go(wk__db *db, const char *id, int64_t wid, int64_t epoch, const
 static int take(wk_store *store, const char *id, wk_status *st)
 {
     wk__db *db = store->db;
-    int64_t wid, epoch, start = wk__lease_clock();
+    int64_t wid, epoch, left = 0, start = wk__lease_clock();
     char owner[WK_OWNER_MAX];
-    int rc = db->ops->claim(db->impl, id, &wid, &epoch, owner, st);
+    int rc = db->ops->claim(db->impl, id, &wid, &epoch, owner, &left, st);
+    /* The claim's transaction began after start: the holder's lease runs
+     * at least until start + left. */
+    if (rc == WK_MOVED && left > 0)
+        wk__owner_note(db, id, owner, epoch, start + left);
     if (rc)
         return rc;
     wk__lease_note(db, wid, epoch, start);
@@ -367,6 +372,10 @@ int wk__db_pull(wk_store *store, const char *id, wk_status *st)
     do {
         if (held_here(store, id))
             return WK_OK;
+        /* Held elsewhere, surely: answered from memory (persist_owners.c). */
+        int rc = wk__owner_known(db, id, st);
+        if (rc)
+            return rc;
     } while (!start_take(db, &mine));
     /* Runs to its end whatever the caller does meanwhile: the calls after
      * it find the world here. */

@@ -92,8 +92,11 @@ typedef struct wk__backend {
     /* The leases; NULL in a backend of one server. claim takes the lease
      * of world id when no server holds a live one (*wid, *epoch: the world
      * and the lease now held), WK_NOT_FOUND when there is no such world, or
-     * WK_MOVED naming the holder, its address in owner (WK_OWNER_MAX bytes). */
-    int (*claim)(void *impl, const char *id, int64_t *wid, int64_t *epoch, char *owner, wk_status *st);
+     * WK_MOVED naming the holder, its address in owner (WK_OWNER_MAX bytes)
+     * and in *left how long its lease ran on when the claim's transaction
+     * began (ns; 0 when not known). */
+    int (*claim)(void *impl, const char *id, int64_t *wid, int64_t *epoch, char *owner, int64_t *left,
+                 wk_status *st);
     /* Extends every lease this server holds; *held (free()) lists the wids
      * and epochs still held, *count of them. */
     int (*renew)(void *impl, int64_t **held, size_t *count, wk_status *st);
@@ -135,6 +138,15 @@ typedef struct wk__lease {
     int64_t wid, epoch, valid_until;
 } wk__lease;
 
+/* A world another server holds, as a claim found it (persist_owners.c):
+ * its holder's address and lease epoch, and the monotonic time until which
+ * that lease surely runs. */
+typedef struct wk__owner {
+    char id[WK_WORLD_ID_MAX];
+    char owner[WK_OWNER_MAX];
+    int64_t epoch, until;
+} wk__owner;
+
 struct wk__db {
     wk_store *store; /* the store it keeps */
     const wk__backend *ops;
@@ -154,6 +166,8 @@ struct wk__db {
     struct wk__taking *taking;
     wk__lease *leases;
     size_t lease_count, lease_cap;
+    wk__owner *owners; /* the worlds held elsewhere, also under lease_lock */
+    size_t owner_count, owner_cap;
     pthread_t renewer;
     bool renewing, renew_stop;
     /* The compactor: worlds waiting (each with a reference), under queue_lock. */
@@ -172,6 +186,12 @@ int64_t wk__lease_clock(void);
 void wk__lease_note(wk__db *db, int64_t wid, int64_t epoch, int64_t start);
 void wk__lease_forget(wk__db *db, int64_t wid);
 bool wk__lease_held(wk__db *db, int64_t wid, int64_t epoch);
+/* The worlds other servers hold (persist_owners.c): noting world id's
+ * holder (address owner, lease epoch) surely holding it until until (the
+ * monotonic clock); and WK_MOVED naming that holder while it surely does,
+ * else WK_OK. */
+void wk__owner_note(wk__db *db, const char *id, const char *owner, int64_t epoch, int64_t until);
+int wk__owner_known(wk__db *db, const char *id, wk_status *st);
 /* The thread renewing them every third of their duration; after a renewal
  * that found leases lost, it drops their worlds (wk__db_drop_lost). */
 int wk__renewer_start(wk__db *db, wk_status *st);

@@ -35,7 +35,8 @@
     X(RELEASE, "UPDATE leases SET expires = CURRENT_TIMESTAMP WHERE owner = $1")                               \
     X(LET_GO, "UPDATE leases SET expires = CURRENT_TIMESTAMP, owner = '' WHERE wid = $1 AND epoch = $2 "       \
               "AND owner = $3")                                                                                \
-    X(FIND_OWNER, "SELECT w.wid, l.epoch, l.address, l.expires <= CURRENT_TIMESTAMP OR l.owner = $2 "          \
+    X(FIND_OWNER, "SELECT w.wid, l.epoch, l.address, l.expires <= CURRENT_TIMESTAMP OR l.owner = $2, "         \
+                  "CAST(EXTRACT(EPOCH FROM l.expires - CURRENT_TIMESTAMP) * 1000000000 AS bigint) "            \
                   "FROM worlds w LEFT JOIN leases l ON l.wid = w.wid WHERE w.id = $1")                         \
     X(TAKE_LEASE, "UPDATE leases SET owner = $3, address = $4, epoch = epoch + 1, "                            \
                   "expires = CURRENT_TIMESTAMP + CAST($5 AS interval) "                                        \
@@ -114,8 +115,8 @@ int wk__pg_session(wk__pg *db, wk_status *st);
 /* What wk__pg_txn may do with a transaction: run it again after its
  * answer to COMMIT was lost (running it twice does what running it once
  * does); run it before the calls that are not urgent waiting for the
- * connection (the renewals, and the read of a world being taken, would
- * otherwise wait behind every commit the server's clients queued, each
+ * connection (the renewals, and the claim and read of a world being
+ * taken, would otherwise wait behind every commit the server's clients queued, each
  * waiting for its fsync: under load, long enough to lose leases and to keep
  * a world taken over from its clients). */
 enum { WK__PG_RERUNNABLE = 1, WK__PG_URGENT = 2 };
@@ -147,7 +148,8 @@ int wk__pg_one_number(wk__pg *db, wk__pg_stmt which, const char *text, int64_t *
 int wk__pg_fence(wk__pg *db, int64_t wid, int64_t epoch, wk_status *st);
 int wk__pg_new_lease(wk__pg *db, int64_t wid, wk_status *st, const char *what);
 int wk__pg_release(wk__pg *db, wk_status *st);
-int wk__pg_claim(void *impl, const char *id, int64_t *wid, int64_t *epoch, char *owner, wk_status *st);
+int wk__pg_claim(void *impl, const char *id, int64_t *wid, int64_t *epoch, char *owner, int64_t *left,
+                 wk_status *st);
 int wk__pg_renew(void *impl, int64_t **held, size_t *count, wk_status *st);
 int wk__pg_let_go(void *impl, int64_t wid, int64_t epoch, wk_status *st);
 int wk__pg_list(void *impl, wk__listed **out, size_t *count, wk_status *st);

@@ -17,10 +17,12 @@
 
 #include "store/persist_pg.h"
 
-/* A renewal, or a lease let go, may run again (it only moves leases this
- * server's name is on), and goes before the writes. Claims do not: every
- * call for a world another server holds makes one, and as many as clients
- * send would keep the writes from their turn. */
+/* A lease call may run again (a renewal, or a lease let go, only moves
+ * leases this server's name is on; a claim takes only a lease no other
+ * server holds), and goes before the writes. Claims are few: a call for a
+ * world another server holds is answered from memory until that server's
+ * lease may have run out (persist_owners.c), so a claim comes once per
+ * lease and world, or to take a world over. */
 #define LEASE_CALL (WK__PG_RERUNNABLE | WK__PG_URGENT)
 
 int wk__pg_fence(wk__pg *db, int64_t wid, int64_t epoch, wk_status *st)
@@ -65,7 +67,7 @@ int wk__pg_release(wk__pg *db, wk_status *st)
 
 typedef struct claiming {
     const char *id;
-    int64_t wid, epoch;
+    int64_t wid, epoch, left;
     char *owner;
 } claiming;
 
@@ -88,6 +90,7 @@ static int claim_lease(wk__pg *db, void *ctx, wk_status *st)
         c->wid = wk__pg_get_i64(res, 0, 0);
         c->epoch = leased ? wk__pg_get_i64(res, 0, 1) : 0;
         snprintf(c->owner, WK_OWNER_MAX, "%s", leased ? PQgetvalue(res, 0, 2) : "");
+        c->left = leased ? wk__pg_get_i64(res, 0, 4) : 0;
         if (leased && !takeable)
             rc = wk_fail(st, WK_MOVED, "world '%s' " WK_MOVED_TEXT "%s (lease epoch %" PRId64 ")", c->id, c->owner,
                          c->epoch);
@@ -109,16 +112,19 @@ static int claim_lease(wk__pg *db, void *ctx, wk_status *st)
         return WK_IO;
     bool taken = PQntuples(res) == 1;
     c->epoch = taken ? wk__pg_get_i64(res, 0, 0) : c->epoch;
+    c->left = 0; /* the new holder's lease is not known */
     PQclear(res);
     return taken ? WK_OK : wk_fail(st, WK_MOVED, "world '%s': another server took its lease first", c->id);
 }
 
-int wk__pg_claim(void *impl, const char *id, int64_t *wid, int64_t *epoch, char *owner, wk_status *st)
+int wk__pg_claim(void *impl, const char *id, int64_t *wid, int64_t *epoch, char *owner, int64_t *left,
+                 wk_status *st)
 {
     claiming c = {.id = id, .owner = owner};
-    int rc = wk__pg_txn(impl, WK__PG_WRITE, "taking a world's lease", WK__PG_RERUNNABLE, claim_lease, &c, st);
+    int rc = wk__pg_txn(impl, WK__PG_WRITE, "taking a world's lease", LEASE_CALL, claim_lease, &c, st);
     *wid = c.wid;
     *epoch = c.epoch;
+    *left = c.left;
     return rc;
 }
 
