@@ -7,7 +7,8 @@ names it in WK_TEST_PG_URL. One client thread per world writes to it,
 each call after the previous one's answer: CreateFrame "f<n>" on the
 world's object "base", n counting from 1. A client calls the server it last reached; an answer UNAVAILABLE
 with metadata worldkit-owner sends it to the server named there, any other
-failure to another server. `worldkit call` through a server that does not
+failure to another server, but for an attempt timed out at a server that
+answered during the call: that one is tried once more. `worldkit call` through a server that does not
 hold a world follows that metadata too. After each kill and pause:
   - every world is served again (a read of it answered, through whichever
     server holds it) within the lease plus 1 s of the kill;
