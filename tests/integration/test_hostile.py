@@ -17,6 +17,7 @@ import contextlib
 import importlib
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -716,28 +717,85 @@ class LimitsTest(Worlds):
     SERVER_ARGS = Worlds.SERVER_ARGS + ("--max-world-entities", "300", "--max-response-mib", "1",
                                         "--max-physics-links", "5")
 
-    def test_step_past_the_physics_limit(self):
+    def test_growth_past_the_physics_limit(self):
         # MuJoCo's compile cannot be interrupted and slows with the square
-        # of the freedoms (2,000 free bodies: 4 s): a world past the limit
-        # is not stepped, and its clock and entities stay as they were.
+        # of the freedoms (2,000 free bodies: 4 s): what would take a world
+        # past the links it compiles is refused up front, as the entity
+        # limit refuses, and nothing changes.
         set_state = lambda state: self.assertResult(OK, self.sim.SetSimulationState(self.si.SetSimulationStateRequest(
             state=self.si.SimulationState(state=state)), timeout=harness.CALL_SECONDS))
         step = lambda: self.sim.StepSimulation(self.si.StepSimulationRequest(steps=1), timeout=harness.CALL_SECONDS)
+        limit = "its 7 links are past the limit of 5 (serve --max-physics-links)"
         set_state(harness.STATE_PAUSED)
         try:
             self.assertResult(OK, step(), "a step of the world's 3 links")
-            reply = self.sim.SpawnEntity(self.si.SpawnEntityRequest(name="four", entity_resource=self.si.Resource(
-                resource_string=many_links(4, "four"))), timeout=harness.CALL_SECONDS)
-            self.assertResult(OK, reply, "SpawnEntity four")
+            four = self.si.SpawnEntityRequest(name="four", entity_resource=self.si.Resource(
+                resource_string=many_links(4, "four")))
             with self.unchanged():
-                self.assertResultRefused(harness.OPERATION_FAILED, step(),
-                                         "its 7 links are past the limit of 5 (serve --max-physics-links)",
-                                         "StepSimulation of 7 links")
-            self.assertResult(OK, self.sim.DeleteEntity(self.si.DeleteEntityRequest(entity="four"),
-                                                        timeout=harness.CALL_SECONDS))
-            self.assertResult(OK, step(), "a step of the 3 links again")
+                self.assertResultRefused(harness.OPERATION_FAILED, self.sim.SpawnEntity(
+                    four, timeout=harness.CALL_SECONDS), limit, "SpawnEntity of 4 links beside 3")
+                reply = self.sim.SpawnEntities(self.si.SpawnEntitiesRequest(spawn_requests=[four]),
+                                               timeout=harness.CALL_SECONDS)
+                self.assertResult(harness.SPAWN_ENTITIES_FAILED, reply, "SpawnEntities")
+                self.assertIn(limit, reply.results[0].result.error_message)
+                world = ("<sdf version='1.9'><world name='w'>" + "".join(
+                    "<model name='m%d'><link name='l'/></model>" % i for i in range(6)) + "</world></sdf>")
+                reply = self.sim.LoadWorld(self.si.LoadWorldRequest(resource_string=world),
+                                           timeout=harness.CALL_SECONDS)
+                self.assertResultRefused(harness.OPERATION_FAILED, reply,
+                                         "its 6 links are past the limit of 5 (serve --max-physics-links)",
+                                         "LoadWorld of 6 links")
+            self.assertResult(OK, step(), "a step of the 3 links still")
         finally:
             set_state(harness.STATE_STOPPED)
+
+    def test_playing_past_the_physics_limit_pauses(self):
+        # A world stored under a higher limit, played after a restart with
+        # a lower one: its first step fails, and it pauses rather than
+        # retrying every 10 ms; the reason is logged once, and told by
+        # GetSimulationState while the world stays PAUSED.
+        data = tempfile.mkdtemp(prefix="wk_links_")
+        self.addCleanup(shutil.rmtree, data, True)
+        world = ("<sdf version='1.9'><world name='w'>" + "".join(
+            "<model name='m%d'><pose>%d 0 1 0 0 0</pose><link name='l'/></model>" % (i, 2 * i)
+            for i in range(6)) + "</world></sdf>")
+        server = harness.Server("--data", data)
+        try:
+            sim = self.pb.si_grpc.SimulationInterfacesStub(server.channel)
+            self.assertResult(OK, sim.LoadWorld(self.si.LoadWorldRequest(resource_string=world),
+                                                timeout=harness.CALL_SECONDS), "LoadWorld of 6 links")
+        finally:
+            self.assertEqual(server.stop()[0], 0)
+        server = harness.Server("--data", data, "--max-physics-links", "5")
+        try:
+            sim = self.pb.si_grpc.SimulationInterfacesStub(server.channel)
+            self.assertResult(OK, sim.SetSimulationState(self.si.SetSimulationStateRequest(
+                state=self.si.SimulationState(state=harness.STATE_PLAYING)), timeout=harness.CALL_SECONDS))
+            end = time.monotonic() + 10
+            while True:
+                reply = sim.GetSimulationState(self.si.GetSimulationStateRequest(), timeout=harness.CALL_SECONDS)
+                if reply.state.state != harness.STATE_PLAYING or time.monotonic() > end:
+                    break
+                time.sleep(0.05)
+            self.assertEqual(reply.state.state, harness.STATE_PAUSED)
+            self.assertResult(OK, reply, "GetSimulationState")
+            self.assertIn("its 6 links are past the limit of 5 (serve --max-physics-links)",
+                          reply.result.error_message)
+            time.sleep(0.5)  # fifty looks of the loop, had it kept trying
+            self.assertEqual(sim.GetSimulationState(self.si.GetSimulationStateRequest(),
+                                                    timeout=harness.CALL_SECONDS).state.state, harness.STATE_PAUSED)
+            # A copy of it through ObjectWorldService is refused with the
+            # standard's code for a limit, and no world is made.
+            ows = self.pb.ows_grpc.ObjectWorldServiceStub(server.channel)
+            worlds = ows.ListWorlds(self.m.ListWorldsRequest(), timeout=harness.CALL_SECONDS)
+            e = self.assertStatus(C.RESOURCE_EXHAUSTED, ows.CloneWorld, self.m.CloneWorldRequest(
+                world_id="world", cloned_world_id="copy"), timeout=harness.CALL_SECONDS)
+            self.assertIn("world 'copy': physics (MuJoCo): its 6 links are past the limit of 5", e.details())
+            self.assertEqual(worlds, ows.ListWorlds(self.m.ListWorldsRequest(), timeout=harness.CALL_SECONDS))
+        finally:
+            code, err = server.stop()
+        self.assertEqual(code, 0, err)
+        self.assertEqual(err.count("paused: a step failed"), 1, err)
 
     def test_spawn_past_the_entity_limit(self):
         big = self.si.SpawnEntityRequest(name="big", entity_resource=self.si.Resource(resource_string=many_links(400)))
