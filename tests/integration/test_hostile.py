@@ -35,6 +35,7 @@ SPAWN_NAME_INVALID = 102
 SPAWN_RESOURCE_PARSE_ERROR = 106
 SPAWN_MISSING_ASSETS = 107
 SPAWN_INVALID_POSE = 109
+LOAD_RESOURCE_PARSE_ERROR = 103
 LOAD_MISSING_ASSETS = 104
 MILLION = 10 ** 6
 
@@ -592,6 +593,54 @@ class HostileTest(Worlds):
                 entry = self.si.SpawnEntityRequest(name="bad", entity_resource=self.si.Resource(resource_string=text))
                 reply = self.sim.SpawnEntity(entry, timeout=harness.CALL_SECONDS)
                 self.assertResultRefused(SPAWN_RESOURCE_PARSE_ERROR, reply, culprit, "SpawnEntity " + what)
+
+    def test_negative_quantities(self):
+        # What each format's reference refuses is refused, naming the file,
+        # the line and the element; what it takes is taken (libsdformat
+        # for SDFormat, MuJoCo 2.2.2's compiler for MJCF).
+        surface = ("<link name='l'><collision name='c'><geometry><box><size>1 1 1</size></box></geometry>"
+                   "<surface>%s</surface></collision></link>")
+        urdf_link = ("<robot name='r'><link name='a'><inertial><mass value='1'/><inertia ixx='1' ixy='0' ixz='0' "
+                     "iyy='%s' iyz='0' izz='1'/></inertial></link><link name='b'/><joint name='j' type='revolute'>"
+                     "<parent link='a'/><child link='b'/><limit effort='1' velocity='1' lower='-1' upper='1'/>"
+                     "<dynamics friction='%s'/></joint></robot>")
+        mjcf_body = "<mujoco model='m'><worldbody><body name='b'>%s</body></worldbody></mujoco>"
+        refused = (
+            ("SDF <mu2>", sdf_model(surface % "<friction><ode><mu2>-0.5</mu2></ode></friction>"),
+             "<string>:1: <mu2>: -0.5 is negative"),
+            ("URDF ixx", urdf_link % ("-1", "0"), "iyy=\"-1\" is negative"),
+            ("URDF joint friction", urdf_link % ("1", "-0.3"), "friction=\"-0.3\" is negative"),
+            ("MJCF diaginertia of a moving body", mjcf_body % (
+                "<freejoint/><inertial pos='0 0 0' mass='1' diaginertia='1 -1 1'/>"),
+             "body 'b' moves on a joint: its inertia cannot be negative"),
+        )
+        for what, text, culprit in refused:
+            with self.subTest(what), self.unchanged():
+                reply = self.sim.SpawnEntity(self.si.SpawnEntityRequest(
+                    name="bad", entity_resource=self.si.Resource(resource_string=text)), timeout=harness.CALL_SECONDS)
+                self.assertResultRefused(SPAWN_RESOURCE_PARSE_ERROR, reply, culprit, "SpawnEntity " + what)
+                self.assertRegex(reply.result.error_message, r"<string>:\d+")
+        world = "<sdf version='1.9'><world name='w'><model name='m'>%s</model></world></sdf>"
+        with self.unchanged():
+            reply = self.sim.LoadWorld(self.si.LoadWorldRequest(resource_string=world % (
+                surface % "<friction><ode><mu2>-0.5</mu2></ode></friction>")), timeout=harness.CALL_SECONDS)
+        self.assertResultRefused(LOAD_RESOURCE_PARSE_ERROR, reply, "<string>:1: <mu2>: -0.5 is negative",
+                                 "LoadWorld <mu2>")
+        taken = (
+            ("SDF contact kp and kd", sdf_model(surface % "<contact><ode><kp>-5</kp><kd>-1</kd></ode></contact>")),
+            ("MJCF friction", mjcf_body % "<freejoint/><geom type='box' size='1 1 1' friction='-1 0.005 0.0001'/>"),
+            ("MJCF solref of a stiffness and a damping", mjcf_body % (
+                "<freejoint/><geom type='box' size='1 1 1' solref='-1000 -10'/>")),
+            ("MJCF solimp MuJoCo clamps", mjcf_body % (
+                "<freejoint/><geom type='box' size='1 1 1' solimp='-0.5 1.5 0.001'/>")),
+        )
+        for what, text in taken:
+            with self.subTest(what):
+                reply = self.sim.SpawnEntity(self.si.SpawnEntityRequest(
+                    name="taken", entity_resource=self.si.Resource(resource_string=text)), timeout=harness.CALL_SECONDS)
+                self.assertResult(OK, reply, "SpawnEntity " + what)
+                self.assertResult(OK, self.sim.DeleteEntity(self.si.DeleteEntityRequest(entity="taken"),
+                                                            timeout=harness.CALL_SECONDS))
 
     def test_object_world_values_out_of_bounds(self):
         u = self.pb.updates
