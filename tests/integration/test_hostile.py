@@ -74,6 +74,15 @@ BAD_XML = (
 )
 
 
+def unit_box(pb):
+    """A GeometryComponent of a 1 m box, for objects of one entity."""
+    box = pb.geometry.GeometryComponent()
+    shape = box.named_geometries["Intrinsic_Collision"].named_geometries["box"]
+    size = shape.geometry.inline_geometry_data.exact_geometry.primitive_set.primitives.add().shape.box.size
+    size.x, size.y, size.z = 1, 1, 1
+    return box
+
+
 class Watched(harness.ServerTest):
     """Every test runs watched: while it runs, a second client (watch.py, a
     process of its own) asks the health service and GetTransform (on
@@ -114,11 +123,7 @@ class Worlds(Watched):
         cls.sim = cls.pb.si_grpc.SimulationInterfacesStub(cls.channel)
         cls.m = cls.pb.ows
         cls.ows = cls.pb.ows_grpc.ObjectWorldServiceStub(cls.channel)
-        box = cls.pb.geometry.GeometryComponent()
-        shape = box.named_geometries["Intrinsic_Collision"].named_geometries["box"]
-        size = shape.geometry.inline_geometry_data.exact_geometry.primitive_set.primitives.add().shape.box.size
-        size.x, size.y, size.z = 1, 1, 1
-        cls.box = box
+        cls.box = unit_box(cls.pb)
         cls.world = cls.ows.CreateWorld(cls.m.CreateWorldRequest(world=cls.m.World(
             world_metadata=cls.m.WorldMetadata(id="hostile"))), timeout=harness.CALL_SECONDS).id
         for name, parent in (("table", None), ("cup", "table")):
@@ -932,6 +937,80 @@ class MemoryTest(Watched):
         self.assertEqual(sorted(w.id for w in worlds.world_metadatas), ["init_world", "world"])
         reply = sim.UnloadWorld(si.UnloadWorldRequest(), timeout=harness.CALL_SECONDS)
         self.assertResult(OK, reply, "UnloadWorld")
+
+
+class UnreadAnswersTest(Watched):
+    """Clients that ask for the biggest answer the server gives and never
+    read it: the server holds each answer at most once, and other calls go
+    on (8 of them held about 750 MB before answers were bounded, then all
+    the workers until they gave up)."""
+    RESPONSE_MIB = 8
+    SERVER_ARGS = ("--max-response-mib", str(RESPONSE_MIB), "--workers", "4")
+    # Memory freed is memory given back, as without ASan, whose quarantine
+    # would otherwise keep up to 256 MB of it.
+    SERVER_ENV = {"ASAN_OPTIONS": ":".join(filter(None, (os.environ.get("ASAN_OPTIONS"), "quarantine_size_mb=0")))}
+    CLIENTS = 8
+
+    def resident_mb(self):
+        """The memory the server holds now, in MB (VmRSS)."""
+        with open("/proc/%d/status" % self.server.proc.pid) as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+
+    def test_unread_full_listings(self):
+        ows = self.pb.ows_grpc.ObjectWorldServiceStub(self.channel)
+        m, u = self.pb.ows, self.pb.updates
+        wid = ows.CreateWorld(m.CreateWorldRequest(world=m.World(world_metadata=m.WorldMetadata(id="heavy"))),
+                              timeout=harness.CALL_SECONDS).id
+        # Seven objects of 1 MB of user data: a FULL listing just under
+        # the limit on answers.
+        for i in range(self.RESPONSE_MIB - 1):
+            req = u.CreateObjectRequest(world_id=wid, name="o%d" % i)
+            req.create_single_entity_object.geometry_component.CopyFrom(unit_box(self.pb))
+            req.user_data["blob"].value = b"x" * 1000000
+            ows.CreateObject(req, timeout=harness.CALL_SECONDS)
+        full = m.ListObjectsRequest(world_id=wid, view=u.FULL)
+        with grpc.insecure_channel(self.server.address, options=[("grpc.max_receive_message_length", -1)]) as channel:
+            size = self.pb.ows_grpc.ObjectWorldServiceStub(channel).ListObjects(
+                full, timeout=harness.CALL_SECONDS).ByteSize()
+        self.assertGreater(size, (self.RESPONSE_MIB - 2) << 20)
+        baseline = self.resident_mb()
+        # Channels that take 16 KB ahead of their reader, which never
+        # reads: a streaming call's message is read only when asked for.
+        calls = []
+        for _ in range(self.CLIENTS):
+            channel = grpc.insecure_channel(self.server.address, options=[
+                ("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 16384),
+                ("grpc.max_receive_message_length", -1)])
+            self.addCleanup(channel.close)
+            unread = channel.unary_stream("/%s/ListObjects" % OWS,
+                                          request_serializer=m.ListObjectsRequest.SerializeToString,
+                                          response_deserializer=m.ListObjectsResponse.FromString)
+            calls.append(unread(full, timeout=120))
+        # Meanwhile the watcher's health checks and GetTransforms are
+        # answered (Watched), and the server holds no more than each
+        # client's answer once on top of what it held: past the 2 of its 4
+        # workers that may wait on such clients, the answers are ended at
+        # once, RESOURCE_EXHAUSTED; the 2 that wait have 5 s and a second
+        # per MiB to be read, and are whole when read in that time.
+        bound = baseline + self.CLIENTS * self.RESPONSE_MIB * 1.048576
+        peak = baseline
+        end = time.monotonic() + 7
+        while time.monotonic() < end:
+            peak = max(peak, self.resident_mb())
+            time.sleep(0.05)
+        print("resident: %.0f MB before, %.0f MB at most with %d unread answers of %.1f MB (bound %.0f MB)"
+              % (baseline, peak, self.CLIENTS, size / 1048576, bound), file=sys.stderr)
+        self.assertLess(peak, bound)
+        outcomes = []
+        for call in calls:
+            try:
+                outcomes.append(next(call).ByteSize() == size)
+            except grpc.RpcError as e:
+                self.assertEqual(e.code(), C.RESOURCE_EXHAUSTED, e.details())
+                self.assertIn("ListObjects: the client read no answer, and 2 of the server's 4 workers wait on "
+                              "clients that read nothing", e.details())
+                outcomes.append("ended")
+        self.assertEqual((outcomes.count("ended"), outcomes.count(True)), (self.CLIENTS - 2, 2), outcomes)
 
 
 class PathsTest(Watched):
