@@ -129,7 +129,7 @@ class Worlds(Watched):
         for name, parent in (("table", None), ("cup", "table")):
             req = cls.pb.updates.CreateObjectRequest(world_id=cls.world, name=name,
                                                      parent_object_t_created_object=cls.pose(z=1.0))
-            req.create_single_entity_object.geometry_component.CopyFrom(box)
+            req.create_single_entity_object.geometry_component.CopyFrom(cls.box)
             if parent:
                 req.parent_object.reference.CopyFrom(cls.obj(parent))
             cls.ows.CreateObject(req, timeout=harness.CALL_SECONDS)
@@ -236,6 +236,10 @@ class Worlds(Watched):
 
 
 class HostileTest(Worlds):
+    # The long chains below are spawned into a world MuJoCo steps, and
+    # deleted before any step: the physics limit would refuse them first.
+    SERVER_ARGS = Worlds.SERVER_ARGS + ("--max-physics-links", "100000")
+
     # ---- XML ----
 
     def test_bad_xml_load_world(self):
