@@ -327,6 +327,29 @@ static inline void wk__copy_value(void *restrict dst, const void *restrict src, 
     }
 }
 
+/* Whether two values of size bytes hold the same bytes: as with
+ * wk__copy_value, the usual sizes compare in a few instructions, with no
+ * call. */
+static inline bool wk__same_bytes(const void *a, const void *b, size_t size)
+{
+    switch (size) {
+    case 8:
+        return memcmp(a, b, 8) == 0;
+    case 16:
+        return memcmp(a, b, 16) == 0;
+    case 24:
+        return memcmp(a, b, 24) == 0;
+    case 32:
+        return memcmp(a, b, 32) == 0;
+    case 48:
+        return memcmp(a, b, 48) == 0;
+    case 56:
+        return memcmp(a, b, 56) == 0;
+    default:
+        return memcmp(a, b, size) == 0;
+    }
+}
+
 /* Writes value's size bytes into cell, or zeros when value is NULL. */
 static inline void wk__fill_value(void *restrict cell, const void *restrict value, size_t size)
 {

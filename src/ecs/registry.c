@@ -98,7 +98,7 @@ bool wk__value_equal(const wk_ecm *ecm, wk_type type, const void *a, const void 
         return true;
     if (d->hooks.equal)
         return d->hooks.equal(a, b);
-    return memcmp(a, b, d->size) == 0;
+    return wk__same_bytes(a, b, d->size);
 }
 
 bool wk_ecm_values_equal(const wk_ecm *ecm, wk_type type, const void *a, const void *b)

@@ -333,7 +333,8 @@ static bool take_changes(wk__physics *p, wk_sim *sim)
     wk_scene *s = sim->scene;
     for (size_t i = 0; i < p->count; i++) {
         body *b = &p->bodies[i];
-        if (on_object_joint(p, s, b))
+        b->up = wk_ecm_parent(wk_scene_ecm(s), b->link);
+        if ((b->object_joint = on_object_joint(p, s, b)))
             taken |= take_joint(p, s, b);
         if (!b->free)
             continue;
@@ -402,82 +403,99 @@ static bool moves_in_model(const wk__physics *p, const body *b)
     return b->moves && !b->carries && p->m->body_weldid[b->id] != 0;
 }
 
+/* Body id's pose in the world. */
+static wk_pose world_pose(const wk__physics *p, int id)
+{
+    const mjtNum *x = &p->d->xpos[3 * id], *q = &p->d->xquat[4 * id];
+    return (wk_pose){{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
+}
+
+/* Body id's world twist at its origin, in the world's axes:
+ * mj_objectVelocity's, without its call. MuJoCo's cvel (angular, then
+ * linear) is the twist at the centre of mass of the body's tree, which
+ * moves to the body's origin as v + w x r. */
+static inline wk_velocity world_twist(const wk__physics *p, int id)
+{
+    const mjtNum *c = &p->d->cvel[6 * id], *x = &p->d->xpos[3 * id];
+    const mjtNum *com = &p->d->subtree_com[3 * p->m->body_rootid[id]];
+    wk_vec3 w = {c[0], c[1], c[2]}, r = {x[0] - com[0], x[1] - com[1], x[2] - com[2]};
+    return (wk_velocity){wk_vec3_add((wk_vec3){c[3], c[4], c[5]}, wk_vec3_cross(w, r)), w, false};
+}
+
 /* The world twist of every body that moves within its model, before the
- * step: its acceleration is the step's change of it. */
+ * step: its acceleration is the step's change of it. The last step left
+ * them (write_link); they are looked up again when something may have
+ * moved the bodies since (a client, a compile, the pool). */
 static void note_twists(wk__physics *p)
 {
     for (size_t i = 0; i < p->count; i++)
         if (moves_in_model(p, &p->bodies[i]))
-            mj_objectVelocity(p->m, p->d, mjOBJ_BODY, p->bodies[i].id, p->bodies[i].before, 0);
+            p->bodies[i].before = world_twist(p, p->bodies[i].id);
 }
 
-/* A link's twist and acceleration (the engine's world twist, and its
- * change over the step just taken over the step's length), relative to
- * its parent entity's motion, as Velocity and Acceleration hold them.
- * Not MuJoCo's own (mj_rnePostConstraint's cacc): the qacc the data holds
- * was solved at the step's start, where the pose written is its end, and
- * one solved there is the next step's forward dynamics run twice; the
- * change of the twist is what the integrator did, within 5 mm/s^2 of a
- * pendulum's analytic acceleration (tests/sim/test_physics.c). */
-static int write_motion(wk__physics *p, wk_sim *sim, const body *b, wk_pose world, const wk_motion *parent)
+static bool is_zero(wk_vec3 v)
 {
-    mjtNum v[6]; /* angular then linear, in the world's axes */
-    mj_objectVelocity(p->m, p->d, mjOBJ_BODY, b->id, v, 0);
-    double h = p->m->opt.timestep;
-    const mjtNum *w = b->before;
-    wk_motion m = {world,
-                   {v[3], v[4], v[5]},
-                   {v[0], v[1], v[2]},
-                   {(v[3] - w[3]) / h, (v[4] - w[4]) / h, (v[5] - w[5]) / h},
-                   {(v[0] - w[0]) / h, (v[1] - w[1]) / h, (v[2] - w[2]) / h}};
-    wk_ecm *ecm = wk_scene_ecm(sim->scene);
-    wk_motion rel = wk_motion_relative(parent, &m);
-    wk_velocity twist = {rel.linear, rel.angular, false};
-    wk_acceleration acc = {rel.linear_acc, rel.angular_acc};
-    return wk_ecm_set(ecm, b->link, sim->velocity, &twist) < 0 || wk_ecm_set(ecm, b->link, sim->acceleration, &acc) < 0
-               ? WK_NOMEM
-               : WK_OK;
+    return v.x == 0 && v.y == 0 && v.z == 0;
 }
 
-/* The world pose and motion of the entity the last link written hangs
- * from, each worked out once: the links of a model share it, and working
- * it out walks the hierarchy up to the world. */
-typedef struct parent_frame {
-    wk_entity entity;
-    bool posed, moving;
-    wk_pose world;
-    wk_motion motion;
-} parent_frame;
-
-static void frame_of(parent_frame *f, wk_entity parent)
+static const parent_frame *frame_of(parent_frame *f, wk_sim *sim, wk_entity parent)
 {
-    if (f->entity != parent)
-        *f = (parent_frame){.entity = parent};
-}
-
-static wk_pose frame_pose(parent_frame *f, wk_scene *s)
-{
-    if (!f->posed)
-        f->world = wk_scene_world_pose(s, f->entity), f->posed = true;
-    return f->world;
-}
-
-static const wk_motion *frame_motion(parent_frame *f, wk_sim *sim)
-{
-    if (!f->moving)
-        f->motion = wk_sim_motion(sim, f->entity), f->moving = true;
-    return &f->motion;
+    if (f->known && f->entity == parent)
+        return f;
+    wk_motion m = wk_sim_motion(sim, parent);
+    bool still = is_zero(m.linear) && is_zero(m.angular) && is_zero(m.linear_acc) && is_zero(m.angular_acc);
+    *f = (parent_frame){true, parent, still,
+                        still && !memcmp(&m.pose, &(wk_pose){{0, 0, 0}, {1, 0, 0, 0}}, sizeof m.pose),
+                        wk_pose_inverse(m.pose), m};
+    return f;
 }
 
 /* Entity e was written: the frame is stale if it is e or below it (a
  * link written is below its parent, the frame, never above it). */
 static void frame_written(parent_frame *f, wk_ecm *ecm, wk_entity e)
 {
-    for (wk_entity up = f->entity; up; up = wk_ecm_parent(ecm, up))
+    for (wk_entity up = f->entity; f->known && up; up = wk_ecm_parent(ecm, up))
         if (up == e) {
-            *f = (parent_frame){0};
+            f->known = false;
             return;
         }
+}
+
+/* A link's ParentPose, and where it moves within its model its twist and
+ * acceleration (the engine's world twist, and its change over the step
+ * just taken over the step's length), relative to its parent entity's
+ * motion, as Velocity and Acceleration hold them.
+ * Not MuJoCo's own acceleration (mj_rnePostConstraint's cacc): the qacc
+ * the data holds was solved at the step's start, where the pose written is
+ * its end, and one solved there is the next step's forward dynamics run
+ * twice; the change of the twist is what the integrator did, within
+ * 5 mm/s^2 of a pendulum's analytic acceleration (tests/sim/test_physics.c). */
+static int write_link(wk__physics *p, wk_sim *sim, body *b, const parent_frame *parent)
+{
+    wk_ecm *ecm = wk_scene_ecm(sim->scene);
+    wk_pose world = world_pose(p, b->id);
+    wk_pose local = parent->aligned ? world : wk_pose_compose(parent->inverse, world);
+    int rc = wk_ecm_set(ecm, b->link, wk_scene_types_of(sim->scene)->parent_pose, &local);
+    wk_scene_pose_written(sim->scene, b->link);
+    if (rc < 0 || !moves_in_model(p, b))
+        return rc < 0 ? WK_NOMEM : WK_OK;
+    wk_velocity twist = world_twist(p, b->id);
+    double rate = 1 / p->m->opt.timestep;
+    wk_acceleration acc = {wk_vec3_scale(wk_vec3_sub(twist.linear, b->before.linear), rate),
+                           wk_vec3_scale(wk_vec3_sub(twist.angular, b->before.angular), rate)};
+    b->before = twist;
+    if (!parent->aligned) { /* a parent at rest only turns the link's motion into its axes */
+        wk_quat R = parent->inverse.q;
+        wk_motion m = {world, twist.linear, twist.angular, acc.linear, acc.angular};
+        m = parent->still ? (wk_motion){local, wk_quat_rotate(R, m.linear), wk_quat_rotate(R, m.angular),
+                                        wk_quat_rotate(R, m.linear_acc), wk_quat_rotate(R, m.angular_acc)}
+                          : wk_motion_relative(&parent->motion, &m);
+        twist = (wk_velocity){m.linear, m.angular, false};
+        acc = (wk_acceleration){m.linear_acc, m.angular_acc};
+    }
+    return wk_ecm_set(ecm, b->link, sim->velocity, &twist) < 0 || wk_ecm_set(ecm, b->link, sim->acceleration, &acc) < 0
+               ? WK_NOMEM
+               : WK_OK;
 }
 
 /* Every moving link's pose from its body's, parents first (MuJoCo numbers
@@ -487,29 +505,21 @@ static int give_changes(wk__physics *p, wk_sim *sim)
 {
     wk_scene *s = sim->scene;
     wk_ecm *ecm = wk_scene_ecm(s);
-    wk_type parent_pose = wk_scene_types_of(s)->parent_pose;
-    parent_frame frame = {0};
+    parent_frame *frame = &p->frame;
     for (int id = 1; id < p->m->nbody; id++) {
         body *b = p->of_id[id] == SPARE ? NULL : &p->bodies[p->of_id[id]];
         if (!b || !b->moves)
             continue;
-        const mjtNum *x = &p->d->xpos[3 * id], *q = &p->d->xquat[4 * id];
-        wk_pose world = {{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
         int rc;
         /* A kinematic object's joint moved moves the joint entities, and
          * any mimicking it, wherever they are. */
-        if (b->joint && b->qpos >= 0 && !b->free && on_object_joint(p, s, b))
-            move_joint(p, s, b), frame = (parent_frame){0};
+        if (b->object_joint)
+            move_joint(p, s, b), frame->known = false;
         if (b->carries) {
-            rc = carry(p, sim, b, world);
-            frame_written(&frame, ecm, b->carries);
+            rc = carry(p, sim, b, world_pose(p, id));
+            frame_written(frame, ecm, b->carries);
         } else {
-            frame_of(&frame, wk_ecm_parent(ecm, b->link));
-            wk_pose local = wk_pose_compose(wk_pose_inverse(frame_pose(&frame, s)), world);
-            rc = wk_ecm_set(ecm, b->link, parent_pose, &local) < 0 ? WK_NOMEM : WK_OK;
-            wk_scene_pose_written(s, b->link);
-            if (rc == WK_OK && moves_in_model(p, b))
-                rc = write_motion(p, sim, b, world, frame_motion(&frame, sim));
+            rc = write_link(p, sim, b, frame_of(frame, sim, b->up));
         }
         if (rc)
             return rc;
@@ -521,7 +531,7 @@ static int give_changes(wk__physics *p, wk_sim *sim)
      * it (the scene's coupling, which the engine's equality keeps too):
      * what they hold now is no client's. */
     for (size_t i = 0; wk_ecm_type_in_use(ecm, wk_scene_types_of(s)->mimic) && i < p->count; i++)
-        if (on_object_joint(p, s, &p->bodies[i]))
+        if (p->bodies[i].object_joint)
             p->bodies[i].position = wk_scene_kinematics(s, p->bodies[i].joint)->position;
     return WK_OK;
 }
@@ -529,8 +539,14 @@ static int give_changes(wk__physics *p, wk_sim *sim)
 int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
 {
     wk_scene *s = sim->scene;
-    bool changed = p->m && !same_links(p, s);
-    if (!p->m || welded_moved(p, s) || (changed && !wk__pool_take(p, sim))) {
+    /* Nothing changed in the entities since the last step wrote them but
+     * the end of that step (one change of the ECM's counter; a removal
+     * there is one more): the engine holds the world as it is, with
+     * nothing to take. */
+    wk_ecm *ecm = wk_scene_ecm(s);
+    bool quiet = p->m && wk_ecm_version(ecm) == p->wrote + 1;
+    bool changed = !quiet && p->m && !same_links(p, s);
+    if (!quiet && (!p->m || welded_moved(p, s) || (changed && !wk__pool_take(p, sim)))) {
         p->pooled |= changed;
         int rc = build(p, sim, dt, st);
         if (rc)
@@ -540,11 +556,17 @@ int wk__physics_step(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
      * bodies' poses and velocities are those of the positions just
      * integrated, which is what gets written, at no extra cost; the first
      * half runs again only when a client changed a state. */
-    if (take_changes(p, sim))
+    if (!quiet && take_changes(p, sim))
         mj_step1(p->m, p->d);
-    note_twists(p);
+    if (!quiet) {
+        note_twists(p);
+        p->frame.known = false;
+    }
     mj_step2(p->m, p->d);
     wk__pool_hold(p);
     mj_step1(p->m, p->d);
-    return give_changes(p, sim) ? wk_fail(st, WK_NOMEM, "physics: out of memory writing poses") : WK_OK;
+    if (give_changes(p, sim))
+        return wk_fail(st, WK_NOMEM, "physics: out of memory writing poses");
+    p->wrote = wk_ecm_version(ecm);
+    return WK_OK;
 }

@@ -17,6 +17,9 @@ typedef struct body {
     int parent;        /* index of its parent body here, or -1 for the world */
     bool moves;        /* not welded to the world */
     bool free;         /* on a free joint: a pose and twist of its own */
+    /* As take_changes last saw them (what changes them is a write, which it sees): */
+    bool object_joint; /* on a kinematic object's revolute or prismatic joint */
+    wk_entity up;      /* its link's parent entity */
     int id;            /* MuJoCo's body id */
     int qpos, dof;     /* its free joint's (root bodies) or its joint's first addresses; -1: none */
     wk_entity carries; /* the model it carries (a free root link right below its model), or WK_NULL_ENTITY */
@@ -24,8 +27,21 @@ typedef struct body {
     double at_build;   /* its joint's position (a kinematic object's) when the model was written */
     double position;   /* that position as last written to the kinematic object, or taken from it */
     wk_velocity twist; /* the carried model's Velocity as last written */
-    mjtNum before[6];  /* a body that moves within its model: its world twist (angular, linear) before the step */
+    wk_velocity before; /* a body that moves within its model: its world twist before the step */
 } body;
+
+/* The motion of the entity the last link written hangs from, worked out
+ * once: the links of a model share it, and working it out walks the
+ * hierarchy up to the world. It holds from one step to the next while no
+ * one else writes. */
+typedef struct parent_frame {
+    bool known;
+    wk_entity entity;
+    bool still;       /* no twist nor acceleration */
+    bool aligned;     /* still, at the world's origin, in its axes: a link's world pose and motion are its own */
+    wk_pose inverse;  /* its world pose, inverted */
+    wk_motion motion; /* in the world */
+} parent_frame;
 
 /* of_id's mark for a spare body: no link's. */
 #define SPARE SIZE_MAX
@@ -42,6 +58,8 @@ struct wk__physics {
     size_t meshes;  /* how many */
     int written;    /* while a model is written: the bodies written so far */
     bool pooled;    /* the world's links changed while it ran: its models carry spares from then on */
+    uint64_t wrote; /* the ECM's version once the last step wrote the bodies' motion */
+    parent_frame frame;
 };
 
 /* The node kind of e (WK_NODE_KIND_COUNT for none), and whether a model

@@ -16,6 +16,7 @@
 
 #include "base/clock.h"
 #include "math/math_check.h"
+#include "sim/physics_mujoco.h"
 #include "sim/physics_start.h"
 #include "wk_test.h"
 #include "worldkit/wk_sim.h"
@@ -147,6 +148,48 @@ static void coasting(void)
     CHECK_NEAR(got.linear.y, -0.25, 1e-9);
     wk_pose link = wk_scene_world_pose(wk_sim_scene(sim), link_of(sim, "puck::l"));
     CHECK_NEAR(link.p.x, got.pose.p.x, 1e-12);
+    wk_sim_free(sim);
+}
+
+/* Lifts the puck to z = 5, at rest, at the step given as ctx: a system
+ * that writes after the engine, in the same step. */
+static void lift_at(wk_sim *sim, const wk_step_info *info, void *ctx)
+{
+    if (info->iteration != *(const uint64_t *)ctx)
+        return;
+    wk_entity puck = wk_scene_scoped(wk_sim_scene(sim), wk_sim_world(sim), "puck");
+    wk_motion m = wk_sim_motion(sim, puck);
+    m.pose.p.z = 5;
+    m.linear = (wk_vec3){0, 0, 0};
+    REQUIRE_INT(wk_sim_set_motion(sim, puck, &m, WK_MOTION_POSE | WK_MOTION_TWIST), ==, WK_OK);
+}
+
+/* A step that no one wrote around takes nothing from the entities (the
+ * engine holds the world as it is); what a system writes after the engine
+ * within a step, and what a step's end removes, still reach it: the puck
+ * lifted at step 100 falls from 5 m from there, z = 5 - g t^2 / 2 within
+ * the integrator's g h t (as free_fall), and a ball marked for removal
+ * leaves the engine with its entities. */
+static void writes_after_the_engine_are_taken(void)
+{
+    wk_sim *sim = physics_sim(WORLD_OPEN("0 0 -9.8") "<model name='puck'><pose>0 0 1 0 0 0</pose><link name='l'>"
+                                                     "<inertial><mass>2</mass></inertial></link></model><model "
+                                                     "name='ball'><pose>3 0 1 0 0 0</pose><link name='l'><inertial>"
+                                                     "<mass>1</mass></inertial></link></model></world></sdf>");
+    REQUIRE(sim);
+    uint64_t at = 100;
+    REQUIRE_INT(wk_sim_add_system(sim, WK_POST_UPDATE, lift_at, &at), ==, WK_OK);
+    REQUIRE_INT(steps(sim, 100), ==, WK_OK);
+    CHECK_NEAR(height(sim, "puck::l"), 5, 1e-12);
+    REQUIRE_INT(steps(sim, 300), ==, WK_OK);
+    double t = 0.3, g = 9.8;
+    CHECK_NEAR(height(sim, "puck::l"), 5 - g * t * t / 2, g * 1e-3 * t);
+    wk_ecm *ecm = wk_scene_ecm(wk_sim_scene(sim));
+    REQUIRE_INT(wk_ecm_request_remove(ecm, wk_scene_scoped(wk_sim_scene(sim), wk_sim_world(sim), "ball"), true), ==,
+                WK_OK);
+    REQUIRE_INT(steps(sim, 2), ==, WK_OK);
+    CHECK(!link_of(sim, "ball::l"));
+    CHECK_INT(sim->physics->count, ==, 1);
     wk_sim_free(sim);
 }
 
@@ -765,6 +808,7 @@ static const wk_test_case cases[] = {
     {"comes_to_rest", comes_to_rest},
     {"pendulum_period", pendulum_period},
     {"coasting", coasting},
+    {"writes_after_the_engine_are_taken", writes_after_the_engine_are_taken},
     {"damped_spring", damped_spring},
     {"joint_friction_and_limit", joint_friction_and_limit},
     {"contact_friction", contact_friction},
