@@ -3,9 +3,12 @@
 // the WebSocket /ws: the full state, then what changed), draws every visual
 // by its Geometry at its pose in its Material's colour (grey without one),
 // and the collisions of a link that has no visual (an MJCF geom, which
-// MuJoCo both draws and collides with, or a URDF link with collisions only),
+// MuJoCo both draws and collides with, or a URDF link with collisions only)
+// and the shapes of ObjectWorldService's objects (a model's or link's own),
 // a mesh from its file (/mesh/ID: STL, OBJ or COLLADA, with three.js's
-// loaders) or, until then or when it cannot be read, as the box of its scale,
+// loaders) or, for a mesh registered with GeometryService, from the binary
+// glTF the server holds of it (/mesh/ID too), or, until then or when it
+// cannot be had, as the box of its scale,
 // levels as their boxes and buffer zones (blue when loaded, grey when not),
 // performers as orange boxes on the models they follow, the world's frames
 // as axes; it lists the models, levels and performers (a click shows one's
@@ -17,8 +20,8 @@ const KINDS = ['world', 'model', 'link', 'joint', 'frame', 'visual', 'collision'
                'level', 'performer'];
 const SHAPE = {BOX: 1, SPHERE: 2, CYLINDER: 3, CAPSULE: 4, ELLIPSOID: 5, PLANE: 6, MESH: 7};
 
-// id (string) -> {id, name, kind, parent, pose, geometry, colour, meshFile, region, performerOf, info, node,
-// drawn, mesh}
+// id (string) -> {id, name, kind, parent, pose, geometry, colour, meshFile, uri, region, performerOf, info,
+// node, drawn, mesh}
 const entities = new Map();
 const NO_MATERIAL = [0.7, 0.7, 0.7, 1]; // a visual whose file gives it no colour
 const LOADED = 0x2255ff, UNLOADED = 0x999999, PERFORMER = 0xff8800;
@@ -127,6 +130,7 @@ function readBlock(block, types) {
       } else if (name === 'Geometry') e.geometry = readGeometry(view, row * 96);
       else if (name === 'Material') e.colour = [0, 8, 16, 24].map((k) => view.getFloat64(row * 32 + k, true));
       else if (name === 'MeshFile') e.meshFile = new TextDecoder().decode(bytes(col.values[row]));
+      else if (name === 'Uri') e.uri = new TextDecoder().decode(bytes(col.values[row]));
       else if (name === 'Region') e.region = readRegion(view, row * 40);
       else if (name === 'PerformerOf') e.performerOf = new TextDecoder().decode(bytes(col.values[row]));
       else if (name === 'EntityInfo') e.info = readInfo(bytes(col.values[row]));
@@ -153,8 +157,11 @@ function forget(id) {
 
 // Whether e is a shape the page draws: a visual, or a collision of a link
 // that has no visual to show (links, the parents of visuals in withVisuals).
+// A model's or link's own shape is that of an ObjectWorldService object or
+// entity, one shape for both roles.
 function isDrawnShape(e, withVisuals) {
-  return !!e.geometry && (e.kind === 'visual' || (e.kind === 'collision' && !withVisuals.has(e.parent)));
+  return !!e.geometry && (e.kind === 'visual' || e.kind === 'model' || e.kind === 'link' ||
+                          (e.kind === 'collision' && !withVisuals.has(e.parent)));
 }
 
 // Places every entity's node under its parent's, at its pose, and gives
@@ -179,7 +186,7 @@ function build() {
       e.drawn = e.shape ? new THREE.Mesh(shapeOf(e.geometry), new THREE.MeshBasicMaterial())
         : e.region ? regionOf(e) : new THREE.AxesHelper(1);
       e.node.add(e.drawn);
-      if (e.shape && e.geometry.type === SHAPE.MESH && e.meshFile) loadMesh(e);
+      if (e.shape && e.geometry.type === SHAPE.MESH && meshKind(e)) loadMesh(e);
     } else if (!wants && e.drawn) {
       e.node.remove(e.drawn);
       e.drawn = null;
@@ -245,15 +252,24 @@ const LOADERS = {
   stl: () => new THREE.STLLoader(),
   obj: () => new THREE.OBJLoader(),
   dae: () => new THREE.ColladaLoader(),
+  glb: () => new THREE.GLTFLoader(),
 };
+const REGISTERED = 'worldkit-geometry:'; // GeometryService's references
+
+// The loader a mesh shape needs: its file's kind, 'glb' for a registered
+// mesh, else undefined (drawn as its box).
+function meshKind(e) {
+  const kind = e.meshFile ? e.meshFile.split('.').pop().toLowerCase()
+    : e.uri && e.uri.startsWith(REGISTERED) ? 'glb' : '';
+  return LOADERS[kind] ? kind : undefined;
+}
 
 // Replaces a mesh shape's box with the file's shape once loaded; the box
 // stays when the server or the loader cannot give it. The server answers
 // 503 while the world is being written (Retry-After: 1): a failed load is
 // tried again a second later, a few times.
 function loadMesh(e, tries = 5) {
-  const kind = e.meshFile.split('.').pop().toLowerCase();
-  if (!LOADERS[kind]) return;
+  const kind = meshKind(e);
   const box = e.drawn;
   const again = () => { if (tries > 1 && e.drawn === box) setTimeout(() => loadMesh(e, tries - 1), 1000); };
   LOADERS[kind]().load(`/mesh/${e.id}${location.search}`, (loaded) => {
@@ -261,8 +277,11 @@ function loadMesh(e, tries = 5) {
     let shape = loaded.isBufferGeometry ? new THREE.Mesh(loaded, new THREE.MeshBasicMaterial()) : loaded;
     // COLLADA: the loader turns the file's <up_axis> to three.js's Y up;
     // turning Y up to worldkit's Z up after it stands the file up as Gazebo
-    // does (a Z_UP file keeps its axes, a Y_UP file's Y becomes Z).
-    if (loaded.scene) shape = loaded.scene, shape.quaternion.premultiply(Y_UP_TO_Z_UP);
+    // does (a Z_UP file keeps its axes, a Y_UP file's Y becomes Z). A
+    // registered mesh's glb holds its vertices as registered, in the
+    // object's own axes.
+    if (loaded.scene) shape = loaded.scene;
+    if (kind === 'dae') shape.quaternion.premultiply(Y_UP_TO_Z_UP);
     const s = e.geometry.scale;
     shape.scale.multiply(new THREE.Vector3(s[0] || 1, s[1] || 1, s[2] || 1));
     e.node.remove(box);

@@ -413,6 +413,15 @@ bool wk_json_method_at(size_t i, wk_json_method *m);
  * each world itself. */
 wk_store *wk_api_store(wk_api *api);
 
+/* The binary glTF of the mesh a shape's uri names when that is a
+ * registration with GeometryService ("worldkit-geometry:" and its
+ * fingerprint) whose mesh this process holds in memory (CreateGeometry
+ * read it, or a call since did), appended to out: WK_OK; WK_NOT_FOUND
+ * when uri names none or the mesh is not held (after a restart, or once
+ * evicted), in which case nothing is read; WK_NOMEM. Never waits for a
+ * world or the store. */
+int wk_api_mesh_glb(const char *uri, wk_buf *out);
+
 #ifdef __cplusplus
 }
 #endif

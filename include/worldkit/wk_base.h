@@ -43,7 +43,8 @@ extern "C" {
     X(IO, -17, INTERNAL, "storage failed")                                                    \
     X(DEADLINE, -18, DEADLINE_EXCEEDED, "the call's deadline passed before it was done")      \
     X(LIMIT, -19, RESOURCE_EXHAUSTED, "past a limit the server was given")                   \
-    X(MOVED, -20, UNAVAILABLE, "another server holds the world's lease")
+    X(MOVED, -20, UNAVAILABLE, "another server holds the world's lease")                      \
+    X(UNAVAILABLE, -21, UNAVAILABLE, "the database cannot be reached")
 
 enum wk_code {
 #define WK__CODE_ENUM(name, value, grpc, msg) WK_##name = (value),

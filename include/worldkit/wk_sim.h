@@ -114,6 +114,13 @@ void wk_sim_free(wk_sim *sim);
  * that is not an object world. */
 int wk_sim_bind(wk_sim *sim, wk_scene *scene, wk_status *st);
 
+/* The box the vertices of a mesh file fill (a path the world's reader
+ * resolved), in the file's own axes and units, read with assimp the first
+ * time this simulation is asked and kept: WK_OK; WK_INVALID with st naming
+ * the file and the reason when assimp cannot read it or it holds no
+ * vertex (also kept: the file is not tried again); WK_NOMEM. */
+int wk_sim_mesh_box(wk_sim *sim, const char *file, wk_vec3 *lo, wk_vec3 *hi, wk_status *st);
+
 /* Borrowed until the simulation is freed or bound to another scene. */
 wk_scene *wk_sim_scene(wk_sim *sim);
 wk_entity wk_sim_world(const wk_sim *sim);

@@ -1,7 +1,7 @@
 /* view.c — the live view's HTTP and WebSocket side, on libwebsockets: the
  * page (web/, or wk_server_desc.http_root) at "/", Debian's three.js (and
- * its mesh loaders) at "/three/", the world's mesh files at "/mesh/"
- * (view_mesh.c), and at "/ws" (protocol "worldkit-view") the current world's
+ * its mesh loaders) at "/three/", the world's meshes at "/mesh/"
+ * (view_mesh.c: files, and registered meshes' glb), and at "/ws" (protocol "worldkit-view") the current world's
  * change stream, one WatchUpdate a text frame as proto3 JSON, plus the
  * page's buttons: a text frame "METHOD JSON" calls a simulation_interfaces
  * method of the short list below, as gRPC would.
@@ -253,7 +253,7 @@ static int on_view(struct lws *wsi, enum lws_callback_reasons reason, void *user
 static const struct lws_protocols protocols[] = {
     {"http", lws_callback_http_dummy, 0, 0, 0, NULL, 0},
     {"worldkit-view", on_view, sizeof(conn *), 1 << 16, 0, NULL, 0},
-    {"wk-mesh", wk__view_mesh, 0, 0, 0, NULL, 0},
+    {"wk-mesh", wk__view_mesh, sizeof(wk__view_mesh_session), 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 

@@ -14,6 +14,13 @@ wk_api *wk__view_api(struct lws *wsi);
  * (as view.c's opening says). */
 bool wk__view_allows(struct lws *wsi);
 
+/* A /mesh request's own data: the glb it sends from memory, and how much
+ * of it went out. */
+typedef struct wk__view_mesh_session {
+    wk_buf glb;
+    size_t sent;
+} wk__view_mesh_session;
+
 /* The "wk-mesh" protocol's callback, mounted at /mesh. */
 int wk__view_mesh(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
 

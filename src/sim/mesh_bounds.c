@@ -1,15 +1,23 @@
 /* mesh_bounds.c — the box a mesh file's vertices fill, read with assimp
  * (ASCII STL, COLLADA, glTF and the other formats it knows), with every
- * node's transform applied to its meshes. */
+ * node's transform applied to its meshes; and a simulation's boxes of the
+ * files its world names, so that each file is read once per simulation
+ * however often bounds are asked. A file that cannot be read is
+ * remembered as such: it is not tried again until the world is loaded
+ * anew (a new simulation). */
 #include <assimp/cimport.h>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "base/assimp_lock.h"
 #include "sim/mesh_bounds.h"
+#include "sim/sim_internal.h"
+#include "base/grow.h"
 
 int wk__mesh_bounds(const char *file, wk_vec3 *lo, wk_vec3 *hi, char *why, size_t cap)
 {
@@ -39,4 +47,67 @@ int wk__mesh_bounds(const char *file, wk_vec3 *lo, wk_vec3 *hi, char *why, size_
     if (!vertices)
         return snprintf(why, cap, "it holds no vertex"), WK_INVALID;
     return WK_OK;
+}
+
+struct wk__mesh_box {
+    char *path;
+    wk_vec3 lo, hi;
+    char *why; /* NULL when the box was read */
+};
+
+static uint64_t path_hash(const char *path)
+{
+    return wk__hash(path, strlen(path), 0);
+}
+
+/* The box kept for path, or NULL. */
+static const wk__mesh_box *kept(const wk__mesh_boxes *c, const char *path)
+{
+    size_t cursor = 0;
+    for (uint64_t at; (at = wk__index_next(&c->by_path, path_hash(path), &cursor));)
+        if (!strcmp(c->boxes[at - 1].path, path))
+            return &c->boxes[at - 1];
+    return NULL;
+}
+
+/* Keeps what reading path found (why NULL: the box lo, hi). */
+static int keep(wk__mesh_boxes *c, const char *path, wk_vec3 lo, wk_vec3 hi, const char *why)
+{
+    wk__mesh_box box = {.path = strdup(path), .lo = lo, .hi = hi, .why = why ? strdup(why) : NULL};
+    if (!box.path || (why && !box.why) || WK__GROW(c->boxes, c->cap, c->count + 1) ||
+        wk__index_add(&c->by_path, path_hash(path), c->count + 1)) {
+        free(box.path);
+        free(box.why);
+        return WK_NOMEM;
+    }
+    c->boxes[c->count++] = box;
+    return WK_OK;
+}
+
+int wk_sim_mesh_box(wk_sim *sim, const char *file, wk_vec3 *lo, wk_vec3 *hi, wk_status *st)
+{
+    const wk__mesh_box *box = kept(&sim->mesh_boxes, file);
+    if (!box) {
+        char why[WK_STATUS_MSG_MAX] = "";
+        wk_vec3 a = {0}, b = {0};
+        int rc = wk__mesh_bounds(file, &a, &b, why, sizeof why);
+        if (rc == WK_NOMEM || keep(&sim->mesh_boxes, file, a, b, rc ? why : NULL))
+            return wk_fail(st, WK_NOMEM, "out of memory reading mesh '%s'", file);
+        box = &sim->mesh_boxes.boxes[sim->mesh_boxes.count - 1];
+    }
+    if (box->why)
+        return wk_fail(st, WK_INVALID, "mesh '%s': %s", file, box->why);
+    *lo = box->lo, *hi = box->hi;
+    return WK_OK;
+}
+
+void wk__mesh_boxes_free(wk__mesh_boxes *c)
+{
+    for (size_t i = 0; i < c->count; i++) {
+        free(c->boxes[i].path);
+        free(c->boxes[i].why);
+    }
+    free(c->boxes);
+    wk__index_free(&c->by_path);
+    *c = (wk__mesh_boxes){0};
 }

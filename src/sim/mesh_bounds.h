@@ -1,10 +1,12 @@
 /* mesh_bounds.h — the box a mesh file's vertices fill, read with Debian's
- * assimp, for the meshes the physics engine cannot take as they are. */
+ * assimp, for the meshes the physics engine cannot take as they are and
+ * for an entity's bounds (wk_sim_mesh_box, which keeps each file's box). */
 #ifndef WK_SIM_MESH_BOUNDS_H
 #define WK_SIM_MESH_BOUNDS_H
 
 #include <stddef.h>
 
+#include "base/hash_index.h"
 #include "worldkit/wk_base.h"
 #include "worldkit/wk_math.h"
 
@@ -14,5 +16,16 @@
  * the reader's reason in why when the file is not a mesh assimp reads or
  * holds no vertex. */
 int wk__mesh_bounds(const char *file, wk_vec3 *lo, wk_vec3 *hi, char *why, size_t cap);
+
+/* The boxes of the mesh files a simulation was asked about, by path: each
+ * file's box, or why it has none. */
+typedef struct wk__mesh_box wk__mesh_box;
+typedef struct wk__mesh_boxes {
+    wk__mesh_box *boxes;
+    size_t count, cap;
+    wk__index by_path; /* the path's hash -> its box's position + 1 */
+} wk__mesh_boxes;
+
+void wk__mesh_boxes_free(wk__mesh_boxes *boxes);
 
 #endif

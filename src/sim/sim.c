@@ -138,6 +138,7 @@ void wk_sim_free(wk_sim *sim)
         return;
     wk__levels_free(sim);
     wk__physics_free(sim->physics);
+    wk__mesh_boxes_free(&sim->mesh_boxes);
     for (int p = 0; p < WK_PHASE_COUNT; p++)
         free(sim->systems[p]);
     if (sim->owns_scene)

@@ -3,6 +3,7 @@
 #define WK_SIM_INTERNAL_H
 
 #include "sim/grid.h"
+#include "sim/mesh_bounds.h"
 #include "sim/physics.h"
 #include "worldkit/wk_sim.h"
 
@@ -56,6 +57,7 @@ struct wk_sim {
     wk_entity world;
     wk_type velocity, acceleration;
     wk__physics *physics; /* the engine, or NULL for kinematic motion */
+    wk__mesh_boxes mesh_boxes; /* wk_sim_mesh_box's, by path */
     wk_status physics_status; /* why the engine's last step failed */
     size_t max_physics_links; /* wk_sim_desc's, 0 made the default */
     wk_query *moving;       /* ParentPose and Velocity, no Acceleration */

@@ -2,12 +2,16 @@
  * and hull of each primitive (box, sphere, cylinder, capsule, ellipsoid) in
  * the entity's frame, collisions posed and turned inside the model, a model
  * posed in the world (bounds stay in its own frame), a plane (unbounded),
- * a mesh (OPERATION_FAILED naming it), no collisions (the origin), unknown
- * names, wk_api_set_bounds_type, and objects ObjectWorldService made of a
- * primitive or of a mesh registered with GeometryService (its vertices'
- * box). */
+ * no collisions (the origin), unknown names, wk_api_set_bounds_type;
+ * meshes of SDFormat, URDF and MJCF files (the box of the file's vertices,
+ * scaled and turned; read once per world; a missing or unreadable file
+ * left out, saying so); and objects ObjectWorldService made of a primitive
+ * or of a mesh registered with GeometryService (its vertices' box). */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api/api_call.h"
 #include "api/ows_client.h"
@@ -43,13 +47,18 @@
     "<model name='ghost'><pose>5 5 5 0 0 0</pose><link name='l'/></model>"                                 \
     "</world></sdf>"
 
-static wk_api *shapes(void)
+/* An endpoint with the world text loaded from folder (the folder a string
+ * world reads its files from), missing assets left out (the rock's mesh is
+ * remote); or NULL. */
+static wk_api *loaded(const char *folder, const char *text)
 {
+    if (!CHECK(chdir(folder) == 0))
+        return NULL;
     wk_api *api = wk_api_new();
     SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
-    req.resource_string = SHAPES_WORLD;
+    req.resource_string = (char *)text;
     req.has_ignore_missing_or_unsupported_assets = true;
-    req.ignore_missing_or_unsupported_assets = true; /* the rock's mesh is remote */
+    req.ignore_missing_or_unsupported_assets = true;
     SimulationInterfaces__LoadWorldResponse *resp = api ? load_world(api, &req) : NULL;
     char msg[256];
     if (result_code(resp, resp ? resp->result : NULL, msg) != WK_RESULT_OK) {
@@ -86,6 +95,8 @@ static void check_box(wk_api *api, const char *name, wk_vec3 lo, wk_vec3 hi, dou
     char msg[256];
     fprintf(stderr, "  %s\n", name);
     REQUIRE_INT(bounds(api, name, &type, p, &n, msg), ==, WK_RESULT_OK);
+    if (*msg)
+        fprintf(stderr, "    %s\n", msg);
     CHECK_INT(type, ==, 1);
     REQUIRE_INT(n, ==, 2);
     CHECK_VEC3_NEAR(p[0], hi, eps);
@@ -94,7 +105,7 @@ static void check_box(wk_api *api, const char *name, wk_vec3 lo, wk_vec3 hi, dou
 
 static void boxes_of_each_primitive(void)
 {
-    wk_api *api = shapes();
+    wk_api *api = loaded(WK_TEST_WORLDS, SHAPES_WORLD);
     REQUIRE(api);
     /* In the model's own frame: its world pose (x = 10, yaw 1) is not in it. */
     check_box(api, "box", (wk_vec3){-0.5, -1, -1.5}, (wk_vec3){0.5, 1, 1.5}, 1e-12);
@@ -113,7 +124,7 @@ static void boxes_of_each_primitive(void)
 
 static void spheres_and_hulls(void)
 {
-    wk_api *api = shapes();
+    wk_api *api = loaded(WK_TEST_WORLDS, SHAPES_WORLD);
     REQUIRE(api);
     uint32_t type;
     wk_vec3 p[64];
@@ -156,7 +167,7 @@ static void spheres_and_hulls(void)
 
 static void plane_mesh_and_unknown(void)
 {
-    wk_api *api = shapes();
+    wk_api *api = loaded(WK_TEST_WORLDS, SHAPES_WORLD);
     REQUIRE(api);
     uint32_t type;
     wk_vec3 p[64];
@@ -165,8 +176,13 @@ static void plane_mesh_and_unknown(void)
     REQUIRE_INT(bounds(api, "ground", &type, p, &n, msg), ==, WK_RESULT_OK);
     CHECK_INT(type, ==, 0); /* TYPE_EMPTY: unbounded */
     CHECK_INT(n, ==, 0);
-    CHECK_INT(bounds(api, "rock", &type, p, &n, msg), ==, WK_RESULT_OPERATION_FAILED);
-    CHECK(strstr(msg, "'rock'") && strstr(msg, "collision 'c' is a mesh"));
+    /* A mesh whose file was not found is left out: the origin alone. */
+    REQUIRE_INT(bounds(api, "rock", &type, p, &n, msg), ==, WK_RESULT_OK);
+    REQUIRE_INT(n, ==, 2);
+    CHECK_VEC3_NEAR(p[0], ((wk_vec3){0, 0, 0}), 0);
+    CHECK_VEC3_NEAR(p[1], ((wk_vec3){0, 0, 0}), 0);
+    CHECK(strstr(msg, "'rock'") && strstr(msg, "collision 'c' is left out") && strstr(msg, "rock.dae") &&
+          strstr(msg, "not found"));
     CHECK_INT(bounds(api, "nobody", &type, p, &n, msg), ==, WK_RESULT_NOT_FOUND);
     CHECK(strstr(msg, "'nobody'") != NULL);
     /* A scoped name reaches a link: bounds in the link's frame. */
@@ -181,7 +197,7 @@ static void plane_mesh_and_unknown(void)
  * is refused when the object is made, so it cannot get here. */
 static void registered_meshes(void)
 {
-    wk_api *api = shapes();
+    wk_api *api = loaded(WK_TEST_WORLDS, SHAPES_WORLD);
     REQUIRE(api);
     char tetra[65], request[1024];
     REQUIRE(register_geometry(api,
@@ -230,7 +246,128 @@ static void registered_meshes(void)
     wk_api_free(api);
 }
 
+/* Paths from WK_TEST_WORLDS, the folder a string world reads from once the
+ * test is there (a world may read files below its own folder only). */
+#define MESHES "meshes/"
+#define BOX123 "mjcf/parts/box123.obj" /* 1 x 2 x 3, centred */
+#define MESH_LINK(name, pose, uri, extra)                                                                     \
+    "<link name='" name "'><pose>" pose "</pose><collision name='c'><geometry><mesh><uri>" uri "</uri>" extra \
+    "</mesh></geometry></collision></link>"
+
+/* Meshes of an SDFormat world, each model turned in the world (not in its
+ * bounds); the pyramids' vertices fill (-0.75, -0.75, 0)-(0.75, 0.75, 1.2). */
+#define MESH_WORLD                                                                                                  \
+    "<sdf version='1.9'><world name='w'>"                                                                           \
+    "<model name='stl'><pose>3 0 0 0 0 2</pose>" MESH_LINK("l", "0 0 0 0 0 0", MESHES "pyramid.stl", "") "</model>" \
+    "<model name='dae'>" MESH_LINK("l", "0 0 1 0 0 0", MESHES "pyramid.dae", "") "</model>"                        \
+    "<model name='scaled'>" MESH_LINK("l", "0 0 0 0 0 0", BOX123, "<scale>2 1 0.5</scale>") "</model>"              \
+    "<model name='turned'>" MESH_LINK("l", "0 0 0 0 0 1.5707963267948966", BOX123, "") "</model>"                  \
+    "<model name='rolled'>" MESH_LINK("l", "0 0 0 0.7853981633974483 0 0", BOX123, "") "</model>"                  \
+    "<model name='half'>" MESH_LINK("a", "5 0 0 0 0 0", "https://x/rock.dae", "")                                   \
+        MESH_LINK("b", "0 0 0 0 0 0", BOX123, "") MESH_LINK("n", "0 0 0 0 0 0", MESHES "broken.stl", "")           \
+    "</model>"                                                                                                      \
+    "</world></sdf>"
+
+static void world_file_meshes(void)
+{
+    wk_api *api = loaded(WK_TEST_WORLDS, MESH_WORLD);
+    REQUIRE(api);
+    /* A binary STL holds floats: 1.2 as a float is 1.2 within 5e-8. */
+    check_box(api, "stl", (wk_vec3){-0.75, -0.75, 0}, (wk_vec3){0.75, 0.75, 1.2}, 1e-7);
+    check_box(api, "dae", (wk_vec3){-0.75, -0.75, 1}, (wk_vec3){0.75, 0.75, 2.2}, 1e-6);
+    check_box(api, "scaled", (wk_vec3){-1, -1, -0.75}, (wk_vec3){1, 1, 0.75}, 1e-12);
+    /* Turned a quarter about z, 1 x 2 becomes 2 x 1; in the link's own
+     * frame it is as the file has it. */
+    check_box(api, "turned", (wk_vec3){-1, -0.5, -1.5}, (wk_vec3){1, 0.5, 1.5}, 1e-12);
+    check_box(api, "turned::l", (wk_vec3){-0.5, -1, -1.5}, (wk_vec3){0.5, 1, 1.5}, 1e-12);
+    /* Rolled 45 degrees about x: y and z each reach (2 + 3) / 2 / sqrt(2). */
+    double r = 2.5 / sqrt(2);
+    check_box(api, "rolled", (wk_vec3){-0.5, -r, -r}, (wk_vec3){0.5, r, r}, 1e-12);
+    /* A file not found (a) and one assimp cannot read (n, an empty STL
+     * file) are left out: the box alone, the answer naming the first. */
+    uint32_t type;
+    wk_vec3 p[64];
+    size_t n;
+    char msg[256];
+    REQUIRE_INT(bounds(api, "half", &type, p, &n, msg), ==, WK_RESULT_OK);
+    REQUIRE_INT(n, ==, 2);
+    CHECK_VEC3_NEAR(p[0], ((wk_vec3){0.5, 1, 1.5}), 1e-12);
+    CHECK_VEC3_NEAR(p[1], ((wk_vec3){-0.5, -1, -1.5}), 1e-12);
+    CHECK(strstr(msg, "'half'") && strstr(msg, "left out"));
+    REQUIRE_INT(bounds(api, "half::n", &type, p, &n, msg), ==, WK_RESULT_OK);
+    CHECK(strstr(msg, "broken.stl") && strstr(msg, "left out"));
+    CHECK_VEC3_NEAR(p[0], ((wk_vec3){0, 0, 0}), 0);
+    /* GetEntities' bounds filter sees the same boxes. */
+    SimulationInterfaces__Vector3 v[2], *pv[2] = {&v[0], &v[1]};
+    vec3_set(&v[0], (wk_vec3){-0.9, 0.3, 0.3});
+    vec3_set(&v[1], (wk_vec3){-0.95, 0.4, 0.4});
+    SimulationInterfaces__Bounds region = SIMULATION_INTERFACES__BOUNDS__INIT;
+    region.has_type = true, region.type = 1, region.n_points = 2, region.points = pv;
+    SimulationInterfaces__EntityFilters filters = SIMULATION_INTERFACES__ENTITY_FILTERS__INIT;
+    filters.bounds = &region;
+    SimulationInterfaces__GetEntitiesRequest req = SIMULATION_INTERFACES__GET_ENTITIES_REQUEST__INIT;
+    req.filters = &filters;
+    SimulationInterfaces__GetEntitiesResponse *resp = (SimulationInterfaces__GetEntitiesResponse *)call_service(
+        api, "GetEntities", &req.base, &simulation_interfaces__get_entities_response__descriptor);
+    /* In the world's frame, x = -0.9 at y, z = 0.3..0.4 is reached by
+     * "scaled" and "turned" (to x = -1) only: the others stop at |x| = 0.75
+     * or nearer, and the STL pyramid is around x = 3. */
+    if (CHECK(resp && resp->n_entities == 2)) {
+        CHECK_STR(resp->entities[0], "scaled");
+        CHECK_STR(resp->entities[1], "turned");
+    }
+    free_response(resp);
+    wk_api_free(api);
+}
+
+/* URDF's <mesh filename scale> and MJCF's mesh asset (file, scale). */
+static void urdf_and_mjcf_meshes(void)
+{
+    wk_api *api = loaded(WK_TEST_WORLDS, "<robot name='r'><link name='base'><collision><origin xyz='0 0 1'/><geometry>"
+                         "<mesh filename='" BOX123 "' scale='1 0.5 2'/></geometry></collision></link></robot>");
+    REQUIRE(api);
+    check_box(api, "r", (wk_vec3){-0.5, -0.5, -2}, (wk_vec3){0.5, 0.5, 4}, 1e-12);
+    wk_api_free(api);
+    api = loaded(WK_TEST_WORLDS, "<mujoco model='m'><asset><mesh name='box' file='" BOX123 "' scale='2 2 2'/>"
+                                 "</asset><worldbody><body name='b' pos='0 0 3'><geom type='mesh' mesh='box' "
+                                 "pos='1 0 0'/></body></worldbody></mujoco>");
+    REQUIRE(api);
+    check_box(api, "m::b", (wk_vec3){0, -2, -3}, (wk_vec3){2, 2, 3}, 1e-12);
+    wk_api_free(api);
+}
+
+/* A mesh file is read once per world: changed on disk, the bounds stay
+ * until the world is loaded again. */
+static void read_once_per_world(void)
+{
+    char dir[] = "/tmp/wk_bounds_XXXXXX", path[64];
+    REQUIRE(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/m.obj", dir);
+    FILE *f = fopen(path, "w");
+    REQUIRE(f);
+    fputs("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", f);
+    fclose(f);
+    const char *world = "<sdf version='1.9'><world name='w'><model name='m'>" MESH_LINK("l", "0 0 0 0 0 0", "m.obj", "")
+                        "</model></world></sdf>";
+    wk_api *api = loaded(dir, world);
+    REQUIRE(api);
+    check_box(api, "m", (wk_vec3){0, 0, 0}, (wk_vec3){1, 1, 0}, 0);
+    f = fopen(path, "w");
+    REQUIRE(f);
+    fputs("v 0 0 0\nv 5 0 0\nv 0 5 0\nf 1 2 3\n", f);
+    fclose(f);
+    check_box(api, "m", (wk_vec3){0, 0, 0}, (wk_vec3){1, 1, 0}, 0);
+    REQUIRE_INT(load_string(api, world), ==, WK_RESULT_OK);
+    check_box(api, "m", (wk_vec3){0, 0, 0}, (wk_vec3){5, 5, 0}, 0);
+    unlink(path);
+    rmdir(dir);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
+    {"world_file_meshes", world_file_meshes},
+    {"urdf_and_mjcf_meshes", urdf_and_mjcf_meshes},
+    {"read_once_per_world", read_once_per_world},
     {"boxes_of_each_primitive", boxes_of_each_primitive},
     {"spheres_and_hulls", spheres_and_hulls},
     {"plane_mesh_and_unknown", plane_mesh_and_unknown},

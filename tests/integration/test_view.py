@@ -18,6 +18,7 @@ rgba, and SDFormat visuals named after Gazebo's material scripts.
 """
 import base64
 import http.client
+import importlib
 import json
 import os
 import re
@@ -347,6 +348,24 @@ def triangles(path):
     return sum(int(t.get("count")) for t in ET.parse(path).getroot().iter("{%s}triangles" % COLLADA))
 
 
+def glb_triangles(glb):
+    """How many triangles a binary glTF 2.0 holds (its meshes' primitives,
+    each TRIANGLES, by their index or else position counts), checking its
+    header and that its first chunk is JSON."""
+    magic, version, length = struct.unpack("<4sII", glb[:12])
+    size, kind = struct.unpack("<I4s", glb[12:20])
+    if (magic, version, length, kind) != (b"glTF", 2, len(glb), b"JSON"):
+        raise ValueError("not a glb: %r" % glb[:20])
+    doc = json.loads(glb[20:20 + size])
+    count = 0
+    for mesh in doc["meshes"]:
+        for p in mesh["primitives"]:
+            if p.get("mode", 4) != 4:
+                raise ValueError("not triangles: mode %s" % p["mode"])
+            count += doc["accessors"][p.get("indices", p["attributes"]["POSITION"])]["count"] // 3
+    return count
+
+
 @unittest.skipUnless(CHROMIUM or os.environ.get("WK_INTEGRATION_STRICT"), "no chromium")
 class MeshViewTest(PageTest):
     """tests/formats/worlds/meshes.sdf: a pyramid as STL, OBJ and COLLADA
@@ -404,6 +423,57 @@ class MeshViewTest(PageTest):
         for path in ("/mesh/%d" % gltf, "/mesh/1", "/mesh/999999", "/mesh/x", "/mesh/../../etc/passwd",
                      "/mesh/" + os.path.abspath(MESH_WORLD)):
             self.assertEqual(self.mesh_status(path)[0], 404, path)
+
+    def test_a_registered_mesh_drawn_from_the_glb_held_of_it(self):
+        """An object ObjectWorldService made of an OBJ file registered with
+        GeometryService (CreateGeometry, then a geo_ref)."""
+        geo = importlib.import_module("intrinsic.geometry.proto.geometry_service_pb2")
+        geo_stub = importlib.import_module("intrinsic.geometry.proto.geometry_service_pb2_grpc") \
+            .GeometryServiceStub(self.channel)
+        obj = os.path.join(os.path.dirname(MESH_WORLD), "meshes", "pyramid.obj")
+        with open(obj, "rb") as f:
+            pyramid = f.read()
+        # And a strip of 4,000 triangles, whose glb goes out in many pieces.
+        strip = "".join("v %d %d 0\nv %d %d 1\n" % (i, 0, i, 0) for i in range(2001))
+        strip += "".join("f %d %d %d\nf %d %d %d\n" % (2 * i + 1, 2 * i + 3, 2 * i + 2, 2 * i + 2, 2 * i + 3, 2 * i + 4)
+                         for i in range(2000))
+        ids = {}
+        for name, data, x in (("registered", pyramid, -4), ("strip", strip.encode(), -30)):
+            ref = geo_stub.CreateGeometry(geo.CreateGeometryRequest(data=geo.GeometryData(obj_data=data)),
+                                          timeout=harness.CALL_SECONDS).geometry_storage_refs_v0.geometry_ref
+            req = self.pb.updates.CreateObjectRequest(world_id="world", name=name)
+            req.parent_object.reference.id = "root"
+            req.parent_object_t_created_object.position.x = x
+            req.parent_object_t_created_object.position.y = -5
+            shape = req.create_single_entity_object.geometry_component.named_geometries["Intrinsic_Collision"] \
+                .named_geometries["shape"]
+            shape.geometry.geo_ref.exact_geometry_ref = ref
+            self.pb.ows_grpc.ObjectWorldServiceStub(self.channel).CreateObject(req, timeout=harness.CALL_SECONDS)
+            ids[ref] = name
+        # /mesh of the entity whose shape names each registration: the glb,
+        # with the file's triangles.
+        first = next(self.pb.watch_grpc.WorldWatchStub(self.channel).Watch(self.pb.watch.WatchRequest(),
+                                                                           timeout=harness.CALL_SECONDS))
+        types = {t.id: t.name for t in first.state.types}
+        served = {}
+        for block in first.state.blocks:
+            for col in block.columns:
+                for row, e in enumerate(block.ids):
+                    if types[col.type] == "Uri" and col.values[row].decode() in ids:
+                        status, body = self.mesh_status("/mesh/%d" % e)
+                        self.assertEqual(status, 200)
+                        served[ids[col.values[row].decode()]] = glb_triangles(body)
+        self.assertEqual(served, {"registered": triangles(obj), "strip": 4000})
+        # The page draws those triangles (one vertex per corner, as assimp
+        # writes them), standing 1.2 high, in place of the box.
+        browser = self.browser()
+        view = self.until(browser, lambda v: any(x["mesh"] == "glb" and x["model"] == "registered"
+                                                 for x in v["visuals"]), "the registered mesh")
+        drawn = [v for v in view["visuals"] if v["model"] == "registered"]
+        self.assertEqual(len(drawn), 1)
+        self.assertEqual(drawn[0]["vertices"], 3 * triangles(obj))
+        self.assertAlmostEqual(drawn[0]["top"], 1.2, 6)
+        self.assertAlmostEqual(drawn[0]["x"], -4, 9)
 
 
 @unittest.skipUnless(CHROMIUM or os.environ.get("WK_INTEGRATION_STRICT"), "no chromium")

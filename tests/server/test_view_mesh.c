@@ -3,7 +3,8 @@
  * byte; while the test holds the world open for writing (as a long batch
  * would) the answer comes at once, 503 with Retry-After, instead of the
  * view's thread waiting for the world; once the world is closed, the file
- * again. */
+ * again. An object made of a mesh registered with GeometryService gets
+ * the glb held of it, a binary glTF 2.0 as long as its header says. */
 #define _GNU_SOURCE /* memmem, strcasestr */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "api/api_call.h"
+#include "api/ows_client.h"
 #include "base/clock.h"
 #include "worldkit/wk_server.h"
 #include "wk_test.h"
@@ -44,8 +46,8 @@ static bool get(int port, const char *path, wk_buf *out)
     return ok;
 }
 
-/* The entity whose MeshFile is the STL file; 0 when none. */
-static wk_entity stl_visual(wk_api *api)
+/* The entity whose MeshFile holds file, or whose Uri is uri; 0 when none. */
+static wk_entity mesh_entity(wk_api *api, const char *file, const char *uri)
 {
     wk_world *w;
     wk_status st;
@@ -54,9 +56,10 @@ static wk_entity stl_visual(wk_api *api)
     wk_scene *s = wk_world_scene(w);
     wk_entity found = 0;
     for (wk_entity e = 1; e < 10000 && !found; e++) {
-        const char *const *file =
-            wk_ecm_exists(wk_scene_ecm(s), e) ? wk_ecm_get(wk_scene_ecm(s), e, wk_scene_types_of(s)->mesh_file) : NULL;
-        found = file && *file && strstr(*file, "pyramid.stl") ? e : 0;
+        bool exists = wk_ecm_exists(wk_scene_ecm(s), e);
+        const char *const *path = exists ? wk_ecm_get(wk_scene_ecm(s), e, wk_scene_types_of(s)->mesh_file) : NULL;
+        const char *const *ref = exists ? wk_ecm_get(wk_scene_ecm(s), e, wk_scene_types_of(s)->uri) : NULL;
+        found = (file && path && *path && strstr(*path, file)) || (uri && ref && *ref && !strcmp(*ref, uri)) ? e : 0;
     }
     wk_store_close(w, false, false);
     return found;
@@ -94,7 +97,7 @@ static void mesh_answers_while_the_world_is_written(void)
                                 &server, &st),
                 ==, WK_OK);
     int port = atoi(strrchr(wk_server_view_address(server), ':') + 1);
-    wk_entity e = stl_visual(api);
+    wk_entity e = mesh_entity(api, "pyramid.stl", NULL);
     CHECK(e != 0);
     char path[64];
     snprintf(path, sizeof path, "/mesh/%llu", (unsigned long long)e);
@@ -130,7 +133,50 @@ static void mesh_answers_while_the_world_is_written(void)
     wk_api_free(api);
 }
 
+/* A tetrahedron registered as an OBJ file, an object made of it: its
+ * /mesh is the glb GeometryService holds, whole. */
+static void registered_mesh_as_glb(void)
+{
+    wk_api *api = wk_api_new();
+    REQUIRE(api);
+    char fingerprint[65], request[512], uri[128];
+    REQUIRE(register_geometry(api,
+                              "{'objData':'diAxIDIgMwp2IDIgMiAzCnYgMSA0IDMKdiAxIDIgNgpmIDEgMiAzCmYgMSAyIDQKZiAxIDMgNApmIDIg"
+                              "MyA0Cg=='}",
+                              fingerprint));
+    snprintf(uri, sizeof uri, "worldkit-geometry:%s", fingerprint);
+    snprintf(request, sizeof request,
+             "{'worldId':'world','name':'tetra','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+             "'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{'geoRef':{'exactGeometryRef':'%s'}}}}}}}}}",
+             uri);
+    REQUIRE(OWS_EXPECT(api, "CreateObject", request, WK_GRPC_OK, "'name':'tetra'"));
+    wk_server *server;
+    wk_status st;
+    REQUIRE_INT(wk_server_start(api, &(wk_server_desc){.listen = "127.0.0.1:0", .http_listen = "127.0.0.1:0"},
+                                &server, &st),
+                ==, WK_OK);
+    int port = atoi(strrchr(wk_server_view_address(server), ':') + 1);
+    wk_entity e = mesh_entity(api, NULL, uri);
+    CHECK(e != 0);
+    char path[64];
+    snprintf(path, sizeof path, "/mesh/%llu", (unsigned long long)e);
+    wk_buf glb = {0}, reply = {0};
+    REQUIRE_INT(wk_api_mesh_glb(uri, &glb), ==, WK_OK);
+    uint32_t header[3] = {0};
+    memcpy(header, glb.data, glb.len >= sizeof header ? sizeof header : 0);
+    CHECK(!memcmp(&header[0], "glTF", 4) && header[1] == 2 && header[2] == glb.len);
+    if (CHECK(get(port, path, &reply)) && replied(&reply, 200, &glb))
+        CHECK(strcasestr((const char *)reply.data, "\r\ncontent-type: model/gltf-binary\r\n") != NULL);
+    CHECK_INT(wk_api_mesh_glb("worldkit-geometry:0000", &glb), ==, WK_NOT_FOUND);
+    CHECK_INT(wk_api_mesh_glb("meshes/pyramid.stl", &glb), ==, WK_NOT_FOUND);
+    wk_buf_free(&reply);
+    wk_buf_free(&glb);
+    wk_server_free(server);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
     {"mesh_answers_while_the_world_is_written", mesh_answers_while_the_world_is_written},
+    {"registered_mesh_as_glb", registered_mesh_as_glb},
 };
 WK_TEST_MAIN(cases)

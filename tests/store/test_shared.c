@@ -4,7 +4,9 @@
  * database, not by a listing), a world's own metadata names its holder too,
  * a world whose lease
  * another server took leaves the old holder's memory at its next renewal,
- * and a world that does not load lets its lease go.
+ * a world that does not load lets its lease go, a server whose lease went
+ * to another never writes again, the schema is plain SQL, and a
+ * transaction whose session PostgreSQL ended runs again on a new one.
  *
  * Runs beside a PostgreSQL server of its own (tests/store/with_postgres.sh
  * names it in WK_TEST_PG_URL); without one it is skipped (exit 77). Each
@@ -46,6 +48,22 @@ static size_t held(wk_store *store)
     size_t n = store->count;
     pthread_rwlock_unlock(&store->lock);
     return n;
+}
+
+/* A store on a new schema (its URL in place) as a server reached at
+ * a.example:1 opens it, holding one world, w; NULL when that fails. */
+static wk_store *one_world(char *place)
+{
+    char id[WK_WORLD_ID_MAX];
+    wk_status st;
+    if (!CHECK(pg_new_schema(place, PLACE_MAX)))
+        return NULL;
+    wk_store *a = open_as(place, "a.example:1");
+    if (CHECK(a) && !CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK)) {
+        wk_store_free(a);
+        a = NULL;
+    }
+    return a;
 }
 
 /* Two stores on a new schema, as two servers open it. */
@@ -196,12 +214,10 @@ static void lost_world_leaves_memory(void)
 
 static void failed_load_lets_lease_go(void)
 {
-    char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
-    REQUIRE(pg_new_schema(place, sizeof place));
-    wk_store *a = open_as(place, "a.example:1");
+    char place[PLACE_MAX];
+    wk_store *a = one_world(place);
+    REQUIRE(a);
     wk_status st;
-    if (CHECK(a))
-        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
     wk_store_free(a);
     CHECK_INT(pg_value(place, "UPDATE snapshots SET state = '\\x12'"), ==, 0);
     wk_store *b = open_as(place, "b.example:2");
@@ -226,11 +242,136 @@ static void failed_load_lets_lease_go(void)
     pg_drop_schema(place);
 }
 
+/* A server that holds a world open while its lease goes to another (as
+ * when it was paused past it) cannot write it: the commit fails with
+ * WK_MOVED, the journal holds no entry of the old epoch, and the lease
+ * row's epoch is the new holder's. */
+static void stale_holder_never_writes(void)
+{
+    char place[PLACE_MAX];
+    wk_store *a = one_world(place);
+    REQUIRE(a);
+    wk_status st;
+    wk_world *w;
+    if (CHECK_INT(wk_store_open(a, "w", true, &w, &st), ==, WK_OK)) {
+        CHECK_INT(pg_value(place, "SELECT epoch FROM leases"), ==, 1);
+        CHECK_INT(pg_value(place, "UPDATE leases SET owner = 'other', address = 'o.example:3', epoch = epoch + 1, "
+                                  "expires = CURRENT_TIMESTAMP + interval '1 minute'"),
+                  ==, 0);
+        wk_entity e;
+        wk_object_desc late = {.name = "late", .pose = {.q = {1, 0, 0, 0}}};
+        CHECK_INT(wk_scene_create_object(wk_world_scene(w), &late, &e, &st), ==, WK_OK);
+        CHECK_INT(wk_store_commit(w, true, &st), ==, WK_MOVED);
+        wk_store_close(w, false, false);
+        CHECK_INT(pg_value(place, "SELECT count(*) FROM journal"), ==, 0);
+        CHECK_INT(pg_value(place, "SELECT epoch FROM leases"), ==, 2);
+    }
+    wk_store_free(a);
+    pg_drop_schema(place);
+}
+
+/* The schema is plain SQL: its seven tables, no extension, no function or
+ * procedure of its own, so that PostgreSQL-compatible databases run it
+ * too. */
+static void schema_is_plain_sql(void)
+{
+    char place[PLACE_MAX];
+    wk_store *a = one_world(place);
+    REQUIRE(a);
+    CHECK_INT(pg_value(place, "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()"),
+              ==, 7);
+    CHECK_INT(pg_value(place, "SELECT count(*) FROM pg_extension WHERE extname <> 'plpgsql'"), ==, 0);
+    CHECK_INT(pg_value(place, "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+                              "WHERE n.nspname = current_schema()"),
+              ==, 0);
+    wk_store_free(a);
+    pg_drop_schema(place);
+}
+
+/* The pid of the one session of user's other than the asking one: the
+ * session of the one store open as user. */
+static long long store_session(const char *place, const char *user)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() "
+             "AND usename = '%s'",
+             user);
+    return pg_value(place, sql);
+}
+
+/* Leaves store's session idle inside a transaction, as a server stalled
+ * there would, until PostgreSQL ends it (idle_in_transaction_session_timeout,
+ * 50 ms here); whether it did. The store's lease is long: no renewal comes
+ * meanwhile to commit the transaction. */
+static bool idle_past_timeout(wk_store *store, const char *place)
+{
+    long long before = store_session(place, "worldkit");
+    if (before <= 0 || wk__db_exec(store, "SET idle_in_transaction_session_timeout = '50ms'; BEGIN") != WK_OK)
+        return false;
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_stat_activity WHERE pid = %lld", before);
+    for (int i = 0; i < 100; i++) { /* within 5 s, however loaded the host */
+        sleep_ms(50);
+        if (pg_value(place, sql) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void lost_session_runs_again(void)
+{
+    char place[PLACE_MAX], other[PLACE_MAX + 32], id[WK_WORLD_ID_MAX];
+    REQUIRE(pg_new_schema(place, sizeof place));
+    wk_store *a = NULL, *b = NULL;
+    wk_status st;
+    const wk_store_desc desc = {.url = place, .address = "a.example:1", .lease_ms = 60000};
+    if (CHECK_INT(wk_store_open_desc(&desc, &a, &st), ==, WK_OK)) {
+        /* A write whose session PostgreSQL ended: run again on a new one. */
+        CHECK(idle_past_timeout(a, place));
+        CHECK_INT(wk_store_create(a, &(wk_world_create_desc){.id = "w"}, id, &st), ==, WK_OK);
+        CHECK_INT(store_session(place, "worldkit"), >, 0);
+        /* A read too. */
+        CHECK(idle_past_timeout(a, place));
+        wk_world_meta *metas = NULL;
+        size_t n = 0;
+        CHECK_INT(wk_store_list(a, &metas, &n), ==, WK_OK);
+        if (CHECK_INT(n, ==, 1))
+            CHECK_STR(metas[0].owner, "a.example:1");
+        free(metas);
+    }
+    /* A database that no longer lets the server in: the session lost and
+     * a new one refused, the call answers WK_UNAVAILABLE with PostgreSQL's
+     * reason, and changes nothing. */
+    CHECK_INT(pg_value(place, "CREATE ROLE wk_shut_out LOGIN SUPERUSER"), ==, 0);
+    snprintf(other, sizeof other, "%s&user=wk_shut_out", place);
+    if (CHECK_INT(wk_store_open_desc(&(wk_store_desc){.url = other, .address = "b.example:2", .lease_ms = 60000},
+                                     &b, &st),
+                  ==, WK_OK)) {
+        CHECK_INT(pg_value(place, "ALTER ROLE wk_shut_out NOLOGIN"), ==, 0);
+        CHECK_INT(pg_value(place, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                  "WHERE usename = 'wk_shut_out'"),
+                  ==, 1);
+        CHECK_INT(wk_store_create(b, &(wk_world_create_desc){.id = "y"}, id, &st), ==, WK_UNAVAILABLE);
+        CHECK(strstr(st.message, "not permitted to log in"));
+        CHECK_INT(pg_value(place, "ALTER ROLE wk_shut_out LOGIN"), ==, 0);
+        CHECK_INT(pg_value(place, "SELECT count(*) FROM worlds WHERE id = 'y'"), ==, 0);
+        CHECK_INT(held(b), ==, 0);
+    }
+    wk_store_free(b);
+    wk_store_free(a);
+    pg_value(place, "DROP ROLE wk_shut_out");
+    pg_drop_schema(place);
+}
+
 static const wk_test_case cases[] = {
     {"listing_names_holders", listing_names_holders},
     {"ids_never_clash", ids_never_clash},
     {"lost_world_leaves_memory", lost_world_leaves_memory},
     {"failed_load_lets_lease_go", failed_load_lets_lease_go},
+    {"lost_session_runs_again", lost_session_runs_again},
+    {"stale_holder_never_writes", stale_holder_never_writes},
+    {"schema_is_plain_sql", schema_is_plain_sql},
 };
 
 int main(int argc, char **argv)

@@ -21,7 +21,8 @@
  * lod_level 0, the only one kept. An OBJ or STL file is read by assimp
  * (triangle_mesh.c) once, when CreateGeometry registers it, so that a file
  * it cannot read is refused then; mesh_cache.c keeps what the read made
- * for the calls that serve it. A v1 inline triangle mesh (how Intrinsic's
+ * for the calls that serve it, and the live view's /mesh its glb
+ * (wk_api_mesh_glb, from memory only). A v1 inline triangle mesh (how Intrinsic's
  * C++ client registers meshes) is checked, then read the same way as the
  * OBJ file it amounts to; GetGeometry serves it exactly as given.
  * worldkit makes no glTF from primitive shapes: that call answers
@@ -496,4 +497,11 @@ int wk__geometry_mesh_box(wk_store *store, const char *uri, bool *known, wk_vec3
     *known = *known || given;
     protobuf_c_message_free_unpacked(&d->base, NULL);
     return rc;
+}
+
+int wk_api_mesh_glb(const char *uri, wk_buf *out)
+{
+    if (strncmp(uri, REF_PREFIX, strlen(REF_PREFIX)))
+        return WK_NOT_FOUND;
+    return wk__mesh_held_glb(uri + strlen(REF_PREFIX), out);
 }

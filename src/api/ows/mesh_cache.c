@@ -1,7 +1,8 @@
 /* mesh_cache.c — what assimp made of a registered mesh file, kept so that
  * the file is read once: CreateGeometry reads it (to refuse a file that is
  * no mesh) and keeps the result; GetGeometry, GetRenderable and an
- * object's bounds copy from it.
+ * object's bounds copy from it; the live view serves its glb
+ * (wk_api_mesh_glb).
  *
  * The key is the registration's fingerprint, the SHA-256 of its data, so
  * an entry can never be stale and one cache serves every store in the
@@ -112,6 +113,17 @@ int wk__mesh_find(wk__call *call, const char *id, const char *what, unsigned par
     }
     pthread_mutex_unlock(&cache.lock);
     return rc ? rc : e != NULL;
+}
+
+int wk__mesh_held_glb(const char *id, wk_buf *out)
+{
+    pthread_mutex_lock(&cache.lock);
+    entry *e = find(id);
+    int rc = e && e->mesh.glb.len ? wk_buf_append(out, e->mesh.glb.data, e->mesh.glb.len) : WK_NOT_FOUND;
+    if (e)
+        e->used = ++cache.clock;
+    pthread_mutex_unlock(&cache.lock);
+    return rc;
 }
 
 int wk__mesh_read(wk__call *call, const char *id, const ProtobufCBinaryData *file, const char *format,

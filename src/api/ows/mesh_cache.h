@@ -21,6 +21,10 @@ typedef struct wk__mesh_copy {
  * when not (a restart, an eviction), or a wk error (what names the mesh). */
 int wk__mesh_find(wk__call *call, const char *id, const char *what, unsigned parts, wk__mesh_copy *out, wk_status *st);
 
+/* Appends the glb of id to out when the cache holds it: WK_OK,
+ * WK_NOT_FOUND (not held, or no glb), WK_NOMEM. */
+int wk__mesh_held_glb(const char *id, wk_buf *out);
+
 /* Reads file (an "obj" or "stl" file as format says; what names its
  * field) with wk__triangle_mesh_parse, failing as it does, copies the
  * parts asked for into call and keeps the mesh under id for the next

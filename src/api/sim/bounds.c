@@ -8,11 +8,13 @@
  * a few points whose convex hull holds it (a box's eight corners; for the
  * round shapes the corners of a circumscribed box or octagonal prism, so
  * the hull is a little larger than the shape, never smaller). A plane is
- * unbounded. A mesh registered with GeometryService is bounded by the box
- * its vertices fill (read once, geometry_service.c), scaled and posed as
- * the mesh is, and counted as that box. Another mesh or a heightmap cannot
- * be bounded: worldkit reads no other mesh file for this, and the scene
- * keeps a polyline's height but not its points. The collisions are the
+ * unbounded. A mesh is bounded by the box its vertices fill, scaled and
+ * posed as the mesh is, and counted as that box: a mesh registered with
+ * GeometryService by its one read (geometry_service.c), a mesh of a world
+ * file by its file, read once per simulation (wk_sim_mesh_box). A mesh
+ * whose file was not found or cannot be read is left out, and the answer
+ * says so. A heightmap cannot be bounded, and the scene keeps a
+ * polyline's height but not its points. The collisions are the
  * collision entities and the shapes of an object's own entities (made by
  * ObjectWorldService, one shape for both roles); visuals do not count. An
  * entity without collision geometry is bounded by its own origin.
@@ -166,35 +168,51 @@ static void make_sphere(wk__hull *h)
     }
 }
 
-/* Adds the box a registered mesh's vertices fill (in the mesh's frame,
- * before its scale) posed by T, counted as a box primitive: WK__BOUNDED;
- * WK__UNKNOWN with why saying so when uri names no mesh registered in
- * store or it cannot be read; WK_NOMEM. */
-static int add_mesh(wk__hull *h, wk_store *store, const wk_scene_geometry *g, const char *uri, const char *name,
-                    wk_pose T, char *why, size_t cap)
+/* The box a mesh's vertices fill, in the mesh's frame before its scale:
+ * of a mesh registered with GeometryService when uri names one, else of
+ * the file the world's reader found for collision c (read once per
+ * simulation, wk_sim_mesh_box). WK_OK; WK_NOT_FOUND or another error with
+ * st saying why there is none. */
+static int mesh_box(wk_api *api, wk_entity c, const char *uri, wk_vec3 *lo, wk_vec3 *hi, wk_status *st)
 {
     bool known;
+    int rc = wk__geometry_mesh_box(api->store, uri, &known, lo, hi, st);
+    if (rc || known)
+        return rc;
+    wk_scene *s = wk_api_scene(api);
+    const char *const *file = wk_ecm_get(wk_scene_ecm(s), c, wk_scene_types_of(s)->mesh_file);
+    if (!file || !*file)
+        return wk_fail(st, WK_NOT_FOUND, "its file '%s' was not found when the world was read", uri);
+    return wk_sim_mesh_box(api->sim, *file, lo, hi, st);
+}
+
+/* Adds the box of collision c's mesh, scaled and posed by T, counted as a
+ * box primitive. A mesh without a box (its file missing or unreadable) is
+ * left out, the first such said in note; WK_NOMEM. */
+static int add_mesh(wk__hull *h, wk_api *api, wk_entity c, const wk_scene_geometry *g, const char *uri,
+                    const char *name, wk_pose T, char *note, size_t cap)
+{
     wk_vec3 lo, hi;
     wk_status st;
-    int rc = wk__geometry_mesh_box(store, uri, &known, &lo, &hi, &st);
+    int rc = mesh_box(api, c, uri, &lo, &hi, &st);
     if (rc == WK_NOMEM)
         return rc;
-    if (rc || !known) {
-        snprintf(why, cap, "collision '%s' is a mesh, which worldkit cannot bound: %s", name,
-                 rc ? st.message : "it reads the vertices of meshes registered with GeometryService only");
-        return WK__UNKNOWN;
+    if (rc) {
+        if (!*note)
+            snprintf(note, cap, "collision '%s' is left out of the bounds: %s", name, st.message);
+        return WK_OK;
     }
     /* A scale left unset (all zero) is 1: the mesh in its own units. */
     wk_vec3 k = g->scale.x == 0 && g->scale.y == 0 && g->scale.z == 0 ? (wk_vec3){1, 1, 1} : g->scale;
     wk_vec3 a = {lo.x * k.x, lo.y * k.y, lo.z * k.z}, b = {hi.x * k.x, hi.y * k.y, hi.z * k.z};
     wk_scene_geometry box = {.type = WK_GEOMETRY_BOX, .size = {fabs(b.x - a.x), fabs(b.y - a.y), fabs(b.z - a.z)}};
     wk_vec3 centre = wk_vec3_scale(wk_vec3_add(a, b), 0.5);
-    rc = add_shape(h, &box, wk_pose_compose(T, (wk_pose){centre, {1, 0, 0, 0}}));
-    return rc ? rc : WK__BOUNDED;
+    return add_shape(h, &box, wk_pose_compose(T, (wk_pose){centre, {1, 0, 0, 0}}));
 }
 
-int wk__hull_of(wk_scene *s, wk_store *store, wk_entity e, wk_entity frame, wk__hull *h, char *why, size_t cap)
+int wk__hull_of(wk_api *api, wk_entity e, wk_entity frame, wk__hull *h, char *why, size_t cap)
 {
+    wk_scene *s = wk_api_scene(api);
     wk_ecm *ecm = wk_scene_ecm(s);
     const wk_scene_types *t = wk_scene_types_of(s);
     *h = (wk__hull){0};
@@ -226,9 +244,7 @@ int wk__hull_of(wk_scene *s, wk_store *store, wk_entity e, wk_entity frame, wk__
             break;
         case WK_GEOMETRY_MESH: {
             char *const *uri = wk_ecm_get(ecm, c, t->uri);
-            rc = add_mesh(h, store, g, uri ? *uri : "", name ? name : "", frame_T_shape, why, cap);
-            kind = rc == WK__UNKNOWN ? WK__UNKNOWN : kind;
-            rc = rc > 0 ? WK_OK : rc;
+            rc = add_mesh(h, api, c, g, uri && *uri ? *uri : "", name ? name : "", frame_T_shape, why, cap);
             break;
         }
         default:

@@ -17,7 +17,7 @@ enum {
 enum {
     WK__BOUNDED = 1,   /* the hull holds all collision geometry */
     WK__UNBOUNDED = 2, /* a plane: no finite bounds */
-    WK__UNKNOWN = 3,   /* a mesh not registered, heightmap or polyline: why names it */
+    WK__UNKNOWN = 3,   /* a heightmap or polyline: why names it */
 };
 
 /* An entity's collision geometry in one frame: its exact box, a sphere
@@ -34,11 +34,12 @@ typedef struct wk__hull {
 } wk__hull;
 
 /* The geometry of the collisions below e (or e's origin when it has none)
- * in the frame of entity frame, with meshes registered in store (may be
- * NULL) as their vertices' box. Returns WK__BOUNDED, WK__UNBOUNDED or
- * WK__UNKNOWN (h then holds nothing), or a negative wk error. Free h with
+ * in the frame of entity frame, in api's current world, with meshes as
+ * their vertices' box. Returns WK__BOUNDED, WK__UNBOUNDED or WK__UNKNOWN
+ * (h then holds nothing, why says why), or a negative wk error. why (empty
+ * on entry) also names a mesh left out of a bounded hull. Free h with
  * wk__hull_free. */
-int wk__hull_of(wk_scene *s, wk_store *store, wk_entity e, wk_entity frame, wk__hull *h, char *why, size_t cap);
+int wk__hull_of(wk_api *api, wk_entity e, wk_entity frame, wk__hull *h, char *why, size_t cap);
 void wk__hull_free(wk__hull *h);
 
 /* A region to test against: a box (lo, hi), a sphere (center, radius) or

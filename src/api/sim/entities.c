@@ -166,8 +166,8 @@ bool wk__filters_match(wk_api *api, const wk__filters *f, wk_entity e, const cha
     if (f->region.type == WK_BOUNDS_TYPE_EMPTY)
         return true;
     wk__hull h;
-    char why[WK_STATUS_MSG_MAX];
-    int kind = wk__hull_of(wk_api_scene(api), api->store, e, wk_api_world(api), &h, why, sizeof why);
+    char why[WK_STATUS_MSG_MAX] = "";
+    int kind = wk__hull_of(api, e, wk_api_world(api), &h, why, sizeof why);
     /* Out of memory: kept, so that a filter never hides what it cannot check. */
     bool meets = kind != WK__BOUNDED || wk__overlaps(&h, &f->region);
     wk__hull_free(&h);

@@ -55,7 +55,7 @@ int wk__get_entity_bounds(wk_api *api, wk__call *call, const ProtobufCMessage *r
         return WK_OK;
     wk__hull h;
     char why[WK_STATUS_MSG_MAX] = "";
-    int kind = wk__hull_of(wk_api_scene(api), api->store, e, e, &h, why, sizeof why);
+    int kind = wk__hull_of(api, e, e, &h, why, sizeof why);
     if (kind < 0)
         return kind;
     if (kind == WK__UNKNOWN) {
@@ -66,7 +66,8 @@ int wk__get_entity_bounds(wk_api *api, wk__call *call, const ProtobufCMessage *r
     resp->bounds = wk__msg_bounds(call, &h, type, kind == WK__UNBOUNDED);
     resp->result = kind == WK__UNBOUNDED
                        ? wk__call_result(call, WK_RESULT_OK, "entity '%s' has a plane: it is unbounded", name)
-                       : wk__call_result(call, WK_RESULT_OK, "%s", "");
+                   : *why ? wk__call_result(call, WK_RESULT_OK, "entity '%s': %s", name, why)
+                          : wk__call_result(call, WK_RESULT_OK, "%s", "");
     wk__hull_free(&h);
     return WK_OK;
 }
