@@ -451,8 +451,9 @@ static void frame_written(parent_frame *f, wk_ecm *ecm, wk_entity e)
  * the data holds was solved at the step's start, where the pose written is
  * its end, and one solved there is the next step's forward dynamics run
  * twice; the change of the twist is what the integrator did, within
- * 5 mm/s^2 of a pendulum's analytic acceleration (tests/sim/test_physics.c). */
-static int write_link(wk__physics *p, wk_sim *sim, body *b, const parent_frame *parent)
+ * 5 mm/s^2 of a pendulum's analytic acceleration (tests/sim/test_physics.c).
+ * rate: one over the step's length, worked out once per step. */
+static int write_link(wk__physics *p, wk_sim *sim, body *b, const parent_frame *parent, double rate)
 {
     wk_ecm *ecm = wk_scene_ecm(sim->scene);
     wk_pose world = world_pose(p, b->id);
@@ -462,7 +463,6 @@ static int write_link(wk__physics *p, wk_sim *sim, body *b, const parent_frame *
     if (!ok || !moves_in_model(p, b))
         return ok ? WK_OK : WK_NOMEM;
     wk_velocity twist = world_twist(p, b->id);
-    double rate = 1 / p->m->opt.timestep;
     wk_acceleration acc = {wk_vec3_scale(wk_vec3_sub(twist.linear, b->before.linear), rate),
                            wk_vec3_scale(wk_vec3_sub(twist.angular, b->before.angular), rate)};
     b->before = twist;
@@ -489,6 +489,7 @@ static int give_changes(wk__physics *p, wk_sim *sim)
     wk_scene *s = sim->scene;
     wk_ecm *ecm = wk_scene_ecm(s);
     parent_frame *frame = &p->frame;
+    double rate = 1 / p->m->opt.timestep;
     for (int id = 1; id < p->m->nbody; id++) {
         body *b = p->of_id[id] == SPARE ? NULL : &p->bodies[p->of_id[id]];
         if (!b || !b->moves)
@@ -502,7 +503,7 @@ static int give_changes(wk__physics *p, wk_sim *sim)
             rc = carry(p, sim, b, world_pose(p, id));
             frame_written(frame, ecm, b->carries);
         } else {
-            rc = write_link(p, sim, b, frame_of(frame, sim, b->up));
+            rc = write_link(p, sim, b, frame_of(frame, sim, b->up), rate);
         }
         if (rc)
             return rc;
