@@ -32,13 +32,20 @@ static bool holds(const fixture *f, wk_entity e, vec v)
     return at && at->x == v.x && at->y == v.y && at->z == v.z;
 }
 
+/* An entity holding (x, 0, 0), its creation settled by the end of a step. */
+static wk_entity settled(const fixture *f, double x)
+{
+    wk_entity e = wk_ecm_create(f->ecm);
+    CHECK_INT(wk_ecm_set(f->ecm, e, f->pos, &(vec){x, 0, 0}), ==, 1);
+    CHECK_INT(wk_ecm_end_step(f->ecm), ==, WK_OK);
+    return e;
+}
+
 static void a_set_is_reported_every_step(void)
 {
     fixture f = fixture_new();
     REQUIRE(f.ecm);
-    wk_entity e = wk_ecm_create(f.ecm);
-    REQUIRE_INT(wk_ecm_set(f.ecm, e, f.pos, &(vec){0, 0, 0}), ==, 1);
-    REQUIRE_INT(wk_ecm_end_step(f.ecm), ==, WK_OK);
+    wk_entity e = settled(&f, 0);
     wk_ecm_place place;
     wk_ecm_place_init(&place, e, f.pos);
     for (int step = 1; step <= 3; step++) {
@@ -136,16 +143,21 @@ static void sets_follow_the_storage(void)
     wk_ecm_free(f.ecm);
 }
 
+/* A settled entity whose place found its cell setting it to (2, 0, 0). */
+static wk_entity placed(const fixture *f, wk_ecm_place *place)
+{
+    wk_entity e = settled(f, 1);
+    wk_ecm_place_init(place, e, f->pos);
+    CHECK_INT(wk_ecm_place_set(f->ecm, place, &(vec){2, 0, 0}), ==, 1);
+    return e;
+}
+
 static void a_rollback_undoes_a_set(void)
 {
     fixture f = fixture_new();
     REQUIRE(f.ecm);
-    wk_entity e = wk_ecm_create(f.ecm);
-    REQUIRE_INT(wk_ecm_set(f.ecm, e, f.pos, &(vec){1, 0, 0}), ==, 1);
-    REQUIRE_INT(wk_ecm_end_step(f.ecm), ==, WK_OK);
     wk_ecm_place place;
-    wk_ecm_place_init(&place, e, f.pos);
-    CHECK_INT(wk_ecm_place_set(f.ecm, &place, &(vec){2, 0, 0}), ==, 1); /* the place found */
+    wk_entity e = placed(&f, &place);
     REQUIRE_INT(wk_ecm_end_step(f.ecm), ==, WK_OK);
     REQUIRE_INT(wk_ecm_txn_begin(f.ecm), ==, WK_OK);
     CHECK_INT(wk_ecm_place_set(f.ecm, &place, &(vec){3, 0, 0}), ==, 1);
@@ -161,11 +173,8 @@ static void a_place_of_another_ecm_is_found_again(void)
 {
     fixture f = fixture_new();
     REQUIRE(f.ecm);
-    wk_entity e = wk_ecm_create(f.ecm);
-    REQUIRE_INT(wk_ecm_set(f.ecm, e, f.pos, &(vec){1, 0, 0}), ==, 1);
     wk_ecm_place place;
-    wk_ecm_place_init(&place, e, f.pos);
-    CHECK_INT(wk_ecm_place_set(f.ecm, &place, &(vec){2, 0, 0}), ==, 1);
+    wk_entity e = placed(&f, &place);
     wk_ecm *copy = wk_ecm_clone(f.ecm);
     REQUIRE(copy);
     CHECK_INT(wk_ecm_place_set(copy, &place, &(vec){3, 0, 0}), ==, 1);
