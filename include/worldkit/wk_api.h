@@ -303,7 +303,8 @@ typedef struct wk_api_clock {
  * drives it: when the current simulation is PLAYING, runs up to steps steps
  * under the endpoint's lock, so calls get in between two calls of it. Fills
  * *clock (which may be NULL) in any state; steps = 0 only reads it. Returns
- * WK_OK or a failed step's code (the world is then as the step left it). The
+ * WK_OK or a failed step's code: the world is then as the step left it and
+ * PAUSED, the reason logged once and told by GetSimulationState. The
  * pacing is the caller's: see wk_api_clock's dt and rtf. */
 int wk_api_play(wk_api *api, uint64_t steps, wk_api_clock *clock);
 

@@ -171,6 +171,13 @@ int wk_sim_step(wk_sim *sim, uint64_t n);
 /* Whether an engine steps the world's links (MUJOCO, or AUTO for a world
  * that had a dynamic link), rather than kinematic motion. */
 bool wk_sim_has_physics(const wk_sim *sim);
+/* WK_OK when a world of scene, stepped by engine, stays within the links
+ * MuJoCo compiles at most (max, 0: WK_MAX_PHYSICS_LINKS): always under
+ * NONE, and under AUTO while no link would move; else WK_LIMIT naming the
+ * count, the limit and serve's flag. Asked before a world grows, so that
+ * what its step would refuse (wk_sim_desc.max_physics_links) is refused
+ * with nothing changed. */
+int wk_sim_physics_room(wk_scene *scene, wk_physics_engine engine, size_t max, wk_status *st);
 /* Why the physics engine failed the last step ("" when it did not);
  * borrowed until the next step. */
 const char *wk_sim_error(const wk_sim *sim);

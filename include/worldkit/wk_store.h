@@ -111,6 +111,13 @@ void wk_store_set_address(wk_store *store, const char *address);
  * (WK_LIMIT) and not stored; a writer asks wk_store_room before keeping
  * what it added. Set it before the store is shared between threads. */
 void wk_store_set_max_entities(wk_store *store, size_t max);
+/* A further bound on what a world may hold, asked wherever the entities
+ * are counted (wk_store_room, worlds created, cloned or replaced): WK_OK,
+ * or WK_LIMIT with a message saying why, the world named before it. The
+ * endpoint's physics bounds its links so (wk_sim_physics_room). Set it
+ * before the store is shared between threads. */
+typedef int (*wk_store_room_fn)(wk_scene *scene, void *ctx, wk_status *st);
+void wk_store_set_room(wk_store *store, wk_store_room_fn fn, void *ctx);
 /* WK_OK while the scene of w holds no more entities than its store allows;
  * else WK_LIMIT naming the world, its count and the limit, so that the
  * writer undoes what it added (a scene batch rolled back, an entity

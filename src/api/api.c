@@ -172,6 +172,7 @@ wk_api *wk_api_new_desc(const wk_api_desc *desc)
     wk__api_watch_store(api);
     wk_store_set_max_entities(api->store, desc && desc->max_world_entities ? desc->max_world_entities
                                                                            : WK_MAX_WORLD_ENTITIES);
+    wk__api_bound_links(api);
     api->max_response_bytes = desc && desc->max_response_bytes ? desc->max_response_bytes : WK_MAX_RESPONSE_BYTES;
     api->max_memory_bytes = desc ? desc->max_memory_bytes : 0;
     if (wk__api_bind(api, true, &st))

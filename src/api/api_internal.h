@@ -41,6 +41,10 @@ struct wk_api {
      * unloaded, and when it stops playing. */
     double checkpoint_s, checkpoint_at;
     bool levels_changed;
+    /* Why the loop paused the world (play.c): its step failed while it was
+     * PLAYING; "" once a client sets its state. GetSimulationState tells it
+     * while the world stays PAUSED. */
+    char paused_why[WK_STATUS_MSG_MAX];
     pthread_mutex_t lock; /* held by every service call: the sim is not thread-safe */
     /* simulation_interfaces' world services (sim/worlds.c) */
     bool unloaded;           /* UnloadWorld left no world: most services refuse */

@@ -2,7 +2,8 @@
  * (wk_api_desc): the process's resident memory, above which the methods
  * whose rows say they grow what the server holds are refused, and the
  * size of an answer. The entities of a world are bounded by the store
- * (wk_store_room), which every door that adds them asks. */
+ * (wk_store_room), which every door that adds them asks, and so are the
+ * links the endpoint's physics would compile (physics_room). */
 #include <stdio.h>
 #include <unistd.h>
 
@@ -49,4 +50,18 @@ int wk__api_response_room(const wk_api *api, const wk__method *m, size_t size, w
                    "%s: the response would be %.1f MiB, past the limit of %.1f MiB (serve --max-response-mib)%s",
                    m->name, mib(size), mib(api->max_response_bytes),
                    m->flags & WK__METHOD_WRITES ? "; what it changed was kept" : "");
+}
+
+/* The store's further bound (wk_store_set_room): the links of a world
+ * that MuJoCo would step, whose compile nothing interrupts, so that a
+ * world its step would refuse is not made. */
+static int physics_room(wk_scene *scene, void *ctx, wk_status *st)
+{
+    const wk_api *api = ctx;
+    return wk_sim_physics_room(scene, api->physics, api->max_physics_links, st);
+}
+
+void wk__api_bound_links(wk_api *api)
+{
+    wk_store_set_room(api->store, physics_room, api);
 }

@@ -79,6 +79,9 @@ int wk__method_unpack(const wk__method *m, const uint8_t *request, size_t len, P
  * size bytes to m, past api's bound on answers. */
 int wk__api_memory_room(const wk_api *api, const wk__method *m, wk_status *st);
 int wk__api_response_room(const wk_api *api, const wk__method *m, size_t size, wk_status *st);
+/* limits.c: bounds the links of the worlds of api's store that its physics
+ * would step, as the store bounds their entities. */
+void wk__api_bound_links(wk_api *api);
 
 /* The features of every row (msg/SimulatorFeatures codes), ascending:
  * writes up to cap to out and returns how many there are. */

@@ -58,7 +58,7 @@ static const char *const help[] = {
     "  --physics ENGINE       what steps the worlds: mujoco (gravity, contacts, joints) or none\n"
     "                         (kinematic motion of set velocities). Default: mujoco for a world\n"
     "                         with a link outside a static model, none for the others\n"
-    "  --max-physics-links N  refuse to step a world of more than N links with MuJoCo, whose\n"
+    "  --max-physics-links N  refuse to grow or step a world past N links with MuJoCo, whose\n"
     "                         compile cannot be interrupted and slows with the square of their\n"
     "                         joints' freedoms (2,000 free bodies: 4 s); default 1000\n"
     "  --rtf X                real-time factor of a PLAYING world (default: the world's own,\n"

@@ -237,6 +237,8 @@ static int read_geom(mjcf_reader *r, xmlNodePtr el, const body_ctx *b)
     if (rc == WK_OK) {
         wk_node *n = wk__desc_at(r->d, node);
         n->shape.geometry = g;
+        /* Taken as given, negative too: MuJoCo 2.2.2's compiler, MJCF's
+         * reference, checks no sign of friction. */
         n->shape.has_friction = true;
         memcpy(n->shape.friction, a.friction, sizeof n->shape.friction);
         n->shape.has_colour = true;

@@ -262,17 +262,21 @@ static const child_rule visual_rules[] = {
 
 /* A collision's <surface>: its friction's ode mu, the coefficient every
  * engine shares; the rest of a surface (bounce, contact, the second
- * direction's mu2, slips, torsional friction) is reported. */
+ * direction's mu2, slips, torsional friction) is reported. A negative mu2
+ * is refused all the same, as libsdformat, the reference, refuses it (its
+ * surface.sdf gives mu2 a minimum of 0); contact's kp and kd have none
+ * there, and libsdformat takes negative ones: so does worldkit. */
 static int read_surface(sdf_reader *r, xmlNodePtr el, uint32_t node)
 {
-    xmlNodePtr friction, ode, mu;
+    xmlNodePtr friction, ode, mu, mu2;
     int rc = wk__sdf_check_children(r, el, NAMES("friction"));
     if (rc || !(friction = wk__xml_child(el, "friction")) || (rc = wk__sdf_check_children(r, friction, NAMES("ode"))) ||
-        !(ode = wk__xml_child(friction, "ode")) || (rc = wk__sdf_check_children(r, ode, NAMES("mu"))) ||
-        !(mu = wk__xml_child(ode, "mu")))
+        !(ode = wk__xml_child(friction, "ode")) || (rc = wk__sdf_check_children(r, ode, NAMES("mu"))))
         return rc;
     double value;
-    if ((rc = wk__sdf_read_nonnegative(r, mu, &value)))
+    if ((mu2 = wk__xml_child(ode, "mu2")) && (rc = wk__sdf_read_nonnegative(r, mu2, &value)))
+        return rc;
+    if (!(mu = wk__xml_child(ode, "mu")) || (rc = wk__sdf_read_nonnegative(r, mu, &value)))
         return rc;
     wk_node *n = wk__desc_at(r->d, node);
     n->shape.has_friction = true;

@@ -13,8 +13,15 @@
  * initial metadata and the status; a stream sends each message as the
  * method writes it (with no world held: wk_api_sink), so a slow reader
  * slows the stream rather than filling memory. A reader that takes no
- * message for STALL_SECONDS has stopped: its stream is ended with
- * RESOURCE_EXHAUSTED, so that it holds a worker no longer. */
+ * message for STALL_SECONDS has stopped: its call is ended with
+ * RESOURCE_EXHAUSTED, so that it holds a worker no longer; so is a unary
+ * reply not taken whole in STALL_SECONDS plus a second per MiB (a reader
+ * slower than 1 MiB/s, or none: gRPC tells no progress within a message). Nor may readers
+ * that take nothing hold most workers meanwhile: a send that would make
+ * more than half of them (one at least) wait on one ends its call at once
+ * (8 clients that never read a big ListObjects held all 4 workers, and
+ * every other call waited as long as they did; with one worker left, the
+ * calls queued behind them still took it a second). */
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/support/alloc.h>
 #include <grpc/support/time.h>
@@ -28,6 +35,11 @@
  * control, which holds it back once the client has stopped reading and
  * the window (64 KB and more: thousands of SimulateSteps updates) is full. */
 #define STALL_SECONDS 5
+#define MIN_READ_BYTES_PER_SECOND (1 << 20)
+/* A send not taken in this long counts as held by its reader: longer than
+ * a client that reads takes over a big answer on a busy host, so that only
+ * readers that read nothing are ever counted. */
+#define HELD_AFTER_MS 250
 
 /* Tags of the batches of the call a worker serves (its only one). */
 static char tag_recv, tag_close, tag_send;
@@ -75,37 +87,64 @@ static bool wait_for(call *c, void *tag)
     return wait_until(c, tag, gpr_inf_future(GPR_CLOCK_MONOTONIC), &late);
 }
 
-/* Waits for a stream's send; ends the stream when its client has taken
- * nothing for STALL_SECONDS, or at once when the server shuts down (a send
- * held back by a client that does not read would otherwise hold the
- * shutdown for the stall's length). gRPC completes the send once it is
- * cancelled, and only then may its message be freed. */
-static bool wait_for_reader(call *c)
+/* Ends the call with status and why; gRPC completes its send once it is
+ * cancelled, and only then may the message be freed. */
+static void end_call(call *c, grpc_status_code status, const char *why)
 {
-    gpr_timespec stall =
-        gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_seconds(STALL_SECONDS, GPR_TIMESPAN));
+    c->ended = status;
+    grpc_call_cancel_with_status(c->slot->call, status, why, NULL);
+    wait_for(c, &tag_send);
+}
+
+/* Waits for a send of a message of size bytes; ends the call when its
+ * client has not taken it in its time (above), at once when the server
+ * shuts down (a send held back by a client that does not read would
+ * otherwise hold the shutdown for the stall's length), and at once when
+ * half the workers wait on such a client already. */
+static bool wait_for_reader(call *c, size_t size)
+{
+    wk_server *s = c->worker->server;
+    int seconds = STALL_SECONDS + (c->streaming ? 0 : (int)(size / MIN_READ_BYTES_PER_SECOND));
+    gpr_timespec start = gpr_now(GPR_CLOCK_MONOTONIC);
+    gpr_timespec stall = gpr_time_add(start, gpr_time_from_seconds(seconds, GPR_TIMESPAN));
+    gpr_timespec counted = gpr_time_add(start, gpr_time_from_millis(HELD_AFTER_MS, GPR_TIMESPAN));
+    int may_hold = s->worker_count / 2 > 1 ? s->worker_count / 2 : 1;
+    bool held = false, too_many = false, sent = false;
+    const char *what = c->streaming ? "message" : "answer";
     for (;;) {
         bool late = false;
         gpr_timespec look = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(50, GPR_TIMESPAN));
-        if (wait_until(c, &tag_send, gpr_time_min(look, stall), &late))
-            return true;
-        if (!late)
-            return false;
-        bool stopping = atomic_load(&c->worker->server->stopping);
-        if (!stopping && gpr_time_cmp(gpr_now(GPR_CLOCK_MONOTONIC), stall) < 0)
+        if ((sent = wait_until(c, &tag_send, gpr_time_min(look, stall), &late)) || !late)
+            break;
+        if (!held && gpr_time_cmp(gpr_now(GPR_CLOCK_MONOTONIC), counted) >= 0) {
+            held = true;
+            too_many = atomic_fetch_add(&s->held_by_readers, 1) + 1 > may_hold;
+        }
+        bool stopping = atomic_load(&s->stopping);
+        if (!stopping && !too_many && gpr_time_cmp(gpr_now(GPR_CLOCK_MONOTONIC), stall) < 0)
             continue;
-        char why[160];
+        char why[240];
         if (stopping)
-            snprintf(why, sizeof why, "%s: the server is shutting down: the stream is ended", c->method);
+            snprintf(why, sizeof why, "%s: the server is shutting down: the call is ended", c->method);
+        else if (too_many)
+            snprintf(why, sizeof why,
+                     "%s: the client read no %s, and %d of the server's %d workers wait on clients that read "
+                     "nothing: the call is ended rather than hold another",
+                     c->method, what, may_hold, s->worker_count);
+        else if (c->streaming)
+            snprintf(why, sizeof why, "%s: the client read no message for %d s (it stopped reading): the call is ended",
+                     c->method, seconds);
         else
             snprintf(why, sizeof why,
-                     "%s: the client read no message for %d s (it stopped reading the stream): the stream is ended",
-                     c->method, STALL_SECONDS);
-        c->ended = stopping ? GRPC_STATUS_UNAVAILABLE : GRPC_STATUS_RESOURCE_EXHAUSTED;
-        grpc_call_cancel_with_status(c->slot->call, c->ended, why, NULL);
-        wait_for(c, &tag_send);
-        return false;
+                     "%s: the client did not read its answer of %.1f MiB within %d s (it reads slower than 1 MiB/s, "
+                     "or not at all): the call is ended",
+                     c->method, (double)size / 1048576.0, seconds);
+        end_call(c, stopping ? GRPC_STATUS_UNAVAILABLE : GRPC_STATUS_RESOURCE_EXHAUSTED, why);
+        break;
     }
+    if (held)
+        atomic_fetch_sub(&s->held_by_readers, 1);
+    return sent;
 }
 
 /* Whether the call is over for its client: cancelled, past its deadline, or
@@ -165,6 +204,8 @@ static bool send(call *c, grpc_byte_buffer *msg, const grpc_status_code *status,
         ops[n++].op = GRPC_OP_SEND_INITIAL_METADATA;
         c->metadata_sent = true;
     }
+    /* Read before the batch, which takes the message's slices. */
+    size_t size = msg ? grpc_byte_buffer_length(msg) : 0;
     if (msg) {
         ops[n].op = GRPC_OP_SEND_MESSAGE;
         ops[n++].data.send_message.send_message = msg;
@@ -192,7 +233,7 @@ static bool send(call *c, grpc_byte_buffer *msg, const grpc_status_code *status,
         }
     }
     bool ok = grpc_call_start_batch(c->slot->call, ops, n, &tag_send, NULL) == GRPC_CALL_OK &&
-              (c->streaming ? wait_for_reader(c) : wait_for(c, &tag_send));
+              (c->streaming || msg ? wait_for_reader(c, size) : wait_for(c, &tag_send));
     grpc_slice_unref(text);
     grpc_slice_unref(owner_md.value);
     if (msg)

@@ -118,8 +118,8 @@ static void play(wk__loop *l, wk_api *world, lane *lane, double now)
     double rtf = l->rtf > 0 ? l->rtf : l->rtf < 0 ? 0 : clock.rtf;
     lane->steps = plan(&lane->pace, &clock, rtf, &rest_for);
     if (rc) {
-        /* A step failed: the world stays as the step left it, and the
-         * next look tries again after a pause rather than spinning. */
+        /* A step failed: wk_api_play paused the world, which stays as the
+         * step left it until a client plays it again. */
         lane->steps = 0;
         lane->pace.anchored = false;
         rest_for = IDLE;

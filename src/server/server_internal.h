@@ -93,6 +93,7 @@ struct wk_server {
     char token[WK_SERVER_TOKEN_MAX]; /* the bearer token calls must carry; "" for none */
     atomic_bool stopping; /* shutdown has begun: health says NOT_SERVING, new calls are refused */
     atomic_int calls;     /* calls the workers are serving */
+    atomic_int held_by_readers; /* workers whose send waits on a client that has not read it (call.c) */
     atomic_bool quit;     /* resting workers end */
     pthread_mutex_t rest_lock;
     pthread_cond_t rest_wake; /* a worker took a call, or quit */

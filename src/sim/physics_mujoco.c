@@ -73,6 +73,36 @@ bool wk__physics_moves(wk_scene *s, wk_entity world)
     return moves;
 }
 
+static int find_kind(wk_scene *s, uint8_t kind, wk_entity_list *out)
+{
+    return wk_ecm_find(wk_scene_ecm(s), &(wk_match){wk_scene_types_of(s)->kind, &kind}, 1, out);
+}
+
+static int past_the_limit(size_t links, size_t max, char *error, size_t cap)
+{
+    snprintf(error, cap, "its %zu links are past the limit of %zu (serve --max-physics-links)", links, max);
+    return WK_LIMIT;
+}
+
+int wk_sim_physics_room(wk_scene *s, wk_physics_engine engine, size_t max, wk_status *st)
+{
+    wk_entity_list links = {0};
+    max = max ? max : WK_MAX_PHYSICS_LINKS;
+    int rc = engine == WK_PHYSICS_NONE ? WK_OK : find_kind(s, WK_NODE_LINK, &links);
+    /* AUTO steps a world with MuJoCo once a link of it would move. */
+    bool compiled = links.count > max && engine == WK_PHYSICS_MUJOCO;
+    for (size_t i = 0; links.count > max && !compiled && i < links.count; i++)
+        compiled = !wk__in_static_model(s, links.items[i]);
+    size_t count = links.count;
+    wk_entity_list_free(&links);
+    if (rc)
+        return wk_fail(st, rc, "out of memory counting links");
+    if (!compiled)
+        return WK_OK;
+    char why[128];
+    return wk_fail(st, past_the_limit(count, max, why, sizeof why), "physics (MuJoCo): %s", why);
+}
+
 /* The links of the world and the joints between them, as bodies; WK_LIMIT,
  * with why in error, when there are more than max links: they are counted
  * before anything else is done, as writing the model and MuJoCo's compile
@@ -81,15 +111,12 @@ static int gather(wk__physics *p, wk_scene *s, bool mjcf, size_t max, char *erro
 {
     wk_ecm *ecm = wk_scene_ecm(s);
     const wk_scene_types *t = wk_scene_types_of(s);
-    uint8_t link = WK_NODE_LINK, joint = WK_NODE_JOINT;
     wk_entity_list links = {0}, joints = {0};
-    int rc = wk_ecm_find(ecm, &(wk_match){t->kind, &link}, 1, &links);
-    if (rc == WK_OK && links.count > max) {
-        snprintf(error, cap, "its %zu links are past the limit of %zu (serve --max-physics-links)", links.count, max);
-        rc = WK_LIMIT;
-    }
+    int rc = find_kind(s, WK_NODE_LINK, &links);
+    if (rc == WK_OK && links.count > max)
+        rc = past_the_limit(links.count, max, error, cap);
     if (rc == WK_OK)
-        rc = wk_ecm_find(ecm, &(wk_match){t->kind, &joint}, 1, &joints);
+        rc = find_kind(s, WK_NODE_JOINT, &joints);
     body *bodies = rc == WK_OK ? calloc(links.count ? links.count : 1, sizeof *bodies) : NULL;
     if (rc == WK_OK && !bodies)
         rc = WK_NOMEM;

@@ -148,18 +148,27 @@ void wk_store_set_max_entities(wk_store *store, size_t max)
     store->max_entities = max;
 }
 
+void wk_store_set_room(wk_store *store, wk_store_room_fn fn, void *ctx)
+{
+    store->room = fn;
+    store->room_ctx = ctx;
+}
+
 /* WK_LIMIT when scene, to be world id of store, holds more entities than
- * the store allows. The flag named is the one a user of the server raises
- * it with. */
+ * the store allows, or more than its further bound does. The flag named is
+ * the one a user of the server raises it with. */
 static int check_size(const wk_store *store, const char *id, wk_scene *scene, wk_status *st)
 {
     size_t n = wk_ecm_count(wk_scene_ecm(scene));
-    if (!store->max_entities || n <= store->max_entities)
-        return WK_OK;
-    return wk_fail(st, WK_LIMIT,
-                   "world '%s' would hold %zu entities, past the limit of %zu a world may hold "
-                   "(serve --max-world-entities)",
-                   id && *id ? id : "(new)", n, store->max_entities);
+    id = id && *id ? id : "(new)";
+    if (store->max_entities && n > store->max_entities)
+        return wk_fail(st, WK_LIMIT,
+                       "world '%s' would hold %zu entities, past the limit of %zu a world may hold "
+                       "(serve --max-world-entities)",
+                       id, n, store->max_entities);
+    wk_status why = {0};
+    int rc = store->room ? store->room(scene, store->room_ctx, &why) : WK_OK;
+    return rc ? wk_fail(st, rc, "world '%s': %s", id, why.message) : WK_OK;
 }
 
 int wk_store_room(const wk_world *w, wk_status *st)

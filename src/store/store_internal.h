@@ -49,6 +49,8 @@ struct wk_store {
     wk__index world_index; /* hash of a world's id -> its place in worlds + 1 */
     wk__db *db; /* NULL: in memory */
     size_t max_entities; /* per world; 0: no bound (wk_store_set_max_entities) */
+    wk_store_room_fn room; /* a further bound, or NULL (wk_store_set_room) */
+    void *room_ctx;
     wk_store_observer observer;
     /* The number the next world made without an id is tried with (World_<n>),
      * in a store no other server shares; under the store's write lock. */

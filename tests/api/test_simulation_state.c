@@ -133,7 +133,73 @@ static void requests_without_a_state(void)
     wk_api_free(api);
 }
 
+/* Two links, one falling: one more than the endpoint's physics below
+ * compiles. */
+#define TWO_LINKS                                                                                              \
+    "<sdf version='1.9'><world name='w'><model name='ground'><static>true</static><link name='l'/></model>"  \
+    "<model name='box'><pose>0 0 2 0 0 0</pose><link name='body'/></model></world></sdf>"
+
+/* The GetSimulationState answer's state, its error_message in why. */
+static uint32_t state_and_why(wk_api *api, char *why, size_t cap)
+{
+    SimulationInterfaces__GetSimulationStateRequest req = SIMULATION_INTERFACES__GET_SIMULATION_STATE_REQUEST__INIT;
+    SimulationInterfaces__GetSimulationStateResponse *resp = (void *)call_service(
+        api, "GetSimulationState", &req.base, &simulation_interfaces__get_simulation_state_response__descriptor);
+    uint32_t state = resp && resp->state ? resp->state->state : 999;
+    snprintf(why, cap, "%s", resp && resp->result && resp->result->error_message ? resp->result->error_message : "");
+    free_response(resp);
+    return state;
+}
+
+/* A world stored before the physics limit was lowered under it fails
+ * every step: playing, its first batch pauses it rather than the loop
+ * trying again and again, and GetSimulationState tells why while it stays
+ * PAUSED, until a client sets its state. A LoadWorld past the limit is
+ * refused up front, the world as it was. */
+static void a_failing_step_pauses(void)
+{
+    wk_store *store = wk_store_new();
+    REQUIRE(store);
+    wk_world_desc *d = NULL;
+    wk_status st = {0};
+    char id[WK_WORLD_ID_MAX], why[256];
+    REQUIRE_INT(wk_desc_read(&(wk_read_desc){.resource_string = TWO_LINKS}, &d, &st), ==, WK_OK);
+    REQUIRE_INT(wk_store_create(store, &(wk_world_create_desc){.id = "world", .file = d}, id, &st), ==, WK_OK);
+    wk_api *api = wk_api_new_desc(
+        &(wk_api_desc){.store = store, .physics = WK_PHYSICS_MUJOCO, .max_physics_links = 1});
+    REQUIRE(api);
+    REQUIRE_INT(set_state(api, PLAYING, NULL), ==, WK_RESULT_OK);
+    wk_api_clock clock;
+    CHECK_INT(wk_api_play(api, 1, &clock), ==, WK_LIMIT);
+    CHECK_INT(clock.state, ==, PAUSED);
+    CHECK_INT(clock.iterations, ==, 0);
+    CHECK_INT(state_and_why(api, why, sizeof why), ==, PAUSED);
+    CHECK_STR(why, "paused: a step failed: physics: the world does not compile for MuJoCo: its 2 links are past "
+                   "the limit of 1 (serve --max-physics-links)");
+    /* Paused, the loop's next look steps nothing. */
+    CHECK_INT(wk_api_play(api, 1, &clock), ==, WK_OK);
+    CHECK_INT(clock.done, ==, 0);
+    /* Stopping would put back the world as it began, past the limit as
+     * well: refused, naming it. */
+    char msg[256];
+    CHECK_INT(set_state(api, STOPPED, msg), ==, WK_SET_STATE_STATE_TRANSITION_ERROR);
+    CHECK(strstr(msg, "(serve --max-physics-links)") != NULL);
+    REQUIRE_INT(set_state(api, PLAYING, NULL), ==, WK_RESULT_OK);
+    REQUIRE_INT(set_state(api, PAUSED, NULL), ==, WK_RESULT_OK);
+    CHECK_INT(state_and_why(api, why, sizeof why), ==, PAUSED);
+    CHECK_STR(why, "");
+    /* Loading it again is refused before anything changes. */
+    SimulationInterfaces__LoadWorldRequest req = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
+    req.resource_string = TWO_LINKS;
+    SimulationInterfaces__LoadWorldResponse *resp = load_world(api, &req);
+    CHECK_INT(result_code(resp, resp ? resp->result : NULL, msg), ==, WK_RESULT_OPERATION_FAILED);
+    CHECK(strstr(msg, "its 2 links are past the limit of 1 (serve --max-physics-links)") != NULL);
+    CHECK_INT(get_state(api), ==, PAUSED);
+    wk_api_free(api);
+}
+
 static const wk_test_case cases[] = {
+    {"a_failing_step_pauses", a_failing_step_pauses},
     {"starts_stopped", starts_stopped},
     {"transition_table", transition_table},
     {"quitting_calls_the_hook", quitting_calls_the_hook},

@@ -17,6 +17,7 @@ import contextlib
 import importlib
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,6 +35,7 @@ SPAWN_NAME_INVALID = 102
 SPAWN_RESOURCE_PARSE_ERROR = 106
 SPAWN_MISSING_ASSETS = 107
 SPAWN_INVALID_POSE = 109
+LOAD_RESOURCE_PARSE_ERROR = 103
 LOAD_MISSING_ASSETS = 104
 MILLION = 10 ** 6
 
@@ -70,6 +72,15 @@ BAD_XML = (
     ("include of /etc/passwd", "<sdf version='1.9'><world name='w'><include><uri>file:///etc/passwd</uri>"
      "</include></world></sdf>", "file:///etc/passwd"),
 )
+
+
+def unit_box(pb):
+    """A GeometryComponent of a 1 m box, for objects of one entity."""
+    box = pb.geometry.GeometryComponent()
+    shape = box.named_geometries["Intrinsic_Collision"].named_geometries["box"]
+    size = shape.geometry.inline_geometry_data.exact_geometry.primitive_set.primitives.add().shape.box.size
+    size.x, size.y, size.z = 1, 1, 1
+    return box
 
 
 class Watched(harness.ServerTest):
@@ -112,17 +123,13 @@ class Worlds(Watched):
         cls.sim = cls.pb.si_grpc.SimulationInterfacesStub(cls.channel)
         cls.m = cls.pb.ows
         cls.ows = cls.pb.ows_grpc.ObjectWorldServiceStub(cls.channel)
-        box = cls.pb.geometry.GeometryComponent()
-        shape = box.named_geometries["Intrinsic_Collision"].named_geometries["box"]
-        size = shape.geometry.inline_geometry_data.exact_geometry.primitive_set.primitives.add().shape.box.size
-        size.x, size.y, size.z = 1, 1, 1
-        cls.box = box
+        cls.box = unit_box(cls.pb)
         cls.world = cls.ows.CreateWorld(cls.m.CreateWorldRequest(world=cls.m.World(
             world_metadata=cls.m.WorldMetadata(id="hostile"))), timeout=harness.CALL_SECONDS).id
         for name, parent in (("table", None), ("cup", "table")):
             req = cls.pb.updates.CreateObjectRequest(world_id=cls.world, name=name,
                                                      parent_object_t_created_object=cls.pose(z=1.0))
-            req.create_single_entity_object.geometry_component.CopyFrom(box)
+            req.create_single_entity_object.geometry_component.CopyFrom(cls.box)
             if parent:
                 req.parent_object.reference.CopyFrom(cls.obj(parent))
             cls.ows.CreateObject(req, timeout=harness.CALL_SECONDS)
@@ -229,6 +236,10 @@ class Worlds(Watched):
 
 
 class HostileTest(Worlds):
+    # The long chains below are spawned into a world MuJoCo steps, and
+    # deleted before any step: the physics limit would refuse them first.
+    SERVER_ARGS = Worlds.SERVER_ARGS + ("--max-physics-links", "100000")
+
     # ---- XML ----
 
     def test_bad_xml_load_world(self):
@@ -592,6 +603,54 @@ class HostileTest(Worlds):
                 reply = self.sim.SpawnEntity(entry, timeout=harness.CALL_SECONDS)
                 self.assertResultRefused(SPAWN_RESOURCE_PARSE_ERROR, reply, culprit, "SpawnEntity " + what)
 
+    def test_negative_quantities(self):
+        # What each format's reference refuses is refused, naming the file,
+        # the line and the element; what it takes is taken (libsdformat
+        # for SDFormat, MuJoCo 2.2.2's compiler for MJCF).
+        surface = ("<link name='l'><collision name='c'><geometry><box><size>1 1 1</size></box></geometry>"
+                   "<surface>%s</surface></collision></link>")
+        urdf_link = ("<robot name='r'><link name='a'><inertial><mass value='1'/><inertia ixx='1' ixy='0' ixz='0' "
+                     "iyy='%s' iyz='0' izz='1'/></inertial></link><link name='b'/><joint name='j' type='revolute'>"
+                     "<parent link='a'/><child link='b'/><limit effort='1' velocity='1' lower='-1' upper='1'/>"
+                     "<dynamics friction='%s'/></joint></robot>")
+        mjcf_body = "<mujoco model='m'><worldbody><body name='b'>%s</body></worldbody></mujoco>"
+        refused = (
+            ("SDF <mu2>", sdf_model(surface % "<friction><ode><mu2>-0.5</mu2></ode></friction>"),
+             "<string>:1: <mu2>: -0.5 is negative"),
+            ("URDF ixx", urdf_link % ("-1", "0"), "iyy=\"-1\" is negative"),
+            ("URDF joint friction", urdf_link % ("1", "-0.3"), "friction=\"-0.3\" is negative"),
+            ("MJCF diaginertia of a moving body", mjcf_body % (
+                "<freejoint/><inertial pos='0 0 0' mass='1' diaginertia='1 -1 1'/>"),
+             "body 'b' moves on a joint: its inertia cannot be negative"),
+        )
+        for what, text, culprit in refused:
+            with self.subTest(what), self.unchanged():
+                reply = self.sim.SpawnEntity(self.si.SpawnEntityRequest(
+                    name="bad", entity_resource=self.si.Resource(resource_string=text)), timeout=harness.CALL_SECONDS)
+                self.assertResultRefused(SPAWN_RESOURCE_PARSE_ERROR, reply, culprit, "SpawnEntity " + what)
+                self.assertRegex(reply.result.error_message, r"<string>:\d+")
+        world = "<sdf version='1.9'><world name='w'><model name='m'>%s</model></world></sdf>"
+        with self.unchanged():
+            reply = self.sim.LoadWorld(self.si.LoadWorldRequest(resource_string=world % (
+                surface % "<friction><ode><mu2>-0.5</mu2></ode></friction>")), timeout=harness.CALL_SECONDS)
+        self.assertResultRefused(LOAD_RESOURCE_PARSE_ERROR, reply, "<string>:1: <mu2>: -0.5 is negative",
+                                 "LoadWorld <mu2>")
+        taken = (
+            ("SDF contact kp and kd", sdf_model(surface % "<contact><ode><kp>-5</kp><kd>-1</kd></ode></contact>")),
+            ("MJCF friction", mjcf_body % "<freejoint/><geom type='box' size='1 1 1' friction='-1 0.005 0.0001'/>"),
+            ("MJCF solref of a stiffness and a damping", mjcf_body % (
+                "<freejoint/><geom type='box' size='1 1 1' solref='-1000 -10'/>")),
+            ("MJCF solimp MuJoCo clamps", mjcf_body % (
+                "<freejoint/><geom type='box' size='1 1 1' solimp='-0.5 1.5 0.001'/>")),
+        )
+        for what, text in taken:
+            with self.subTest(what):
+                reply = self.sim.SpawnEntity(self.si.SpawnEntityRequest(
+                    name="taken", entity_resource=self.si.Resource(resource_string=text)), timeout=harness.CALL_SECONDS)
+                self.assertResult(OK, reply, "SpawnEntity " + what)
+                self.assertResult(OK, self.sim.DeleteEntity(self.si.DeleteEntityRequest(entity="taken"),
+                                                            timeout=harness.CALL_SECONDS))
+
     def test_object_world_values_out_of_bounds(self):
         u = self.pb.updates
         # The arm's shoulder_joint is limited to [-1, 1].
@@ -716,28 +775,85 @@ class LimitsTest(Worlds):
     SERVER_ARGS = Worlds.SERVER_ARGS + ("--max-world-entities", "300", "--max-response-mib", "1",
                                         "--max-physics-links", "5")
 
-    def test_step_past_the_physics_limit(self):
+    def test_growth_past_the_physics_limit(self):
         # MuJoCo's compile cannot be interrupted and slows with the square
-        # of the freedoms (2,000 free bodies: 4 s): a world past the limit
-        # is not stepped, and its clock and entities stay as they were.
+        # of the freedoms (2,000 free bodies: 4 s): what would take a world
+        # past the links it compiles is refused up front, as the entity
+        # limit refuses, and nothing changes.
         set_state = lambda state: self.assertResult(OK, self.sim.SetSimulationState(self.si.SetSimulationStateRequest(
             state=self.si.SimulationState(state=state)), timeout=harness.CALL_SECONDS))
         step = lambda: self.sim.StepSimulation(self.si.StepSimulationRequest(steps=1), timeout=harness.CALL_SECONDS)
+        limit = "its 7 links are past the limit of 5 (serve --max-physics-links)"
         set_state(harness.STATE_PAUSED)
         try:
             self.assertResult(OK, step(), "a step of the world's 3 links")
-            reply = self.sim.SpawnEntity(self.si.SpawnEntityRequest(name="four", entity_resource=self.si.Resource(
-                resource_string=many_links(4, "four"))), timeout=harness.CALL_SECONDS)
-            self.assertResult(OK, reply, "SpawnEntity four")
+            four = self.si.SpawnEntityRequest(name="four", entity_resource=self.si.Resource(
+                resource_string=many_links(4, "four")))
             with self.unchanged():
-                self.assertResultRefused(harness.OPERATION_FAILED, step(),
-                                         "its 7 links are past the limit of 5 (serve --max-physics-links)",
-                                         "StepSimulation of 7 links")
-            self.assertResult(OK, self.sim.DeleteEntity(self.si.DeleteEntityRequest(entity="four"),
-                                                        timeout=harness.CALL_SECONDS))
-            self.assertResult(OK, step(), "a step of the 3 links again")
+                self.assertResultRefused(harness.OPERATION_FAILED, self.sim.SpawnEntity(
+                    four, timeout=harness.CALL_SECONDS), limit, "SpawnEntity of 4 links beside 3")
+                reply = self.sim.SpawnEntities(self.si.SpawnEntitiesRequest(spawn_requests=[four]),
+                                               timeout=harness.CALL_SECONDS)
+                self.assertResult(harness.SPAWN_ENTITIES_FAILED, reply, "SpawnEntities")
+                self.assertIn(limit, reply.results[0].result.error_message)
+                world = ("<sdf version='1.9'><world name='w'>" + "".join(
+                    "<model name='m%d'><link name='l'/></model>" % i for i in range(6)) + "</world></sdf>")
+                reply = self.sim.LoadWorld(self.si.LoadWorldRequest(resource_string=world),
+                                           timeout=harness.CALL_SECONDS)
+                self.assertResultRefused(harness.OPERATION_FAILED, reply,
+                                         "its 6 links are past the limit of 5 (serve --max-physics-links)",
+                                         "LoadWorld of 6 links")
+            self.assertResult(OK, step(), "a step of the 3 links still")
         finally:
             set_state(harness.STATE_STOPPED)
+
+    def test_playing_past_the_physics_limit_pauses(self):
+        # A world stored under a higher limit, played after a restart with
+        # a lower one: its first step fails, and it pauses rather than
+        # retrying every 10 ms; the reason is logged once, and told by
+        # GetSimulationState while the world stays PAUSED.
+        data = tempfile.mkdtemp(prefix="wk_links_")
+        self.addCleanup(shutil.rmtree, data, True)
+        world = ("<sdf version='1.9'><world name='w'>" + "".join(
+            "<model name='m%d'><pose>%d 0 1 0 0 0</pose><link name='l'/></model>" % (i, 2 * i)
+            for i in range(6)) + "</world></sdf>")
+        server = harness.Server("--data", data)
+        try:
+            sim = self.pb.si_grpc.SimulationInterfacesStub(server.channel)
+            self.assertResult(OK, sim.LoadWorld(self.si.LoadWorldRequest(resource_string=world),
+                                                timeout=harness.CALL_SECONDS), "LoadWorld of 6 links")
+        finally:
+            self.assertEqual(server.stop()[0], 0)
+        server = harness.Server("--data", data, "--max-physics-links", "5")
+        try:
+            sim = self.pb.si_grpc.SimulationInterfacesStub(server.channel)
+            self.assertResult(OK, sim.SetSimulationState(self.si.SetSimulationStateRequest(
+                state=self.si.SimulationState(state=harness.STATE_PLAYING)), timeout=harness.CALL_SECONDS))
+            end = time.monotonic() + 10
+            while True:
+                reply = sim.GetSimulationState(self.si.GetSimulationStateRequest(), timeout=harness.CALL_SECONDS)
+                if reply.state.state != harness.STATE_PLAYING or time.monotonic() > end:
+                    break
+                time.sleep(0.05)
+            self.assertEqual(reply.state.state, harness.STATE_PAUSED)
+            self.assertResult(OK, reply, "GetSimulationState")
+            self.assertIn("its 6 links are past the limit of 5 (serve --max-physics-links)",
+                          reply.result.error_message)
+            time.sleep(0.5)  # fifty looks of the loop, had it kept trying
+            self.assertEqual(sim.GetSimulationState(self.si.GetSimulationStateRequest(),
+                                                    timeout=harness.CALL_SECONDS).state.state, harness.STATE_PAUSED)
+            # A copy of it through ObjectWorldService is refused with the
+            # standard's code for a limit, and no world is made.
+            ows = self.pb.ows_grpc.ObjectWorldServiceStub(server.channel)
+            worlds = ows.ListWorlds(self.m.ListWorldsRequest(), timeout=harness.CALL_SECONDS)
+            e = self.assertStatus(C.RESOURCE_EXHAUSTED, ows.CloneWorld, self.m.CloneWorldRequest(
+                world_id="world", cloned_world_id="copy"), timeout=harness.CALL_SECONDS)
+            self.assertIn("world 'copy': physics (MuJoCo): its 6 links are past the limit of 5", e.details())
+            self.assertEqual(worlds, ows.ListWorlds(self.m.ListWorldsRequest(), timeout=harness.CALL_SECONDS))
+        finally:
+            code, err = server.stop()
+        self.assertEqual(code, 0, err)
+        self.assertEqual(err.count("paused: a step failed"), 1, err)
 
     def test_spawn_past_the_entity_limit(self):
         big = self.si.SpawnEntityRequest(name="big", entity_resource=self.si.Resource(resource_string=many_links(400)))
@@ -825,6 +941,80 @@ class MemoryTest(Watched):
         self.assertEqual(sorted(w.id for w in worlds.world_metadatas), ["init_world", "world"])
         reply = sim.UnloadWorld(si.UnloadWorldRequest(), timeout=harness.CALL_SECONDS)
         self.assertResult(OK, reply, "UnloadWorld")
+
+
+class UnreadAnswersTest(Watched):
+    """Clients that ask for the biggest answer the server gives and never
+    read it: the server holds each answer at most once, and other calls go
+    on (8 of them held about 750 MB before answers were bounded, then all
+    the workers until they gave up)."""
+    RESPONSE_MIB = 8
+    SERVER_ARGS = ("--max-response-mib", str(RESPONSE_MIB), "--workers", "4")
+    # Memory freed is memory given back, as without ASan, whose quarantine
+    # would otherwise keep up to 256 MB of it.
+    SERVER_ENV = {"ASAN_OPTIONS": ":".join(filter(None, (os.environ.get("ASAN_OPTIONS"), "quarantine_size_mb=0")))}
+    CLIENTS = 8
+
+    def resident_mb(self):
+        """The memory the server holds now, in MB (VmRSS)."""
+        with open("/proc/%d/status" % self.server.proc.pid) as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+
+    def test_unread_full_listings(self):
+        ows = self.pb.ows_grpc.ObjectWorldServiceStub(self.channel)
+        m, u = self.pb.ows, self.pb.updates
+        wid = ows.CreateWorld(m.CreateWorldRequest(world=m.World(world_metadata=m.WorldMetadata(id="heavy"))),
+                              timeout=harness.CALL_SECONDS).id
+        # Seven objects of 1 MB of user data: a FULL listing just under
+        # the limit on answers.
+        for i in range(self.RESPONSE_MIB - 1):
+            req = u.CreateObjectRequest(world_id=wid, name="o%d" % i)
+            req.create_single_entity_object.geometry_component.CopyFrom(unit_box(self.pb))
+            req.user_data["blob"].value = b"x" * 1000000
+            ows.CreateObject(req, timeout=harness.CALL_SECONDS)
+        full = m.ListObjectsRequest(world_id=wid, view=u.FULL)
+        with grpc.insecure_channel(self.server.address, options=[("grpc.max_receive_message_length", -1)]) as channel:
+            size = self.pb.ows_grpc.ObjectWorldServiceStub(channel).ListObjects(
+                full, timeout=harness.CALL_SECONDS).ByteSize()
+        self.assertGreater(size, (self.RESPONSE_MIB - 2) << 20)
+        baseline = self.resident_mb()
+        # Channels that take 16 KB ahead of their reader, which never
+        # reads: a streaming call's message is read only when asked for.
+        calls = []
+        for _ in range(self.CLIENTS):
+            channel = grpc.insecure_channel(self.server.address, options=[
+                ("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 16384),
+                ("grpc.max_receive_message_length", -1)])
+            self.addCleanup(channel.close)
+            unread = channel.unary_stream("/%s/ListObjects" % OWS,
+                                          request_serializer=m.ListObjectsRequest.SerializeToString,
+                                          response_deserializer=m.ListObjectsResponse.FromString)
+            calls.append(unread(full, timeout=120))
+        # Meanwhile the watcher's health checks and GetTransforms are
+        # answered (Watched), and the server holds no more than each
+        # client's answer once on top of what it held: past the 2 of its 4
+        # workers that may wait on such clients, the answers are ended at
+        # once, RESOURCE_EXHAUSTED; the 2 that wait have 5 s and a second
+        # per MiB to be read, and are whole when read in that time.
+        bound = baseline + self.CLIENTS * self.RESPONSE_MIB * 1.048576
+        peak = baseline
+        end = time.monotonic() + 7
+        while time.monotonic() < end:
+            peak = max(peak, self.resident_mb())
+            time.sleep(0.05)
+        print("resident: %.0f MB before, %.0f MB at most with %d unread answers of %.1f MB (bound %.0f MB)"
+              % (baseline, peak, self.CLIENTS, size / 1048576, bound), file=sys.stderr)
+        self.assertLess(peak, bound)
+        outcomes = []
+        for call in calls:
+            try:
+                outcomes.append(next(call).ByteSize() == size)
+            except grpc.RpcError as e:
+                self.assertEqual(e.code(), C.RESOURCE_EXHAUSTED, e.details())
+                self.assertIn("ListObjects: the client read no answer, and 2 of the server's 4 workers wait on "
+                              "clients that read nothing", e.details())
+                outcomes.append("ended")
+        self.assertEqual((outcomes.count("ended"), outcomes.count(True)), (self.CLIENTS - 2, 2), outcomes)
 
 
 class PathsTest(Watched):

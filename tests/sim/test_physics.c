@@ -772,8 +772,35 @@ static void links_past_the_limit_are_not_compiled(void)
     wk_buf_free(&text);
 }
 
+/* What a step would refuse is known before the world grows: the links
+ * MuJoCo would compile, counted against the limit, under MUJOCO always,
+ * under AUTO only once a link would move (a static world never compiles),
+ * under NONE never; 0 is the default limit. */
+static void physics_room_counts_what_mujoco_would_compile(void)
+{
+    wk_sim *sim = physics_sim(BOX_DROP);
+    REQUIRE(sim);
+    wk_scene *s = wk_sim_scene(sim);
+    wk_status st = {0};
+    CHECK_INT(wk_sim_physics_room(s, WK_PHYSICS_MUJOCO, 2, &st), ==, WK_OK);
+    CHECK_INT(wk_sim_physics_room(s, WK_PHYSICS_MUJOCO, 0, &st), ==, WK_OK);
+    CHECK_INT(wk_sim_physics_room(s, WK_PHYSICS_NONE, 1, &st), ==, WK_OK);
+    CHECK_INT(wk_sim_physics_room(s, WK_PHYSICS_MUJOCO, 1, &st), ==, WK_LIMIT);
+    CHECK_STR(st.message, "physics (MuJoCo): its 2 links are past the limit of 1 (serve --max-physics-links)");
+    CHECK_INT(wk_sim_physics_room(s, WK_PHYSICS_AUTO, 1, &st), ==, WK_LIMIT);
+    wk_sim_free(sim);
+    /* The same two links, both static: AUTO never steps them. */
+    REQUIRE((sim = physics_sim(WORLD_OPEN("0 0 -9.8") "<model name='a'><static>true</static><link name='l'/></model>"
+                                                      "<model name='b'><static>true</static><link name='l'/></model>"
+                                                      "</world></sdf>")));
+    CHECK_INT(wk_sim_physics_room(wk_sim_scene(sim), WK_PHYSICS_AUTO, 1, &st), ==, WK_OK);
+    CHECK_INT(wk_sim_physics_room(wk_sim_scene(sim), WK_PHYSICS_MUJOCO, 1, &st), ==, WK_LIMIT);
+    wk_sim_free(sim);
+}
+
 static const wk_test_case cases[] = {
     {"links_past_the_limit_are_not_compiled", links_past_the_limit_are_not_compiled},
+    {"physics_room_counts_what_mujoco_would_compile", physics_room_counts_what_mujoco_would_compile},
     {"spawn_leaves_others_alone", spawn_leaves_others_alone},
     {"mjcf_as_mujoco_runs_it", mjcf_as_mujoco_runs_it},
     {"mjcf_joints_as_mujoco_runs_them", mjcf_joints_as_mujoco_runs_them},

@@ -31,8 +31,11 @@ int wk__get_simulation_state(wk_api *api, wk__call *call, const ProtobufCMessage
 {
     (void)request;
     SimulationInterfaces__GetSimulationStateResponse *resp = (void *)*response;
-    resp->state = state_msg(call, api->unloaded ? WK_SIM_NO_WORLD : wk_sim_state_of(api->sim));
-    resp->result = wk__call_result(call, WK_RESULT_OK, "%s", "");
+    wk_sim_state state = api->unloaded ? WK_SIM_NO_WORLD : wk_sim_state_of(api->sim);
+    resp->state = state_msg(call, state);
+    /* Result's error_message is "additional error description when
+     * useful": why the loop paused the world. */
+    resp->result = wk__call_result(call, WK_RESULT_OK, "%s", state == WK_SIM_PAUSED ? api->paused_why : "");
     return WK_OK;
 }
 
@@ -47,6 +50,8 @@ static SimulationInterfaces__Result *set_state(wk_api *api, wk__call *call, uint
     wk_status st = {0};
     bool was_playing = wk_sim_state_of(api->sim) == WK_SIM_PLAYING;
     int rc = wk_sim_set_state(api->sim, (wk_sim_state)target, &st);
+    if (rc == WK_OK)
+        api->paused_why[0] = '\0';
     if (rc == WK_OK && was_playing && api->open)
         wk__api_checkpoint(api);
     if (rc == WK_OK && target == WK_SIM_QUITTING)
