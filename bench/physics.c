@@ -2,7 +2,8 @@
  * bare. A world of 100 free boxes piled over a ground plane runs through
  * wk_sim (--physics mujoco: the entities synced in and out every step), and
  * the same boxes, written by hand as MJCF, run by mj_step alone, in the
- * same process, alternating rounds. Prints:
+ * same process, in alternating chunks (race says how they are timed).
+ * Prints:
  *   physics.step_us            one worldkit step,
  *   physics.bare_step_us       one bare mj_step of the same world,
  *   physics.step_overhead      their ratio (the target is 1.10 at most); the
@@ -59,8 +60,8 @@ __attribute__((format(printf, 2, 3))) static void put(text *t, const char *fmt, 
 }
 
 #define BOXES 100
-#define STEPS 2000
-#define ROUNDS 5
+#define STEPS 10000     /* of the boxes, each side */
+#define ARM_STEPS 50000 /* of the arm, whose steps are 150 times shorter */
 
 /* The boxes in a 10 x 10 grid, 0.3 m apart in x and y and staggered in
  * height, so that they fall onto the plane and some onto each other. */
@@ -277,13 +278,48 @@ static mjModel *bare_model(void)
     return m;
 }
 
-/* worldkit's step and a bare mj_step of m, the best of ROUNDS alternating
- * rounds of STEPS each, in s; *total: worldkit's time in all. */
+/* The CPU time this thread has used, in s: a chunk of steps the scheduler
+ * took the CPU from in the middle is not charged for the time it waited. */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* How the two sides are timed: the same number of steps each, in CHUNKS
+ * pairs of chunks of a hundredth of them (a millisecond or more, so that
+ * what a chunk spends bringing its data back to the cache after the other
+ * side's is a small part of it), worldkit's and the bare one's taken in
+ * turn (which goes first alternates, so neither always inherits the
+ * other's cache), so the two pass through the same phases of the motion
+ * (free fall, then the pile's contacts) side by side. Each chunk is timed
+ * in the thread's CPU time, so a wait for a CPU of a loaded host costs
+ * neither side. The figures are medians over the pairs: the step times of
+ * each side, and the ratio of each pair's two, so a chunk that a burst of
+ * another process's cache traffic or an interrupt slowed, on either side,
+ * moves the ratio by one sample of many. */
+#define CHUNKS 100
+
+/* Per step, in s: worldkit's and a bare mj_step's medians, the median of
+ * their pairs' ratio, and worldkit's wall time in all. */
 typedef struct step_times {
-    double ours, bare, total;
+    double ours, bare, ratio, total;
 } step_times;
 
-static step_times race(const char *sdf, mjModel *m)
+static step_times race(const char *sdf, mjModel *m, int steps)
 {
     wk_world_desc *d = NULL;
     wk_status st = {0};
@@ -294,20 +330,27 @@ static step_times race(const char *sdf, mjModel *m)
     mjData *data = mj_makeData(m);
     if (wk_sim_step(sim, 1)) /* the model is built at the first step */
         die("%s", wk_sim_error(sim));
-    step_times t = {1e9, 1e9, 0};
-    for (int r = 0; r < ROUNDS; r++) {
-        double at = now_s();
-        if (wk_sim_step(sim, STEPS))
-            die("%s", wk_sim_error(sim));
-        double ours = (now_s() - at) / STEPS;
-        t.total += ours * STEPS;
-        at = now_s();
-        for (int k = 0; k < STEPS; k++)
-            mj_step(m, data);
-        double bare = (now_s() - at) / STEPS;
-        t.ours = ours < t.ours ? ours : t.ours;
-        t.bare = bare < t.bare ? bare : t.bare;
+    mj_step(m, data); /* so both stand at the same step */
+    static double ours[CHUNKS], bare[CHUNKS], ratio[CHUNKS];
+    step_times t = {0};
+    int chunk = steps / CHUNKS;
+    for (int c = 0; c < CHUNKS; c++) {
+        for (int side = 0; side < 2; side++) {
+            double wall = now_s(), at = cpu_s();
+            if ((side ^ (c & 1)) == 0) {
+                if (wk_sim_step(sim, (uint64_t)chunk))
+                    die("%s", wk_sim_error(sim));
+                ours[c] = (cpu_s() - at) / chunk;
+                t.total += now_s() - wall;
+            } else {
+                for (int k = 0; k < chunk; k++)
+                    mj_step(m, data);
+                bare[c] = (cpu_s() - at) / chunk;
+            }
+        }
+        ratio[c] = ours[c] / bare[c];
     }
+    t.ours = median(ours, CHUNKS), t.bare = median(bare, CHUNKS), t.ratio = median(ratio, CHUNKS);
     mj_deleteData(data);
     wk_sim_free(sim);
     return t;
@@ -317,20 +360,20 @@ int main(void)
 {
     char *sdf = sdf_world();
     mjModel *m = bare_model();
-    step_times boxes = race(sdf, m);
+    step_times boxes = race(sdf, m, STEPS);
     free(sdf);
     mj_deleteModel(m);
     char *arm = sdf_arm(), *arm_mjcf = mjcf_arm();
     m = compiled(arm_mjcf);
-    step_times arms = race(arm, m);
+    step_times arms = race(arm, m, ARM_STEPS);
     free(arm);
     free(arm_mjcf);
     mj_deleteModel(m);
     printf("bench physics.step_us %.2f us\n", boxes.ours * 1e6);
     printf("bench physics.bare_step_us %.2f us\n", boxes.bare * 1e6);
-    printf("bench physics.step_overhead %.3f ratio\n", boxes.ours / boxes.bare);
-    printf("bench physics.arm_step_overhead %.3f ratio\n", arms.ours / arms.bare);
-    printf("bench physics.rtf_100_boxes %.1f x\n", ROUNDS * STEPS * 0.001 / boxes.total);
+    printf("bench physics.step_overhead %.3f ratio\n", boxes.ratio);
+    printf("bench physics.arm_step_overhead %.3f ratio\n", arms.ratio);
+    printf("bench physics.rtf_100_boxes %.1f x\n", STEPS * 0.001 / boxes.total);
     fprintf(stderr, BENCH_NAME ": a 7-link arm: a worldkit step %.2f us, a bare one %.2f us\n", arms.ours * 1e6,
             arms.bare * 1e6);
     spawn_costs c = spawn_cost();

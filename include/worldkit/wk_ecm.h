@@ -143,6 +143,24 @@ int wk_ecm_destroy(wk_ecm *ecm, wk_entity e, bool recursive);
  * 0 when the value was equal already, or a negative code. A change marks the
  * component WK_ONE_TIME_CHANGE unless it is already marked. */
 int wk_ecm_set(wk_ecm *ecm, wk_entity e, wk_type type, const void *value);
+/* An entity's component found once and set often (a physics engine's poses,
+ * every step): wk_ecm_place_set is wk_ecm_set, with the same results and
+ * change marks, that looks the component's cell up again only when the
+ * ECM's storage moved since the last set (an entity created, destroyed or
+ * given or stripped of a component, a table grown). Set it up with
+ * wk_ecm_place_init; its other fields are the ECM's. */
+typedef struct wk_ecm_place {
+    wk_entity entity;
+    wk_type type;
+    const wk_ecm *ecm; /* the ECM the cell below is in, or NULL */
+    uint64_t layout;   /* the ECM's storage when the cell was found */
+    void *value;
+    uint8_t *change;
+    void *record;
+    size_t size;
+} wk_ecm_place;
+void wk_ecm_place_init(wk_ecm_place *place, wk_entity e, wk_type type);
+int wk_ecm_place_set(wk_ecm *ecm, wk_ecm_place *place, const void *value);
 /* The component's data, or NULL when the entity or component is missing (and
  * for tag types, which have no data; use wk_ecm_has). */
 void *wk_ecm_get(const wk_ecm *ecm, wk_entity e, wk_type type);

@@ -179,6 +179,8 @@ wk_ecm *wk_ecm_clone(const wk_ecm *src)
         return NULL;
     }
     wk_ecm *dst = calloc(1, sizeof *dst);
+    if (dst)
+        dst->layout = wk__layout_start();
     if (!dst || clone_into(dst, src)) {
         wk_ecm_free(dst);
         wk__ecm_fail(src, WK_NOMEM, "out of memory cloning");

@@ -4,6 +4,7 @@
 
 #include "base/mem.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -99,6 +100,12 @@ static void release_records(wk_ecm *ecm)
     wk__mem_unreserve(ecm->records, ecm->slot_limit * sizeof(wk__record), end * sizeof(wk__record), keep);
 }
 
+uint64_t wk__layout_start(void)
+{
+    static _Atomic uint64_t ecms;
+    return (atomic_fetch_add(&ecms, 1) + 1) << 40;
+}
+
 wk_ecm *wk_ecm_new(void)
 {
     wk_ecm *ecm = calloc(1, sizeof *ecm);
@@ -108,6 +115,7 @@ wk_ecm *wk_ecm_new(void)
     }
     ecm->next_index = 1;
     ecm->min_index = 1;
+    ecm->layout = wk__layout_start();
     if (!wk__table_for_types(ecm, NULL, 0)) {
         wk_ecm_free(ecm);
         return NULL;

@@ -203,6 +203,11 @@ struct wk_ecm {
 
     wk__txn *txn;     /* the open transaction, or NULL */
     uint64_t version; /* wk_ecm_version */
+    /* Moves whenever a component's cell may have moved or changed owner
+     * (wk__layout_moved): the places found before are stale (place.c).
+     * Each ECM starts its count far from every other's, so that a place
+     * of a freed ECM never matches one made at its address. */
+    uint64_t layout;
 
     wk_status err;
 };
@@ -232,6 +237,13 @@ int wk__vec_grow(void **items, size_t *cap, size_t count, size_t item_size);
                           sizeof *(ecm_vec).items) == 0                                           \
          ? ((ecm_vec).items[(ecm_vec).count++] = (value), 0)                                      \
          : WK_NOMEM)
+
+/* Where a new ECM's storage count starts (ecm.c). */
+uint64_t wk__layout_start(void);
+static inline void wk__layout_moved(wk_ecm *ecm)
+{
+    ecm->layout++;
+}
 
 /* Reserves the address space of ecm->records: 0 or WK_NOMEM. */
 int wk__records_reserve(wk_ecm *ecm);

@@ -177,10 +177,15 @@ static void settle(wk_ecm *ecm, const wk_entity *list, size_t n)
         if (!r)
             continue;
         r->flags &= ~(uint32_t)(WK__NEW | WK__TOUCHED);
+        /* In locals: the byte stores below could alias the table's fields,
+         * which would otherwise be loaded again for every column. */
         const wk__table *t = ecm->tables[r->table];
-        for (uint32_t c = 0; c < t->type_count; c++)
-            t->columns[c].change[r->row] = WK_NO_CHANGE;
-        for (size_t k = 0; k < ecm->sparse_types.count; k++) {
+        const wk__column *columns = t->columns;
+        uint32_t row = r->row, types = t->type_count;
+        for (uint32_t c = 0; c < types; c++)
+            columns[c].change[row] = WK_NO_CHANGE;
+        size_t sparse = ecm->sparse_types.count;
+        for (size_t k = 0; k < sparse; k++) {
             wk__sparse *s = ecm->types[ecm->sparse_types.items[k]].sparse;
             uint32_t pos = wk__sparse_find(s, wk__index(list[i]));
             if (pos)

@@ -68,6 +68,8 @@ static int index_reserve(wk_ecm *ecm, uint32_t table_count)
 
 void wk__table_free(wk_ecm *ecm, wk__table *t)
 {
+    if (ecm)
+        wk__layout_moved(ecm);
     if (!t)
         return;
     for (uint32_t c = 0; c < t->type_count && t->columns; c++) {
@@ -249,6 +251,7 @@ static int table_reserve(wk_ecm *ecm, wk__table *t, uint32_t cap)
     }
     /* A column grown before a failure has moved too. */
     wk__table_publish(ecm, t);
+    wk__layout_moved(ecm);
     if (c < t->type_count)
         return WK_NOMEM;
     t->cap = cap;
@@ -302,6 +305,7 @@ static void move_row(wk_ecm *ecm, wk__table *t, uint32_t dst, uint32_t src)
 /* Fills row `row` with the last row and drops the last row. */
 void wk__table_remove_row(wk_ecm *ecm, wk__table *t, uint32_t row)
 {
+    wk__layout_moved(ecm); /* the row is another entity's, or none's */
     uint32_t last = --t->count;
     if (row != last)
         move_row(ecm, t, row, last);
@@ -309,6 +313,7 @@ void wk__table_remove_row(wk_ecm *ecm, wk__table *t, uint32_t row)
 
 void wk__table_reopen_row(wk_ecm *ecm, wk__table *t, uint32_t row)
 {
+    wk__layout_moved(ecm);
     uint32_t end = t->count++;
     if (row != end)
         move_row(ecm, t, end, row);

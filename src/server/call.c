@@ -36,6 +36,10 @@
  * the window (64 KB and more: thousands of SimulateSteps updates) is full. */
 #define STALL_SECONDS 5
 #define MIN_READ_BYTES_PER_SECOND (1 << 20)
+/* A send not taken in this long counts as held by its reader: longer than
+ * a client that reads takes over a big answer on a busy host, so that only
+ * readers that read nothing are ever counted. */
+#define HELD_AFTER_MS 250
 
 /* Tags of the batches of the call a worker serves (its only one). */
 static char tag_recv, tag_close, tag_send;
@@ -101,7 +105,9 @@ static bool wait_for_reader(call *c, size_t size)
 {
     wk_server *s = c->worker->server;
     int seconds = STALL_SECONDS + (c->streaming ? 0 : (int)(size / MIN_READ_BYTES_PER_SECOND));
-    gpr_timespec stall = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_seconds(seconds, GPR_TIMESPAN));
+    gpr_timespec start = gpr_now(GPR_CLOCK_MONOTONIC);
+    gpr_timespec stall = gpr_time_add(start, gpr_time_from_seconds(seconds, GPR_TIMESPAN));
+    gpr_timespec counted = gpr_time_add(start, gpr_time_from_millis(HELD_AFTER_MS, GPR_TIMESPAN));
     int may_hold = s->worker_count / 2 > 1 ? s->worker_count / 2 : 1;
     bool held = false, too_many = false, sent = false;
     const char *what = c->streaming ? "message" : "answer";
@@ -110,8 +116,7 @@ static bool wait_for_reader(call *c, size_t size)
         gpr_timespec look = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(50, GPR_TIMESPAN));
         if ((sent = wait_until(c, &tag_send, gpr_time_min(look, stall), &late)) || !late)
             break;
-        /* Past its first look, the worker is held by its reader. */
-        if (!held) {
+        if (!held && gpr_time_cmp(gpr_now(GPR_CLOCK_MONOTONIC), counted) >= 0) {
             held = true;
             too_many = atomic_fetch_add(&s->held_by_readers, 1) + 1 > may_hold;
         }

@@ -359,6 +359,15 @@ static bool take_changes(wk__physics *p, wk_sim *sim)
     return taken;
 }
 
+/* Sets e's component of type through place, pointed at it first when it
+ * was another's (a body of the pool filled, a model compiled again). */
+static bool write_to(wk_ecm *ecm, wk_ecm_place *place, wk_entity e, wk_type type, const void *value)
+{
+    if (place->entity != e || place->type != type)
+        wk_ecm_place_init(place, e, type);
+    return wk_ecm_place_set(ecm, place, value) >= 0;
+}
+
 /* A carried model's pose, twist and acceleration from its body's: the
  * model where the link, at its place in the model, is where the engine put
  * it. The acceleration is the one the step just taken integrated (qvel +=
@@ -375,9 +384,9 @@ static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
     b->twist = (wk_velocity){{vel[3], vel[4], vel[5]}, {vel[0], vel[1], vel[2]}, false};
     const mjtNum *a = &p->d->qacc[b->dof];
     wk_acceleration acc = {{a[0], a[1], a[2]}, wk_quat_rotate(world_T_link.q, (wk_vec3){a[3], a[4], a[5]})};
-    if (wk_ecm_set(ecm, b->carries, wk_scene_types_of(s)->parent_pose, &model) < 0 ||
-        wk_ecm_set(ecm, b->carries, sim->velocity, &b->twist) < 0 ||
-        wk_ecm_set(ecm, b->carries, sim->acceleration, &acc) < 0)
+    if (!write_to(ecm, &b->pose_at, b->carries, wk_scene_types_of(s)->parent_pose, &model) ||
+        !write_to(ecm, &b->twist_at, b->carries, sim->velocity, &b->twist) ||
+        !write_to(ecm, &b->acc_at, b->carries, sim->acceleration, &acc))
         return WK_NOMEM;
     wk_scene_pose_written(s, b->carries);
     return WK_OK;
@@ -469,18 +478,18 @@ static void frame_written(parent_frame *f, wk_ecm *ecm, wk_entity e)
  * the data holds was solved at the step's start, where the pose written is
  * its end, and one solved there is the next step's forward dynamics run
  * twice; the change of the twist is what the integrator did, within
- * 5 mm/s^2 of a pendulum's analytic acceleration (tests/sim/test_physics.c). */
-static int write_link(wk__physics *p, wk_sim *sim, body *b, const parent_frame *parent)
+ * 5 mm/s^2 of a pendulum's analytic acceleration (tests/sim/test_physics.c).
+ * rate: one over the step's length, worked out once per step. */
+static int write_link(wk__physics *p, wk_sim *sim, body *b, const parent_frame *parent, double rate)
 {
     wk_ecm *ecm = wk_scene_ecm(sim->scene);
     wk_pose world = world_pose(p, b->id);
     wk_pose local = parent->aligned ? world : wk_pose_compose(parent->inverse, world);
-    int rc = wk_ecm_set(ecm, b->link, wk_scene_types_of(sim->scene)->parent_pose, &local);
+    bool ok = write_to(ecm, &b->pose_at, b->link, wk_scene_types_of(sim->scene)->parent_pose, &local);
     wk_scene_pose_written(sim->scene, b->link);
-    if (rc < 0 || !moves_in_model(p, b))
-        return rc < 0 ? WK_NOMEM : WK_OK;
+    if (!ok || !moves_in_model(p, b))
+        return ok ? WK_OK : WK_NOMEM;
     wk_velocity twist = world_twist(p, b->id);
-    double rate = 1 / p->m->opt.timestep;
     wk_acceleration acc = {wk_vec3_scale(wk_vec3_sub(twist.linear, b->before.linear), rate),
                            wk_vec3_scale(wk_vec3_sub(twist.angular, b->before.angular), rate)};
     b->before = twist;
@@ -493,9 +502,10 @@ static int write_link(wk__physics *p, wk_sim *sim, body *b, const parent_frame *
         twist = (wk_velocity){m.linear, m.angular, false};
         acc = (wk_acceleration){m.linear_acc, m.angular_acc};
     }
-    return wk_ecm_set(ecm, b->link, sim->velocity, &twist) < 0 || wk_ecm_set(ecm, b->link, sim->acceleration, &acc) < 0
-               ? WK_NOMEM
-               : WK_OK;
+    return write_to(ecm, &b->twist_at, b->link, sim->velocity, &twist) &&
+                   write_to(ecm, &b->acc_at, b->link, sim->acceleration, &acc)
+               ? WK_OK
+               : WK_NOMEM;
 }
 
 /* Every moving link's pose from its body's, parents first (MuJoCo numbers
@@ -506,6 +516,7 @@ static int give_changes(wk__physics *p, wk_sim *sim)
     wk_scene *s = sim->scene;
     wk_ecm *ecm = wk_scene_ecm(s);
     parent_frame *frame = &p->frame;
+    double rate = 1 / p->m->opt.timestep;
     for (int id = 1; id < p->m->nbody; id++) {
         body *b = p->of_id[id] == SPARE ? NULL : &p->bodies[p->of_id[id]];
         if (!b || !b->moves)
@@ -519,7 +530,7 @@ static int give_changes(wk__physics *p, wk_sim *sim)
             rc = carry(p, sim, b, world_pose(p, id));
             frame_written(frame, ecm, b->carries);
         } else {
-            rc = write_link(p, sim, b, frame_of(frame, sim, b->up));
+            rc = write_link(p, sim, b, frame_of(frame, sim, b->up), rate);
         }
         if (rc)
             return rc;

@@ -28,6 +28,9 @@ typedef struct body {
     double position;   /* that position as last written to the kinematic object, or taken from it */
     wk_velocity twist; /* the carried model's Velocity as last written */
     wk_velocity before; /* a body that moves within its model: its world twist before the step */
+    /* Where the step writes its pose, twist and acceleration (its carried
+     * model's or its link's), found once (write_to). */
+    wk_ecm_place pose_at, twist_at, acc_at;
 } body;
 
 /* The motion of the entity the last link written hangs from, worked out
