@@ -252,6 +252,9 @@ static void let_go(wk__db *db, const char *id, int64_t wid, int64_t epoch, const
         fprintf(stderr, "worldkit: world '%s': %s; the lease stays until it expires\n", id, st.message);
 }
 
+/* How long a holder found by a claim is named from memory, at most. */
+#define OWNER_MEMORY_NS 250000000
+
 /* Takes the lease of world id and loads it into the store's list; id
  * among the worlds being taken. The lease is noted as soon as it is taken,
  * so that the renewer extends it while the world loads: a load longer than
@@ -264,9 +267,11 @@ static int take(wk_store *store, const char *id, wk_status *st)
     char owner[WK_OWNER_MAX];
     int rc = db->ops->claim(db->impl, id, &wid, &epoch, owner, &left, st);
     /* The claim's transaction began after start: the holder's lease runs
-     * at least until start + left. */
+     * at least until start + left, unless the holder lets it go (a server
+     * stopped cleanly): remembered OWNER_MEMORY_NS at most, so that a
+     * world let go is taken that soon rather than at its lease's end. */
     if (rc == WK_MOVED && left > 0)
-        wk__owner_note(db, id, owner, epoch, start + left);
+        wk__owner_note(db, id, owner, epoch, start + (left < OWNER_MEMORY_NS ? left : OWNER_MEMORY_NS));
     if (rc)
         return rc;
     wk__lease_note(db, wid, epoch, start);

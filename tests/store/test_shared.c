@@ -221,10 +221,10 @@ static void lost_world_leaves_memory(void)
     pg_drop_schema(place);
 }
 
-/* b asks the database who holds w once per lease: in between, it names
- * the holder it read, even after the lease row changed behind its back
- * (done here by hand; a server lets go early only at its close or after a
- * failed load, and a client sent to it then is sent on). */
+/* b asks the database who holds w at most every 250 ms within the lease:
+ * in between, it names the holder it read, even after the lease row
+ * changed behind its back (done here by hand; a server lets go early only
+ * at its close or after a failed load). */
 static void holder_named_from_memory(void)
 {
     char place[PLACE_MAX], id[WK_WORLD_ID_MAX];
@@ -243,9 +243,13 @@ static void holder_named_from_memory(void)
                                   "expires = CURRENT_TIMESTAMP + interval '1 minute'"),
                   ==, 0);
         CHECK_INT(wk_store_open(b, "w", false, &w, &st), ==, WK_MOVED);
-        CHECK(strstr(st.message, "a.example:1"));
-        /* Past the lease a read: the database is asked again. */
-        long left = (long)desc.lease_ms + 100 - (now_ms() - asked);
+        /* Named from memory for 250 ms at most (persist.c), so that a
+         * world its holder let go is soon taken: a host too loaded to come
+         * back within it has asked the database already. */
+        if (now_ms() - asked < 250)
+            CHECK(strstr(st.message, "a.example:1"));
+        /* Past the memory a read: the database is asked again. */
+        long left = 250 + 100 - (now_ms() - asked);
         sleep_ms(left > 0 ? left : 0);
         CHECK_INT(wk_store_open(b, "w", false, &w, &st), ==, WK_MOVED);
         CHECK(strstr(st.message, "o.example:3"));
