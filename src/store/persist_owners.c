@@ -8,10 +8,11 @@
  * slow the takeovers and writes of the worlds this server does hold. The
  * answer is only a pointer to follow: what it may get wrong is safe. A
  * lease cannot change hands before it expires unless its holder lets it go
- * (at its close, after a failed load) or deletes the world; until then,
- * clients are sent to a server that no longer holds the world (one still
- * running takes it again or names the new holder; one stopped answers
- * nothing): the price of not asking. Whoever ends up writing, every write
+ * (at its close, after a failed load) or deletes the world; until the
+ * memory runs out (250 ms at most: persist.c's take), clients are sent to
+ * a server that no longer holds the world (one still running takes it
+ * again or names the new holder; one stopped answers nothing): the price
+ * of not asking. Whoever ends up writing, every write
  * still checks its lease's epoch in its own transaction (wk__pg_fence), so
  * memory here never lets two servers write one world. */
 #include <inttypes.h>
