@@ -52,6 +52,9 @@ typedef struct wk_aabb {
 wk_vec3 wk_vec3_add(wk_vec3 a, wk_vec3 b);
 wk_vec3 wk_vec3_sub(wk_vec3 a, wk_vec3 b);
 wk_vec3 wk_vec3_scale(wk_vec3 a, double s);
+/* Per axis, the smaller and the larger of a's and b's. */
+wk_vec3 wk_vec3_min(wk_vec3 a, wk_vec3 b);
+wk_vec3 wk_vec3_max(wk_vec3 a, wk_vec3 b);
 double wk_vec3_dot(wk_vec3 a, wk_vec3 b);
 wk_vec3 wk_vec3_cross(wk_vec3 a, wk_vec3 b);
 double wk_vec3_norm(wk_vec3 a);

@@ -17,6 +17,16 @@ wk_vec3 wk_vec3_sub(wk_vec3 a, wk_vec3 b)
     return (wk_vec3){a.x - b.x, a.y - b.y, a.z - b.z};
 }
 
+wk_vec3 wk_vec3_min(wk_vec3 a, wk_vec3 b)
+{
+    return (wk_vec3){fmin(a.x, b.x), fmin(a.y, b.y), fmin(a.z, b.z)};
+}
+
+wk_vec3 wk_vec3_max(wk_vec3 a, wk_vec3 b)
+{
+    return (wk_vec3){fmax(a.x, b.x), fmax(a.y, b.y), fmax(a.z, b.z)};
+}
+
 wk_vec3 wk_vec3_scale(wk_vec3 a, double s)
 {
     return (wk_vec3){a.x * s, a.y * s, a.z * s};

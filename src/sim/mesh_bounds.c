@@ -40,8 +40,8 @@ int wk__mesh_bounds(const char *file, wk_vec3 *lo, wk_vec3 *hi, char *why, size_
     for (unsigned m = 0; m < scene->mNumMeshes; m++)
         for (unsigned v = 0; v < scene->mMeshes[m]->mNumVertices; v++, vertices++) {
             struct aiVector3D p = scene->mMeshes[m]->mVertices[v];
-            *lo = (wk_vec3){fmin(lo->x, p.x), fmin(lo->y, p.y), fmin(lo->z, p.z)};
-            *hi = (wk_vec3){fmax(hi->x, p.x), fmax(hi->y, p.y), fmax(hi->z, p.z)};
+            *lo = wk_vec3_min(*lo, (wk_vec3){p.x, p.y, p.z});
+            *hi = wk_vec3_max(*hi, (wk_vec3){p.x, p.y, p.z});
         }
     aiReleaseImport(scene);
     if (!vertices)

@@ -12,6 +12,13 @@ static void test_add_sub_scale(void)
     CHECK_VEC3_NEAR(wk_vec3_scale(a, -2), ((wk_vec3){-2, -4, -6}), 0.0);
 }
 
+static void test_min_max_per_axis(void)
+{
+    wk_vec3 a = {1, -2, 3}, b = {-4, 0.5, 3};
+    CHECK_VEC3_NEAR(wk_vec3_min(a, b), ((wk_vec3){-4, -2, 3}), 0.0);
+    CHECK_VEC3_NEAR(wk_vec3_max(a, b), ((wk_vec3){1, 0.5, 3}), 0.0);
+}
+
 static void test_dot(void)
 {
     /* 1*4 + 2*(-5) + 3*6 = 4 - 10 + 18 = 12. */
@@ -46,6 +53,7 @@ static void test_is_finite(void)
 
 static const wk_test_case cases[] = {
     {"add_sub_scale", test_add_sub_scale},
+    {"min_max_per_axis", test_min_max_per_axis},
     {"dot", test_dot},
     {"cross_is_right_handed", test_cross_is_right_handed},
     {"norm", test_norm},

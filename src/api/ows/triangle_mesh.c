@@ -138,8 +138,8 @@ static int pack_triangles(const struct aiScene *scene, const char *what, wk__par
                 break;
             }
             wk_vec3 q = {p.x, p.y, p.z};
-            m->lo = first + v ? (wk_vec3){fmin(m->lo.x, q.x), fmin(m->lo.y, q.y), fmin(m->lo.z, q.z)} : q;
-            m->hi = first + v ? (wk_vec3){fmax(m->hi.x, q.x), fmax(m->hi.y, q.y), fmax(m->hi.z, q.z)} : q;
+            m->lo = first + v ? wk_vec3_min(m->lo, q) : q;
+            m->hi = first + v ? wk_vec3_max(m->hi, q) : q;
             double *out = mesh.vertices + mesh.n_vertices;
             out[0] = q.x, out[1] = q.y, out[2] = q.z;
             mesh.n_vertices += 3;
@@ -270,7 +270,7 @@ void wk__triangle_mesh_box(const IntrinsicProto__Geometry__V1__TriangleMesh *m, 
 {
     for (size_t i = 0; i + 2 < m->n_vertices; i += 3) {
         wk_vec3 q = {m->vertices[i], m->vertices[i + 1], m->vertices[i + 2]};
-        *lo = i ? (wk_vec3){fmin(lo->x, q.x), fmin(lo->y, q.y), fmin(lo->z, q.z)} : q;
-        *hi = i ? (wk_vec3){fmax(hi->x, q.x), fmax(hi->y, q.y), fmax(hi->z, q.z)} : q;
+        *lo = i ? wk_vec3_min(*lo, q) : q;
+        *hi = i ? wk_vec3_max(*hi, q) : q;
     }
 }

@@ -47,8 +47,8 @@ static void add_box(wk__hull *h, wk_vec3 c, wk_vec3 e)
         h->lo = lo, h->hi = hi;
         return;
     }
-    h->lo = (wk_vec3){fmin(h->lo.x, lo.x), fmin(h->lo.y, lo.y), fmin(h->lo.z, lo.z)};
-    h->hi = (wk_vec3){fmax(h->hi.x, hi.x), fmax(h->hi.y, hi.y), fmax(h->hi.z, hi.z)};
+    h->lo = wk_vec3_min(h->lo, lo);
+    h->hi = wk_vec3_max(h->hi, hi);
 }
 
 /* The rotation's column k: the collision's axis k in the frame. */

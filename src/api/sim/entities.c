@@ -97,8 +97,8 @@ static uint32_t read_region(wk__filters *f, const SimulationInterfaces__Bounds *
         p[i] = wk__msg_to_vec3(b->points[i]);
     }
     if (b->type == WK_BOUNDS_TYPE_BOX) {
-        f->region.lo = (wk_vec3){fmin(p[0].x, p[1].x), fmin(p[0].y, p[1].y), fmin(p[0].z, p[1].z)};
-        f->region.hi = (wk_vec3){fmax(p[0].x, p[1].x), fmax(p[0].y, p[1].y), fmax(p[0].z, p[1].z)};
+        f->region.lo = wk_vec3_min(p[0], p[1]);
+        f->region.hi = wk_vec3_max(p[0], p[1]);
     } else if (b->type == WK_BOUNDS_TYPE_SPHERE) {
         if (p[1].x < 0)
             return snprintf(why, cap, "the sphere's radius %g is negative", p[1].x), WK_RESULT_OPERATION_FAILED;
