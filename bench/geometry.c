@@ -11,36 +11,13 @@
 #include <string.h>
 
 #include "bench.h"
+#include "invoke.h"
 #include "intrinsic/geometry/proto/geometry_service.pb-c.h"
 #include "worldkit/wk_api.h"
 
 #define SIDE 200
+#define GS "/intrinsic_proto.geometry.GeometryService/"
 #define GETS 20
-
-static bool keep(void *ctx, const uint8_t *msg, size_t len)
-{
-    wk_buf *out = ctx;
-    out->len = 0;
-    return wk_buf_append(out, msg, len) == WK_OK;
-}
-
-/* Calls method with m; the answer in *out; the time taken in ms. */
-static double timed(wk_api *api, const char *method, const ProtobufCMessage *m, wk_buf *out)
-{
-    size_t len = protobuf_c_message_get_packed_size(m);
-    uint8_t *bytes = malloc(len ? len : 1);
-    if (!bytes)
-        die("out of memory");
-    protobuf_c_message_pack(m, bytes);
-    wk_api_sink sink = {.write = keep, .ctx = out};
-    double t0 = now_s();
-    int status = wk_api_invoke(api, method, bytes, len, &sink);
-    double ms = (now_s() - t0) * 1e3;
-    free(bytes);
-    if (status != WK_GRPC_OK)
-        die("%s: %d %s", method, status, sink.message);
-    return ms;
-}
 
 /* A binary STL: 80 bytes of header, the count, then per triangle a normal,
  * three corners and two bytes of attributes. */
@@ -76,7 +53,7 @@ int main(void)
     IntrinsicProto__Geometry__CreateGeometryRequest create = INTRINSIC_PROTO__GEOMETRY__CREATE_GEOMETRY_REQUEST__INIT;
     create.data = &data;
     printf("bench geometry.create_ms %.1f ms\n",
-           timed(api, "/intrinsic_proto.geometry.GeometryService/CreateGeometry", &create.base, &out));
+           bench_invoke(api, NULL, GS "CreateGeometry", &create.base, &out, true));
     IntrinsicProto__Geometry__GeometryWithMetadata *made =
         intrinsic_proto__geometry__geometry_with_metadata__unpack(NULL, out.len, out.data);
     if (!made || !made->geometry_storage_refs)
@@ -87,8 +64,8 @@ int main(void)
     glb.geometry_storage_refs = made->geometry_storage_refs;
     double get_ms = 0, glb_ms = 0;
     for (int i = 0; i < GETS; i++) {
-        get_ms += timed(api, "/intrinsic_proto.geometry.GeometryService/GetGeometry", &get.base, &out);
-        glb_ms += timed(api, "/intrinsic_proto.geometry.GeometryService/GetRenderable", &glb.base, &out);
+        get_ms += bench_invoke(api, NULL, GS "GetGeometry", &get.base, &out, true);
+        glb_ms += bench_invoke(api, NULL, GS "GetRenderable", &glb.base, &out, true);
     }
     printf("bench geometry.get_ms %.2f ms\n", get_ms / GETS);
     printf("bench geometry.get_renderable_ms %.2f ms\n", glb_ms / GETS);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "invoke.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
 #include "worldkit/wk_api.h"
 
@@ -33,27 +34,14 @@ static char *moving_world_sdf(int n, const char *element, const char *header)
     return s;
 }
 
-static bool moving_ignore(void *ctx, const uint8_t *msg, size_t len)
-{
-    (void)ctx, (void)msg, (void)len;
-    return true;
-}
-
 /* Calls a simulation_interfaces method on world id (NULL: the current one)
- * with request; dies unless it ran. */
+ * with request; dies unless it ran, whatever its Result (a state set to
+ * the one the world is in answers ALREADY_IN_TARGET_STATE: done). */
 static void moving_call(wk_api *api, const char *id, const char *method, const ProtobufCMessage *request)
 {
-    size_t len = protobuf_c_message_get_packed_size(request);
-    uint8_t *buf = malloc(len ? len : 1);
-    if (!buf)
-        die("out of memory");
-    protobuf_c_message_pack(request, buf);
     char path[128];
     snprintf(path, sizeof path, "/simulation_interfaces.SimulationInterfaces/%s", method);
-    wk_api_sink sink = {.write = moving_ignore, .world_id = id};
-    if (wk_api_invoke(api, path, buf, len, &sink) != WK_GRPC_OK)
-        die("%s on %s: %s", method, id ? id : "the current world", sink.message);
-    free(buf);
+    bench_invoke(api, id, path, request, NULL, false);
 }
 
 static void moving_set_state(wk_api *api, const char *id, wk_sim_state state)

@@ -15,6 +15,7 @@
 
 #define BENCH_NAME "bench/soak"
 #include "bench.h"
+#include "invoke.h"
 #include "intrinsic/world/proto/object_world_service.pb-c.h"
 #include "simulation_interfaces/simulation_interfaces.pb-c.h"
 #include "worldkit/wk_api.h"
@@ -32,29 +33,6 @@ static double rss_mb(void)
         die("cannot read /proc/self/statm");
     fclose(f);
     return (double)pages * (double)sysconf(_SC_PAGESIZE) / 1048576.0;
-}
-
-static bool keep_reply(void *ctx, const uint8_t *msg, size_t len)
-{
-    wk_buf *out = ctx;
-    out->len = 0;
-    return wk_buf_append(out, msg, len) == WK_OK;
-}
-
-/* Calls method with msg; the reply's bytes are in *out. */
-static void call(wk_api *api, const char *method, const ProtobufCMessage *msg, wk_buf *out)
-{
-    size_t len = protobuf_c_message_get_packed_size(msg);
-    uint8_t *bytes = malloc(len + 1);
-    if (!bytes)
-        die("out of memory");
-    protobuf_c_message_pack(msg, bytes);
-    wk_api_sink sink = {.write = keep_reply, .ctx = out};
-    if (wk_api_invoke(api, method, bytes, len, &sink) != WK_GRPC_OK)
-        die("%s: status %d: %s", method, sink.status, sink.message);
-    if (sink.result >= 0 && sink.result != WK_RESULT_OK)
-        die("%s: result %d", method, sink.result);
-    free(bytes);
 }
 
 /* The world and the model spawned, in dir. */
@@ -84,12 +62,12 @@ static void cycle(wk_api *api, char *world, char *model, wk_buf *out)
 {
     SimulationInterfaces__LoadWorldRequest load = SIMULATION_INTERFACES__LOAD_WORLD_REQUEST__INIT;
     load.uri = world;
-    call(api, SI "LoadWorld", &load.base, out);
+    bench_invoke(api, NULL, SI "LoadWorld", &load.base, out, true);
 
     IntrinsicProto__World__CloneWorldRequest clone = INTRINSIC_PROTO__WORLD__CLONE_WORLD_REQUEST__INIT;
     clone.world_id = "world";
     clone.cloned_world_id = "churn";
-    call(api, OWS "CloneWorld", &clone.base, out);
+    bench_invoke(api, NULL, OWS "CloneWorld", &clone.base, out, true);
 
     SimulationInterfaces__Resource resource = SIMULATION_INTERFACES__RESOURCE__INIT;
     resource.uri = model;
@@ -103,7 +81,7 @@ static void cycle(wk_api *api, char *world, char *model, wk_buf *out)
     SimulationInterfaces__SpawnEntitiesRequest spawn = SIMULATION_INTERFACES__SPAWN_ENTITIES_REQUEST__INIT;
     spawn.n_spawn_requests = SPAWNS;
     spawn.spawn_requests = spawns;
-    call(api, SI "SpawnEntities", &spawn.base, out);
+    bench_invoke(api, NULL, SI "SpawnEntities", &spawn.base, out, true);
     SimulationInterfaces__SpawnEntitiesResponse *spawned =
         simulation_interfaces__spawn_entities_response__unpack(NULL, out->len, out->data);
     if (!spawned || spawned->n_results != SPAWNS)
@@ -111,13 +89,13 @@ static void cycle(wk_api *api, char *world, char *model, wk_buf *out)
     for (size_t i = 0; i < spawned->n_results; i++) {
         SimulationInterfaces__DeleteEntityRequest del = SIMULATION_INTERFACES__DELETE_ENTITY_REQUEST__INIT;
         del.entity = spawned->results[i]->entity_name;
-        call(api, SI "DeleteEntity", &del.base, out);
+        bench_invoke(api, NULL, SI "DeleteEntity", &del.base, out, true);
     }
     simulation_interfaces__spawn_entities_response__free_unpacked(spawned, NULL);
 
     IntrinsicProto__World__DeleteWorldRequest drop = INTRINSIC_PROTO__WORLD__DELETE_WORLD_REQUEST__INIT;
     drop.world_id = "churn";
-    call(api, OWS "DeleteWorld", &drop.base, out);
+    bench_invoke(api, NULL, OWS "DeleteWorld", &drop.base, out, true);
 }
 
 int main(void)
