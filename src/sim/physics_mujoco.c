@@ -368,6 +368,18 @@ static bool write_to(wk_ecm *ecm, wk_ecm_place *place, wk_entity e, wk_type type
     return wk_ecm_place_set(ecm, place, value) >= 0;
 }
 
+/* Body id's world twist at its origin, in the world's axes:
+ * mj_objectVelocity's, without its call. MuJoCo's cvel (angular, then
+ * linear) is the twist at the centre of mass of the body's tree, which
+ * moves to the body's origin as v + w x r. */
+static inline wk_velocity world_twist(const wk__physics *p, int id)
+{
+    const mjtNum *c = &p->d->cvel[6 * id], *x = &p->d->xpos[3 * id];
+    const mjtNum *com = &p->d->subtree_com[3 * p->m->body_rootid[id]];
+    wk_vec3 w = {c[0], c[1], c[2]}, r = {x[0] - com[0], x[1] - com[1], x[2] - com[2]};
+    return (wk_velocity){wk_vec3_add((wk_vec3){c[3], c[4], c[5]}, wk_vec3_cross(w, r)), w, false};
+}
+
 /* A carried model's pose, twist and acceleration from its body's: the
  * model where the link, at its place in the model, is where the engine put
  * it. The acceleration is the one the step just taken integrated (qvel +=
@@ -379,9 +391,7 @@ static int carry(wk__physics *p, wk_sim *sim, body *b, wk_pose world_T_link)
     wk_ecm *ecm = wk_scene_ecm(s);
     const wk_pose *model_T_link = wk_ecm_get(ecm, b->link, wk_scene_types_of(s)->parent_pose);
     wk_pose model = wk_pose_compose(world_T_link, wk_pose_inverse(model_T_link ? *model_T_link : wk_pose_identity()));
-    mjtNum vel[6]; /* angular then linear, in the world's axes */
-    mj_objectVelocity(p->m, p->d, mjOBJ_BODY, b->id, vel, 0);
-    b->twist = (wk_velocity){{vel[3], vel[4], vel[5]}, {vel[0], vel[1], vel[2]}, false};
+    b->twist = world_twist(p, b->id);
     const mjtNum *a = &p->d->qacc[b->dof];
     wk_acceleration acc = {{a[0], a[1], a[2]}, wk_quat_rotate(world_T_link.q, (wk_vec3){a[3], a[4], a[5]})};
     if (!write_to(ecm, &b->pose_at, b->carries, wk_scene_types_of(s)->parent_pose, &model) ||
@@ -417,18 +427,6 @@ static wk_pose world_pose(const wk__physics *p, int id)
 {
     const mjtNum *x = &p->d->xpos[3 * id], *q = &p->d->xquat[4 * id];
     return (wk_pose){{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
-}
-
-/* Body id's world twist at its origin, in the world's axes:
- * mj_objectVelocity's, without its call. MuJoCo's cvel (angular, then
- * linear) is the twist at the centre of mass of the body's tree, which
- * moves to the body's origin as v + w x r. */
-static inline wk_velocity world_twist(const wk__physics *p, int id)
-{
-    const mjtNum *c = &p->d->cvel[6 * id], *x = &p->d->xpos[3 * id];
-    const mjtNum *com = &p->d->subtree_com[3 * p->m->body_rootid[id]];
-    wk_vec3 w = {c[0], c[1], c[2]}, r = {x[0] - com[0], x[1] - com[1], x[2] - com[2]};
-    return (wk_velocity){wk_vec3_add((wk_vec3){c[3], c[4], c[5]}, wk_vec3_cross(w, r)), w, false};
 }
 
 /* The world twist of every body that moves within its model, before the
