@@ -58,15 +58,6 @@ static int check(const wk_ecm *ecm, wk_entity e, wk_type type, wk__record **r)
     return rc ? rc : check_type(ecm, type);
 }
 
-static void mark_changed(wk_ecm *ecm, wk__record *r, wk_entity e, uint8_t *change)
-{
-    if (*change == WK_NO_CHANGE)
-        *change = WK_ONE_TIME_CHANGE;
-    /* Only fails out of memory; the value is set either way, and the message
-     * is on the ECM. */
-    (void)wk__touch(ecm, r, e);
-}
-
 /* Sets the value at cell, whose change state is at *change_state. Inlined
  * into its callers: it is the common case of wk_ecm_set, which the physics
  * calls three times per link per step. */
@@ -99,7 +90,7 @@ static inline __attribute__((always_inline)) int set_existing(wk_ecm *ecm, wk__r
         memcpy(cell, s.value, size);
         unstage(&s);
     }
-    mark_changed(ecm, r, e, change_state);
+    wk__mark_changed(ecm, r, e, change_state);
     ecm->version++;
     return 1;
 }

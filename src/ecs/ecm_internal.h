@@ -486,6 +486,16 @@ int wk__entity_free(wk_ecm *ecm, wk_entity e);
 int wk__entity_free_at(wk_ecm *ecm, wk__record *r, wk_entity e);
 /* Adds the entity to the step's touched list (once). */
 int wk__touch(wk_ecm *ecm, wk__record *r, wk_entity e);
+/* Marks a component whose value changed, at *change, and its entity as
+ * touched this step. Fails only out of memory; the value is set either
+ * way, and the message is on the ECM. */
+static inline void wk__mark_changed(wk_ecm *ecm, wk__record *r, wk_entity e, uint8_t *change)
+{
+    if (*change == WK_NO_CHANGE)
+        *change = WK_ONE_TIME_CHANGE;
+    if (!(r->flags & (WK__NEW | WK__TOUCHED)))
+        (void)wk__touch(ecm, r, e);
+}
 /* Drops destroyed entities from the step's created and touched lists once
  * either has doubled since the last time; outside a transaction only (its
  * savepoints hold list lengths). */

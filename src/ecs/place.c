@@ -28,24 +28,31 @@ static void find(const wk_ecm *ecm, wk_ecm_place *place)
                             &t->columns[c].change[r->row], r, ecm->types[type].desc.size};
 }
 
+inline void *wk_ecm_place_cell(wk_ecm *ecm, wk_ecm_place *place)
+{
+    if (place->ecm != ecm || place->layout != ecm->layout)
+        find(ecm, place);
+    /* A transaction notes each old value before it changes. */
+    return place->ecm && !ecm->txn ? place->value : NULL;
+}
+
+inline void wk_ecm_place_changed(wk_ecm *ecm, wk_ecm_place *place)
+{
+    wk__mark_changed(ecm, place->record, place->entity, place->change);
+    ecm->version++;
+}
+
 int wk_ecm_place_set(wk_ecm *ecm, wk_ecm_place *place, const void *value)
 {
-    if (place->ecm != ecm || place->layout != ecm->layout || ecm->txn || !value) {
+    void *cell = value ? wk_ecm_place_cell(ecm, place) : NULL;
+    if (!cell) {
         int rc = wk_ecm_set(ecm, place->entity, place->type, value);
         find(ecm, place);
         return rc;
     }
-    if (wk__same_bytes(place->value, value, place->size))
+    if (wk__same_bytes(cell, value, place->size))
         return 0;
-    wk__copy_value(place->value, value, place->size);
-    if (*place->change == WK_NO_CHANGE)
-        *place->change = WK_ONE_TIME_CHANGE;
-    /* As wk_ecm_set: fails only out of memory, the value set either way and
-     * the message on the ECM. Once in the step's list, the entity's next
-     * sets make no call. */
-    wk__record *r = place->record;
-    if (!(r->flags & (WK__NEW | WK__TOUCHED)))
-        (void)wk__touch(ecm, r, place->entity);
-    ecm->version++;
+    wk__copy_value(cell, value, place->size);
+    wk_ecm_place_changed(ecm, place);
     return 1;
 }

@@ -29,7 +29,7 @@ typedef struct body {
     wk_velocity twist; /* the carried model's Velocity as last written */
     wk_velocity before; /* a body that moves within its model: its world twist before the step */
     /* Where the step writes its pose, twist and acceleration (its carried
-     * model's or its link's), found once (write_to). */
+     * model's or its link's), found once (cell_of). */
     wk_ecm_place pose_at, twist_at, acc_at;
 } body;
 

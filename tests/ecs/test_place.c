@@ -2,7 +2,10 @@
  * wk_ecm_set would: the value, its change mark, the step's record of the
  * entity touched, the version; and it keeps doing so after the storage
  * under it moved (rows swapped, tables grown, the entity given a
- * component, destroyed) and inside a transaction. */
+ * component, destroyed) and inside a transaction. A cell written in place
+ * (wk_ecm_place_cell, wk_ecm_place_changed) is the component's own, found
+ * again when the storage moves, and refused where a set must go the long
+ * way. */
 #include "ecs/fixture.h"
 #include "wk_test.h"
 
@@ -185,10 +188,45 @@ static void a_place_of_another_ecm_is_found_again(void)
     wk_ecm_free(f.ecm);
 }
 
+static void a_cell_written_in_place_is_marked(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    wk_entity first = settled(&f, 0), e = settled(&f, 1);
+    wk_ecm_place place;
+    wk_ecm_place_init(&place, e, f.pos);
+    vec *cell = wk_ecm_place_cell(f.ecm, &place);
+    REQUIRE(cell);
+    CHECK(cell == wk_ecm_get(f.ecm, e, f.pos));
+    uint64_t version = wk_ecm_version(f.ecm);
+    cell->y = 5;
+    wk_ecm_place_changed(f.ecm, &place);
+    CHECK(holds(&f, e, (vec){1, 5, 0}));
+    CHECK_U64(wk_ecm_version(f.ecm), >, version);
+    CHECK_INT(wk_ecm_changed(f.ecm, e, f.pos), ==, WK_ONE_TIME_CHANGE);
+    CHECK_INT(times_reported(&f, e, f.pos), ==, 1);
+    /* Its row moves when the table's first row goes: the cell follows. */
+    REQUIRE_INT(wk_ecm_destroy(f.ecm, first, false), ==, WK_OK);
+    cell = wk_ecm_place_cell(f.ecm, &place);
+    REQUIRE(cell);
+    CHECK(cell == wk_ecm_get(f.ecm, e, f.pos));
+    CHECK(cell->x == 1 && cell->y == 5);
+    /* In a transaction a set notes the old value first: no cell. */
+    REQUIRE_INT(wk_ecm_txn_begin(f.ecm), ==, WK_OK);
+    CHECK(!wk_ecm_place_cell(f.ecm, &place));
+    REQUIRE_INT(wk_ecm_txn_commit(f.ecm), ==, WK_OK);
+    /* Nor for a component the entity does not have. */
+    wk_ecm_place other;
+    wk_ecm_place_init(&other, e, f.vel);
+    CHECK(!wk_ecm_place_cell(f.ecm, &other));
+    wk_ecm_free(f.ecm);
+}
+
 static const wk_test_case cases[] = {
     {"a_set_is_reported_every_step", a_set_is_reported_every_step},
     {"sets_follow_the_storage", sets_follow_the_storage},
     {"a_rollback_undoes_a_set", a_rollback_undoes_a_set},
     {"a_place_of_another_ecm_is_found_again", a_place_of_another_ecm_is_found_again},
+    {"a_cell_written_in_place_is_marked", a_cell_written_in_place_is_marked},
 };
 WK_TEST_MAIN(cases)
