@@ -95,6 +95,53 @@ static void change_states(void)
     wk_ecm_free(f.ecm);
 }
 
+/* Checks the change states of e's position, velocity and tag. */
+static bool states_are(const fixture *f, wk_entity e, wk_change pos, wk_change vel, wk_change tag)
+{
+    bool ok = CHECK_INT(wk_ecm_changed(f->ecm, e, f->pos), ==, pos);
+    ok &= CHECK_INT(wk_ecm_changed(f->ecm, e, f->vel), ==, vel);
+    return ok & CHECK_INT(wk_ecm_changed(f->ecm, e, f->tag), ==, tag);
+}
+
+/* Each column's change state stays with its entity when the row moves to
+ * the next table, whose columns shift around the type added or removed,
+ * and when the table's last row fills the row left; end of step clears
+ * every column's. Each entity holds different states, so that one read
+ * from the wrong row or column shows. */
+static void change_states_follow_rows(void)
+{
+    fixture f = fixture_new();
+    REQUIRE(f.ecm);
+    wk_entity e[3];
+    for (int i = 0; i < 3; i++) {
+        e[i] = wk_ecm_create(f.ecm);
+        wk_ecm_set(f.ecm, e[i], f.pos, &(vec){i, 0, 0});
+        wk_ecm_set(f.ecm, e[i], f.tag, NULL);
+    }
+    wk_ecm_end_step(f.ecm);
+    CHECK_INT(wk_ecm_set_changed(f.ecm, e[0], f.tag, WK_PERIODIC_CHANGE), ==, WK_OK);
+    CHECK_INT(wk_ecm_set_changed(f.ecm, e[1], f.pos, WK_PERIODIC_CHANGE), ==, WK_OK);
+    CHECK_INT(wk_ecm_set_changed(f.ecm, e[2], f.pos, WK_ONE_TIME_CHANGE), ==, WK_OK);
+    CHECK_INT(wk_ecm_set_changed(f.ecm, e[2], f.tag, WK_PERIODIC_CHANGE), ==, WK_OK);
+
+    /* Velocity goes between position and tag; e[2] fills e[0]'s row. */
+    CHECK_INT(wk_ecm_set(f.ecm, e[0], f.vel, &(vec){1, 0, 0}), ==, 1);
+    CHECK(states_are(&f, e[0], WK_NO_CHANGE, WK_ONE_TIME_CHANGE, WK_PERIODIC_CHANGE));
+    CHECK(states_are(&f, e[1], WK_PERIODIC_CHANGE, WK_NO_CHANGE, WK_NO_CHANGE));
+    CHECK(states_are(&f, e[2], WK_ONE_TIME_CHANGE, WK_NO_CHANGE, WK_PERIODIC_CHANGE));
+
+    /* Position leaves from before the tag; e[1] fills e[2]'s row. */
+    CHECK_INT(wk_ecm_remove(f.ecm, e[2], f.pos), ==, 1);
+    CHECK(states_are(&f, e[2], WK_NO_CHANGE, WK_NO_CHANGE, WK_PERIODIC_CHANGE));
+    CHECK(states_are(&f, e[1], WK_PERIODIC_CHANGE, WK_NO_CHANGE, WK_NO_CHANGE));
+
+    wk_ecm_end_step(f.ecm);
+    for (int i = 0; i < 3; i++)
+        CHECK(states_are(&f, e[i], WK_NO_CHANGE, WK_NO_CHANGE, WK_NO_CHANGE));
+    CHECK_INT(wk_ecm_periodic_types(f.ecm, NULL, 0), ==, 0);
+    wk_ecm_free(f.ecm);
+}
+
 static void a_long_step_forgets_the_destroyed(void)
 {
     fixture f = fixture_new();
@@ -126,6 +173,7 @@ static const wk_test_case cases[] = {
     {"flat_request_keeps_children", flat_request_keeps_children},
     {"remove_all", remove_all},
     {"change_states", change_states},
+    {"change_states_follow_rows", change_states_follow_rows},
     {"a_long_step_forgets_the_destroyed", a_long_step_forgets_the_destroyed},
 };
 WK_TEST_MAIN(cases)
