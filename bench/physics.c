@@ -1,17 +1,18 @@
 /* physics.c — what stepping through worldkit costs over stepping MuJoCo
  * bare. A world of 100 free boxes piled over a ground plane runs through
  * wk_sim (--physics mujoco: the entities synced in and out every step), and
- * the same boxes, written by hand as MJCF, run by mj_step alone, in the
- * same process, in alternating chunks (race says how they are timed).
+ * a copy of the model worldkit compiled, from a copy of its state, runs by
+ * mj_step alone, in the same process, in alternating chunks (race says how
+ * they are timed): the same compiled model, so both sides take the same
+ * trajectory and MuJoCo does the same work on each (a hand-written twin
+ * differs in the last bits of its numbers, and a chaotic arm's folds, and
+ * the contacts they make, soon differ with them).
  * Prints:
  *   physics.step_us            one worldkit step,
  *   physics.bare_step_us       one bare mj_step of the same world,
- *   physics.step_overhead      their ratio (the target is 1.10 at most); the
- *                              bare model has none of the engine's spare
- *                              bodies, so any cost of theirs would count,
+ *   physics.step_overhead      their ratio (the target is 1.10 at most),
  *   physics.arm_step_overhead  the same ratio for an arm of 7 links on
- *                              revolute joints, welded to the world, against
- *                              the arm written by hand as MJCF,
+ *                              revolute joints, welded to the world,
  *   physics.rtf_100_boxes      worldkit's real-time factor, as fast as it goes,
  *   physics.spawn_pooled_ms    the step after a model of one box is spawned
  *                              into a world of 1,000 bodies (a spare body of
@@ -27,6 +28,7 @@
  *   physics.delete_ms          the step after a body of the first compile
  *                              is deleted there (parked, no compile); on
  *                              stderr, its ratio to a plain step. */
+#include <math.h>
 #include <mujoco/mujoco.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,8 @@
 
 #define BENCH_NAME "bench/physics"
 #include "bench.h"
+#include "sim/physics_mujoco.h"
+#include "sim/sim_internal.h"
 #include "worldkit/wk_sim.h"
 
 /* A text built piece by piece, printf-style; the program dies when memory
@@ -116,26 +120,6 @@ static char *sdf_arm(void)
                               i, 0.3 * i, i, parent, i);
     }
     put(&t, "</model></world></sdf>");
-    char *s = t.s;
-    return s;
-}
-
-/* The same arm as MJCF, nested body in body. */
-static char *mjcf_arm(void)
-{
-    text t = {0};
-    put(&t,
-                          "<mujoco><compiler angle='radian' inertiafromgeom='false'/><option timestep='0.001' "
-                          "gravity='0 0 -9.8'/><worldbody>");
-    for (int i = 0; i < ARM_LINKS; i++)
-        put(&t,
-                              "<body pos='%g 0 %g'><joint type='hinge' axis='0 1 0'/><inertial pos='0.15 0 0' mass='1' "
-                              "diaginertia='0.001 0.0075 0.0075'/><geom type='capsule' size='0.02 0.13' pos='0.15 0 0' "
-                              "quat='0.7071 0 0.7071 0'/>",
-                              i ? 0.3 : 0.0, i ? 0.0 : 3.0);
-    for (int i = 0; i < ARM_LINKS; i++)
-        put(&t, "</body>");
-    put(&t, "</worldbody></mujoco>");
     char *s = t.s;
     return s;
 }
@@ -240,44 +224,6 @@ static spawn_costs spawn_cost(void)
     return c;
 }
 
-static mjModel *compiled(const char *s)
-{
-    mjVFS *vfs = malloc(sizeof *vfs);
-    if (!vfs)
-        die("out of memory");
-    mj_defaultVFS(vfs);
-    mj_makeEmptyFileVFS(vfs, "bare.xml", (int)strlen(s));
-    memcpy(vfs->filedata[mj_findFileVFS(vfs, "bare.xml")], s, strlen(s));
-    char error[512];
-    mjModel *m = mj_loadXML("bare.xml", vfs, error, sizeof error);
-    mj_deleteVFS(vfs);
-    free(vfs);
-    if (!m)
-        die("the bare model does not compile: %s", error);
-    return m;
-}
-
-static mjModel *bare_model(void)
-{
-    text t = {0};
-    put(&t,
-                          "<mujoco><compiler angle='radian' inertiafromgeom='false'/><option timestep='0.001' "
-                          "gravity='0 0 -9.8'/><size nconmax='908' njmax='3632'/><worldbody><geom type='plane' size='0 0 1'/>");
-    for (int i = 0; i < BOXES; i++) {
-        double p[3];
-        box_pose(i, p);
-        put(&t,
-                              "<body pos='%g %g %g'><freejoint/><inertial pos='0 0 0' mass='1' "
-                              "diaginertia='0.0067 0.0067 0.0067'/><geom type='box' size='0.1 0.1 0.1'/></body>",
-                              p[0], p[1], p[2]);
-    }
-    put(&t, "</worldbody></mujoco>");
-    char *s = t.s;
-    mjModel *m = compiled(s);
-    free(s);
-    return m;
-}
-
 /* The CPU time this thread has used, in s: a chunk of steps the scheduler
  * took the CPU from in the middle is not charged for the time it waited. */
 static double cpu_s(void)
@@ -314,12 +260,13 @@ static double median(double *v, size_t n)
 #define CHUNKS 100
 
 /* Per step, in s: worldkit's and a bare mj_step's medians, the median of
- * their pairs' ratio, and worldkit's wall time in all. */
+ * their pairs' ratio, and worldkit's wall time in all; and how far apart
+ * the two sides' joint positions ended (0: the same trajectory). */
 typedef struct step_times {
-    double ours, bare, ratio, total;
+    double ours, bare, ratio, total, apart;
 } step_times;
 
-static step_times race(const char *sdf, mjModel *m, int steps)
+static step_times race(const char *sdf, int steps)
 {
     wk_world_desc *d = NULL;
     wk_status st = {0};
@@ -327,10 +274,12 @@ static step_times race(const char *sdf, mjModel *m, int steps)
     if (wk_desc_read(&(wk_read_desc){.resource_string = sdf}, &d, &st) ||
         wk_sim_new(d, &(wk_sim_desc){.physics = WK_PHYSICS_MUJOCO}, &sim, &st))
         die("%s", st.message);
-    mjData *data = mj_makeData(m);
     if (wk_sim_step(sim, 1)) /* the model is built at the first step */
         die("%s", wk_sim_error(sim));
-    mj_step(m, data); /* so both stand at the same step */
+    mjModel *m = mj_copyModel(NULL, sim->physics->m);
+    mjData *data = m ? mj_copyData(NULL, m, sim->physics->d) : NULL;
+    if (!data)
+        die("out of memory copying the engine's model");
     static double ours[CHUNKS], bare[CHUNKS], ratio[CHUNKS];
     step_times t = {0};
     int chunk = steps / CHUNKS;
@@ -351,7 +300,10 @@ static step_times race(const char *sdf, mjModel *m, int steps)
         ratio[c] = ours[c] / bare[c];
     }
     t.ours = median(ours, CHUNKS), t.bare = median(bare, CHUNKS), t.ratio = median(ratio, CHUNKS);
+    for (int i = 0; i < m->nq; i++)
+        t.apart = fmax(t.apart, fabs(data->qpos[i] - sim->physics->d->qpos[i]));
     mj_deleteData(data);
+    mj_deleteModel(m);
     wk_sim_free(sim);
     return t;
 }
@@ -359,16 +311,11 @@ static step_times race(const char *sdf, mjModel *m, int steps)
 int main(void)
 {
     char *sdf = sdf_world();
-    mjModel *m = bare_model();
-    step_times boxes = race(sdf, m, STEPS);
+    step_times boxes = race(sdf, STEPS);
     free(sdf);
-    mj_deleteModel(m);
-    char *arm = sdf_arm(), *arm_mjcf = mjcf_arm();
-    m = compiled(arm_mjcf);
-    step_times arms = race(arm, m, ARM_STEPS);
+    char *arm = sdf_arm();
+    step_times arms = race(arm, ARM_STEPS);
     free(arm);
-    free(arm_mjcf);
-    mj_deleteModel(m);
     printf("bench physics.step_us %.2f us\n", boxes.ours * 1e6);
     printf("bench physics.bare_step_us %.2f us\n", boxes.bare * 1e6);
     printf("bench physics.step_overhead %.3f ratio\n", boxes.ratio);
@@ -376,6 +323,8 @@ int main(void)
     printf("bench physics.rtf_100_boxes %.1f x\n", STEPS * 0.001 / boxes.total);
     fprintf(stderr, BENCH_NAME ": a 7-link arm: a worldkit step %.2f us, a bare one %.2f us\n", arms.ours * 1e6,
             arms.bare * 1e6);
+    fprintf(stderr, BENCH_NAME ": the two sides' joint positions ended %g apart (boxes), %g (arm)\n", boxes.apart,
+            arms.apart);
     spawn_costs c = spawn_cost();
     printf("bench physics.spawn_pooled_ms %.3f ms\n", c.pooled);
     printf("bench physics.spawn_rebuild_ms %.1f ms\n", c.rebuild);
