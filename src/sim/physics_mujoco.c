@@ -276,12 +276,14 @@ static bool same_links(const wk__physics *p, wk_scene *s)
     return same;
 }
 
-/* Whether two poses differ, past rounding. */
+/* Whether two poses differ, past rounding: the entities' world pose of a
+ * body is composed from the ParentPoses written from the engine's, and
+ * rounds to a few units in the last place of its coordinates. */
 static bool moved(wk_pose a, wk_pose b)
 {
     return fabs(a.p.x - b.p.x) + fabs(a.p.y - b.p.y) + fabs(a.p.z - b.p.z) + fabs(a.q.w - b.q.w) +
                fabs(a.q.x - b.q.x) + fabs(a.q.y - b.q.y) + fabs(a.q.z - b.q.z) >
-           1e-12;
+           1e-12 * (1 + fabs(a.p.x) + fabs(a.p.y) + fabs(a.p.z));
 }
 
 /* Whether a client moved a body welded to the world (a static model):
@@ -597,9 +599,11 @@ static int give_changes(wk__physics *p, wk_sim *sim)
         }
         if (rc)
             return rc;
-        /* Only a free body's is read back (take_changes). */
+        /* Only a free body's is read back (take_changes): the engine's, which
+         * the entities' is, to rounding (composing it anew from them took
+         * two fifths of a free body's sync). */
         if (b->free)
-            b->written = wk_scene_world_pose(s, b->link);
+            b->written = world_pose(p, id);
     }
     /* A leader's position written moves the kinematic joints that mimic
      * it (the scene's coupling, which the engine's equality keeps too):

@@ -23,7 +23,7 @@ typedef struct body {
     int id;            /* MuJoCo's body id */
     int qpos, dof;     /* its free joint's (root bodies) or its joint's first addresses; -1: none */
     wk_entity carries; /* the model it carries (a free root link right below its model), or WK_NULL_ENTITY */
-    wk_pose written;   /* its world pose as last written to the entities */
+    wk_pose written;   /* its world pose as last written to the entities (to rounding, moved) */
     double at_build;   /* its joint's position (a kinematic object's) when the model was written */
     double position;   /* that position as last written to the kinematic object, or taken from it */
     wk_velocity twist; /* the carried model's Velocity as last written */

@@ -151,6 +151,33 @@ static void coasting(void)
     wk_sim_free(sim);
 }
 
+/* Far from the origin, a free link below a turned model (the model, of two
+ * links, follows neither) is written as a ParentPose that composes back to
+ * its world pose only to rounding. A client marking a change before each
+ * step (so no step is quiet) does not get it taken for moved: it falls as
+ * free_fall's box does, where a teleport would have stopped it. */
+static void far_bodies_are_not_teleported(void)
+{
+    wk_sim *sim = physics_sim(WORLD_OPEN("0 0 -9.8") "<model name='pair'><pose>123456.789 -98765.4321 3.3 0.3 0.7 "
+                                                     "1.1</pose><link name='a'><pose>0.37 -0.61 0.29 0.5 -0.4 0.9"
+                                                     "</pose><inertial><mass>2</mass></inertial></link><link name='b'>"
+                                                     "<pose>3 0 0 0 0 0</pose><inertial><mass>1</mass></inertial>"
+                                                     "</link></model></world></sdf>");
+    REQUIRE(sim);
+    wk_scene *s = wk_sim_scene(sim);
+    wk_entity pair = wk_scene_scoped(s, wk_sim_world(sim), "pair");
+    double z0 = height(sim, "pair::a");
+    for (int k = 0; k < 300; k++) {
+        REQUIRE_INT(wk_ecm_set_changed(wk_scene_ecm(s), pair, wk_scene_types_of(s)->parent_pose,
+                                       WK_PERIODIC_CHANGE),
+                    ==, WK_OK);
+        REQUIRE_INT(steps(sim, 1), ==, WK_OK);
+    }
+    CHECK_NEAR(height(sim, "pair::a"), z0 - 9.8 * 0.3 * 0.3 / 2, 1.5e-3);
+    CHECK_NEAR(wk_sim_motion(sim, link_of(sim, "pair::a")).linear.z, -9.8 * 0.3, 0.01);
+    wk_sim_free(sim);
+}
+
 /* Lifts the puck to z = 5, at rest, at the step given as ctx: a system
  * that writes after the engine, in the same step. */
 static void lift_at(wk_sim *sim, const wk_step_info *info, void *ctx)
@@ -808,6 +835,7 @@ static const wk_test_case cases[] = {
     {"comes_to_rest", comes_to_rest},
     {"pendulum_period", pendulum_period},
     {"coasting", coasting},
+    {"far_bodies_are_not_teleported", far_bodies_are_not_teleported},
     {"writes_after_the_engine_are_taken", writes_after_the_engine_are_taken},
     {"damped_spring", damped_spring},
     {"joint_friction_and_limit", joint_friction_and_limit},
