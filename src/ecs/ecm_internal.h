@@ -484,8 +484,18 @@ wk__table *wk__table_of(wk_ecm *ecm, const wk_type *types, size_t n, bool *spars
 int wk__entity_free(wk_ecm *ecm, wk_entity e);
 /* The same, given the entity's record. */
 int wk__entity_free_at(wk_ecm *ecm, wk__record *r, wk_entity e);
-/* Adds the entity to the step's touched list (once). */
-int wk__touch(wk_ecm *ecm, wk__record *r, wk_entity e);
+/* Adds the entity to the step's touched list (once). Inlined: every
+ * change of a value makes this check, the physics 21 a step for an arm. */
+static inline int wk__touch(wk_ecm *ecm, wk__record *r, wk_entity e)
+{
+    if (r->flags & (WK__NEW | WK__TOUCHED))
+        return WK_OK;
+    if (WK__VEC_PUSH(ecm->touched, e))
+        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory tracking a change of entity %llu",
+                            (unsigned long long)e);
+    r->flags |= WK__TOUCHED;
+    return WK_OK;
+}
 /* Marks a component whose value changed, at *change, and its entity as
  * touched this step. Fails only out of memory; the value is set either
  * way, and the message is on the ECM. */
@@ -493,8 +503,7 @@ static inline void wk__mark_changed(wk_ecm *ecm, wk__record *r, wk_entity e, uin
 {
     if (*change == WK_NO_CHANGE)
         *change = WK_ONE_TIME_CHANGE;
-    if (!(r->flags & (WK__NEW | WK__TOUCHED)))
-        (void)wk__touch(ecm, r, e);
+    (void)wk__touch(ecm, r, e);
 }
 /* Drops destroyed entities from the step's created and touched lists once
  * either has doubled since the last time; outside a transaction only (its

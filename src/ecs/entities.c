@@ -349,13 +349,3 @@ int wk__entity_free_at(wk_ecm *ecm, wk__record *r, wk_entity e)
     return WK_OK;
 }
 
-int wk__touch(wk_ecm *ecm, wk__record *r, wk_entity e)
-{
-    if (r->flags & (WK__NEW | WK__TOUCHED))
-        return WK_OK;
-    if (WK__VEC_PUSH(ecm->touched, e))
-        return wk__ecm_fail(ecm, WK_NOMEM, "out of memory tracking a change of entity %llu",
-                            (unsigned long long)e);
-    r->flags |= WK__TOUCHED;
-    return WK_OK;
-}
