@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/api_call.h"
+#include "api/ows_client.h"
 #include "wk_test.h"
 
 enum { STOPPED, PLAYING, PAUSED, QUITTING, NO_WORLD, LOADING_WORLD, BOGUS = 9 };
@@ -155,7 +156,8 @@ static uint32_t state_and_why(wk_api *api, char *why, size_t cap)
  * every step: playing, its first batch pauses it rather than the loop
  * trying again and again, and GetSimulationState tells why while it stays
  * PAUSED, until a client sets its state. A LoadWorld past the limit is
- * refused up front, the world as it was. */
+ * refused up front, the world as it was; a pose moved, which adds no
+ * link, is kept. */
 static void a_failing_step_pauses(void)
 {
     wk_store *store = wk_store_new();
@@ -195,6 +197,10 @@ static void a_failing_step_pauses(void)
     CHECK_INT(result_code(resp, resp ? resp->result : NULL, msg), ==, WK_RESULT_OPERATION_FAILED);
     CHECK(strstr(msg, "its 2 links are past the limit of 1 (serve --max-physics-links)") != NULL);
     CHECK_INT(get_state(api), ==, PAUSED);
+    OWS_EXPECT(api, "UpdateTransform",
+               "{'worldId':'world','nodeA':{'id':'root'},'nodeB':{'byName':{'object':{'objectName':'box'}}},"
+               "'aTB':{'position':{'z':3}}}",
+               WK_GRPC_OK, "'object':{'worldId':'world'");
     wk_api_free(api);
 }
 

@@ -226,8 +226,10 @@ static int run_begin(wk__call *call, run *r, wk_status *st)
  * has put the world back as it was before them). */
 static int run_keep(run *r, int rc, bool pose_only, wk_status *st)
 {
-    /* Asked of every batch, as every kind of update could add entities. */
-    if (rc == WK_OK)
+    /* Asked of every batch that may have added entities: one that moved
+     * poses or joints only adds none, and the ask counts the world's links
+     * (what MuJoCo would compile), as long as the world is big. */
+    if (rc == WK_OK && !pose_only)
         rc = wk_store_room(r->world, st);
     if (rc == WK_OK && (rc = wk_scene_batch_commit(r->scene)))
         rc = wk_fail(st, rc, "world '%s': the batch could not be committed", wk_world_id(r->world));
