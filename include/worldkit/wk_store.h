@@ -188,9 +188,12 @@ int wk_store_list(wk_store *store, wk_world_meta **out, size_t *count);
 
 /* Opens world id for reading or writing; NOT_FOUND for an unknown id. */
 int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st);
-/* Opens world id for reading if that needs no wait for a writer: WK_BUSY
- * at once while one has it open (a thread that must not stall, as the
- * live view's, answers "later" instead). Close with wk_store_close. */
+/* Opens world id for reading if that needs no wait: WK_BUSY at once while
+ * a writer has it open, and WK_NOT_FOUND at once for a world this store
+ * does not hold in memory, which it never takes from another server
+ * sharing the database (wk_store_open does). For a thread that must not
+ * stall, as the live view's, and must not move worlds by looking at them.
+ * Close with wk_store_close. */
 int wk_store_try_open(wk_store *store, const char *id, wk_world **out, wk_status *st);
 /* Opens two different worlds at once (WK_INVALID for the same id), locking
  * them in the order every caller of the store shares, so that two callers

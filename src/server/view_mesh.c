@@ -15,7 +15,8 @@
  * The lookup runs on the view's one service thread, which every page's
  * WebSocket frames and files also wait on: it never waits for a world
  * being written (a long batch, a load). While a writer has the world, the
- * answer is 503 with Retry-After: 1, and the page asks again. */
+ * answer is 503 with Retry-After: 1, and the page asks again; while another
+ * server sharing the database holds it, 404 (it is never taken for a look). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

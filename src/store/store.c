@@ -470,10 +470,11 @@ static int world_of(wk_store *store, const char *id, wk_world **out, wk_status *
 
 int wk_store_try_open(wk_store *store, const char *id, wk_world **out, wk_status *st)
 {
-    wk_world *w;
-    int rc = world_of(store, id, &w, st);
-    if (rc)
-        return rc;
+    /* Never pulled: a take from another server waits on the database and
+     * would move the world here for a mere look. */
+    wk_world *w = wk__world_ref(store, id);
+    if (!w)
+        return wk_fail(st, WK_NOT_FOUND, "world '%s' is not held by this server", id);
     if (pthread_rwlock_tryrdlock(&w->lock)) {
         wk__world_unref(w);
         return wk_fail(st, WK_BUSY, "world '%s' is being written: try again", id);

@@ -7,7 +7,8 @@
  * a world another server holds is named from memory until that server's
  * lease may have run out (the database asked only then), a world that
  * does not load lets its lease go, a server whose lease went
- * to another never writes again, the schema is plain SQL, and a
+ * to another never writes again, a mere look (the live view's) never
+ * takes a world, the schema is plain SQL, and a
  * transaction whose session PostgreSQL ended runs again on a new one.
  *
  * Runs beside a PostgreSQL server of its own (tests/store/with_postgres.sh
@@ -98,6 +99,21 @@ static void two_close(two_servers *t)
     pg_drop_schema(t->place);
 }
 
+/* Checks that store's listing holds, in order, the n worlds ids, held by
+ * the servers owners name. */
+static void check_listing(wk_store *store, size_t n, const char *const *ids, const char *const *owners)
+{
+    wk_world_meta *metas = NULL;
+    size_t count = 0;
+    CHECK_INT(wk_store_list(store, &metas, &count), ==, WK_OK);
+    if (CHECK_INT(count, ==, n))
+        for (size_t i = 0; i < n; i++) {
+            CHECK_STR(metas[i].id, ids[i]);
+            CHECK_STR(metas[i].owner, owners[i]);
+        }
+    free(metas);
+}
+
 static void listing_names_holders(void)
 {
     char id[WK_WORLD_ID_MAX];
@@ -106,16 +122,7 @@ static void listing_names_holders(void)
     if (two_open(&t)) {
         CHECK_INT(wk_store_create(t.a, &(wk_world_create_desc){.id = "wa"}, id, &st), ==, WK_OK);
         CHECK_INT(wk_store_create(t.b, &(wk_world_create_desc){.id = "wb"}, id, &st), ==, WK_OK);
-        wk_world_meta *metas = NULL;
-        size_t n = 0;
-        CHECK_INT(wk_store_list(t.b, &metas, &n), ==, WK_OK);
-        if (CHECK_INT(n, ==, 2)) {
-            CHECK_STR(metas[0].id, "wa");
-            CHECK_STR(metas[0].owner, "a.example:1");
-            CHECK_STR(metas[1].id, "wb");
-            CHECK_STR(metas[1].owner, "b.example:2");
-        }
-        free(metas);
+        check_listing(t.b, 2, (const char *[]){"wa", "wb"}, (const char *[]){"a.example:1", "b.example:2"});
         /* A world's own metadata (GetWorld, CloneWorld's answer) names its
          * holder too: the server that opened it. */
         wk_world_meta meta;
@@ -317,6 +324,78 @@ static void stale_holder_never_writes(void)
     pg_drop_schema(place);
 }
 
+/* Holds world "wb" of store open for writing from when opened is passed
+ * until done is. */
+typedef struct writer {
+    wk_store *store;
+    pthread_barrier_t opened, done;
+} writer;
+
+static void *hold_for_writing(void *arg)
+{
+    writer *wr = arg;
+    wk_world *w;
+    wk_status st;
+    int rc = wk_store_open(wr->store, "wb", true, &w, &st);
+    pthread_barrier_wait(&wr->opened);
+    pthread_barrier_wait(&wr->done);
+    if (rc == WK_OK)
+        wk_store_close(w, false, false);
+    return NULL;
+}
+
+/* The live view's look at a world (wk_store_try_open) never takes it: a
+ * world another server holds, or one nobody holds, is WK_NOT_FOUND at once
+ * and stays where it was; a world held here opens, or is WK_BUSY, without
+ * waiting, while another thread writes it. */
+static void look_never_takes(void)
+{
+    char id[WK_WORLD_ID_MAX];
+    two_servers t;
+    wk_status st;
+    wk_world *w;
+    if (two_open(&t)) {
+        CHECK_INT(wk_store_create(t.a, &(wk_world_create_desc){.id = "wa"}, id, &st), ==, WK_OK);
+        CHECK_INT(wk_store_create(t.b, &(wk_world_create_desc){.id = "wb"}, id, &st), ==, WK_OK);
+        /* A world whose holder closed: free for any server to take. */
+        wk_store *c = open_as(t.place, "c.example:3");
+        if (CHECK(c))
+            CHECK_INT(wk_store_create(c, &(wk_world_create_desc){.id = "free"}, id, &st), ==, WK_OK);
+        wk_store_free(c);
+
+        CHECK_INT(wk_store_try_open(t.b, "wa", &w, &st), ==, WK_NOT_FOUND);
+        CHECK(strstr(st.message, "'wa'"));
+        CHECK_INT(wk_store_try_open(t.b, "free", &w, &st), ==, WK_NOT_FOUND);
+        CHECK_INT(held(t.b), ==, 1);
+        check_listing(t.b, 3, (const char *[]){"free", "wa", "wb"},
+                      (const char *[]){"", "a.example:1", "b.example:2"});
+        /* a still writes its world. */
+        if (CHECK_INT(wk_store_open(t.a, "wa", true, &w, &st), ==, WK_OK)) {
+            wk_entity e;
+            wk_object_desc box = {.name = "box", .pose = {.q = {1, 0, 0, 0}}};
+            CHECK_INT(wk_scene_create_object(wk_world_scene(w), &box, &e, &st), ==, WK_OK);
+            CHECK_INT(wk_store_commit(w, true, &st), ==, WK_OK);
+            wk_store_close(w, false, false);
+        }
+
+        if (CHECK_INT(wk_store_try_open(t.b, "wb", &w, &st), ==, WK_OK))
+            wk_store_close(w, false, false);
+        writer wr = {.store = t.b};
+        pthread_t thread;
+        pthread_barrier_init(&wr.opened, NULL, 2);
+        pthread_barrier_init(&wr.done, NULL, 2);
+        if (CHECK(pthread_create(&thread, NULL, hold_for_writing, &wr) == 0)) {
+            pthread_barrier_wait(&wr.opened);
+            CHECK_INT(wk_store_try_open(t.b, "wb", &w, &st), ==, WK_BUSY);
+            pthread_barrier_wait(&wr.done);
+            pthread_join(thread, NULL);
+        }
+        pthread_barrier_destroy(&wr.opened);
+        pthread_barrier_destroy(&wr.done);
+    }
+    two_close(&t);
+}
+
 /* The schema is plain SQL: its seven tables, no extension, no function or
  * procedure of its own, so that PostgreSQL-compatible databases run it
  * too. */
@@ -380,12 +459,7 @@ static void lost_session_runs_again(void)
         CHECK_INT(store_session(place, "worldkit"), >, 0);
         /* A read too. */
         CHECK(idle_past_timeout(a, place));
-        wk_world_meta *metas = NULL;
-        size_t n = 0;
-        CHECK_INT(wk_store_list(a, &metas, &n), ==, WK_OK);
-        if (CHECK_INT(n, ==, 1))
-            CHECK_STR(metas[0].owner, "a.example:1");
-        free(metas);
+        check_listing(a, 1, (const char *[]){"w"}, (const char *[]){"a.example:1"});
     }
     /* A database that no longer lets the server in: the session lost and
      * a new one refused, the call answers WK_UNAVAILABLE with PostgreSQL's
@@ -419,6 +493,7 @@ static const wk_test_case cases[] = {
     {"failed_load_lets_lease_go", failed_load_lets_lease_go},
     {"lost_session_runs_again", lost_session_runs_again},
     {"stale_holder_never_writes", stale_holder_never_writes},
+    {"look_never_takes", look_never_takes},
     {"schema_is_plain_sql", schema_is_plain_sql},
 };
 
