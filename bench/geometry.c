@@ -4,8 +4,10 @@
  *   geometry.create_ms          ms, CreateGeometry: the file read by assimp, its triangle mesh, glb and box made
  *   geometry.get_ms             ms, GetGeometry of it, the mean of 20
  *   geometry.get_renderable_ms  ms, GetRenderable of it, the mean of 20
+ *   geometry.bounds_us          us, GetEntityBounds of an object whose shape is it, the mean of 200
  * The first is what every Get used to cost, when each call read the file
- * again; the others are copies of what that one read made. */
+ * again; the Gets are copies of what that one read made. The bounds are of
+ * the box kept of it: the stored data is neither read nor unpacked again. */
 #define BENCH_NAME "bench/geometry"
 #include <stdint.h>
 #include <string.h>
@@ -13,11 +15,14 @@
 #include "bench.h"
 #include "invoke.h"
 #include "intrinsic/geometry/proto/geometry_service.pb-c.h"
+#include "intrinsic/world/proto/object_world_service.pb-c.h"
+#include "simulation_interfaces/simulation_interfaces.pb-c.h"
 #include "worldkit/wk_api.h"
 
 #define SIDE 200
 #define GS "/intrinsic_proto.geometry.GeometryService/"
 #define GETS 20
+#define BOUNDS 200
 
 /* A binary STL: 80 bytes of header, the count, then per triangle a normal,
  * three corners and two bytes of attributes. */
@@ -39,6 +44,36 @@ static wk_buf grid_stl(void)
     if (rc)
         die("out of memory");
     return stl;
+}
+
+/* The mean time of GetEntityBounds of an object "grid" made, in the
+ * current world, of the mesh registered as ref, in microseconds. */
+static double bounds_us(wk_api *api, const char *ref, wk_buf *out)
+{
+    char json[512];
+    snprintf(json, sizeof json,
+             "{\"worldId\":\"world\",\"name\":\"grid\",\"createSingleEntityObject\":{\"geometryComponent\":{"
+             "\"namedGeometries\":{\"Intrinsic_Collision\":{\"namedGeometries\":{\"shape\":{\"geometry\":{"
+             "\"geoRef\":{\"exactGeometryRef\":\"%s\"}}}}}}}}}",
+             ref);
+    wk_buf bytes = {0};
+    wk_status st;
+    const ProtobufCMessageDescriptor *d = &intrinsic_proto__world__create_object_request__descriptor;
+    ProtobufCMessage *create = wk_json_to_bytes(d, json, strlen(json), NULL, &bytes, &st)
+                                   ? NULL
+                                   : protobuf_c_message_unpack(d, NULL, bytes.len, bytes.data);
+    wk_buf_free(&bytes);
+    if (!create)
+        die("CreateObject request: %s", st.message);
+    bench_invoke(api, NULL, "/intrinsic_proto.world.ObjectWorldService/CreateObject", create, out, true);
+    protobuf_c_message_free_unpacked(create, NULL);
+    SimulationInterfaces__GetEntityBoundsRequest req = SIMULATION_INTERFACES__GET_ENTITY_BOUNDS_REQUEST__INIT;
+    req.entity = "grid";
+    double ms = 0;
+    for (int i = 0; i < BOUNDS; i++)
+        ms += bench_invoke(api, NULL, "/simulation_interfaces.SimulationInterfaces/GetEntityBounds", &req.base, out,
+                           true);
+    return ms * 1e3 / BOUNDS;
 }
 
 int main(void)
@@ -69,6 +104,7 @@ int main(void)
     }
     printf("bench geometry.get_ms %.2f ms\n", get_ms / GETS);
     printf("bench geometry.get_renderable_ms %.2f ms\n", glb_ms / GETS);
+    printf("bench geometry.bounds_us %.1f us\n", bounds_us(api, made->geometry_storage_refs->exact_geometry_ref, &out));
     intrinsic_proto__geometry__geometry_with_metadata__free_unpacked(made, NULL);
     wk_buf_free(&stl);
     wk_buf_free(&out);

@@ -49,34 +49,26 @@ int wk__mesh_bounds(const char *file, wk_vec3 *lo, wk_vec3 *hi, char *why, size_
     return WK_OK;
 }
 
-struct wk__mesh_box {
-    char *path;
-    wk_vec3 lo, hi;
-    char *why; /* NULL when the box was read */
-};
-
-static uint64_t path_hash(const char *path)
+static uint64_t name_hash(const char *name)
 {
-    return wk__hash(path, strlen(path), 0);
+    return wk__hash(name, strlen(name), 0);
 }
 
-/* The box kept for path, or NULL. */
-static const wk__mesh_box *kept(const wk__mesh_boxes *c, const char *path)
+const wk__mesh_box *wk__mesh_boxes_find(const wk__mesh_boxes *c, const char *name)
 {
     size_t cursor = 0;
-    for (uint64_t at; (at = wk__index_next(&c->by_path, path_hash(path), &cursor));)
-        if (!strcmp(c->boxes[at - 1].path, path))
+    for (uint64_t at; (at = wk__index_next(&c->by_name, name_hash(name), &cursor));)
+        if (!strcmp(c->boxes[at - 1].name, name))
             return &c->boxes[at - 1];
     return NULL;
 }
 
-/* Keeps what reading path found (why NULL: the box lo, hi). */
-static int keep(wk__mesh_boxes *c, const char *path, wk_vec3 lo, wk_vec3 hi, const char *why)
+int wk__mesh_boxes_keep(wk__mesh_boxes *c, const char *name, wk_vec3 lo, wk_vec3 hi, const char *why)
 {
-    wk__mesh_box box = {.path = strdup(path), .lo = lo, .hi = hi, .why = why ? strdup(why) : NULL};
-    if (!box.path || (why && !box.why) || WK__GROW(c->boxes, c->cap, c->count + 1) ||
-        wk__index_add(&c->by_path, path_hash(path), c->count + 1)) {
-        free(box.path);
+    wk__mesh_box box = {.name = strdup(name), .lo = lo, .hi = hi, .why = why ? strdup(why) : NULL};
+    if (!box.name || (why && !box.why) || WK__GROW(c->boxes, c->cap, c->count + 1) ||
+        wk__index_add(&c->by_name, name_hash(name), c->count + 1)) {
+        free(box.name);
         free(box.why);
         return WK_NOMEM;
     }
@@ -86,12 +78,12 @@ static int keep(wk__mesh_boxes *c, const char *path, wk_vec3 lo, wk_vec3 hi, con
 
 int wk_sim_mesh_box(wk_sim *sim, const char *file, wk_vec3 *lo, wk_vec3 *hi, wk_status *st)
 {
-    const wk__mesh_box *box = kept(&sim->mesh_boxes, file);
+    const wk__mesh_box *box = wk__mesh_boxes_find(&sim->mesh_boxes, file);
     if (!box) {
         char why[WK_STATUS_MSG_MAX] = "";
         wk_vec3 a = {0}, b = {0};
         int rc = wk__mesh_bounds(file, &a, &b, why, sizeof why);
-        if (rc == WK_NOMEM || keep(&sim->mesh_boxes, file, a, b, rc ? why : NULL))
+        if (rc == WK_NOMEM || wk__mesh_boxes_keep(&sim->mesh_boxes, file, a, b, rc ? why : NULL))
             return wk_fail(st, WK_NOMEM, "out of memory reading mesh '%s'", file);
         box = &sim->mesh_boxes.boxes[sim->mesh_boxes.count - 1];
     }
@@ -104,10 +96,10 @@ int wk_sim_mesh_box(wk_sim *sim, const char *file, wk_vec3 *lo, wk_vec3 *hi, wk_
 void wk__mesh_boxes_free(wk__mesh_boxes *c)
 {
     for (size_t i = 0; i < c->count; i++) {
-        free(c->boxes[i].path);
+        free(c->boxes[i].name);
         free(c->boxes[i].why);
     }
     free(c->boxes);
-    wk__index_free(&c->by_path);
+    wk__index_free(&c->by_name);
     *c = (wk__mesh_boxes){0};
 }

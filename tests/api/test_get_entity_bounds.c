@@ -6,7 +6,8 @@
  * meshes of SDFormat, URDF and MJCF files (the box of the file's vertices,
  * scaled and turned; read once per world; a missing or unreadable file
  * left out, saying so); and objects ObjectWorldService made of a primitive
- * or of a mesh registered with GeometryService (its vertices' box). */
+ * or of a mesh registered with GeometryService (its vertices' box, kept
+ * once made: the stored geometry is not read again). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "api/api_call.h"
 #include "api/ows_client.h"
 #include "math/math_check.h"
+#include "store/store_internal.h" /* wk__db_exec */
 #include "wk_test.h"
 
 #define COLLISION(name, pose, geometry)                                                              \
@@ -246,6 +248,53 @@ static void registered_meshes(void)
     wk_api_free(api);
 }
 
+/* An object name in world "world" whose shape is the mesh registered as
+ * id; whether CreateObject answered status. */
+static bool object_of(wk_api *api, const char *name, const char *id, int status)
+{
+    char request[1024];
+    snprintf(request, sizeof request,
+             "{'worldId':'world','name':'%s','createSingleEntityObject':{'geometryComponent':{'namedGeometries':{"
+             "'Intrinsic_Collision':{'namedGeometries':{'shape':{'geometry':{'geoRef':{'exactGeometryRef':"
+             "'worldkit-geometry:%s'}}}}}}}}}",
+             name, id);
+    return OWS_EXPECT(api, "CreateObject", request, status, status ? id : name);
+}
+
+/* The box of a registered mesh is made once and kept: with the stored
+ * geometries gone (deleted from the store's database behind its back),
+ * the bounds of objects made of them stay, each its own: an OBJ file's
+ * box as assimp reads it, an inline mesh's of its vertices as given
+ * (doubles, not assimp's floats). */
+static void registered_box_kept(void)
+{
+    char dir[] = "/tmp/wk_bounds_XXXXXX", file[65], given[65];
+    wk_api *api = api_on_disk(dir);
+    REQUIRE(api);
+    /* v -1 0 0.5, v 3 0 0.5, v 0 2 0.5, v 0 0 7 and its four faces. */
+    REQUIRE(register_geometry(api,
+                              "{'objData':'diAtMSAwIDAuNQp2IDMgMCAwLjUKdiAwIDIgMC41CnYgMCAwIDcKZiAxIDIgMwpmIDEgMiA0CmYg"
+                              "MSAzIDQKZiAyIDMgNAo='}",
+                              file));
+    REQUIRE(register_geometry(api,
+                              "{'inlineGeometry':{'exactGeometry':{'triangleMesh':{'vertices':[0.1,0.2,0.3,1.1,0.2,0.3,"
+                              "0.1,1.7,0.3,0.1,0.2,2.9],'faces':[0,1,2,0,1,3,0,2,3,1,2,3]}}}}",
+                              given));
+    REQUIRE(object_of(api, "file", file, WK_GRPC_OK));
+    REQUIRE(object_of(api, "given", given, WK_GRPC_OK));
+    for (int round = 0; round < 2; round++) {
+        check_box(api, "file", (wk_vec3){-1, 0, 0.5}, (wk_vec3){3, 2, 7}, 1e-12);
+        /* 0.1 as a float is 0.1 within 1.5e-9 only. */
+        check_box(api, "given", (wk_vec3){0.1, 0.2, 0.3}, (wk_vec3){1.1, 1.7, 2.9}, 1e-12);
+        if (round == 0)
+            REQUIRE_INT(wk__db_exec(wk_api_store(api), "DELETE FROM geometries"), ==, WK_OK);
+    }
+    /* Gone indeed: no new object is made of them. */
+    CHECK(object_of(api, "again", file, WK_GRPC_NOT_FOUND));
+    wk_api_free(api);
+    CHECK_INT(remove_dir(dir), ==, 0);
+}
+
 /* Paths from WK_TEST_WORLDS, the folder a string world reads from once the
  * test is there (a world may read files below its own folder only). */
 #define MESHES "meshes/"
@@ -372,5 +421,6 @@ static const wk_test_case cases[] = {
     {"spheres_and_hulls", spheres_and_hulls},
     {"plane_mesh_and_unknown", plane_mesh_and_unknown},
     {"registered_meshes", registered_meshes},
+    {"registered_box_kept", registered_box_kept},
 };
 WK_TEST_MAIN(cases)

@@ -21,10 +21,11 @@
  * lod_level 0, the only one kept. An OBJ or STL file is read by assimp
  * (triangle_mesh.c) once, when CreateGeometry registers it, so that a file
  * it cannot read is refused then; mesh_cache.c keeps what the read made
- * for the calls that serve it, and the live view's /mesh its glb
- * (wk_api_mesh_glb, from memory only). A v1 inline triangle mesh (how Intrinsic's
- * C++ client registers meshes) is checked, then read the same way as the
- * OBJ file it amounts to; GetGeometry serves it exactly as given.
+ * for the calls that serve it, the live view's /mesh its glb
+ * (wk_api_mesh_glb, from memory only), and an entity's bounds its box. A
+ * v1 inline triangle mesh (how Intrinsic's C++ client registers meshes) is
+ * checked, then read the same way as the OBJ file it amounts to;
+ * GetGeometry serves it exactly as given.
  * worldkit makes no glTF from primitive shapes: that call answers
  * FAILED_PRECONDITION saying so (not UNIMPLEMENTED, which the client
  * retries for a minute); an object may still use them. */
@@ -478,6 +479,10 @@ int wk__geometry_mesh_box(wk_store *store, const char *uri, bool *known, wk_vec3
     if (!store || strncmp(uri, REF_PREFIX, strlen(REF_PREFIX)))
         return WK_OK;
     const char *id = uri + strlen(REF_PREFIX);
+    /* A registration never changes (its id is the SHA-256 of its data, and
+     * the store keeps the first data put under an id): its box is kept. */
+    if ((*known = wk__mesh_box_kept(id, lo, hi)))
+        return WK_OK;
     wk_buf bytes = {0};
     int rc = wk_store_get_geometry(store, id, &bytes, st);
     GeometryData *d = rc ? NULL : intrinsic_proto__geometry__geometry_data__unpack(NULL, bytes.len, bytes.data);
@@ -495,6 +500,8 @@ int wk__geometry_mesh_box(wk_store *store, const char *uri, bool *known, wk_vec3
     else if ((rc = mesh_of(NULL, "mesh bounds", id, d, 0, known, &box, st)) == WK_OK && *known)
         *lo = box.lo, *hi = box.hi;
     *known = *known || given;
+    if (rc == WK_OK && *known)
+        wk__mesh_box_keep(id, *lo, *hi);
     protobuf_c_message_free_unpacked(&d->base, NULL);
     return rc;
 }

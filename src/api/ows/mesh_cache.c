@@ -2,7 +2,9 @@
  * the file is read once: CreateGeometry reads it (to refuse a file that is
  * no mesh) and keeps the result; GetGeometry, GetRenderable and an
  * object's bounds copy from it; the live view serves its glb
- * (wk_api_mesh_glb).
+ * (wk_api_mesh_glb). Apart from them, the box an entity's bounds take of
+ * each registered mesh (wk__geometry_mesh_box), so that a bounds query
+ * reads no stored geometry once the box is known.
  *
  * The key is the registration's fingerprint, the SHA-256 of its data, so
  * an entry can never be stale and one cache serves every store in the
@@ -11,15 +13,19 @@
  * most CACHE_BYTES of triangles and glb; past that the entry used least
  * recently goes. A mesh larger than the whole bound is read on every call
  * rather than kept. Two calls that miss at once both read the file; the
- * second keeps the first's entry. */
+ * second keeps the first's entry. The boxes (a few hundred bytes each,
+ * with their ids and index) are at most BOXES_MAX, some 4 MiB: past that
+ * they are all let go and kept anew. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/ows/mesh_cache.h"
 #include "base/grow.h"
+#include "sim/mesh_bounds.h"
 
 #define CACHE_BYTES ((size_t)64 << 20)
+#define BOXES_MAX 16384
 
 typedef struct entry {
     char id[WK_GEOMETRY_ID_MAX];
@@ -32,6 +38,7 @@ static struct {
     entry *entries;
     size_t count, cap, bytes;
     unsigned long long clock;
+    wk__mesh_boxes boxes; /* by fingerprint */
 } cache = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static size_t bytes_of(const wk__parsed_mesh *m)
@@ -139,4 +146,25 @@ int wk__mesh_read(wk__call *call, const char *id, const ProtobufCBinaryData *fil
     keep(id, &m);
     pthread_mutex_unlock(&cache.lock);
     return rc;
+}
+
+bool wk__mesh_box_kept(const char *id, wk_vec3 *lo, wk_vec3 *hi)
+{
+    pthread_mutex_lock(&cache.lock);
+    const wk__mesh_box *box = wk__mesh_boxes_find(&cache.boxes, id);
+    if (box)
+        *lo = box->lo, *hi = box->hi;
+    pthread_mutex_unlock(&cache.lock);
+    return box != NULL;
+}
+
+void wk__mesh_box_keep(const char *id, wk_vec3 lo, wk_vec3 hi)
+{
+    pthread_mutex_lock(&cache.lock);
+    if (!wk__mesh_boxes_find(&cache.boxes, id)) { /* two misses at once keep one */
+        if (cache.boxes.count >= BOXES_MAX)
+            wk__mesh_boxes_free(&cache.boxes);
+        wk__mesh_boxes_keep(&cache.boxes, id, lo, hi, NULL); /* out of memory: made again next time */
+    }
+    pthread_mutex_unlock(&cache.lock);
 }

@@ -1,4 +1,5 @@
-/* mesh_cache.h — the meshes GeometryService has read, kept by fingerprint
+/* mesh_cache.h — the meshes GeometryService has read, and the boxes of
+ * registered meshes an entity's bounds asked for, kept by fingerprint
  * (mesh_cache.c). */
 #ifndef WK_API_OWS_MESH_CACHE_H
 #define WK_API_OWS_MESH_CACHE_H
@@ -31,5 +32,11 @@ int wk__mesh_held_glb(const char *id, wk_buf *out);
  * wk__mesh_find. */
 int wk__mesh_read(wk__call *call, const char *id, const ProtobufCBinaryData *file, const char *format,
                   const char *what, unsigned parts, wk__mesh_copy *out, wk_status *st);
+
+/* The bounds box kept for the registration fingerprint id: whether there
+ * is one (in lo, hi). */
+bool wk__mesh_box_kept(const char *id, wk_vec3 *lo, wk_vec3 *hi);
+/* Keeps lo, hi as the bounds box of id, when memory allows. */
+void wk__mesh_box_keep(const char *id, wk_vec3 lo, wk_vec3 hi);
 
 #endif

@@ -234,10 +234,11 @@ WK__HANDLER(wk__geometry_create);
 WK__HANDLER(wk__geometry_get);
 WK__HANDLER(wk__geometry_get_renderable);
 int wk__geometry_registered(wk__call *call, const char *ref, wk_scene_geometry *g, const char **uri, wk_status *st);
-/* The box the vertices of the mesh (OBJ or STL file) registered as uri (a
- * REF_PREFIX reference) in store fill, read once (mesh_cache.c); *known
- * false when uri names no such mesh. Fails as the store's read or the
- * mesh's does. */
+/* The box the vertices of the mesh (OBJ or STL file, or inline triangle
+ * mesh) registered as uri (a REF_PREFIX reference) in store fill, read
+ * once and kept (mesh_cache.c): a second call for the same mesh reads
+ * neither the store nor the mesh. *known false when uri names no such
+ * mesh. Fails as the store's read or the mesh's does. */
 int wk__geometry_mesh_box(wk_store *store, const char *uri, bool *known, wk_vec3 *lo, wk_vec3 *hi, wk_status *st);
 
 #endif

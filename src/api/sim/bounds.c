@@ -10,8 +10,9 @@
  * the hull is a little larger than the shape, never smaller). A plane is
  * unbounded. A mesh is bounded by the box its vertices fill, scaled and
  * posed as the mesh is, and counted as that box: a mesh registered with
- * GeometryService by its one read (geometry_service.c), a mesh of a world
- * file by its file, read once per simulation (wk_sim_mesh_box). A mesh
+ * GeometryService by the box made of it once (geometry_service.c), a mesh
+ * of a world file by its file, read once per simulation
+ * (wk_sim_mesh_box). A mesh
  * whose file was not found or cannot be read is left out, and the answer
  * says so. A heightmap cannot be bounded, and the scene keeps a
  * polyline's height but not its points. The collisions are the
