@@ -375,10 +375,11 @@ static inline void *cell_of(wk_ecm *ecm, wk_ecm_place *place, wk_entity e, wk_ty
     return wk_ecm_place_cell(ecm, place);
 }
 
-/* The writes below compare and store a value field by field from the
- * registers the maths left it in, bit for bit as wk_ecm_set compares: a
- * value built on the stack and copied at once would be read back before
- * the CPU stored it, which stalls, 21 times a step for an arm of 7 links. */
+/* The writes below compare a value with its cell field by field, bit for
+ * bit as wk_ecm_set compares (a moving body's first field differs, which
+ * ends the comparison), and store it there: no copy through
+ * wk_ecm_place_set's bytes, no call, 21 times a step for an arm of 7
+ * links. */
 static inline bool same_bits(double a, double b)
 {
     uint64_t x, y;
