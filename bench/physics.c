@@ -276,6 +276,11 @@ static step_times race(const char *sdf, int steps)
         die("%s", st.message);
     if (wk_sim_step(sim, 1)) /* the model is built at the first step */
         die("%s", wk_sim_error(sim));
+    /* A world's first model carries no spare bodies of the engine's pool
+     * (they come with its first spawn): were there any, the bare copy would
+     * step them too, and their cost would not show. */
+    if (sim->physics->parked)
+        die("the engine's first model has %zu spare bodies", sim->physics->parked);
     mjModel *m = mj_copyModel(NULL, sim->physics->m);
     mjData *data = m ? mj_copyData(NULL, m, sim->physics->d) : NULL;
     if (!data)

@@ -162,13 +162,13 @@ typedef struct wk_ecm_place {
 void wk_ecm_place_init(wk_ecm_place *place, wk_entity e, wk_type type);
 int wk_ecm_place_set(wk_ecm *ecm, wk_ecm_place *place, const void *value);
 /* For a writer that compares and writes a component where it lies, field by
- * field from values it holds in registers (a value built on the stack and
- * copied at once is read back before the CPU has stored it, which stalls):
- * the place's cell, found again when the storage moved; NULL where the
- * component cannot be written in place (missing, not plain data, or a
- * transaction open), and wk_ecm_place_set is the way. Having written a
- * different value there, the writer calls wk_ecm_place_changed, which marks
- * the change as wk_ecm_set does. */
+ * field in its own type (the physics engine, 21 components a step for an
+ * arm of 7 links), rather than through wk_ecm_place_set's copy of a value
+ * and comparison of bytes: the place's cell, found again when the storage
+ * moved; NULL where the component cannot be written in place (missing, not
+ * plain data, or a transaction open), and wk_ecm_place_set is the way.
+ * Having written a different value there, the writer calls
+ * wk_ecm_place_changed, which marks the change as wk_ecm_set does. */
 void *wk_ecm_place_cell(wk_ecm *ecm, wk_ecm_place *place);
 void wk_ecm_place_changed(wk_ecm *ecm, wk_ecm_place *place);
 /* The component's data, or NULL when the entity or component is missing (and

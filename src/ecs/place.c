@@ -28,6 +28,8 @@ static void find(const wk_ecm *ecm, wk_ecm_place *place)
                             &t->columns[c].change[r->row], r, ecm->types[type].desc.size};
 }
 
+/* inline: a hint the link-time optimiser takes, so that the physics'
+ * writes through these make no call. */
 inline void *wk_ecm_place_cell(wk_ecm *ecm, wk_ecm_place *place)
 {
     if (place->ecm != ecm || place->layout != ecm->layout)

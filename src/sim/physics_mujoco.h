@@ -72,6 +72,14 @@ bool wk__in_static_model(wk_scene *s, wk_entity e);
 /* The model body i carries (see physics_mujoco.c), or WK_NULL_ENTITY. */
 wk_entity wk__carrier_of(const wk__physics *p, wk_scene *s, size_t i);
 
+/* ---- physics_give.c ---- */
+/* Notes, before a step, the world twist of every body that moves within
+ * its model: its acceleration is the step's change of it. */
+void wk__physics_note_twists(wk__physics *p);
+/* Writes what the step just taken gives the entities; WK_NOMEM when memory
+ * ran out. */
+int wk__physics_give(wk__physics *p, wk_sim *sim);
+
 /* ---- physics_mjcf.c ---- */
 int wk__add(wk_buf *xml, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The world's bodies (p->bodies, gathered) and spares spare bodies as
