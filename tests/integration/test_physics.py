@@ -2,7 +2,7 @@
 dynamics the sim tests check (tests/sim/test_physics.c), seen through both
 services: stepped with StepSimulation, a dropped box comes to rest on the
 ground, and GetEntityState and GetTransform agree on where it is; a pose
-set with SetEntityState teleports it; a pendulum's joint is the kinematic
+set with SetEntityState or UpdateTransform teleports it; a pendulum's joint is the kinematic
 object's joint that GetObject reads, and UpdateObjectJoints sets it in the
 engine, while SetEntityState on its links, and UpdateTransform on the
 model its joint welds to the world, are refused, naming the joint.
@@ -42,6 +42,14 @@ class PhysicsTest(Served):
         self.step(100)
         self.assertLess(self.entity_pose("box")[2], 1.5)
         self.assertGreater(self.entity_pose("box")[2], 1.0)
+        # Put back at 1.5 m through ObjectWorldService, it falls from rest
+        # there: 0.1 s later at 1.5 - g t^2 / 2, within the integrator's
+        # g h t / 2 (the 0.98 m/s it had would have taken it 0.1 m lower).
+        self.stub.UpdateTransform(self.pb.updates.UpdateTransformRequest(
+            world_id=WORLD, node_a=self.node("root"), node_b=self.node("box"), a_t_b=self.pose(0, 0, 1.5)),
+            timeout=harness.CALL_SECONDS)
+        self.step(100)
+        self.assertAlmostEqual(self.entity_pose("box")[2], 1.5 - 9.8 * 0.1 ** 2 / 2, delta=1e-3)
 
 
 class DefaultPhysicsTest(Served):
