@@ -78,18 +78,18 @@ static char *sdf_world(void)
 {
     text t = {0};
     put(&t,
-                          "<sdf version='1.9'><world name='boxes'><gravity>0 0 -9.8</gravity><model name='ground'>"
-                          "<static>true</static><link name='l'><collision name='c'><geometry><plane><normal>0 0 1"
-                          "</normal><size>10 10</size></plane></geometry></collision></link></model>");
+        "<sdf version='1.9'><world name='boxes'><gravity>0 0 -9.8</gravity><model name='ground'>"
+        "<static>true</static><link name='l'><collision name='c'><geometry><plane><normal>0 0 1"
+        "</normal><size>10 10</size></plane></geometry></collision></link></model>");
     for (int i = 0; i < BOXES; i++) {
         double p[3];
         box_pose(i, p);
         put(&t,
-                              "<model name='b%d'><pose>%g %g %g 0 0 0</pose><link name='l'><inertial><mass>1</mass>"
-                              "<inertia><ixx>0.0067</ixx><iyy>0.0067</iyy><izz>0.0067</izz></inertia></inertial>"
-                              "<collision name='c'><geometry><box><size>0.2 0.2 0.2</size></box></geometry>"
-                              "</collision></link></model>",
-                              i, p[0], p[1], p[2]);
+            "<model name='b%d'><pose>%g %g %g 0 0 0</pose><link name='l'><inertial><mass>1</mass>"
+            "<inertia><ixx>0.0067</ixx><iyy>0.0067</iyy><izz>0.0067</izz></inertia></inertial>"
+            "<collision name='c'><geometry><box><size>0.2 0.2 0.2</size></box></geometry>"
+            "</collision></link></model>",
+            i, p[0], p[1], p[2]);
     }
     put(&t, "</world></sdf>");
     char *s = t.s;
@@ -105,19 +105,19 @@ static char *sdf_arm(void)
 {
     text t = {0};
     put(&t,
-                          "<sdf version='1.9'><world name='arm'><gravity>0 0 -9.8</gravity><model name='arm'>");
+        "<sdf version='1.9'><world name='arm'><gravity>0 0 -9.8</gravity><model name='arm'>");
     for (int i = 0; i < ARM_LINKS; i++) {
         char parent[16] = "world";
         if (i)
             snprintf(parent, sizeof parent, "l%d", i - 1);
         put(&t,
-                              "<link name='l%d'><pose>%g 0 3 0 0 0</pose><inertial><pose>0.15 0 0 0 0 0</pose><mass>1"
-                              "</mass><inertia><ixx>0.001</ixx><iyy>0.0075</iyy><izz>0.0075</izz></inertia></inertial>"
-                              "<collision name='c'><pose>0.15 0 0 0 1.5708 0</pose><geometry><capsule><radius>0.02"
-                              "</radius><length>0.26</length></capsule></geometry></collision></link><joint name='j%d' "
-                              "type='revolute'><parent>%s</parent><child>l%d</child><axis><xyz>0 1 0</xyz></axis>"
-                              "</joint>",
-                              i, 0.3 * i, i, parent, i);
+            "<link name='l%d'><pose>%g 0 3 0 0 0</pose><inertial><pose>0.15 0 0 0 0 0</pose><mass>1"
+            "</mass><inertia><ixx>0.001</ixx><iyy>0.0075</iyy><izz>0.0075</izz></inertia></inertial>"
+            "<collision name='c'><pose>0.15 0 0 0 1.5708 0</pose><geometry><capsule><radius>0.02"
+            "</radius><length>0.26</length></capsule></geometry></collision></link><joint name='j%d' "
+            "type='revolute'><parent>%s</parent><child>l%d</child><axis><xyz>0 1 0</xyz></axis>"
+            "</joint>",
+            i, 0.3 * i, i, parent, i);
     }
     put(&t, "</model></world></sdf>");
     char *s = t.s;
@@ -180,9 +180,9 @@ static spawn_costs spawn_cost(void)
     put(&t, "<sdf version='1.9'><world name='many'><gravity>0 0 0</gravity>");
     for (int i = 0; i < 1000; i++)
         put(&t,
-                              "<model name='m%d'><pose>%d %d 0 0 0 0</pose><link name='l'><inertial><mass>1</mass>"
-                              "</inertial></link></model>",
-                              i, i % 40, i / 40);
+            "<model name='m%d'><pose>%d %d 0 0 0 0</pose><link name='l'><inertial><mass>1</mass>"
+            "</inertial></link></model>",
+            i, i % 40, i / 40);
     put(&t, "</world></sdf>");
     char *s = t.s;
     wk_world_desc *d = NULL;
