@@ -84,27 +84,58 @@ static int past_the_limit(size_t links, size_t max, char *error, size_t cap)
     return WK_LIMIT;
 }
 
+/* How many links s holds, or SIZE_MAX out of memory: counted, not listed,
+ * as it is asked at every spawn and at every step a client wrote before. */
+static size_t link_count(wk_scene *s)
+{
+    wk_query *q = wk_query_new(wk_scene_ecm(s), &(wk_query_desc){.with = {wk_scene_types_of(s)->kind}});
+    if (!q)
+        return SIZE_MAX;
+    size_t n = 0;
+    for (wk_iter it = wk_query_iter(q); wk_iter_next(&it);) {
+        const uint8_t *kind = wk_iter_column(&it, 0);
+        for (size_t i = 0; i < it.count; i++)
+            n += kind[i] == WK_NODE_LINK;
+    }
+    wk_query_free(q);
+    return n;
+}
+
+/* Whether a link of s would move (is in no static model), walked up from
+ * each until one would; WK_NOMEM out of memory. */
+static int a_link_moves(wk_scene *s, bool *moves)
+{
+    wk_query *q = wk_query_new(wk_scene_ecm(s), &(wk_query_desc){.with = {wk_scene_types_of(s)->kind}});
+    if (!q)
+        return WK_NOMEM;
+    *moves = false;
+    wk_iter it = wk_query_iter(q);
+    while (!*moves && wk_iter_next(&it)) {
+        const uint8_t *kind = wk_iter_column(&it, 0);
+        for (size_t i = 0; !*moves && i < it.count; i++)
+            *moves = kind[i] == WK_NODE_LINK && !wk__in_static_model(s, it.entities[i]);
+    }
+    wk_iter_fini(&it);
+    wk_query_free(q);
+    return WK_OK;
+}
+
 int wk_sim_physics_room(wk_scene *s, wk_physics_engine engine, size_t max, wk_status *st)
 {
-    wk_entity_list links = {0};
     max = max ? max : WK_MAX_PHYSICS_LINKS;
     /* Links are entities: a world of no more entities than that has room,
-     * known without counting them (the store asks at every spawn). */
+     * known without counting them. AUTO steps a world with MuJoCo once a
+     * link of it would move, which is looked for only past the limit. */
     if (engine == WK_PHYSICS_NONE || wk_ecm_count(wk_scene_ecm(s)) <= max)
         return WK_OK;
-    int rc = find_kind(s, WK_NODE_LINK, &links);
-    /* AUTO steps a world with MuJoCo once a link of it would move. */
-    bool compiled = links.count > max && engine == WK_PHYSICS_MUJOCO;
-    for (size_t i = 0; links.count > max && !compiled && i < links.count; i++)
-        compiled = !wk__in_static_model(s, links.items[i]);
-    size_t count = links.count;
-    wk_entity_list_free(&links);
-    if (rc)
-        return wk_fail(st, rc, "out of memory counting links");
-    if (!compiled)
+    size_t links = link_count(s);
+    bool compiled = engine == WK_PHYSICS_MUJOCO;
+    if (links == SIZE_MAX || (links > max && !compiled && a_link_moves(s, &compiled)))
+        return wk_fail(st, WK_NOMEM, "out of memory counting links");
+    if (links <= max || !compiled)
         return WK_OK;
     char why[128];
-    return wk_fail(st, past_the_limit(count, max, why, sizeof why), "physics (MuJoCo): %s", why);
+    return wk_fail(st, past_the_limit(links, max, why, sizeof why), "physics (MuJoCo): %s", why);
 }
 
 /* The links of the world and the joints between them, as bodies; WK_LIMIT,
@@ -269,14 +300,9 @@ static int build(wk__physics *p, wk_sim *sim, double dt, wk_status *st)
 /* Whether the world's links are those the model was built from. */
 static bool same_links(const wk__physics *p, wk_scene *s)
 {
-    uint8_t link = WK_NODE_LINK;
-    wk_entity_list links = {0};
-    const wk_scene_types *t = wk_scene_types_of(s);
-    bool same = wk_ecm_find(wk_scene_ecm(s), &(wk_match){t->kind, &link}, 1, &links) == WK_OK &&
-                links.count == p->count;
+    bool same = link_count(s) == p->count;
     for (size_t i = 0; same && i < p->count; i++)
         same = wk_ecm_exists(wk_scene_ecm(s), p->bodies[i].link);
-    wk_entity_list_free(&links);
     return same;
 }
 
