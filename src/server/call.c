@@ -116,7 +116,12 @@ static bool wait_for_reader(call *c, size_t size)
         gpr_timespec look = gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(50, GPR_TIMESPAN));
         if ((sent = wait_until(c, &tag_send, gpr_time_min(look, stall), &late)) || !late)
             break;
-        if (!held && gpr_time_cmp(gpr_now(GPR_CLOCK_MONOTONIC), counted) >= 0) {
+        /* Counted once it has waited HELD_AFTER_MS, or at its first look
+         * when half the workers wait on such readers already: the calls
+         * queued behind (8 unread listings on 4 workers kept GetTransform
+         * waiting 3 rounds of 250 ms) get the worker rather than it. */
+        if (!held && (gpr_time_cmp(gpr_now(GPR_CLOCK_MONOTONIC), counted) >= 0 ||
+                      atomic_load(&s->held_by_readers) >= may_hold)) {
             held = true;
             too_many = atomic_fetch_add(&s->held_by_readers, 1) + 1 > may_hold;
         }
