@@ -81,7 +81,7 @@ static bool is_zero(wk_vec3 v)
     return v.x == 0 && v.y == 0 && v.z == 0;
 }
 
-static bool still(const wk_motion *m)
+bool wk__motion_still(const wk_motion *m)
 {
     return is_zero(m->linear) && is_zero(m->angular) && is_zero(m->linear_acc) && is_zero(m->angular_acc);
 }
@@ -93,7 +93,7 @@ wk_motion wk_sim_motion(wk_sim *sim, wk_entity e)
     wk_motion parent = wk_sim_motion(sim, wk_ecm_parent(wk_scene_ecm(sim->scene), e));
     wk_motion own = own_motion(sim, e);
     /* Things at rest in a frame at rest, the common case, are at rest. */
-    if (still(&parent) && still(&own))
+    if (wk__motion_still(&parent) && wk__motion_still(&own))
         return (wk_motion){.pose = wk_pose_compose(parent.pose, own.pose)};
     return wk_motion_compose(&parent, &own);
 }

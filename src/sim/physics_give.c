@@ -155,19 +155,14 @@ void wk__physics_note_twists(wk__physics *p)
             p->bodies[i].before = world_twist(p, p->bodies[i].id);
 }
 
-static bool is_zero(wk_vec3 v)
-{
-    return v.x == 0 && v.y == 0 && v.z == 0;
-}
-
 static const parent_frame *frame_of(parent_frame *f, wk_sim *sim, wk_entity parent)
 {
     if (f->known && f->entity == parent)
         return f;
     wk_motion m = wk_sim_motion(sim, parent);
-    bool still = is_zero(m.linear) && is_zero(m.angular) && is_zero(m.linear_acc) && is_zero(m.angular_acc);
-    *f = (parent_frame){true, parent, still,
-                        still && !memcmp(&m.pose, &(wk_pose){{0, 0, 0}, {1, 0, 0, 0}}, sizeof m.pose),
+    bool still = wk__motion_still(&m);
+    wk_pose origin = wk_pose_identity();
+    *f = (parent_frame){true, parent, still, still && !memcmp(&m.pose, &origin, sizeof m.pose),
                         wk_pose_inverse(m.pose), m};
     return f;
 }

@@ -107,6 +107,9 @@ void wk__levels_show(wk_sim *sim);
  * SetPerformer made (their Performer component); WK_NOMEM. */
 int wk__levels_reread(wk_sim *sim);
 
+/* kinematics.c: whether a motion is at rest (no twist nor acceleration). */
+bool wk__motion_still(const wk_motion *m);
+
 /* motion.c: the motion system's views of the scene, made again when the
  * simulation runs on another scene. */
 int wk__motion_bind(wk_sim *sim, wk_status *st);
