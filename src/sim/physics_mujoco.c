@@ -84,11 +84,18 @@ static int past_the_limit(size_t links, size_t max, char *error, size_t cap)
     return WK_LIMIT;
 }
 
-/* How many links s holds, or SIZE_MAX out of memory: counted, not listed,
- * as it is asked at every spawn and at every step a client wrote before. */
+/* A view of every entity's node kind, to go through the links of s
+ * without listing them; NULL out of memory. */
+static wk_query *kinds_of(wk_scene *s)
+{
+    return wk_query_new(wk_scene_ecm(s), &(wk_query_desc){.with = {wk_scene_types_of(s)->kind}});
+}
+
+/* How many links s holds, or SIZE_MAX out of memory: asked at every spawn
+ * and at every step a client wrote before. */
 static size_t link_count(wk_scene *s)
 {
-    wk_query *q = wk_query_new(wk_scene_ecm(s), &(wk_query_desc){.with = {wk_scene_types_of(s)->kind}});
+    wk_query *q = kinds_of(s);
     if (!q)
         return SIZE_MAX;
     size_t n = 0;
@@ -105,7 +112,7 @@ static size_t link_count(wk_scene *s)
  * each until one would; WK_NOMEM out of memory. */
 static int a_link_moves(wk_scene *s, bool *moves)
 {
-    wk_query *q = wk_query_new(wk_scene_ecm(s), &(wk_query_desc){.with = {wk_scene_types_of(s)->kind}});
+    wk_query *q = kinds_of(s);
     if (!q)
         return WK_NOMEM;
     *moves = false;
