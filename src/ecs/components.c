@@ -59,8 +59,7 @@ static int check(const wk_ecm *ecm, wk_entity e, wk_type type, wk__record **r)
 }
 
 /* Sets the value at cell, whose change state is at *change_state. Inlined
- * into its callers: it is the common case of wk_ecm_set, which the physics
- * calls three times per link per step. */
+ * into its callers: it is the common case of wk_ecm_set. */
 static inline __attribute__((always_inline)) int set_existing(wk_ecm *ecm, wk__record *r, wk_entity e, wk_type type,
                                                               void *cell, uint8_t *change_state, const void *value)
 {
