@@ -458,16 +458,6 @@ wk_world *wk__world_ref(wk_store *store, const char *id)
     return w;
 }
 
-/* World id, referenced, or NOT_FOUND. */
-static int world_of(wk_store *store, const char *id, wk_world **out, wk_status *st)
-{
-    int rc = wk__db_pull(store, id, st);
-    if (rc)
-        return rc;
-    *out = wk__world_ref(store, id);
-    return *out ? WK_OK : wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
-}
-
 int wk_store_try_open(wk_store *store, const char *id, wk_world **out, wk_status *st)
 {
     /* Never pulled: a take from another server waits on the database and
@@ -485,10 +475,12 @@ int wk_store_try_open(wk_store *store, const char *id, wk_world **out, wk_status
 
 int wk_store_open(wk_store *store, const char *id, bool write, wk_world **out, wk_status *st)
 {
-    wk_world *w;
-    int rc = world_of(store, id, &w, st);
+    int rc = wk__db_pull(store, id, st);
     if (rc)
         return rc;
+    wk_world *w = wk__world_ref(store, id);
+    if (!w)
+        return wk_fail(st, WK_NOT_FOUND, "no world with id '%s'", id);
     if (write) {
         pthread_rwlock_wrlock(&w->lock);
         w->writing = true; /* only ever written under the write lock */
